@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ringcheck",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ringcheck", targets: ["ringcheck"])
+    ],
+    targets: [
+        // MARK: C libraries from Debian, one system-library target each
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "CLinux"),
+
+        // MARK: ringcheck modules
+        .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
+        .target(name: "Signing", dependencies: ["COpenSSL"]),
+        .target(name: "PushMocks", dependencies: ["HTTP", "Signing"]),
+        .executableTarget(name: "ringcheck", dependencies: ["HTTP", "Signing", "PushMocks"]),
+
+        // MARK: tests
+        .target(name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks"], path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
+        .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,22 @@
+#ifndef CCURL_SHIM_H
+#define CCURL_SHIM_H
+#include <curl/curl.h>
+
+// curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt are variadic: one wrapper per argument type.
+static inline CURLcode rc_curl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode rc_curl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode rc_curl_easy_setopt_ptr(CURL *h, CURLoption o, const void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode rc_curl_easy_setopt_write(CURL *h, CURLoption o, curl_write_callback v) {
+    return curl_easy_setopt(h, o, v);
+}
+static inline CURLcode rc_curl_easy_setopt_debug(CURL *h, CURLoption o, curl_debug_callback v) {
+    return curl_easy_setopt(h, o, v);
+}
+static inline CURLcode rc_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode rc_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) {
+    return curl_easy_getinfo(h, i, v);
+}
+static inline CURLcode rc_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLMcode rc_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+
+#endif

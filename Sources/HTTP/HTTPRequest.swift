@@ -1,0 +1,112 @@
+/// The protocol a request arrived over.
+public enum HTTPVersion: String, Sendable, Codable {
+    case http1_1 = "HTTP/1.1"
+    case http2 = "HTTP/2"
+}
+
+/// Where a request came from and how it arrived: what a mock needs to judge and record it.
+public struct ConnectionInfo: Sendable, Equatable {
+    /// A number unique to the connection within this process.
+    public var id: UInt64
+    /// The peer's address as `ip:port`.
+    public var remoteAddress: String
+    /// The local port the connection was accepted on.
+    public var localPort: Int
+    /// True when the connection is TLS.
+    public var isTLS: Bool
+    /// The ALPN protocol the client and server agreed on; nil when the client offered none.
+    public var alpn: String?
+    /// The TLS server name the client asked for (SNI), if any.
+    public var serverName: String?
+
+    public init(
+        id: UInt64, remoteAddress: String, localPort: Int, isTLS: Bool, alpn: String? = nil, serverName: String? = nil
+    ) {
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.localPort = localPort
+        self.isTLS = isTLS
+        self.alpn = alpn
+        self.serverName = serverName
+    }
+}
+
+/// One complete request as received by the server.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The request target: path and query, as sent (`/3/device/abc?x=1`).
+    public var target: String
+    /// `:authority` for HTTP/2, the `host` header for HTTP/1.1 (HTTP/2 clients may also send `host`).
+    public var authority: String?
+    /// Header fields without HTTP/2 pseudo-headers.
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    public var version: HTTPVersion
+    public var connection: ConnectionInfo
+    /// The HTTP/2 stream ID, nil for HTTP/1.1.
+    public var streamID: Int32?
+    /// Wall-clock arrival of the complete request, in milliseconds since the UNIX epoch.
+    public var arrivalMs: Int64
+
+    public init(
+        method: String, target: String, authority: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [], version: HTTPVersion = .http2,
+        connection: ConnectionInfo = ConnectionInfo(id: 0, remoteAddress: "127.0.0.1:0", localPort: 0, isTLS: false),
+        streamID: Int32? = nil, arrivalMs: Int64 = 0
+    ) {
+        self.method = method
+        self.target = target
+        self.authority = authority
+        self.headers = headers
+        self.body = body
+        self.version = version
+        self.connection = connection
+        self.streamID = streamID
+        self.arrivalMs = arrivalMs
+    }
+
+    /// The path without the query string.
+    public var path: String {
+        if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
+        return target
+    }
+
+    /// The query parameters, percent-decoded; later duplicates win.
+    public var query: [String: String] {
+        guard let q = target.firstIndex(of: "?") else { return [:] }
+        var result: [String: String] = [:]
+        for pair in target[target.index(after: q)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = percentDecode(String(parts[0]))
+            result[key] = parts.count > 1 ? percentDecode(String(parts[1])) : ""
+        }
+        return result
+    }
+}
+
+/// Decodes `%XX` escapes and `+` as space (form encoding); invalid escapes are kept as they are.
+public func percentDecode(_ s: String) -> String {
+    var out: [UInt8] = []
+    let bytes = Array(s.utf8)
+    var i = 0
+    while i < bytes.count {
+        let b = bytes[i]
+        if b == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hexValue(bytes[i + 1]), let l = hexValue(bytes[i + 2]) {
+            out.append(h << 4 | l)
+            i += 3
+        } else {
+            out.append(b == UInt8(ascii: "+") ? UInt8(ascii: " ") : b)
+            i += 1
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+private func hexValue(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+}

@@ -1,0 +1,63 @@
+/// What the server does to the connection after (or instead of) answering a request.
+///
+/// Mocks use these to act like a real provider under fault: reset the TCP connection,
+/// announce shutdown with GOAWAY, or change how many streams a client may open.
+public enum ConnectionDirective: Sendable, Equatable {
+    /// Answer normally.
+    case none
+    /// Send no response; abort the TCP connection with a reset (SO_LINGER 0).
+    case resetWithoutResponse
+    /// Send the response, then abort the connection with a reset.
+    case resetAfterResponse
+    /// Send the response, then HTTP/2 GOAWAY with this error code and debug text, and close once
+    /// in-flight streams finish. On HTTP/1.1: answer with `connection: close` and close.
+    case goawayAfterResponse(errorCode: UInt32, debug: String)
+    /// Send the response, then HTTP/2 SETTINGS with this SETTINGS_MAX_CONCURRENT_STREAMS.
+    case setMaxConcurrentStreams(UInt32)
+}
+
+/// A complete response to one request.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    public var directive: ConnectionDirective
+
+    public init(
+        status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], directive: ConnectionDirective = .none
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.directive = directive
+    }
+
+    /// A JSON response from already-encoded bytes.
+    public static func json(_ status: Int, _ body: [UInt8], headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var h = headers
+        if h["content-type"] == nil { h.add("content-type", "application/json") }
+        return HTTPResponse(status: status, headers: h, body: body)
+    }
+
+    /// A JSON response from a UTF-8 string.
+    public static func json(_ status: Int, _ body: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        json(status, Array(body.utf8), headers: headers)
+    }
+
+    /// A plain-text response.
+    public static func text(_ status: Int, _ body: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["content-type": "text/plain; charset=utf-8"], body: Array(body.utf8))
+    }
+}
+
+/// Answers requests. Called on the cooperative pool, never on the event-loop thread.
+public protocol HTTPHandler: Sendable {
+    func handle(_ request: HTTPRequest) async -> HTTPResponse
+}
+
+/// An `HTTPHandler` made from a closure.
+public struct ClosureHandler: HTTPHandler {
+    let body: @Sendable (HTTPRequest) async -> HTTPResponse
+    public init(_ body: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) { self.body = body }
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse { await body(request) }
+}

@@ -1,0 +1,1 @@
+print("ringcheck: not built yet")

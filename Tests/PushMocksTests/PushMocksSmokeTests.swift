@@ -1,0 +1,7 @@
+import Testing
+
+@testable import PushMocks
+
+@Suite struct PushMocksSmokeTests {
+    @Test func moduleLinks() { #expect(Bool(true)) }
+}
