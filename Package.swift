@@ -17,15 +17,18 @@ let package = Package(
         .target(name: "CLinux"),
 
         // MARK: ringcheck modules
+        .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
-        .target(name: "Signing", dependencies: ["COpenSSL"]),
-        .target(name: "PushMocks", dependencies: ["HTTP", "Signing"]),
-        .executableTarget(name: "ringcheck", dependencies: ["HTTP", "Signing", "PushMocks"]),
+        .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
+        .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
+        .executableTarget(name: "ringcheck", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"]),
 
         // MARK: tests
-        .target(name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"], path: "Tests/TestSupport"),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
-        .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "TestSupport"]),
+        .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "JSON", "TestSupport"]),
     ]
 )
