@@ -1,0 +1,201 @@
+import HTTP
+import JSON
+import Signing
+
+extension APNsMock {
+    /// The push types each topic suffix (after the bundle ID) is for.
+    static let topicSuffixes: [String: Set<String>] = [
+        "": ["alert", "background", "mdm"],
+        ".voip": ["voip"],
+        ".voip-ptt": ["pushtotalk"],
+        ".complication": ["complication"],
+        ".pushkit.fileprovider": ["fileprovider"],
+        ".location-query": ["location"],
+        ".push-type.liveactivity": ["liveactivity"],
+    ]
+
+    /// Judges a request in the order APNs does; throws the first rejection.
+    func validate(
+        _ request: HTTPRequest, token: String?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+    ) throws(APNsRejection) {
+        let headers = request.headers
+
+        // MARK: Method and path
+        guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
+        guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
+        guard !token.isEmpty else { throw APNsRejection(.missingDeviceToken, "no device token in the path") }
+        guard !token.contains("/") else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
+
+        // MARK: Header syntax
+        if let id = headers["apns-id"], !MockIDs.isUUID(id) {
+            throw APNsRejection(.badMessageId, "apns-id is not a UUID")
+        }
+        var seen: Set<String> = []
+        for field in headers where field.name != "cookie" {
+            if !seen.insert(field.name).inserted {
+                throw APNsRejection(.duplicateHeaders, "header \(field.name) was sent more than once")
+            }
+        }
+        guard Self.isWellFormedDeviceToken(token) else {
+            throw APNsRejection(.badDeviceToken, "a device token is 64 to 200 hexadecimal digits")
+        }
+
+        // MARK: Provider token
+        try authenticate(headers, nowMs: nowMs, info: &info)
+        tokenValid = true
+
+        // MARK: Topic and push type
+        let bundle = credentials.bundleID
+        guard let topic = headers["apns-topic"], !topic.isEmpty else {
+            throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
+        }
+        info.topic = topic
+        guard topic.utf8.count <= 255, topic.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw APNsRejection(.badTopic, "apns-topic is not a valid topic")
+        }
+        guard topic == bundle || topic.hasPrefix(bundle + "."),
+            let allowedTypes = Self.topicSuffixes[String(topic.dropFirst(bundle.count))]
+        else {
+            throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
+        }
+        let pushType: String
+        if let raw = headers["apns-push-type"] {
+            guard Self.pushTypes.contains(raw) else {
+                throw APNsRejection(.invalidPushType, "apns-push-type \(raw) is not a push type")
+            }
+            pushType = raw
+        } else {
+            // Without the header APNs infers the type; a .voip topic means a VoIP push.
+            pushType = allowedTypes.contains("alert") ? "alert" : allowedTypes.sorted()[0]
+        }
+        info.pushType = headers["apns-push-type"]
+        guard allowedTypes.contains(pushType) else {
+            let expected = Self.topicSuffixes.first { $0.value.contains(pushType) }.map { bundle + $0.key } ?? bundle
+            throw APNsRejection(
+                .deviceTokenNotForTopic, "a \(pushType) push needs topic \(expected), not \(topic)")
+        }
+
+        // MARK: Priority, expiration, collapse ID
+        if let raw = headers["apns-priority"] {
+            guard let p = Int(raw), [1, 5, 10].contains(p) else {
+                throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
+            }
+            info.priority = p
+        }
+        if pushType == "background" && (info.priority ?? 5) == 10 {
+            throw APNsRejection(.badPriority, "background pushes must not use priority 10")
+        }
+        if let raw = headers["apns-expiration"] {
+            guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let value = Int64(raw)
+            else { throw APNsRejection(.badExpirationDate, "apns-expiration must be UNIX seconds") }
+            info.expiration = value
+        }
+        if let collapse = headers["apns-collapse-id"] {
+            info.collapseID = collapse
+            guard collapse.utf8.count <= 64 else {
+                throw APNsRejection(.badCollapseId, "apns-collapse-id is \(collapse.utf8.count) bytes; at most 64")
+            }
+        }
+
+        // MARK: Payload
+        guard !request.body.isEmpty else { throw APNsRejection(.payloadEmpty, "the body is empty") }
+        let limit = pushType == "voip" ? Self.voipPayloadLimit : Self.payloadLimit
+        guard request.body.count <= limit else {
+            throw APNsRejection(.payloadTooLarge, "the payload is \(request.body.count) bytes; at most \(limit)")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(request.body)
+        } catch {
+            throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
+        }
+        guard case .object = json else {
+            throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
+        }
+
+        // MARK: Device state
+        if let device = registry?.device(token) {
+            if let env = device.environment, env != environment {
+                throw APNsRejection(.badDeviceToken, "the token belongs to the \(env.rawValue) environment")
+            }
+            switch device.status {
+            case .active: break
+            case .unregistered:
+                throw APNsRejection(
+                    .unregistered, "the token is unregistered", timestampMs: device.sinceMs > 0 ? device.sinceMs : nowMs
+                )
+            case .expired: throw APNsRejection(.expiredToken, "the token has expired")
+            case .foreignSender: throw APNsRejection(.deviceTokenNotForTopic, "the token belongs to another app")
+            }
+        }
+    }
+
+    /// Even-length hexadecimal of 64 to 200 digits (32-byte tokens today; APNs allows longer ones).
+    static func isWellFormedDeviceToken(_ token: String) -> Bool {
+        let n = token.utf8.count
+        return n >= 64 && n <= 200 && n % 2 == 0 && token.utf8.allSatisfy(MockIDs.isHexDigit)
+    }
+
+    // MARK: Provider tokens
+
+    func authenticate(_ headers: HTTPHeaders, nowMs: Int64, info: inout APNsPushInfo) throws(APNsRejection) {
+        guard let raw = headers["authorization"], raw.contains(where: { $0 != " " && $0 != "\t" }) else {
+            throw APNsRejection(.missingProviderToken, "no authorization header")
+        }
+        guard let jwt = Self.bearerToken(raw) else {
+            throw APNsRejection(.invalidProviderToken, "authorization must be 'bearer <provider token>'")
+        }
+        info.providerTokenKeyID = Redaction.peekKeyID(jwt)
+        let decision: ProviderTokenBook.Decision
+        if let known = state.withLock({ $0.tokens.check(token: jwt, nowMs: nowMs) }) {
+            decision = known
+        } else {
+            let verified = try verifyProviderToken(jwt, nowMs: nowMs)
+            decision = state.withLock { $0.tokens.admit(token: jwt, verified: verified, nowMs: nowMs) }
+        }
+        switch decision {
+        case .accepted: return
+        case .expired: throw APNsRejection(.expiredProviderToken, "the provider token's iat is more than an hour old")
+        case .tooManyUpdates:
+            throw APNsRejection(
+                .tooManyProviderTokenUpdates, "a new provider token less than 20 minutes after the previous one")
+        }
+    }
+
+    /// Decodes and verifies a provider token the mock has not seen: ES256, the mock's `kid` and team,
+    /// a numeric `iat` not in the future, a valid raw r‖s signature.
+    func verifyProviderToken(_ token: String, nowMs: Int64) throws(APNsRejection) -> VerifiedProviderToken {
+        let jwt: JWT
+        do {
+            jwt = try JWT.decode(token)
+        } catch {
+            throw APNsRejection(.invalidProviderToken, error.message)
+        }
+        guard jwt.algorithm == "ES256" else {
+            throw APNsRejection(.invalidProviderToken, "alg is \(jwt.algorithm ?? "absent"); APNs needs ES256")
+        }
+        guard let kid = jwt.keyID, kid == credentials.apnsKeyID else {
+            throw APNsRejection(
+                .invalidProviderToken, "kid \(jwt.keyID ?? "absent") is not the key ID \(credentials.apnsKeyID)")
+        }
+        guard let iss = jwt.stringClaim("iss"), iss == credentials.apnsTeamID else {
+            throw APNsRejection(
+                .invalidProviderToken,
+                "iss \(jwt.stringClaim("iss") ?? "absent") is not the team ID \(credentials.apnsTeamID)")
+        }
+        guard let iat = jwt.numericDate("iat") else {
+            throw APNsRejection(.invalidProviderToken, "iat is absent or not a number")
+        }
+        guard iat * 1000 <= Double(nowMs) + 300_000 else {
+            throw APNsRejection(.invalidProviderToken, "iat lies in the future")
+        }
+        do {
+            try jwt.verifySignature(with: credentials.apnsPublicKey)
+        } catch {
+            throw APNsRejection(.invalidProviderToken, error.message)
+        }
+        state.withLock { $0.signatureChecks += 1 }
+        return VerifiedProviderToken(keyID: kid, teamID: iss, issuedAt: iat)
+    }
+}

@@ -1,0 +1,148 @@
+import HTTP
+import JSON
+import Synchronization
+
+/// A mock APNs provider API (one per environment): `POST /3/device/<token>` judged the way real APNs
+/// judges it, every request recorded in the `CaptureLog`.
+///
+/// It verifies provider tokens against `MockCredentials`, caches verified tokens, enforces the one-hour
+/// age and 20-minute refresh rules, checks topics, push types, priorities, expirations, collapse IDs,
+/// duplicate headers and payload size, and consults the `DeviceRegistry` and `FaultPlans`.
+///
+/// APNs allows one stream per connection until a request with a valid provider token arrives: the
+/// server starts APNs connections with SETTINGS_MAX_CONCURRENT_STREAMS=1, and the mock answers the
+/// first valid-token request of each HTTP/2 connection with `.setMaxConcurrentStreams(1000)`.
+public final class APNsMock: HTTPHandler {
+    /// The payload limit of every push type but VoIP.
+    public static let payloadLimit = 4096
+    /// The payload limit of VoIP pushes.
+    public static let voipPayloadLimit = 5120
+    /// What the mock raises SETTINGS_MAX_CONCURRENT_STREAMS to once a connection has a valid token.
+    public static let authenticatedMaxConcurrentStreams: UInt32 = 1000
+    /// The push types APNs knows.
+    public static let pushTypes: Set<String> = [
+        "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk",
+    ]
+
+    struct State {
+        var tokens = ProviderTokenBook()
+        var authenticatedConnections: Set<UInt64> = []
+        var signatureChecks = 0
+    }
+
+    public let environment: APNsEnvironment
+    public let credentials: MockCredentials
+    public let log: CaptureLog
+    public let faults: FaultPlans?
+    public let registry: DeviceRegistry?
+    public let clock: MockClock
+    let state = Mutex(State())
+
+    public init(
+        environment: APNsEnvironment, credentials: MockCredentials, log: CaptureLog, faults: FaultPlans? = nil,
+        registry: DeviceRegistry? = nil, clock: MockClock = .system
+    ) {
+        self.environment = environment
+        self.credentials = credentials
+        self.log = log
+        self.faults = faults
+        self.registry = registry
+        self.clock = clock
+    }
+
+    /// How many provider-token signatures the mock has verified (a cached token is verified once).
+    public var providerTokenVerifications: Int { state.withLock { $0.signatureChecks } }
+
+    /// How many verified provider tokens are cached.
+    public var cachedProviderTokens: Int { state.withLock { $0.tokens.cachedCount } }
+
+    // MARK: Handling
+
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let now = clock()
+        var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
+        capture.environment = environment
+        let token = Self.deviceToken(inPath: request.path)
+        if let token, !token.isEmpty {
+            capture.deviceToken = token
+            capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
+        }
+        if let jwt = Self.bearerToken(request.headers["authorization"]) {
+            capture.secrets.append(CaptureSecret(value: jwt, replacement: Redaction.jwtPlaceholder(jwt)))
+        }
+        if !request.body.isEmpty && request.body.count <= 1 << 20 { capture.json = try? JSONValue.parse(request.body) }
+        let requestID = request.headers["apns-id"]
+        let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
+        var info = APNsPushInfo(apnsID: apnsID)
+
+        let fault = faults?.next(mock: .apns, deviceToken: token)
+        capture.fault = fault
+        await fault?.delay()
+
+        var response: HTTPResponse
+        var tokenValid = false
+        if fault?.plan.connection == .reset {
+            response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
+            capture.outcome = .rejected(reason: "ConnectionReset")
+            capture.detail = "fault \(fault?.planID ?? ""): connection reset without a response"
+        } else if let respond = fault?.plan.respond {
+            let reason =
+                respond.reason ?? APNsReason.typical(forStatus: respond.status ?? APNsReason.internalServerError.status)
+            let status = respond.status ?? APNsReason(rawValue: reason)?.status ?? 500
+            response = Self.errorResponse(status: status, reason: reason, apnsID: apnsID, timestampMs: now)
+            capture.outcome = .rejected(reason: reason)
+            capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
+        } else {
+            do throws(APNsRejection) {
+                try validate(request, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
+                response = HTTPResponse(status: 200, headers: ["apns-id": apnsID])
+                if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.uuid().lowercased()) }
+                capture.outcome = .accepted
+            } catch {
+                response = Self.errorResponse(
+                    status: error.reason.status, reason: error.reason.rawValue, apnsID: apnsID,
+                    timestampMs: error.timestampMs ?? now)
+                capture.outcome = .rejected(reason: error.reason.rawValue)
+                capture.detail = error.detail
+            }
+        }
+
+        let reason = capture.outcome.reason ?? APNsReason.shutdown.rawValue
+        let debug = JSONValue.object([("reason", .string(reason))]).serialized()
+        let faultSetDirective = fault?.finish(&response, goawayDebug: debug) ?? false
+        if tokenValid && !faultSetDirective && request.version == .http2 {
+            let first = state.withLock { $0.authenticatedConnections.insert(request.connection.id).inserted }
+            if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
+        }
+        capture.apns = info
+        capture.response = response
+        log.record(capture)
+        return response
+    }
+
+    /// An APNs error answer: `{"reason": …}` (410 adds `"timestamp"`), always with `apns-id`.
+    static func errorResponse(status: Int, reason: String, apnsID: String, timestampMs: Int64) -> HTTPResponse {
+        var members: [(key: String, value: JSONValue)] = [("reason", .string(reason))]
+        if status == 410 { members.append(("timestamp", .int(timestampMs))) }
+        return HTTPResponse(
+            status: status, headers: ["apns-id": apnsID, "content-type": "application/json"],
+            body: JSONValue.object(members).bytes())
+    }
+
+    /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.
+    static func deviceToken(inPath path: String) -> String? {
+        let prefix = "/3/device/"
+        if path == "/3/device" { return "" }
+        guard path.hasPrefix(prefix) else { return nil }
+        return String(path.dropFirst(prefix.count))
+    }
+
+    /// The credential of `authorization: bearer <token>` (scheme in any case), or nil.
+    static func bearerToken(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let trimmed = value.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = trimmed.dropFirst(7).drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" }
+        return token.isEmpty ? nil : String(token)
+    }
+}

@@ -1,0 +1,155 @@
+import Synchronization
+
+/// The shared record of every request every mock received, accepted or rejected, in arrival order.
+///
+/// Tests and the conformance engine query it, clear it between scenarios, and wait on it
+/// (`waitFor`) instead of polling.
+public final class CaptureLog: Sendable {
+    struct Waiter {
+        let id: UInt64
+        let count: Int
+        let predicate: @Sendable (Capture) -> Bool
+        var matches: [Capture]
+        let continuation: CheckedContinuation<[Capture], Never>
+        var timeoutTask: Task<Void, Never>?
+    }
+
+    struct State {
+        var captures: [Capture] = []
+        var nextSequence = 1
+        var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 1
+        /// Captures dropped because the log was full.
+        var evicted = 0
+    }
+
+    private let state = Mutex(State())
+    /// The most captures kept; the oldest are dropped beyond it (a runaway backend must not exhaust memory).
+    public let capacity: Int
+
+    /// An empty log keeping at most `capacity` captures.
+    public init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
+
+    // MARK: Recording
+
+    /// Appends `capture`, giving it the next sequence number, wakes any waiter it satisfies and
+    /// returns it as stored.
+    @discardableResult
+    public func record(_ capture: Capture) -> Capture {
+        var stored = capture
+        var ready: [(CheckedContinuation<[Capture], Never>, [Capture], Task<Void, Never>?)] = []
+        state.withLock { state in
+            stored.sequence = state.nextSequence
+            state.nextSequence += 1
+            state.captures.append(stored)
+            if state.captures.count > capacity {
+                let excess = state.captures.count - capacity
+                state.captures.removeFirst(excess)
+                state.evicted += excess
+            }
+            var remaining: [Waiter] = []
+            for var waiter in state.waiters {
+                if waiter.predicate(stored) { waiter.matches.append(stored) }
+                if waiter.matches.count >= waiter.count {
+                    ready.append((waiter.continuation, waiter.matches, waiter.timeoutTask))
+                } else {
+                    remaining.append(waiter)
+                }
+            }
+            state.waiters = remaining
+        }
+        for (continuation, matches, timeout) in ready {
+            timeout?.cancel()
+            continuation.resume(returning: matches)
+        }
+        return stored
+    }
+
+    // MARK: Queries
+
+    /// The captures passing `filter`, oldest first.
+    public func captures(_ filter: CaptureFilter = CaptureFilter()) -> [Capture] {
+        state.withLock { $0.captures.filter(filter.matches) }
+    }
+
+    /// The captures satisfying `predicate`, oldest first.
+    public func captures(where predicate: (Capture) -> Bool) -> [Capture] {
+        state.withLock { $0.captures.filter(predicate) }
+    }
+
+    /// How many captures the log holds.
+    public var count: Int { state.withLock { $0.captures.count } }
+
+    /// The sequence number of the latest capture, 0 when none was ever recorded. Use it as a
+    /// bookmark: later captures have greater numbers (numbering continues across `clear()`).
+    public var lastSequence: Int { state.withLock { $0.nextSequence - 1 } }
+
+    /// Forgets every capture (numbering continues) and returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        state.withLock { state in
+            let n = state.captures.count
+            state.captures.removeAll()
+            return n
+        }
+    }
+
+    // MARK: Waiting
+
+    /// Waits until a capture satisfying `predicate` is in the log (one already recorded counts) and
+    /// returns the first such capture, or nil when `timeout` runs out or the task is cancelled.
+    public func waitFor(_ predicate: @escaping @Sendable (Capture) -> Bool, timeout: Duration) async -> Capture? {
+        await waitFor(count: 1, matching: predicate, timeout: timeout).first
+    }
+
+    /// Waits until `count` captures satisfying `predicate` are in the log (already recorded ones count)
+    /// and returns them, oldest first. When `timeout` runs out (or the task is cancelled) it returns
+    /// the matches so far, which may be fewer than `count`: the caller decides, with the evidence.
+    public func waitFor(
+        count: Int, matching predicate: @escaping @Sendable (Capture) -> Bool, timeout: Duration
+    ) async -> [Capture] {
+        let id = state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Capture], Never>) in
+                let immediate: [Capture]? = state.withLock { state in
+                    let matches = state.captures.filter(predicate)
+                    if matches.count >= count || Task.isCancelled { return Array(matches.prefix(max(count, 0))) }
+                    state.waiters.append(
+                        Waiter(id: id, count: count, predicate: predicate, matches: matches, continuation: continuation)
+                    )
+                    return nil
+                }
+                if let immediate {
+                    continuation.resume(returning: immediate)
+                    return
+                }
+                let timeoutTask = Task { [self] in
+                    try? await Task.sleep(for: timeout)
+                    self.finishWaiter(id)
+                }
+                let stillWaiting = state.withLock { state in
+                    guard let i = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                    state.waiters[i].timeoutTask = timeoutTask
+                    return true
+                }
+                if !stillWaiting { timeoutTask.cancel() }
+            }
+        } onCancel: {
+            self.finishWaiter(id)
+        }
+    }
+
+    /// Ends a wait early with the matches found so far (timeout or cancellation).
+    private func finishWaiter(_ id: UInt64) {
+        let waiter: Waiter? = state.withLock { state in
+            guard let i = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: i)
+        }
+        guard let waiter else { return }
+        waiter.timeoutTask?.cancel()
+        waiter.continuation.resume(returning: waiter.matches)
+    }
+}

@@ -1,0 +1,78 @@
+import Synchronization
+
+/// Device tokens the mocks know something about. Unknown tokens are accepted as valid everywhere.
+///
+/// An APNs token registered for one environment is rejected by the other (`BadDeviceToken`), as
+/// real APNs does with sandbox tokens sent to production. Tokens marked unregistered answer
+/// 410 `Unregistered` (APNs) or 404 `UNREGISTERED` (FCM).
+public final class DeviceRegistry: Sendable {
+    /// What the provider knows about a token.
+    public enum Status: String, Sendable, Codable, CaseIterable {
+        /// Valid (in its environment, when one is set).
+        case active
+        /// The app was uninstalled: APNs 410 Unregistered, FCM 404 UNREGISTERED.
+        case unregistered
+        /// APNs 410 ExpiredToken (FCM: 404 UNREGISTERED).
+        case expired
+        /// FCM 403 SENDER_ID_MISMATCH: the token belongs to another Firebase project (APNs: 400 DeviceTokenNotForTopic).
+        case foreignSender
+    }
+
+    /// One known token.
+    public struct Device: Sendable, Equatable {
+        public var token: String
+        /// The APNs environment the token belongs to; nil for FCM tokens or when unknown.
+        public var environment: APNsEnvironment?
+        public var status: Status
+        /// When the status was set (ms); the `timestamp` of a 410.
+        public var sinceMs: Int64
+
+        public init(token: String, environment: APNsEnvironment? = nil, status: Status = .active, sinceMs: Int64 = 0) {
+            self.token = token
+            self.environment = environment
+            self.status = status
+            self.sinceMs = sinceMs
+        }
+    }
+
+    private let devices = Mutex<[String: Device]>([:])
+
+    public init() {}
+
+    /// Hexadecimal APNs tokens compare case-insensitively; FCM tokens exactly.
+    static func key(_ token: String) -> String {
+        token.utf8.allSatisfy(MockIDs.isHexDigit) ? token.lowercased() : token
+    }
+
+    /// Records (or replaces) what is known about a token.
+    public func register(_ device: Device) { devices.withLock { $0[Self.key(device.token)] = device } }
+
+    /// Records a token as belonging to an APNs environment (active).
+    public func register(token: String, environment: APNsEnvironment?, atMs: Int64 = 0) {
+        register(Device(token: token, environment: environment, status: .active, sinceMs: atMs))
+    }
+
+    /// Marks a token unregistered since `atMs`, keeping its environment.
+    public func unregister(token: String, atMs: Int64) {
+        devices.withLock { devices in
+            let key = Self.key(token)
+            var device = devices[key] ?? Device(token: token)
+            device.status = .unregistered
+            device.sinceMs = atMs
+            devices[key] = device
+        }
+    }
+
+    /// Forgets a token; false when it was unknown.
+    @discardableResult
+    public func forget(token: String) -> Bool { devices.withLock { $0.removeValue(forKey: Self.key(token)) != nil } }
+
+    /// What is known about `token`, or nil.
+    public func device(_ token: String) -> Device? { devices.withLock { $0[Self.key(token)] } }
+
+    /// Every known token, sorted by token.
+    public var all: [Device] { devices.withLock { $0.values.sorted { $0.token < $1.token } } }
+
+    /// Forgets every token.
+    public func clear() { devices.withLock { $0.removeAll() } }
+}

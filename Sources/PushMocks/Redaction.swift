@@ -1,0 +1,159 @@
+import JSON
+
+/// How captures hide secrets when rendered: device tokens shortened (`ab12…9f3e`), JWTs replaced
+/// by `<redacted jwt kid=…>`, access tokens and authorization values by `<redacted>`. PEM private
+/// keys are removed even when secrets are revealed.
+public enum Redaction {
+    /// A device token shortened to its first and last four characters: `ab12…9f3e`.
+    public static func shortToken(_ token: String) -> String {
+        let chars = Array(token)
+        guard chars.count > 10 else { return chars.count > 2 ? String(chars.prefix(2)) + "…" : "…" }
+        return String(chars.prefix(4)) + "…" + String(chars.suffix(4))
+    }
+
+    /// The placeholder for a JWT: `<redacted jwt kid=ABC123DEFG>` (or without `kid` when unreadable).
+    public static func jwtPlaceholder(_ jwt: String) -> String {
+        if let kid = peekKeyID(jwt) { return "<redacted jwt kid=\(kid)>" }
+        return "<redacted jwt>"
+    }
+
+    /// The `kid` of a JWT's header, read without verifying anything; nil when unreadable.
+    public static func peekKeyID(_ jwt: String) -> String? {
+        guard let dot = jwt.firstIndex(of: "."),
+            let bytes = base64URLDecode(String(jwt[..<dot])),
+            let header = try? JSONValue.parse(bytes),
+            let kid = header["kid"]?.stringValue
+        else { return nil }
+        // Keep the placeholder printable and short whatever a client put there.
+        let safe = kid.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0 != ">" && $0 != "\"" }
+        return String(String.UnicodeScalarView(safe.prefix(64)))
+    }
+
+    /// True for text shaped like a compact JWS: three base64url parts, the first starting with `eyJ`.
+    static func looksLikeJWT(_ s: Substring) -> Bool {
+        guard s.hasPrefix("eyJ") else { return false }
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].count > 3 && parts[1].count > 0
+    }
+
+    static func isBase64URLOrDot(_ c: Character) -> Bool {
+        c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == "." || c == "=")
+    }
+
+    /// Rewrites `text`: each secret replaced, any embedded JWT replaced, PEM private keys removed.
+    static func redact(_ text: String, secrets: [CaptureSecret], reveal: Bool) -> String {
+        var out = removePrivateKeys(text)
+        guard !reveal else { return out }
+        for secret in secrets.sorted(by: { $0.value.count > $1.value.count }) where !secret.value.isEmpty {
+            if out.contains(secret.value) { out = out.replacingAll(secret.value, with: secret.replacement) }
+        }
+        if out.contains("eyJ") { out = replaceJWTs(out) }
+        return out
+    }
+
+    static func replaceJWTs(_ text: String) -> String {
+        var result = ""
+        var run = ""
+        func flush() {
+            if looksLikeJWT(Substring(run)) { result += jwtPlaceholder(run) } else { result += run }
+            run = ""
+        }
+        for c in text {
+            if isBase64URLOrDot(c) {
+                run.append(c)
+            } else {
+                flush()
+                result.append(c)
+            }
+        }
+        flush()
+        return result
+    }
+
+    static func removePrivateKeys(_ text: String) -> String {
+        guard text.contains("PRIVATE KEY") else { return text }
+        var out = ""
+        var rest = text[...]
+        while let begin = rest.firstRange(of: "-----BEGIN") {
+            let afterBegin = rest[begin.upperBound...]
+            guard let header = afterBegin.firstRange(of: "-----") else { break }
+            guard afterBegin[..<header.lowerBound].contains("PRIVATE KEY") else {
+                out += rest[..<header.upperBound]
+                rest = rest[header.upperBound...]
+                continue
+            }
+            out += rest[..<begin.lowerBound]
+            out += "<redacted private key>"
+            let body = afterBegin[header.upperBound...]
+            if let end = body.firstRange(of: "-----END"), let close = body[end.upperBound...].firstRange(of: "-----") {
+                rest = body[close.upperBound...]
+            } else {
+                rest = ""[...]
+            }
+        }
+        out += rest
+        return out
+    }
+
+    /// Applies `redact` to every string (and object key) in `value`; `private_key` members are always removed.
+    static func redact(_ value: JSONValue, secrets: [CaptureSecret], reveal: Bool) -> JSONValue {
+        switch value {
+        case .string(let s): return .string(redact(s, secrets: secrets, reveal: reveal))
+        case .array(let items): return .array(items.map { redact($0, secrets: secrets, reveal: reveal) })
+        case .object(let members):
+            return .object(
+                members.map { member in
+                    if member.key == "private_key" || member.key == "privateKey" {
+                        return (member.key, .string("<redacted private key>"))
+                    }
+                    return (
+                        redact(member.key, secrets: secrets, reveal: reveal),
+                        redact(member.value, secrets: secrets, reveal: reveal)
+                    )
+                })
+        default: return value
+        }
+    }
+
+    /// Decodes base64url (padding optional); nil on any invalid character.
+    static func base64URLDecode(_ s: String) -> [UInt8]? {
+        var bits: UInt32 = 0
+        var bitCount = 0
+        var out: [UInt8] = []
+        for b in s.utf8 {
+            let v: UInt32
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(b - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(b - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(b - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): v = 62
+            case UInt8(ascii: "_"), UInt8(ascii: "/"): v = 63
+            case UInt8(ascii: "="): continue
+            default: return nil
+            }
+            bits = bits << 6 | v
+            bitCount += 6
+            if bitCount >= 8 {
+                bitCount -= 8
+                out.append(UInt8((bits >> UInt32(bitCount)) & 0xFF))
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement` (no Foundation needed).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}
