@@ -1,0 +1,281 @@
+import HTTP
+import JSON
+
+/// The control API served on `RINGCHECK_CONTROL_URL`: read and clear captures, install fault plans,
+/// register device tokens. JSON in and out; errors are `{"error": "…", "details": ["…"]}`.
+///
+/// | method and path | does |
+/// |---|---|
+/// | `GET /v1/health` | `{"status":"ok","captures":N,"lastSequence":N,"faults":N,"devices":N}` |
+/// | `GET /v1/captures?mock=&deviceToken=&since=&sinceMs=&accepted=&reveal=` | `{"captures":[…],"lastSequence":N}`; redacted unless `reveal=true` |
+/// | `GET /v1/captures/wait?…&count=1&timeoutMs=5000` | same filters; waits for `count` matches; 200 when reached, 408 with the matches so far |
+/// | `DELETE /v1/captures` | `{"cleared":N}` |
+/// | `POST /v1/faults` | one plan, an array, or `{"faults":[…]}`; all or nothing; 201 `{"faults":[…installed, with ids]}`, 400 on errors |
+/// | `GET /v1/faults` | `{"faults":[plan + "remaining","applied"]}` |
+/// | `DELETE /v1/faults`, `DELETE /v1/faults/{id}` | `{"cleared":N}` / `{"removed":"id"}` (404 when unknown) |
+/// | `POST /v1/devices` | `{"deviceToken","environment"?:"production"/"sandbox","status"?:"active"/"unregistered"/"expired"/"foreignSender"}` → 201 |
+/// | `GET /v1/devices`, `DELETE /v1/devices`, `DELETE /v1/devices/{token}` | list, clear, forget |
+public struct ControlAPI: HTTPHandler {
+    public let log: CaptureLog
+    public let faults: FaultPlans
+    public let registry: DeviceRegistry
+    public let clock: MockClock
+    /// The longest `timeoutMs` `GET /v1/captures/wait` honours.
+    public static let maxWaitMs = 120_000
+
+    public init(log: CaptureLog, faults: FaultPlans, registry: DeviceRegistry, clock: MockClock = .system) {
+        self.log = log
+        self.faults = faults
+        self.registry = registry
+        self.clock = clock
+    }
+
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let path =
+            request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (request.method, path) {
+        case ("GET", "/v1/health"):
+            return Self.json(
+                200,
+                [
+                    "status": "ok", "captures": .int(log.count), "lastSequence": .int(log.lastSequence),
+                    "faults": .int(faults.entries.count), "devices": .int(registry.all.count),
+                ])
+        case ("GET", "/v1/captures"):
+            return captures(request)
+        case ("GET", "/v1/captures/wait"):
+            return await wait(request)
+        case ("DELETE", "/v1/captures"):
+            return Self.json(200, ["cleared": .int(log.clear())])
+        case ("POST", "/v1/faults"):
+            return installFaults(request)
+        case ("GET", "/v1/faults"):
+            return Self.json(200, ["faults": .array(faults.entries.map(\.json))])
+        case ("DELETE", "/v1/faults"):
+            return Self.json(200, ["cleared": .int(faults.clear())])
+        case ("POST", "/v1/devices"):
+            return registerDevice(request)
+        case ("GET", "/v1/devices"):
+            return Self.json(200, ["devices": .array(registry.all.map(Self.deviceJSON))])
+        case ("DELETE", "/v1/devices"):
+            let n = registry.all.count
+            registry.clear()
+            return Self.json(200, ["cleared": .int(n)])
+        default:
+            break
+        }
+        if request.method == "DELETE", parts.count == 4, parts[1] == "v1", !parts[3].isEmpty {
+            let id = percentDecode(parts[3])
+            if parts[2] == "faults" {
+                return faults.remove(id: id)
+                    ? Self.json(200, ["removed": .string(id)]) : Self.error(404, "no fault plan with id \(id)")
+            }
+            if parts[2] == "devices" {
+                return registry.forget(token: id)
+                    ? Self.json(200, ["removed": .string(id)]) : Self.error(404, "no such device token")
+            }
+        }
+        let known = [
+            "/v1/health", "/v1/captures", "/v1/captures/wait", "/v1/faults", "/v1/devices",
+        ]
+        if known.contains(path) || path.hasPrefix("/v1/faults/") || path.hasPrefix("/v1/devices/") {
+            return Self.error(405, "method \(request.method) is not allowed on \(path)")
+        }
+        return Self.error(404, "no endpoint \(path); see /v1/health, /v1/captures, /v1/faults, /v1/devices")
+    }
+
+    // MARK: Captures
+
+    /// The capture filter of a query: `mock`, `deviceToken`, `environment`, `since` (sequence, exclusive),
+    /// `sinceMs`, `accepted=true`.
+    static func filter(_ query: [String: String]) -> Result<CaptureFilter, ControlError> {
+        var filter = CaptureFilter()
+        if let m = query["mock"], !m.isEmpty {
+            guard let mock = MockKind(rawValue: m) else {
+                return .failure(ControlError("mock must be apns, fcm or oauth"))
+            }
+            filter.mock = mock
+        }
+        if let e = query["environment"], !e.isEmpty {
+            guard let env = APNsEnvironment(rawValue: e) else {
+                return .failure(ControlError("environment must be production or sandbox"))
+            }
+            filter.environment = env
+        }
+        if let t = query["deviceToken"], !t.isEmpty { filter.deviceToken = t }
+        if let s = query["since"], !s.isEmpty {
+            guard let n = Int(s) else { return .failure(ControlError("since must be a sequence number")) }
+            filter.afterSequence = n
+        }
+        if let s = query["sinceMs"], !s.isEmpty {
+            guard let n = Int64(s) else { return .failure(ControlError("sinceMs must be milliseconds")) }
+            filter.sinceMs = n
+        }
+        if let a = query["accepted"] { filter.acceptedOnly = a == "true" || a == "1" }
+        return .success(filter)
+    }
+
+    static func reveal(_ query: [String: String]) -> Bool { query["reveal"] == "true" || query["reveal"] == "1" }
+
+    func captures(_ request: HTTPRequest) -> HTTPResponse {
+        let query = request.query
+        switch Self.filter(query) {
+        case .failure(let e): return Self.error(400, e.message)
+        case .success(let filter):
+            let reveal = Self.reveal(query)
+            return Self.json(
+                200,
+                [
+                    "captures": .array(log.captures(filter).map { $0.json(revealSecrets: reveal) }),
+                    "lastSequence": .int(log.lastSequence),
+                ])
+        }
+    }
+
+    func wait(_ request: HTTPRequest) async -> HTTPResponse {
+        let query = request.query
+        let filter: CaptureFilter
+        switch Self.filter(query) {
+        case .failure(let e): return Self.error(400, e.message)
+        case .success(let f): filter = f
+        }
+        guard let count = Int(query["count"] ?? "1"), count >= 1, count <= 10_000 else {
+            return Self.error(400, "count must be 1…10000")
+        }
+        guard let timeoutMs = Int(query["timeoutMs"] ?? "5000"), timeoutMs >= 0, timeoutMs <= Self.maxWaitMs else {
+            return Self.error(400, "timeoutMs must be 0…\(Self.maxWaitMs)")
+        }
+        let matches = await log.waitFor(
+            count: count, matching: { filter.matches($0) }, timeout: .milliseconds(timeoutMs))
+        let reveal = Self.reveal(query)
+        return Self.json(
+            matches.count >= count ? 200 : 408,
+            [
+                "captures": .array(matches.map { $0.json(revealSecrets: reveal) }),
+                "complete": .bool(matches.count >= count),
+            ])
+    }
+
+    // MARK: Faults
+
+    func installFaults(_ request: HTTPRequest) -> HTTPResponse {
+        let body: JSONValue
+        do {
+            body = try JSONValue.parse(request.body)
+        } catch {
+            return Self.error(400, "the body must be a JSON fault plan: \(error)")
+        }
+        let items: [JSONValue]
+        switch body {
+        case .array(let a): items = a
+        case .object where body["faults"] != nil && body.objectValue?.count == 1:
+            guard let a = body["faults"]?.arrayValue else { return Self.error(400, "faults must be an array of plans") }
+            items = a
+        default: items = [body]
+        }
+        guard !items.isEmpty else { return Self.error(400, "no fault plans given") }
+        var plans: [FaultPlan] = []
+        var problems: [String] = []
+        for (i, item) in items.enumerated() {
+            let prefix = items.count > 1 ? "plan \(i): " : ""
+            do {
+                let plan = try FaultPlan(json: item)
+                let errors = plan.validationErrors()
+                if errors.isEmpty { plans.append(plan) } else { problems += errors.map { prefix + $0 } }
+            } catch {
+                problems += error.messages.map { prefix + $0 }
+            }
+        }
+        guard problems.isEmpty else {
+            return Self.json(
+                400,
+                [
+                    "error": .string("invalid fault plan: " + problems.joined(separator: "; ")),
+                    "details": .array(problems.map { .string($0) }),
+                ])
+        }
+        var installed: [JSONValue] = []
+        for plan in plans {
+            // Validated above, so installation cannot fail.
+            if let p = try? faults.install(plan) { installed.append(p.json) }
+        }
+        return Self.json(201, ["faults": .array(installed)])
+    }
+
+    // MARK: Devices
+
+    func registerDevice(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = try? JSONValue.parse(request.body), case .object(let members) = body else {
+            return Self.error(400, "the body must be a JSON object with deviceToken, environment, status")
+        }
+        var problems: [String] = []
+        var device = DeviceRegistry.Device(token: "", sinceMs: clock())
+        for (key, value) in members {
+            switch key {
+            case "deviceToken":
+                if let s = value.stringValue, !s.isEmpty {
+                    device.token = s
+                } else {
+                    problems.append("deviceToken must be a non-empty string")
+                }
+            case "environment":
+                if value == .null { break }
+                if let e = value.stringValue.flatMap(APNsEnvironment.init(rawValue:)) {
+                    device.environment = e
+                } else {
+                    problems.append("environment must be production or sandbox")
+                }
+            case "status":
+                if let s = value.stringValue.flatMap(DeviceRegistry.Status.init(rawValue:)) {
+                    device.status = s
+                } else {
+                    let known = DeviceRegistry.Status.allCases.map(\.rawValue).joined(separator: ", ")
+                    problems.append("status must be one of \(known)")
+                }
+            case "sinceMs":
+                if let n = value.int64Value {
+                    device.sinceMs = n
+                } else {
+                    problems.append("sinceMs must be an integer")
+                }
+            default:
+                problems.append("unknown field '\(key)' (known: deviceToken, environment, status, sinceMs)")
+            }
+        }
+        if device.token.isEmpty && !problems.contains(where: { $0.hasPrefix("deviceToken") }) {
+            problems.append("deviceToken is required")
+        }
+        guard problems.isEmpty else {
+            return Self.json(
+                400,
+                ["error": .string(problems.joined(separator: "; ")), "details": .array(problems.map { .string($0) })])
+        }
+        registry.register(device)
+        return Self.json(201, Self.deviceJSON(device))
+    }
+
+    static func deviceJSON(_ device: DeviceRegistry.Device) -> JSONValue {
+        [
+            "deviceToken": .string(device.token),
+            "environment": device.environment.map { .string($0.rawValue) } ?? .null,
+            "status": .string(device.status.rawValue), "sinceMs": .int(device.sinceMs),
+        ]
+    }
+
+    // MARK: Responses
+
+    static func json(_ status: Int, _ value: JSONValue) -> HTTPResponse {
+        HTTPResponse.json(status, Array((value.serialized(pretty: true) + "\n").utf8))
+    }
+
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(status, ["error": .string(message)])
+    }
+}
+
+/// A control-API request problem, reported as 400.
+struct ControlError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,137 @@
+import HTTP
+import JSON
+
+/// A mock FCM HTTP v1 API: `POST /v1/projects/{project}/messages:send`, authenticated with access
+/// tokens the `OAuthMock` issued, judged like the real API, every request recorded in the `CaptureLog`.
+public final class FCMMock: HTTPHandler {
+    public let credentials: MockCredentials
+    public let tokens: AccessTokenStore
+    public let log: CaptureLog
+    public let faults: FaultPlans?
+    public let registry: DeviceRegistry?
+    public let clock: MockClock
+
+    public init(
+        credentials: MockCredentials, tokens: AccessTokenStore, log: CaptureLog, faults: FaultPlans? = nil,
+        registry: DeviceRegistry? = nil, clock: MockClock = .system
+    ) {
+        self.credentials = credentials
+        self.tokens = tokens
+        self.log = log
+        self.faults = faults
+        self.registry = registry
+        self.clock = clock
+    }
+
+    /// The project of `/v1/projects/{project}/messages:send`, or nil for any other path.
+    static func project(inPath path: String) -> String? {
+        let prefix = "/v1/projects/"
+        let suffix = "/messages:send"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
+            return nil
+        }
+        let project = path.dropFirst(prefix.count).dropLast(suffix.count)
+        return project.contains("/") ? nil : String(project)
+    }
+
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let now = clock()
+        var capture = Capture(request: request, mock: .fcm, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
+        if !request.body.isEmpty && request.body.count <= 1 << 20 { capture.json = try? JSONValue.parse(request.body) }
+        let target = FCMMessageValidator.peekTarget(capture.json)
+        capture.fcmTarget = target
+        if let target {
+            if target.kind == .token { capture.deviceToken = target.value }
+            if target.kind == .token || target.kind == .fid {
+                capture.secrets.append(
+                    CaptureSecret(value: target.value, replacement: Redaction.shortToken(target.value)))
+            }
+        }
+        if let bearer = APNsMock.bearerToken(request.headers["authorization"]) {
+            capture.secrets.append(CaptureSecret(value: bearer, replacement: "<redacted>"))
+        }
+
+        let fault = faults?.next(mock: .fcm, deviceToken: target?.value)
+        capture.fault = fault
+        await fault?.delay()
+
+        var response: HTTPResponse
+        if fault?.plan.connection == .reset {
+            response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
+            capture.outcome = .rejected(reason: "ConnectionReset")
+            capture.detail = "fault \(fault?.planID ?? ""): connection reset without a response"
+        } else if let respond = fault?.plan.respond {
+            let code = respond.errorCode.flatMap(FCMErrorCode.init(rawValue:)) ?? .forStatus(respond.status ?? 500)
+            var error = GoogleError(code, respond.message)
+            if let status = respond.status { error.httpStatus = status }
+            response = error.response
+            capture.outcome = .rejected(reason: error.reason)
+            capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
+        } else {
+            do throws(GoogleError) {
+                let info = try validate(request, json: capture.json, nowMs: now, capture: &capture)
+                let id = info.validateOnly ? "fake_message_id" : "0:\(now)%\(MockIDs.hex(MockIDs.randomBytes(8)))"
+                let body: JSONValue = ["name": .string("projects/\(info.project)/messages/\(id)")]
+                response = HTTPResponse.json(
+                    200, body.bytes(), headers: ["content-type": "application/json; charset=UTF-8"])
+                capture.outcome = .accepted
+            } catch {
+                response = error.response
+                capture.outcome = .rejected(reason: error.reason)
+                capture.detail = error.message
+            }
+        }
+        fault?.finish(&response, goawayDebug: "")
+        capture.response = response
+        log.record(capture)
+        return response
+    }
+
+    /// Path, method, credentials, project, body and device state, in the order Google checks them.
+    func validate(_ request: HTTPRequest, json: JSONValue?, nowMs: Int64, capture: inout Capture) throws(GoogleError)
+        -> FCMMessageInfo
+    {
+        guard let project = Self.project(inPath: request.path), request.method == "POST" else {
+            throw GoogleError(httpStatus: 404, status: "NOT_FOUND", message: "Method not found.")
+        }
+        guard let raw = request.headers["authorization"], !raw.isEmpty else {
+            throw GoogleError(
+                httpStatus: 401, status: "UNAUTHENTICATED",
+                message: "Request is missing required authentication credential. " + GoogleError.credentialHelp,
+                errorInfoReason: "CREDENTIALS_MISSING")
+        }
+        let invalidCredentials = GoogleError(
+            httpStatus: 401, status: "UNAUTHENTICATED",
+            message: "Request had invalid authentication credentials. " + GoogleError.credentialHelp,
+            errorInfoReason: "ACCESS_TOKEN_TYPE_UNSUPPORTED")
+        guard let bearer = APNsMock.bearerToken(raw) else { throw invalidCredentials }
+        switch tokens.lookup(bearer, nowMs: nowMs) {
+        case .valid: break
+        case .unknown: throw invalidCredentials
+        case .expired:
+            var expired = invalidCredentials
+            expired.errorInfoReason = "ACCESS_TOKEN_EXPIRED"
+            throw expired
+        }
+        guard project == credentials.fcmProjectID else {
+            throw GoogleError(
+                httpStatus: 403, status: "PERMISSION_DENIED",
+                message:
+                    "Permission 'cloudmessaging.messages.create' denied on resource "
+                    + "'//cloudresourcemanager.googleapis.com/projects/\(project)' (or it may not exist).")
+        }
+        guard let json else {
+            throw GoogleError.invalidArgument("Invalid JSON payload received. Unexpected token.", field: "")
+        }
+        let info = try FCMMessageValidator(project: project).validate(json)
+        capture.fcm = info
+        if let target = info.target, target.kind == .token, let device = registry?.device(target.value) {
+            switch device.status {
+            case .active: break
+            case .unregistered, .expired: throw GoogleError(.unregistered)
+            case .foreignSender: throw GoogleError(.senderIDMismatch)
+            }
+        }
+        return info
+    }
+}
