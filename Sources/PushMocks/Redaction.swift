@@ -36,42 +36,95 @@ public enum Redaction {
         return parts.count == 3 && parts[0].count > 3 && parts[1].count > 0
     }
 
-    static func isBase64URLOrDot(_ c: Character) -> Bool {
-        c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == "." || c == "=")
-    }
-
     /// Rewrites `text`: each secret replaced, any embedded JWT replaced, PEM private keys removed.
+    /// Works on UTF-8 bytes: captures can hold 100 kB headers, and `Character` searches are slow.
     static func redact(_ text: String, secrets: [CaptureSecret], reveal: Bool) -> String {
         var out = removePrivateKeys(text)
         guard !reveal else { return out }
-        for secret in secrets.sorted(by: { $0.value.count > $1.value.count }) where !secret.value.isEmpty {
-            if out.contains(secret.value) { out = out.replacingAll(secret.value, with: secret.replacement) }
+        var bytes = Array(out.utf8)
+        var changed = false
+        for secret in secrets.sorted(by: { $0.value.utf8.count > $1.value.utf8.count }) where !secret.value.isEmpty {
+            if let replaced = replacingAll(Array(secret.value.utf8), with: Array(secret.replacement.utf8), in: bytes) {
+                bytes = replaced
+                changed = true
+            }
         }
-        if out.contains("eyJ") { out = replaceJWTs(out) }
+        if let replaced = replacingJWTs(in: bytes) {
+            bytes = replaced
+            changed = true
+        }
+        if changed { out = String(decoding: bytes, as: UTF8.self) }
         return out
     }
 
-    static func replaceJWTs(_ text: String) -> String {
-        var result = ""
-        var run = ""
-        func flush() {
-            if looksLikeJWT(Substring(run)) { result += jwtPlaceholder(run) } else { result += run }
-            run = ""
-        }
-        for c in text {
-            if isBase64URLOrDot(c) {
-                run.append(c)
+    /// `haystack` with every `needle` replaced, or nil when there is none.
+    static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8]? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var out: [UInt8] = []
+        var found = false
+        var i = 0
+        let last = haystack.count - needle.count
+        while i < haystack.count {
+            if i <= last && haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) {
+                if !found {
+                    out.reserveCapacity(haystack.count)
+                    out.append(contentsOf: haystack[0..<i])
+                    found = true
+                }
+                out.append(contentsOf: replacement)
+                i += needle.count
             } else {
-                flush()
-                result.append(c)
+                if found { out.append(haystack[i]) }
+                i += 1
             }
         }
-        flush()
-        return result
+        return found ? out : nil
+    }
+
+    static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        for i in 0...(haystack.count - needle.count)
+        where haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
+    static func isBase64URLOrDot(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "-")
+            || b == UInt8(ascii: "_") || b == UInt8(ascii: ".") || b == UInt8(ascii: "=")
+    }
+
+    /// `bytes` with each run shaped like a JWT replaced by its placeholder, or nil when there is none.
+    static func replacingJWTs(in bytes: [UInt8]) -> [UInt8]? {
+        let marker = Array("eyJ".utf8)
+        guard contains(marker, in: bytes) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var found = false
+        var i = 0
+        while i < bytes.count {
+            guard isBase64URLOrDot(bytes[i]) else {
+                out.append(bytes[i])
+                i += 1
+                continue
+            }
+            var j = i
+            while j < bytes.count && isBase64URLOrDot(bytes[j]) { j += 1 }
+            let run = String(decoding: bytes[i..<j], as: UTF8.self)
+            if looksLikeJWT(Substring(run)) {
+                out.append(contentsOf: Array(jwtPlaceholder(run).utf8))
+                found = true
+            } else {
+                out.append(contentsOf: bytes[i..<j])
+            }
+            i = j
+        }
+        return found ? out : nil
     }
 
     static func removePrivateKeys(_ text: String) -> String {
-        guard text.contains("PRIVATE KEY") else { return text }
+        guard contains(Array("PRIVATE KEY".utf8), in: Array(text.utf8)) else { return text }
         var out = ""
         var rest = text[...]
         while let begin = rest.firstRange(of: "-----BEGIN") {
@@ -138,22 +191,6 @@ public enum Redaction {
                 out.append(UInt8((bits >> UInt32(bitCount)) & 0xFF))
             }
         }
-        return out
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced by `replacement` (no Foundation needed).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = self[...]
-        while let r = rest.firstRange(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        out += rest
         return out
     }
 }
