@@ -77,7 +77,7 @@ extension APNsMock {
 
         // MARK: Priority, expiration, collapse ID
         if let raw = headers["apns-priority"] {
-            guard let p = Int(raw), [1, 5, 10].contains(p) else {
+            guard ["1", "5", "10"].contains(raw), let p = Int(raw) else {
                 throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
             }
             info.priority = p

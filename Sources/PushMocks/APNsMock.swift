@@ -31,13 +31,19 @@ public final class APNsMock: HTTPHandler {
     }
 
     public let environment: APNsEnvironment
+    /// What the mock trusts.
     public let credentials: MockCredentials
+    /// Where every request is recorded.
     public let log: CaptureLog
+    /// The fault plans consulted on every request.
     public let faults: FaultPlans?
+    /// Device tokens known to be unregistered or bound to an environment.
     public let registry: DeviceRegistry?
+    /// The time source for token checks and timestamps.
     public let clock: MockClock
     let state = Mutex(State())
 
+    /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
     public init(
         environment: APNsEnvironment, credentials: MockCredentials, log: CaptureLog, faults: FaultPlans? = nil,
         registry: DeviceRegistry? = nil, clock: MockClock = .system
@@ -58,6 +64,7 @@ public final class APNsMock: HTTPHandler {
 
     // MARK: Handling
 
+    /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)

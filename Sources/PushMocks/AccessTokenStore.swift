@@ -23,6 +23,7 @@ public final class AccessTokenStore: Sendable {
 
     private let grants = Mutex<[String: Grant]>([:])
 
+    /// An empty store.
     public init() {}
 
     /// Issues a new opaque token (`ya29.` like Google's).

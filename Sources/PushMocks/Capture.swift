@@ -24,6 +24,7 @@ public struct CaptureSecret: Sendable, Equatable {
     public var value: String
     public var replacement: String
 
+    /// Creates a value from its parts.
     public init(value: String, replacement: String) {
         self.value = value
         self.replacement = replacement
@@ -43,6 +44,7 @@ public struct APNsPushInfo: Sendable, Equatable {
     /// The `kid` of the provider token, when one was sent and decoded.
     public var providerTokenKeyID: String?
 
+    /// Creates a value from its parts.
     public init(
         pushType: String? = nil, topic: String? = nil, priority: Int? = nil, expiration: Int64? = nil,
         collapseID: String? = nil, apnsID: String = "", providerTokenKeyID: String? = nil
@@ -65,6 +67,7 @@ public struct FCMTarget: Sendable, Equatable, Hashable {
     public var kind: Kind
     public var value: String
 
+    /// Creates a value from its parts.
     public init(kind: Kind, value: String) {
         self.kind = kind
         self.value = value
@@ -87,6 +90,7 @@ public struct FCMMessageInfo: Sendable, Equatable {
     public var data: [String: String]
     public var validateOnly: Bool
 
+    /// Creates a value from its parts.
     public init(
         project: String, target: FCMTarget? = nil, priority: String? = nil, ttlSeconds: Double? = nil,
         hasNotification: Bool = false, data: [String: String] = [:], validateOnly: Bool = false

@@ -11,6 +11,7 @@ public struct CaptureFilter: Sendable, Equatable {
     /// Only accepted captures.
     public var acceptedOnly: Bool
 
+    /// Creates a value from its parts.
     public init(
         mock: MockKind? = nil, deviceToken: String? = nil, environment: APNsEnvironment? = nil,
         afterSequence: Int? = nil, sinceMs: Int64? = nil, acceptedOnly: Bool = false

@@ -96,6 +96,8 @@ public final class CaptureLog: Sendable {
 
     // MARK: Waiting
 
+    /// Predicates run under the log's lock: they must be quick and must not call back into the log.
+    ///
     /// Waits until a capture satisfying `predicate` is in the log (one already recorded counts) and
     /// returns the first such capture, or nil when `timeout` runs out or the task is cancelled.
     public func waitFor(_ predicate: @escaping @Sendable (Capture) -> Bool, timeout: Duration) async -> Capture? {

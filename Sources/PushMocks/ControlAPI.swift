@@ -16,13 +16,18 @@ import JSON
 /// | `POST /v1/devices` | `{"deviceToken","environment"?:"production"/"sandbox","status"?:"active"/"unregistered"/"expired"/"foreignSender"}` → 201 |
 /// | `GET /v1/devices`, `DELETE /v1/devices`, `DELETE /v1/devices/{token}` | list, clear, forget |
 public struct ControlAPI: HTTPHandler {
+    /// Where every request is recorded.
     public let log: CaptureLog
+    /// The fault plans consulted on every request.
     public let faults: FaultPlans
+    /// Device tokens known to be unregistered or bound to an environment.
     public let registry: DeviceRegistry
+    /// The time source for token checks and timestamps.
     public let clock: MockClock
     /// The longest `timeoutMs` `GET /v1/captures/wait` honours.
     public static let maxWaitMs = 120_000
 
+    /// The control API over the shared log, fault plans and registry.
     public init(log: CaptureLog, faults: FaultPlans, registry: DeviceRegistry, clock: MockClock = .system) {
         self.log = log
         self.faults = faults
@@ -30,6 +35,7 @@ public struct ControlAPI: HTTPHandler {
         self.clock = clock
     }
 
+    /// Answers one request.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let path =
             request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path

@@ -27,6 +27,7 @@ public final class DeviceRegistry: Sendable {
         /// When the status was set (ms); the `timestamp` of a 410.
         public var sinceMs: Int64
 
+        /// Creates a value from its parts.
         public init(token: String, environment: APNsEnvironment? = nil, status: Status = .active, sinceMs: Int64 = 0) {
             self.token = token
             self.environment = environment
@@ -37,6 +38,7 @@ public final class DeviceRegistry: Sendable {
 
     private let devices = Mutex<[String: Device]>([:])
 
+    /// An empty registry: every token is accepted.
     public init() {}
 
     /// Hexadecimal APNs tokens compare case-insensitively; FCM tokens exactly.

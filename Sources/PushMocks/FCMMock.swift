@@ -4,13 +4,20 @@ import JSON
 /// A mock FCM HTTP v1 API: `POST /v1/projects/{project}/messages:send`, authenticated with access
 /// tokens the `OAuthMock` issued, judged like the real API, every request recorded in the `CaptureLog`.
 public final class FCMMock: HTTPHandler {
+    /// What the mock trusts.
     public let credentials: MockCredentials
+    /// The access tokens issued by the OAuth mock.
     public let tokens: AccessTokenStore
+    /// Where every request is recorded.
     public let log: CaptureLog
+    /// The fault plans consulted on every request.
     public let faults: FaultPlans?
+    /// Device tokens known to be unregistered or bound to an environment.
     public let registry: DeviceRegistry?
+    /// The time source for token checks and timestamps.
     public let clock: MockClock
 
+    /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
     public init(
         credentials: MockCredentials, tokens: AccessTokenStore, log: CaptureLog, faults: FaultPlans? = nil,
         registry: DeviceRegistry? = nil, clock: MockClock = .system
@@ -34,6 +41,7 @@ public final class FCMMock: HTTPHandler {
         return project.contains("/") ? nil : String(project)
     }
 
+    /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
         var capture = Capture(request: request, mock: .fcm, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)

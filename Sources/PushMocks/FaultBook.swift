@@ -19,6 +19,7 @@ public struct FaultBook: Sendable, Equatable {
     public private(set) var entries: [Entry] = []
     private var nextNumber = 1
 
+    /// An empty book.
     public init() {}
 
     /// Installs `plan` (assigning an ID when it has none; replacing a plan with the same ID) and

@@ -20,6 +20,7 @@ public struct FaultResponse: Sendable, Codable, Equatable {
     public var errorCode: String?
     public var message: String?
 
+    /// Creates a value from its parts.
     public init(status: Int? = nil, reason: String? = nil, errorCode: String? = nil, message: String? = nil) {
         self.status = status
         self.reason = reason
@@ -52,6 +53,7 @@ public struct FaultPlan: Sendable, Codable, Equatable {
     /// The HTTP/2 error code of a GOAWAY (default 0, NO_ERROR).
     public var goawayErrorCode: UInt32?
 
+    /// Creates a value from its parts.
     public init(
         id: String? = nil, mock: MockKind? = nil, deviceToken: String? = nil, times: Int? = nil,
         respond: FaultResponse? = nil, latencyMs: Int? = nil, retryAfter: Int? = nil,
@@ -121,6 +123,7 @@ public struct AppliedFault: Sendable, Equatable {
     /// Which application of the plan this was, from 1.
     public var ordinal: Int
 
+    /// Creates a value from its parts.
     public init(plan: FaultPlan, ordinal: Int) {
         self.plan = plan
         self.ordinal = ordinal

@@ -4,6 +4,7 @@ import Synchronization
 public final class FaultPlans: Sendable {
     private let book = Mutex(FaultBook())
 
+    /// An empty set of plans.
     public init() {}
 
     /// Installs a plan after validating it; returns it with its ID.
@@ -36,6 +37,7 @@ public struct FaultPlanError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Each problem, naming the field.
     public var messages: [String]
 
+    /// Creates a value from its parts.
     public init(messages: [String]) { self.messages = messages }
 
     public var description: String { "invalid fault plan: " + messages.joined(separator: "; ") }

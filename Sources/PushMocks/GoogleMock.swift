@@ -8,11 +8,13 @@ public struct GoogleMock: HTTPHandler {
     public let fcm: FCMMock
     public let oauth: OAuthMock
 
+    /// Creates a value from its parts.
     public init(fcm: FCMMock, oauth: OAuthMock) {
         self.fcm = fcm
         self.oauth = oauth
     }
 
+    /// Answers one request.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if request.path.hasPrefix("/v1/") { return await fcm.handle(request) }
         return await oauth.handle(request)

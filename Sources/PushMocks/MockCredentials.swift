@@ -26,6 +26,7 @@ public struct MockCredentials: Sendable {
     /// The topic of VoIP pushes: `<bundle>.voip`.
     public var voipTopic: String { bundleID + ".voip" }
 
+    /// Creates a value from its parts.
     public init(
         apnsKeyID: String, apnsTeamID: String, apnsPublicKey: PublicKey, bundleID: String = defaultBundleID,
         fcmProjectID: String, serviceAccountEmail: String, serviceAccountKeyID: String,

@@ -1,10 +1,15 @@
 /// Every mock wired to one capture log, fault book, device registry and token store: what
 /// `ringcheck mocks` serves (APNs production and sandbox, FCM + OAuth, the control API).
 public struct MockProviders: Sendable {
+    /// What the mock trusts.
     public let credentials: MockCredentials
+    /// Where every request is recorded.
     public let log: CaptureLog
+    /// The fault plans consulted on every request.
     public let faults: FaultPlans
+    /// Device tokens known to be unregistered or bound to an environment.
     public let registry: DeviceRegistry
+    /// The access tokens issued by the OAuth mock.
     public let tokens: AccessTokenStore
     public let apnsProduction: APNsMock
     public let apnsSandbox: APNsMock
@@ -14,6 +19,7 @@ public struct MockProviders: Sendable {
     public let google: GoogleMock
     public let control: ControlAPI
 
+    /// Creates a value from its parts.
     public init(credentials: MockCredentials, log: CaptureLog = CaptureLog(), clock: MockClock = .system) {
         self.credentials = credentials
         self.log = log

@@ -22,12 +22,18 @@ public final class OAuthMock: HTTPHandler {
     /// The longest assertion lifetime Google accepts, seconds.
     public static let maxAssertionLifetime: Double = 3600
 
+    /// What the mock trusts.
     public let credentials: MockCredentials
+    /// The access tokens issued by the OAuth mock.
     public let tokens: AccessTokenStore
+    /// Where every request is recorded.
     public let log: CaptureLog
+    /// The fault plans consulted on every request.
     public let faults: FaultPlans?
+    /// The time source for token checks and timestamps.
     public let clock: MockClock
 
+    /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
     public init(
         credentials: MockCredentials, tokens: AccessTokenStore, log: CaptureLog, faults: FaultPlans? = nil,
         clock: MockClock = .system
@@ -65,6 +71,7 @@ public final class OAuthMock: HTTPHandler {
         static let signature = OAuthError("invalid_grant", "Invalid JWT Signature.")
     }
 
+    /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
         var capture = Capture(

@@ -5,6 +5,7 @@ public struct VerifiedProviderToken: Sendable, Equatable {
     /// `iat` in seconds (integer, float or numeric string on the wire).
     public var issuedAt: Double
 
+    /// Creates a value from its parts.
     public init(keyID: String, teamID: String, issuedAt: Double) {
         self.keyID = keyID
         self.teamID = teamID
@@ -37,6 +38,7 @@ public struct ProviderTokenBook: Sendable {
     private(set) var cache: [String: VerifiedProviderToken] = [:]
     private(set) var lastNewTokenMs: [String: Int64] = [:]
 
+    /// Creates a value from its parts.
     public init() {}
 
     /// The decision for a token already verified, or nil when the token is unknown and must be verified.
