@@ -27,6 +27,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"], path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "JSON", "TestSupport"]),
