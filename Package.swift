@@ -21,12 +21,17 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
         .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
-        .executableTarget(name: "ringcheck", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"]),
+        .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
+        .executableTarget(
+            name: "ringcheck", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"]),
 
         // MARK: tests
         .target(
             name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"], path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "HTTP", "Signing", "JSON", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "JSON", "TestSupport"]),

@@ -1,0 +1,96 @@
+import JSON
+
+/// Where the mocks listen and which credentials they trust: what a backend under test needs to be
+/// pointed at them. Written by `ringcheck mocks` as shell `export` lines and as JSON, with the
+/// variable names fixed in ARCHITECTURE.md.
+public struct MockSettings: Sendable, Equatable {
+    public var apnsURL: String
+    public var apnsSandboxURL: String
+    public var fcmURL: String
+    public var oauthTokenURL: String
+    public var caFile: String
+    public var apnsKeyFile: String
+    public var apnsKeyID: String
+    public var apnsTeamID: String
+    public var apnsTopic: String
+    public var fcmServiceAccountFile: String
+    public var fcmProjectID: String
+    public var controlURL: String
+
+    public init(
+        apnsURL: String, apnsSandboxURL: String, fcmURL: String, oauthTokenURL: String, caFile: String,
+        apnsKeyFile: String, apnsKeyID: String, apnsTeamID: String, apnsTopic: String, fcmServiceAccountFile: String,
+        fcmProjectID: String, controlURL: String
+    ) {
+        self.apnsURL = apnsURL
+        self.apnsSandboxURL = apnsSandboxURL
+        self.fcmURL = fcmURL
+        self.oauthTokenURL = oauthTokenURL
+        self.caFile = caFile
+        self.apnsKeyFile = apnsKeyFile
+        self.apnsKeyID = apnsKeyID
+        self.apnsTeamID = apnsTeamID
+        self.apnsTopic = apnsTopic
+        self.fcmServiceAccountFile = fcmServiceAccountFile
+        self.fcmProjectID = fcmProjectID
+        self.controlURL = controlURL
+    }
+
+    /// The settings as `(variable, value)` pairs, in the documented order.
+    public var environment: [(name: String, value: String)] {
+        [
+            ("RINGCHECK_APNS_URL", apnsURL),
+            ("RINGCHECK_APNS_SANDBOX_URL", apnsSandboxURL),
+            ("RINGCHECK_FCM_URL", fcmURL),
+            ("RINGCHECK_OAUTH_TOKEN_URL", oauthTokenURL),
+            ("RINGCHECK_CA_FILE", caFile),
+            ("RINGCHECK_APNS_KEY_FILE", apnsKeyFile),
+            ("RINGCHECK_APNS_KEY_ID", apnsKeyID),
+            ("RINGCHECK_APNS_TEAM_ID", apnsTeamID),
+            ("RINGCHECK_APNS_TOPIC", apnsTopic),
+            ("RINGCHECK_FCM_SERVICE_ACCOUNT", fcmServiceAccountFile),
+            ("RINGCHECK_FCM_PROJECT_ID", fcmProjectID),
+            ("RINGCHECK_CONTROL_URL", controlURL),
+        ]
+    }
+
+    /// Reads the settings from environment variables; throws naming every missing variable.
+    public init(environment env: [String: String]) throws(MockSettingsError) {
+        let names = [
+            "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
+            "RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_APNS_KEY_ID", "RINGCHECK_APNS_TEAM_ID",
+            "RINGCHECK_APNS_TOPIC", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
+        ]
+        let missing = names.filter { (env[$0] ?? "").isEmpty }
+        guard missing.isEmpty else { throw MockSettingsError(missing: missing) }
+        self.init(
+            apnsURL: env["RINGCHECK_APNS_URL"]!, apnsSandboxURL: env["RINGCHECK_APNS_SANDBOX_URL"]!,
+            fcmURL: env["RINGCHECK_FCM_URL"]!, oauthTokenURL: env["RINGCHECK_OAUTH_TOKEN_URL"]!,
+            caFile: env["RINGCHECK_CA_FILE"]!, apnsKeyFile: env["RINGCHECK_APNS_KEY_FILE"]!,
+            apnsKeyID: env["RINGCHECK_APNS_KEY_ID"]!, apnsTeamID: env["RINGCHECK_APNS_TEAM_ID"]!,
+            apnsTopic: env["RINGCHECK_APNS_TOPIC"]!, fcmServiceAccountFile: env["RINGCHECK_FCM_SERVICE_ACCOUNT"]!,
+            fcmProjectID: env["RINGCHECK_FCM_PROJECT_ID"]!, controlURL: env["RINGCHECK_CONTROL_URL"]!)
+    }
+
+    /// Shell `export` lines, values single-quoted so any path survives `source`.
+    public func envFile() -> String {
+        var out = "# Written by ringcheck mocks: point a backend under test at the mock push providers.\n"
+        for (name, value) in environment {
+            out += "export \(name)='\(value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'\n"
+        }
+        return out
+    }
+
+    /// The same settings as a JSON object keyed by variable name.
+    public func json() -> String {
+        JSONValue.object(environment.map { (key: $0.name, value: .string($0.value)) }).serialized(pretty: true) + "\n"
+    }
+}
+
+/// The environment lacks settings the mocks would have written.
+public struct MockSettingsError: Error, Sendable, CustomStringConvertible {
+    public var missing: [String]
+    public var description: String {
+        "missing mock settings: \(missing.joined(separator: ", ")) (run 'ringcheck mocks --env-file F' and 'source F')"
+    }
+}

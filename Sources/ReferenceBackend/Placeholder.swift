@@ -1,0 +1,2 @@
+import CSQLite
+enum ReferenceBackendPlaceholder { static func sqliteVersion() -> Int32 { sqlite3_libversion_number() } }

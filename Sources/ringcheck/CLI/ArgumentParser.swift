@@ -1,0 +1,133 @@
+/// A command line that does not fit the command's configuration: reported with usage and exit status 2.
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var command: String?
+    var description: String { message }
+}
+
+/// Options and positional arguments after parsing, with typed accessors that report bad values.
+struct ParsedArguments: Sendable {
+    var command: String
+    var flags: Set<String> = []
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    func int(_ name: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
+        guard let raw = value(name) else { return nil }
+        guard let v = Int(raw), range.map({ $0.contains(v) }) ?? true else {
+            let bounds = range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
+            throw UsageError(message: "--\(name) takes a whole number\(bounds), not '\(raw)'", command: command)
+        }
+        return v
+    }
+
+    func double(_ name: String) throws -> Double? {
+        guard let raw = value(name) else { return nil }
+        guard let v = Double(raw), v >= 0 else {
+            throw UsageError(message: "--\(name) takes a non-negative number, not '\(raw)'", command: command)
+        }
+        return v
+    }
+}
+
+/// Parses `--name value`, `--name=value`, flags, `-x` short flags and `--` (end of options).
+enum ArgumentParser {
+    static func parse(_ args: [String], for config: CommandConfiguration) throws -> ParsedArguments {
+        var result = ParsedArguments(command: config.name)
+        var i = 0
+        var optionsEnded = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if optionsEnded || !arg.hasPrefix("-") || arg == "-" {
+                result.positionals.append(arg)
+                continue
+            }
+            if arg == "--" {
+                optionsEnded = true
+                continue
+            }
+            let (spec, inlineValue) = try lookUp(arg, in: config)
+            if spec.valueName == nil {
+                if inlineValue != nil {
+                    throw UsageError(message: "--\(spec.name) takes no value", command: config.name)
+                }
+                result.flags.insert(spec.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if i < args.count {
+                value = args[i]
+                i += 1
+            } else {
+                throw UsageError(message: "--\(spec.name) needs a value (\(spec.valueName!))", command: config.name)
+            }
+            if !spec.repeatable, result.values[spec.name] != nil {
+                throw UsageError(message: "--\(spec.name) was given more than once", command: config.name)
+            }
+            result.values[spec.name, default: []].append(value)
+        }
+        let maxPositionals = config.arguments.contains { $0.repeating } ? Int.max : config.arguments.count
+        if result.positionals.count > maxPositionals {
+            throw UsageError(
+                message: "unexpected argument '\(result.positionals[maxPositionals])'", command: config.name)
+        }
+        let required = config.arguments.filter { !$0.optional }.count
+        if result.positionals.count < required {
+            throw UsageError(
+                message: "missing \(config.arguments[result.positionals.count].name)", command: config.name)
+        }
+        return result
+    }
+
+    private static func lookUp(_ arg: String, in config: CommandConfiguration) throws -> (OptionSpec, String?) {
+        if arg.hasPrefix("--") {
+            let body = arg.dropFirst(2)
+            let name: Substring
+            var inline: String?
+            if let eq = body.firstIndex(of: "=") {
+                name = body[..<eq]
+                inline = String(body[body.index(after: eq)...])
+            } else {
+                name = body
+            }
+            if let spec = config.options.first(where: { $0.name == name }) { return (spec, inline) }
+            throw UsageError(message: unknownMessage("--\(name)", config), command: config.name)
+        }
+        let letter = arg.dropFirst()
+        if letter.count == 1, let spec = config.options.first(where: { $0.short == letter.first }) {
+            return (spec, nil)
+        }
+        throw UsageError(message: unknownMessage(arg, config), command: config.name)
+    }
+
+    private static func unknownMessage(_ arg: String, _ config: CommandConfiguration) -> String {
+        let names = config.options.map { "--" + $0.name }
+        if let close = names.min(by: { editDistance($0, arg) < editDistance($1, arg) }), editDistance(close, arg) <= 3 {
+            return "unknown option '\(arg)'; did you mean '\(close)'?"
+        }
+        return "unknown option '\(arg)'"
+    }
+
+    /// Levenshtein distance, for "did you mean" suggestions.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

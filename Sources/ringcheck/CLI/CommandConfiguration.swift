@@ -1,0 +1,54 @@
+/// One option a command accepts, for parsing and for generated `--help`.
+struct OptionSpec: Sendable {
+    /// The long name without dashes, e.g. `env-file`.
+    var name: String
+    /// A one-letter short name, e.g. `h`.
+    var short: Character?
+    /// The placeholder shown in help (`PATH`); nil for a flag that takes no value.
+    var valueName: String?
+    var help: String
+    /// Shown as `(default: …)` in help.
+    var defaultDescription: String?
+    /// May be given more than once.
+    var repeatable: Bool
+
+    static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, help: help, defaultDescription: nil, repeatable: false)
+    }
+
+    static func value(
+        _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil,
+        repeatable: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, short: nil, valueName: valueName, help: help, defaultDescription: defaultDescription,
+            repeatable: repeatable)
+    }
+}
+
+/// A positional argument, for parsing and help.
+struct ArgumentSpec: Sendable {
+    var name: String
+    var help: String
+    var optional: Bool = true
+    var repeating: Bool = false
+}
+
+/// What a command is called, what it does and what it accepts.
+struct CommandConfiguration: Sendable {
+    var name: String
+    var abstract: String
+    var discussion: String = ""
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    var examples: [String] = []
+}
+
+/// A subcommand of `ringcheck`, shaped like swift-argument-parser's `AsyncParsableCommand`.
+protocol RingcheckCommand {
+    static var configuration: CommandConfiguration { get }
+    /// Builds the command from parsed arguments; throws `UsageError` for invalid values.
+    init(arguments: ParsedArguments) throws
+    /// Runs the command and returns the exit status.
+    func run() async throws -> ExitCode
+}

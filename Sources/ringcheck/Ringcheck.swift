@@ -1,0 +1,94 @@
+import Foundation
+
+/// `ringcheck`: a conformance testkit and fake caller for call-push backends.
+@main
+struct Ringcheck {
+    /// Every subcommand, in the order `--help` lists them.
+    static let commands: [any RingcheckCommand.Type] = [
+        MocksCommand.self
+    ]
+
+    static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."
+
+    static func main() async {
+        let args = Array(CommandLine.arguments.dropFirst())
+        let code = await dispatch(args)
+        exit(code.rawValue)
+    }
+
+    static func dispatch(_ args: [String]) async -> ExitCode {
+        guard let first = args.first else {
+            Console.error(topLevelHelp())
+            return .usage
+        }
+        switch first {
+        case "-h", "--help", "help":
+            if args.count > 1, let command = commands.first(where: { $0.configuration.name == args[1] }) {
+                Console.out(HelpFormatter.help(for: command.configuration))
+            } else {
+                Console.out(topLevelHelp())
+            }
+            return .success
+        case "--version", "version":
+            Console.out("ringcheck \(RingcheckVersion.current)")
+            return .success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.configuration.name == first }) else {
+            let names = commands.map { $0.configuration.name }
+            let close = names.min { ArgumentParser.editDistance($0, first) < ArgumentParser.editDistance($1, first) }
+            var message = "ringcheck: unknown command '\(first)'"
+            if let close, ArgumentParser.editDistance(close, first) <= 2 { message += "; did you mean '\(close)'?" }
+            Console.error(message + "\nRun 'ringcheck --help' for the list of commands.")
+            return .usage
+        }
+        let rest = Array(args.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            Console.out(HelpFormatter.help(for: command.configuration))
+            return .success
+        }
+        do {
+            let parsed = try ArgumentParser.parse(rest, for: command.configuration)
+            let instance = try command.init(arguments: parsed)
+            return try await instance.run()
+        } catch let error as UsageError {
+            Console.error("ringcheck \(command.configuration.name): \(error.message)")
+            Console.error("Usage: \(HelpFormatter.usage(for: command.configuration))")
+            Console.error("Run 'ringcheck \(command.configuration.name) --help' for every option.")
+            return .usage
+        } catch let error as ConfigurationError {
+            Console.error("ringcheck \(command.configuration.name): \(error.message)")
+            return .usage
+        } catch {
+            Console.error("ringcheck \(command.configuration.name): \(error)")
+            return .inconclusive
+        }
+    }
+
+    static func topLevelHelp() -> String {
+        var out = "OVERVIEW: \(abstract)\n\nUSAGE: ringcheck <command> [<options>]\n\nCOMMANDS:\n"
+        for c in commands { out += HelpFormatter.row(c.configuration.name, c.configuration.abstract) }
+        out += "\nOPTIONS:\n"
+        out += HelpFormatter.row("-h, --help", "Show help information.")
+        out += HelpFormatter.row("--version", "Show the version.")
+        out += """
+
+            EXIT CODES:
+              0  conformant (or success)
+              1  non-conformant: a MUST failed
+              2  usage or configuration error
+              3  inconclusive: the harness could not reach a verdict
+
+            See 'ringcheck <command> --help' for a command's options.
+
+            """
+        return out
+    }
+}
+
+/// A problem with the user's configuration (a file, an environment variable): exit status 2.
+struct ConfigurationError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,1 +1,0 @@
-print("ringcheck: not built yet")

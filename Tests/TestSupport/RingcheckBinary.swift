@@ -1,0 +1,24 @@
+import Foundation
+
+/// Runs the built `ringcheck` executable as a user would, for black-box CLI tests.
+public enum RingcheckBinary {
+    /// The path of the `ringcheck` binary next to the test bundle (SwiftPM builds both into one folder).
+    public static var path: String {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = testBinary.deletingLastPathComponent()
+        // On Linux the test runner is `<build>/ringcheckPackageTests.xctest`; on macOS it sits inside a bundle.
+        while dir.path != "/" {
+            let candidate = dir.appendingPathComponent("ringcheck").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return "ringcheck"
+    }
+
+    /// Runs `ringcheck` with `arguments` and waits for it.
+    public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil) throws
+        -> ProcessResult
+    {
+        try ProcessRunner.run(path, arguments, timeout: timeout, environment: environment)
+    }
+}
