@@ -69,6 +69,7 @@ extension APNsMock {
             pushType = allowedTypes.contains("alert") ? "alert" : allowedTypes.sorted()[0]
         }
         info.pushType = headers["apns-push-type"]
+        info.effectivePushType = pushType
         guard allowedTypes.contains(pushType) else {
             let expected = Self.topicSuffixes.first { $0.value.contains(pushType) }.map { bundle + $0.key } ?? bundle
             throw APNsRejection(

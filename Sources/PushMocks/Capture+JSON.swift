@@ -51,6 +51,7 @@ extension Capture {
         if let apns {
             var a: [(key: String, value: JSONValue)] = [("apnsId", .string(apns.apnsID))]
             a.append(("pushType", apns.pushType.map { r($0) } ?? .null))
+            a.append(("effectivePushType", apns.effectivePushType.map { .string($0) } ?? .null))
             a.append(("topic", apns.topic.map { r($0) } ?? .null))
             a.append(("priority", apns.priority.map { .int($0) } ?? .null))
             a.append(("expiration", apns.expiration.map { .int($0) } ?? .null))

@@ -33,7 +33,10 @@ public struct CaptureSecret: Sendable, Equatable {
 
 /// What the APNs mock understood of a push (nil fields were absent or unreadable).
 public struct APNsPushInfo: Sendable, Equatable {
+    /// `apns-push-type` as sent; nil when absent.
     public var pushType: String?
+    /// The push type APNs acts on: the header, or inferred from the topic when absent (`.voip` → `voip`).
+    public var effectivePushType: String?
     public var topic: String?
     public var priority: Int?
     /// `apns-expiration` in UNIX seconds.
@@ -47,9 +50,11 @@ public struct APNsPushInfo: Sendable, Equatable {
     /// Creates a value from its parts.
     public init(
         pushType: String? = nil, topic: String? = nil, priority: Int? = nil, expiration: Int64? = nil,
-        collapseID: String? = nil, apnsID: String = "", providerTokenKeyID: String? = nil
+        collapseID: String? = nil, apnsID: String = "", providerTokenKeyID: String? = nil,
+        effectivePushType: String? = nil
     ) {
         self.pushType = pushType
+        self.effectivePushType = effectivePushType
         self.topic = topic
         self.priority = priority
         self.expiration = expiration

@@ -59,7 +59,8 @@ public struct MockSettings: Sendable, Equatable {
         let names = [
             "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
             "RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_APNS_KEY_ID", "RINGCHECK_APNS_TEAM_ID",
-            "RINGCHECK_APNS_TOPIC", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
+            "RINGCHECK_APNS_TOPIC", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID",
+            "RINGCHECK_CONTROL_URL",
         ]
         let missing = names.filter { (env[$0] ?? "").isEmpty }
         guard missing.isEmpty else { throw MockSettingsError(missing: missing) }
@@ -76,7 +77,8 @@ public struct MockSettings: Sendable, Equatable {
     public func envFile() -> String {
         var out = "# Written by ringcheck mocks: point a backend under test at the mock push providers.\n"
         for (name, value) in environment {
-            out += "export \(name)='\(value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'\n"
+            out +=
+                "export \(name)='\(value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'\n"
         }
         return out
     }

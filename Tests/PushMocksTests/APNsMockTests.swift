@@ -77,6 +77,22 @@ import Testing
     @Test func infersVoIPFromTopicWithoutPushType() async {
         let response = await send(f.apnsRequest(headers: [("apns-push-type", nil)]))
         #expect(response.status == 200)
+        let info = f.mocks.log.captures().last?.apns
+        #expect(info?.pushType == nil && info?.effectivePushType == "voip")
+    }
+
+    @Test func concurrentPushesWithOneTokenAllSucceed() async {
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for i in 0..<40 {
+                group.addTask { await apns.handle(f.apnsRequest(connectionID: UInt64(i % 4))).status }
+            }
+            var all: [Int] = []
+            for await s in group { all.append(s) }
+            return all
+        }
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(f.mocks.log.count == 40)
+        #expect(Set(f.mocks.log.captures().map(\.sequence)).count == 40)
     }
 
     // MARK: Method, path, token

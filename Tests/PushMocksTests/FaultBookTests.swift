@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import PushMocks
 import Testing
@@ -99,6 +100,16 @@ import Testing
         #expect(try FaultPlan(json: plan.json) == plan)
         let goaway = FaultPlan(connection: .goaway, goawayErrorCode: 2)
         #expect(try FaultPlan(json: goaway.json) == goaway)
+    }
+
+    @Test func codableShapeMatchesTheControlAPI() throws {
+        let plan = FaultPlan(
+            id: "p", mock: .fcm, times: 1, respond: FaultResponse(status: 503, errorCode: "UNAVAILABLE"), retryAfter: 2,
+            connection: .goaway)
+        let encoded = try JSONEncoder().encode(plan)
+        #expect(try FaultPlan(json: JSONValue.parse(Array(encoded))) == plan)
+        let decoded = try JSONDecoder().decode(FaultPlan.self, from: Data(plan.json.bytes()))
+        #expect(decoded == plan)
     }
 
     @Test func jsonErrorsAreClear() throws {
