@@ -171,7 +171,8 @@ struct FCMMessageValidator {
             throw typeError(path ?? "", "TYPE_MESSAGE", value)
         }
         var result: [String: JSONValue] = [:]
-        for (key, member) in members {
+        // Protobuf JSON treats `null` as "field not set"; SDKs that serialise unset fields as null rely on it.
+        for (key, member) in members where member != .null {
             let name = Self.lowerCamel(key)
             guard known.contains(name) else {
                 let location = path.map { " at '\($0)'" } ?? ""

@@ -82,6 +82,14 @@ import Testing
         #expect(response.status == 200)
     }
 
+    @Test func nullFieldsCountAsUnset() async {
+        let response = await send(
+            android(["priority": "high", "ttl": "30s", "notification": nil, "collapse_key": nil]).setting(
+                "validate_only", to: nil))
+        #expect(response.status == 200)
+        #expect(f.mocks.log.captures().last?.fcm?.hasNotification == false)
+    }
+
     @Test func notificationBlockIsRecorded() async {
         let response = await send(message("notification", ["title": "Alex", "body": "calling"]))
         #expect(response.status == 200)
