@@ -188,6 +188,15 @@ final class ClientTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders(sendsBody: Bool) throws(ClientError) {
+        // libcurl sends header lines as given: a CR or LF would smuggle in fields or a second request.
+        for field in request.headers {
+            let badName = field.name.isEmpty || field.name.utf8.contains { $0 <= 32 || $0 == UInt8(ascii: ":") }
+            if badName || field.value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) {
+                throw ClientError(
+                    kind: .invalidRequest, message: "header field \"\(field.name)\" has a forbidden character",
+                    url: request.url, operation: operation)
+            }
+        }
         var lines = request.headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
         // libcurl would otherwise add `Expect: 100-continue` to larger bodies (a round trip of delay,
         // fatal to races) and a form content type the caller never asked for.

@@ -52,6 +52,14 @@ import Testing
         #expect(error?.kind == .invalidRequest)
     }
 
+    @Test func headerWithALineBreakIsAnInvalidRequest() async throws {
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = ClientRequest.get("http://127.0.0.1:9/", headers: ["x-a": "1\r\nx-b: 2"])
+        let error = await #expect(throws: ClientError.self) { try await client.send(request) }
+        #expect(error?.kind == .invalidRequest)
+    }
+
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
         let dir = TemporaryDirectory()
         let server = try ClientTestServers.python(in: dir)

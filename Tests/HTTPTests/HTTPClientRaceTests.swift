@@ -41,6 +41,22 @@ import Testing
         #expect(race.spreadMs < 50, "spread \(race.spreadMs) ms")
     }
 
+    @Test func automaticOverTLSWithAnHTTP1ServerRacesOnSeparateConnections() async throws {
+        let dir = TemporaryDirectory()
+        let certs = try OpenSSLTestCertificates.make(in: dir)
+        let server = try ClientTestServers.python(in: dir, certificates: certs)
+        defer { server.stop() }
+        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
+        defer { client.shutdown() }
+
+        let race = try await client.race((0..<4).map { ClientRequest.post(server.baseURL + "/echo", body: "\($0)") })
+        let responses = try race.entries.map { try $0.result.get() }
+        #expect(responses.map(\.bodyString) == ["0", "1", "2", "3"])
+        #expect(responses.allSatisfy { $0.version == .http1_1 && $0.connectionReused })
+        #expect(race.connectionCount == 4)
+        #expect(race.spreadMs < 50, "spread \(race.spreadMs) ms")
+    }
+
     @Test func aFailingRequestIsItsEntrysError() async throws {
         let dir = TemporaryDirectory()
         let server = try ClientTestServers.python(in: dir)

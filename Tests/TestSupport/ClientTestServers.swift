@@ -30,9 +30,16 @@ public enum ClientTestServers {
     /// - `/reset` → the connection is reset (RST) without a response
     /// - `/chunked` → 200 with a chunked body `alpha-beta-gamma`
     /// - `/folded` → 200 with an obs-folded header `x-folded: one two`
-    public static func python(in directory: TemporaryDirectory) throws -> ClientTestPeer {
+    ///
+    /// With `certificates` it speaks TLS and offers only `http/1.1` through ALPN.
+    public static func python(in directory: TemporaryDirectory, certificates: OpenSSLTestCertificates? = nil) throws
+        -> ClientTestPeer
+    {
         let script = try directory.write("client_test_server.py", pythonServer)
-        return try ClientTestPeer("/usr/bin/python3", ["-u", script], port: nil, scheme: "http")
+        var arguments = ["-u", script]
+        if let certificates { arguments += [certificates.certFile, certificates.keyFile] }
+        return try ClientTestPeer(
+            "/usr/bin/python3", arguments, port: nil, scheme: certificates == nil ? "http" : "https")
     }
 
     static let pythonServer = #"""
@@ -95,6 +102,12 @@ public enum ClientTestServers {
                 pass
 
         server = Server(("127.0.0.1", 0), Handler)
+        if len(sys.argv) == 3:
+            import ssl
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1], sys.argv[2])
+            context.set_alpn_protocols(["http/1.1"])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         print("PORT %d" % server.server_address[1], flush=True)
         server.serve_forever()
         """#
