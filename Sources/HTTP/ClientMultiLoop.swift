@@ -17,6 +17,7 @@ final class ClientMultiLoop: @unchecked Sendable {
     private let multi: ClientMultiHandle
     private let inbox = Mutex(Inbox())
     private var attached: [UnsafeMutableRawPointer: Attachment] = [:]
+    private var closedGates: [ClientRaceGate] = []
     private var thread = pthread_t()
 
     private struct Inbox: Sendable {
@@ -125,13 +126,19 @@ final class ClientMultiLoop: @unchecked Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi.pointer, &running)
             collectFinished()
+            // Held responses are already read: go round again rather than wait for the socket.
+            if openGates() { continue }
             _ = curl_multi_poll(multi.pointer, nil, 0, 1000, nil)
         }
     }
 
     private func start(_ batch: ClientBatch) {
+        for gate in batch.transfers.compactMap(\.gate) where !closedGates.contains(where: { $0 === gate }) {
+            closedGates.append(gate)
+        }
         for (index, transfer) in batch.transfers.enumerated() {
             if batch.isCancelled {
+                transfer.leaveGate()
                 batch.finish(index, transfer.outcome(failing: .cancelled, "the task was cancelled"))
                 continue
             }
@@ -140,12 +147,14 @@ final class ClientMultiLoop: @unchecked Sendable {
             do {
                 try transfer.attach(context: reference.toOpaque())
             } catch {
+                transfer.leaveGate()
                 reference.release()
                 batch.finish(index, ClientOutcome(result: .failure(error)))
                 continue
             }
             let code = curl_multi_add_handle(multi.pointer, transfer.easy)
             guard code == CURLM_OK else {
+                transfer.leaveGate()
                 reference.release()
                 let error = ClientError(multiCode: code, url: transfer.request.url, operation: "curl_multi_add_handle")
                 batch.finish(index, ClientOutcome(result: .failure(error)))
@@ -159,6 +168,20 @@ final class ClientMultiLoop: @unchecked Sendable {
         for transfer in batch.transfers where attached[transfer.easy] != nil {
             detach(transfer.easy) { $0.outcome(failing: .cancelled, "the task was cancelled") }
         }
+    }
+
+    /// Resumes the transfers of every race gate that has opened; true when any was resumed.
+    private func openGates() -> Bool {
+        var resumed = false
+        closedGates.removeAll { gate in
+            guard gate.isOpen else { return false }
+            for transfer in gate.release() {
+                transfer.resumeFromGate()
+                resumed = true
+            }
+            return true
+        }
+        return resumed
     }
 
     private func collectFinished() {
@@ -177,6 +200,7 @@ final class ClientMultiLoop: @unchecked Sendable {
         guard let attachment = attached.removeValue(forKey: easy) else { return }
         _ = curl_multi_remove_handle(multi.pointer, easy)
         let transfer = attachment.reference.takeUnretainedValue()
+        transfer.leaveGate()
         attachment.batch.finish(attachment.index, outcome(transfer))
         attachment.reference.release()
     }

@@ -19,12 +19,16 @@ final class ClientTransfer: @unchecked Sendable {
     let request: ClientRequest
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var responseFields: [(String, String)] = []
+    private var responseHead = ClientResponseHead()
     private var responseBody: [UInt8] = []
     private var addedAtNs: UInt64 = 0
     private var addedAtMs: Int64 = 0
     private var sentAtNs: UInt64?
     private var sentAtMs: Int64?
+    /// Set for racing requests before submission; see `ClientRaceGate`.
+    var gate: ClientRaceGate?
+    private var leftGate = false
+    private var heldByGate = false
 
     init(request: ClientRequest, configuration: HTTPClient.Configuration) throws(ClientError) {
         ClientCurlGlobal.initialize()
@@ -59,6 +63,25 @@ final class ClientTransfer: @unchecked Sendable {
         addedAtMs = ClientClock.wallMs()
     }
 
+    /// Counts this transfer as gone out at its race gate (once), and stops being held there.
+    func leaveGate() {
+        guard let gate else { return }
+        if !leftGate {
+            leftGate = true
+            gate.requestLeft()
+        }
+        if heldByGate {
+            heldByGate = false
+            gate.forget(self)
+        }
+    }
+
+    /// Resumes a transfer the race gate held; its held response is delivered from here on.
+    func resumeFromGate() {
+        heldByGate = false
+        _ = curl_easy_pause(easy, Int32(CURLPAUSE_CONT))
+    }
+
     /// An outcome for a transfer that ended without libcurl finishing it.
     func outcome(failing kind: ClientError.Kind, _ message: String) -> ClientOutcome {
         ClientOutcome(
@@ -84,7 +107,7 @@ final class ClientTransfer: @unchecked Sendable {
         let sentNs = sentAtNs ?? addedAtNs + preTransferNs
         let sentMs = sentAtMs ?? addedAtMs + Int64(preTransferNs / 1_000_000)
         let response = ClientResponse(
-            status: info(CURLINFO_RESPONSE_CODE), headers: HTTPHeaders(responseFields), body: responseBody,
+            status: info(CURLINFO_RESPONSE_CODE), headers: responseHead.headers, body: responseBody,
             version: info(CURLINFO_HTTP_VERSION) == Int(CURL_HTTP_VERSION_2_0) ? .http2 : .http1_1,
             timings: timings, sentAtMs: sentMs, receivedAtMs: receivedAtMs, sentAtMonotonicNs: sentNs,
             connectionReused: info(CURLINFO_NUM_CONNECTS) == 0, localPort: info(CURLINFO_LOCAL_PORT),
@@ -98,27 +121,24 @@ final class ClientTransfer: @unchecked Sendable {
         responseBody.append(contentsOf: bytes)
     }
 
-    /// Takes one raw header line: a status line starts a new header block (after `100 Continue`, or a
-    /// redirect), folded lines continue the previous field, the blank line ends the block.
-    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        var end = bytes.count
-        while end > 0, bytes[end - 1] == UInt8(ascii: "\r") || bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-        if end == 0 { return }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            responseFields.removeAll()
-        } else if line.first == " " || line.first == "\t", let previous = responseFields.popLast() {
-            responseFields.append((previous.0, previous.1 + " " + line.trimmingSpaces()))
-        } else if let colon = line.firstIndex(of: ":") {
-            responseFields.append(
-                (String(line[..<colon]).lowercased(), String(line[line.index(after: colon)...]).trimmingSpaces()))
+    /// Returns false to pause the transfer: an HTTP/1.x status line while the race gate is closed.
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let gate, !gate.isOpen, bytes.starts(with: "HTTP/1".utf8) {
+            if !heldByGate {
+                heldByGate = true
+                gate.hold(self)
+            }
+            return false
         }
+        responseHead.take(line: bytes)
+        return true
     }
 
     fileprivate func requestHeadersWentOut() {
         if sentAtNs == nil {
             sentAtNs = ClientClock.monotonicNs()
             sentAtMs = ClientClock.wallMs()
+            leaveGate()
         }
     }
 
@@ -286,8 +306,9 @@ private func clientWriteHeader(
 ) -> Int {
     guard let data, let context else { return 0 }
     let transfer = Unmanaged<ClientTransfer>.fromOpaque(context).takeUnretainedValue()
-    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-    return size * count
+    let taken = transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+    // libcurl keeps the line and hands it over again once resumed.
+    return taken ? size * count : Int(CURL_WRITEFUNC_PAUSE)
 }
 
 private func clientDebug(
@@ -298,13 +319,4 @@ private func clientDebug(
         Unmanaged<ClientTransfer>.fromOpaque(context).takeUnretainedValue().requestHeadersWentOut()
     }
     return 0
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
-    }
 }

@@ -52,6 +52,8 @@ extension HTTPClient {
             try await warmUpConnections(for: requests, method: method, path: path, headers: headers)
         }
         let transfers = try requests.map { try ClientTransfer(request: $0, configuration: configuration) }
+        let gate = ClientRaceGate(count: transfers.count)
+        for transfer in transfers { transfer.gate = gate }
         let outcomes = await loop.perform(transfers)
         try Task.checkCancellation()
         return RaceResult(
