@@ -50,6 +50,21 @@ import Testing
         #expect(delete.headers["x-method"] == "DELETE")
     }
 
+    @Test func maxConnectionsPerHostQueuesRequestsOnOneConnection() async throws {
+        let dir = TemporaryDirectory()
+        let server = try ClientTestServers.python(in: dir)
+        defer { server.stop() }
+        let client = try HTTPClient(configuration: .init(maxConnectionsPerHost: 1))
+        defer { client.shutdown() }
+
+        let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
+            for _ in 0..<3 { group.addTask { try await client.send(.get(server.baseURL + "/slow?ms=50")) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(responses.map(\.localPort)).count == 1)
+        #expect(responses.filter(\.connectionReused).count == 2)
+    }
+
     @Test func headHasNoBody() async throws {
         let dir = TemporaryDirectory()
         let server = try ClientTestServers.python(in: dir)
