@@ -34,10 +34,8 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` with exclusive use of the connection, outside any transaction (reads, pragmas).
-    public func withConnection<T: Sendable>(
-        _ body: (SQLiteConnection) throws(DatabaseError) -> T
-    ) throws(DatabaseError) -> T {
-        try connection.withLock { (box) throws(DatabaseError) -> T in try body(box.connection) }
+    public func withConnection<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try connection.withLock { (box) throws -> T in try body(box.connection) }
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws (the body's error is rethrown).
