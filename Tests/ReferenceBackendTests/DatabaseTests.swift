@@ -95,3 +95,33 @@ import Testing
         #expect(await reopened.create(callId).status == 200)
     }
 }
+
+@Suite struct CrashRecoveryTests {
+    /// Copies the database and its WAL while the backend still has them open, as a `kill -9`
+    /// would leave them (no checkpoint, no clean close), and starts a second backend on the copy.
+    @Test func committedWorkSurvivesAnUncleanStop() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("live.sqlite")
+        let clock = TestClock()
+        let backend = try BackendHarness(location: .file(path), clock: clock)
+        await backend.register("user-b", installation: "b-phone")
+        let ringing = RandomIdentifier.uuid()
+        await backend.create(ringing)
+        let cancelled = RandomIdentifier.uuid()
+        await backend.create(cancelled)
+        await backend.end(cancelled, as: "user-a", reason: "callerCancelled")
+
+        let copy = dir.file("crashed.sqlite")
+        for suffix in ["", "-wal"] {
+            let result = try ProcessRunner.run("cp", [path + suffix, copy + suffix])
+            #expect(result.status == 0)
+        }
+        let restarted = try BackendHarness(location: .file(copy), clock: clock)
+        #expect(await restarted.get(cancelled, as: "user-b")["endReason"] == "callerCancelled")
+        #expect(try restarted.jobs(ringing).map(\.status) == [.pending])  // the pending push is still there
+        // Expiry still happens after the restart.
+        clock.advance(ms: 30_000)
+        #expect(try restarted.service.expireDueCalls() == 1)
+        #expect(await restarted.get(ringing, as: "user-a")["endReason"] == "unanswered")
+    }
+}

@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 import Testing
 
@@ -159,6 +160,12 @@ import Testing
         #expect(await backend.request("GET", "/v1/call-events?installationId=a-phone").status == 401)
         await backend.register("user-b", installation: "b-phone")
         #expect(await backend.events("user-a", installation: "b-phone").errorCode == "installation_not_yours")
+        var headers = HTTPHeaders()
+        headers.add("authorization", "Bearer token-user-a")
+        headers.add("x-installation-id", "a-phone")
+        let viaHeader = await backend.api.handle(
+            HTTPRequest(method: "GET", target: "/v1/call-events", headers: headers))
+        #expect(viaHeader.status == 200)
     }
 
     @Test func everyEventHasAUniqueEventId() async throws {

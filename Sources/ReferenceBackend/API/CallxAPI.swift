@@ -6,7 +6,8 @@ import JSON
 /// - `PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm}`
 /// - `POST /v1/calls`, `GET /v1/calls/{id}`, `POST /v1/calls/{id}/answer|end|media-session`
 /// - `GET /v1/call-events?installationId=…&cursor=…&limit=…` — the feed of one installation,
-///   named by the `installationId` query parameter.
+///   named by the `installationId` query parameter (or, failing that, an `x-installation-id`
+///   header). An installation not yet known is bound to the reader; another user's is refused.
 ///
 /// Every request authenticates with `Authorization: Bearer <token>`; identity comes from the
 /// token only. Errors are `{"error": {"code", "message"}}`; conflicts that concern a call carry
@@ -81,7 +82,7 @@ public struct CallxAPI: HTTPHandler {
         case 2 where parts[0] == "v1" && parts[1] == "call-events":
             return await authenticated(request, allowed: ["GET"]) { user in
                 let query = request.query
-                guard let installationId = query["installationId"] else {
+                guard let installationId = query["installationId"] ?? request.headers["x-installation-id"] else {
                     throw APIError.badRequest(
                         "installationId query parameter is required: the feed is per installation")
                 }
