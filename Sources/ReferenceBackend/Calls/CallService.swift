@@ -10,6 +10,8 @@ public final class CallService: Sendable {
     public let configuration: ReferenceBackendConfiguration
     public let clock: MillisecondClock
     let lifecycle: CallLifecycle
+    /// Rung after every committed change, so the push worker sends without waiting for a poll.
+    public let outboxSignal = OutboxSignal()
 
     public init(
         store: CallStore, users: UserDirectory = .testUsers,
@@ -31,7 +33,9 @@ public final class CallService: Sendable {
     func run(_ body: (StoreTransaction, Int64) throws -> APIResult) -> APIResult {
         let now = clock()
         do {
-            return try store.transaction { tx in try body(tx, now) }
+            let result = try store.transaction { tx in try body(tx, now) }
+            outboxSignal.notify()
+            return result
         } catch let error as APIError {
             return error.result
         } catch {
@@ -128,7 +132,7 @@ public final class CallService: Sendable {
     @discardableResult
     public func expireDueCalls() throws -> Int {
         let now = clock()
-        return try store.transaction { tx in
+        let expired = try store.transaction { tx in
             var count = 0
             for callId in try tx.ringingCallsDue(nowMs: now) {
                 guard let call = try tx.call(callId) else { continue }
@@ -139,5 +143,7 @@ public final class CallService: Sendable {
             }
             return count
         }
+        if expired > 0 { outboxSignal.notify() }
+        return expired
     }
 }

@@ -11,12 +11,12 @@ public struct PushRetryPolicy: Sendable {
     /// First retry delay without `Retry-After`; doubles per attempt up to `maxBackoffMs`.
     public var initialBackoffMs: Int64
     public var maxBackoffMs: Int64
-    /// Sleep between rounds when nothing was due.
+    /// The longest sleep between rounds; the worker wakes earlier when work is committed or falls due.
     public var idlePollMs: Int64
 
     public init(
         batchSize: Int = 64, leaseMs: Int64 = 30_000, maxAttempts: Int = 10, initialBackoffMs: Int64 = 1_000,
-        maxBackoffMs: Int64 = 30_000, idlePollMs: Int64 = 100
+        maxBackoffMs: Int64 = 30_000, idlePollMs: Int64 = 1_000
     ) {
         self.batchSize = batchSize
         self.leaseMs = leaseMs
@@ -70,14 +70,18 @@ public final class PushWorker: Sendable {
 
     // MARK: Running
 
-    /// Expires due calls and sends due pushes until the task is cancelled.
+    /// Expires due calls and sends due pushes until the task is cancelled. Sleeps until the
+    /// next job or deadline falls due, a change is committed, or `idlePollMs` passes.
     public func run() async {
         while !Task.isCancelled {
             _ = try? service.expireDueCalls()
             let report = await runOnce()
-            if report.sent == 0 && report.skipped == 0 {
-                try? await Task.sleep(for: .milliseconds(policy.idlePollMs))
+            if report.sent > 0 || report.skipped > 0 { continue }
+            var sleepMs = policy.idlePollMs
+            if let next = try? service.store.transaction({ tx in try tx.nextWakeAtMs() }) {
+                sleepMs = min(max(next - service.clock(), 0), policy.idlePollMs)
             }
+            if sleepMs > 0 { await service.outboxSignal.wait(timeoutMs: sleepMs) }
         }
     }
 

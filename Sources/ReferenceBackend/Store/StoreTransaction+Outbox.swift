@@ -61,6 +61,18 @@ extension StoreTransaction {
         ).compactMap(Self.job)
     }
 
+    /// The earliest time something becomes due: a pending push, an expired claim, or a ringing
+    /// call's deadline. Nil when nothing is scheduled.
+    public func nextWakeAtMs() throws -> Int64? {
+        try db.queryFirst(
+            """
+            SELECT min(t) AS t FROM (
+              SELECT min(next_attempt_at_ms) AS t FROM push_jobs WHERE status = 'pending'
+              UNION ALL SELECT min(lease_until_ms) FROM push_jobs WHERE status = 'sending'
+              UNION ALL SELECT min(expires_at_ms) FROM calls WHERE state = 'ringing')
+            """)?.int64("t")
+    }
+
     /// Every job of a call (tests and diagnostics).
     public func jobs(callId: String) throws -> [PushJob] {
         try db.query("SELECT * FROM push_jobs WHERE call_id = ? ORDER BY job_id", [.text(callId)]).compactMap(Self.job)
