@@ -216,3 +216,26 @@ import Testing
         #expect(try backend.jobs(call).first?.status == .sent)
     }
 }
+
+@Suite struct HousekeepingTests {
+    @Test func purgesOldFinishedJobsAndIdempotencyRecordsButNeverCalls() async throws {
+        let backend = try BackendHarness()
+        await backend.register("user-b", installation: "b-phone")
+        let call = RandomIdentifier.uuid()
+        await backend.create(call, operationId: "op")
+        await PushWorker(
+            service: backend.service, transport: FakeTransport(), settings: PushMessageSettings(fcmProjectID: "p")
+        ).runOnce()
+        let pending = RandomIdentifier.uuid()
+        backend.clock.advance(ms: 3_600_001)
+        await backend.create(pending)
+        try backend.service.purgeHistory()
+        #expect(try backend.jobs(call).isEmpty)  // sent an hour ago
+        #expect(try backend.jobs(pending).count == 1)
+        #expect(await backend.create(call, operationId: "op").status == 200)  // record still kept
+        backend.clock.advance(ms: 86_400_000)
+        try backend.service.purgeHistory()
+        #expect(await backend.create(call, operationId: "op").errorCode == "call_exists")
+        #expect(await backend.get(call, as: "user-a").status == 200)
+    }
+}

@@ -146,4 +146,20 @@ public final class CallService: Sendable {
         if expired > 0 { outboxSignal.notify() }
         return expired
     }
+
+    // MARK: Housekeeping
+
+    /// Deletes idempotency records and finished push jobs past their retention. Calls are kept
+    /// forever, so no delayed create can ever make an ended call ring again.
+    public func purgeHistory() throws {
+        let now = clock()
+        try store.transaction { tx in
+            try tx.db.execute(
+                "DELETE FROM idempotency_records WHERE created_at_ms < ?",
+                [.integer(now - Int64(configuration.idempotencyRetentionSeconds) * 1000)])
+            try tx.db.execute(
+                "DELETE FROM push_jobs WHERE status NOT IN ('pending', 'sending') AND updated_at_ms < ?",
+                [.integer(now - Int64(configuration.finishedPushRetentionSeconds) * 1000)])
+        }
+    }
 }

@@ -73,7 +73,12 @@ public final class PushWorker: Sendable {
     /// Expires due calls and sends due pushes until the task is cancelled. Sleeps until the
     /// next job or deadline falls due, a change is committed, or `idlePollMs` passes.
     public func run() async {
+        var lastPurgeMs: Int64 = 0
         while !Task.isCancelled {
+            if service.clock() - lastPurgeMs >= 60_000 {
+                try? service.purgeHistory()
+                lastPurgeMs = service.clock()
+            }
             _ = try? service.expireDueCalls()
             let report = await runOnce()
             if report.sent > 0 || report.skipped > 0 { continue }
