@@ -101,6 +101,11 @@ import Testing
         let delayed = await backend.create(call, operationId: "second")
         #expect(delayed.status == 409)
         #expect(delayed.errorCode == "call_exists")
+        #expect(delayed["state"] == "ended")  // the caller sees what became of it
+        #expect(delayed["endReason"] == "callerCancelled")
+        let stranger = await backend.create(call, as: "user-c", operationId: "third")
+        #expect(stranger.errorCode == "call_exists")
+        #expect(stranger["state"] == nil)
         #expect(await backend.get(call, as: "user-a")["state"] == "ended")
         #expect(try backend.jobs(call).filter { $0.status == .pending }.isEmpty)
         // Also after expiry.

@@ -34,7 +34,13 @@ extension CallService {
                 if var existing = try tx.call(callId) {
                     // Kept ended calls make a delayed or retried create harmless: it never rings again.
                     guard defects.contains(.resurrectEndedCall), existing.state == .ended else {
-                        throw APIError(409, "call_exists", "callId \(callId) is already used; use a new UUID")
+                        let message = "callId \(callId) is already used; use a new UUID"
+                        // Participants learn what became of the call; anyone else learns nothing about it.
+                        guard existing.party(of: user.userId) != nil else {
+                            throw APIError(409, "call_exists", message)
+                        }
+                        return .conflict(
+                            "call_exists", message, snapshot: try expireIfDue(tx, existing, nowMs: now).snapshot)
                     }
                     existing.state = .ringing
                     existing.revision += 1
