@@ -17,6 +17,11 @@ static inline CURLcode rc_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t 
     return curl_easy_getinfo(h, i, v);
 }
 static inline CURLcode rc_curl_easy_getinfo_ptr(CURL *h, CURLINFO i, void *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode rc_curl_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
+// CURLMsg.data is an anonymous union; reading it through C keeps Swift off the union's imported layout.
+static inline CURLcode rc_curl_msg_result(const CURLMsg *m) { return m->data.result; }
+// CURLVERSION_NOW is a macro naming an enum value, which Swift does not import.
+static inline curl_version_info_data *rc_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 static inline CURLMcode rc_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 #endif

@@ -1,0 +1,64 @@
+/// A deliberate departure from one rule of the Callx backend spec.
+///
+/// The reference backend is correct with no defects; each switch breaks exactly one rule, so
+/// the conformance suite can show that the check for that rule can fail.
+public enum Defect: String, Sendable, CaseIterable, Hashable {
+    case noIdempotency = "no-idempotency"
+    case idempotencyIgnoresPayload = "idempotency-ignores-payload"
+    case racyAnswer = "racy-answer"
+    case apnsExpiration30 = "apns-expiration-30"
+    case fixedTTL30s = "fixed-ttl-30s"
+    case zeroTTL = "zero-ttl"
+    case notificationBlock = "notification-block"
+    case duplicateInviteOnRetry = "duplicate-invite-on-retry"
+    case inviteAfterCancel = "invite-after-cancel"
+    case silentGap = "silent-gap"
+    case noMembershipCheck = "no-membership-check"
+    case identityFromBody = "identity-from-body"
+    case keepDeadTokens = "keep-dead-tokens"
+    case noRetry = "no-retry"
+    case revisionNotIncremented = "revision-not-incremented"
+    case voipStopSignal = "voip-stop-signal"
+    case retryAfterExpiry = "retry-after-expiry"
+    case lateAnswerWins = "late-answer-wins"
+    case resurrectEndedCall = "resurrect-ended-call"
+
+    /// The switch's name as given to `--defect`.
+    public var name: String { rawValue }
+
+    /// One line for `--help`: what the backend does wrong with this switch on.
+    public var summary: String {
+        switch self {
+        case .noIdempotency: return "operationId is ignored: every retry of create/answer/end runs again"
+        case .idempotencyIgnoresPayload:
+            return "a reused operationId replays the first outcome even when the payload differs (no 409)"
+        case .racyAnswer: return "answer reads and writes in separate steps, so concurrent answers can all win"
+        case .apnsExpiration30: return "VoIP pushes carry apns-expiration = now + 30 s instead of 0"
+        case .fixedTTL30s: return "FCM invitations always carry ttl 30s instead of the seconds left until expiry"
+        case .zeroTTL: return "FCM invitations carry ttl 0s"
+        case .notificationBlock: return "FCM invitations include a notification block"
+        case .duplicateInviteOnRetry: return "a retried create (same operationId) sends the invitation again"
+        case .inviteAfterCancel: return "invitations are still sent after the call was cancelled or answered"
+        case .silentGap: return "the event feed skips events lost to retention without reporting a gap"
+        case .noMembershipCheck: return "any signed-in user may read, answer, end or join any call"
+        case .identityFromBody: return "the caller's identity is taken from the create request body"
+        case .keepDeadTokens: return "tokens APNs or FCM report as unregistered or invalid are kept and reused"
+        case .noRetry: return "pushes that fail with 429 or 5xx are not retried"
+        case .revisionNotIncremented: return "call changes leave the revision as it was"
+        case .voipStopSignal: return "call.ended stop signals are also sent to iOS devices as VoIP pushes"
+        case .retryAfterExpiry: return "failed invitations are retried even after the call has expired"
+        case .lateAnswerWins: return "an answer after the call was answered replaces the winner instead of 409"
+        case .resurrectEndedCall: return "a create for an ended callId starts it ringing again instead of 409"
+        }
+    }
+
+    /// Parses `--defect` names; unknown names are returned in `unknown`.
+    public static func parse(_ names: [String]) -> (defects: Set<Defect>, unknown: [String]) {
+        var defects: Set<Defect> = []
+        var unknown: [String] = []
+        for name in names {
+            if let defect = Defect(rawValue: name) { defects.insert(defect) } else { unknown.append(name) }
+        }
+        return (defects, unknown)
+    }
+}

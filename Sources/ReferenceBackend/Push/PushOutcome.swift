@@ -1,0 +1,47 @@
+import HTTP
+import JSON
+
+/// What a provider's answer means for the job that was sent.
+public enum PushOutcome: Sendable, Equatable {
+    /// Accepted for delivery (not delivered, not rung).
+    case accepted
+    /// A temporary failure (429, 5xx, no response): try again, not before `retryAfterMs` if given.
+    case retry(retryAfterMs: Int64?, reason: String)
+    /// The token is dead (APNs 410 / BadDeviceToken, FCM UNREGISTERED): remove the registration.
+    case deadToken(reason: String)
+    /// A permanent failure for this message: give up.
+    case failed(reason: String)
+
+    /// Classifies a provider response for a push of `kind`.
+    public static func classify(_ response: HTTPResponse, kind: PushKind) -> PushOutcome {
+        let status = response.status
+        if (200..<300).contains(status) { return .accepted }
+        let json = try? JSONValue.parse(response.body)
+        switch kind {
+        case .apnsVoip:
+            let reason = json?["reason"]?.stringValue ?? "HTTP \(status)"
+            if status == 410 || (status == 400 && reason == "BadDeviceToken") { return .deadToken(reason: reason) }
+            if status == 429 || status >= 500 || reason == "ExpiredProviderToken" {
+                return .retry(retryAfterMs: retryAfterMs(response), reason: reason)
+            }
+            return .failed(reason: reason)
+        case .fcm:
+            let error = json?["error"]
+            let codes = (error?["details"]?.arrayValue ?? []).compactMap { $0["errorCode"]?.stringValue }
+            let reason = codes.first ?? error?["status"]?.stringValue ?? "HTTP \(status)"
+            if codes.contains("UNREGISTERED") || error?["status"]?.stringValue == "UNREGISTERED" {
+                return .deadToken(reason: "UNREGISTERED")
+            }
+            if status == 429 || status >= 500 { return .retry(retryAfterMs: retryAfterMs(response), reason: reason) }
+            return .failed(reason: reason)
+        }
+    }
+
+    /// `Retry-After` in delay-seconds form, as milliseconds.
+    static func retryAfterMs(_ response: HTTPResponse) -> Int64? {
+        guard let text = response.headers["retry-after"], let seconds = Int64(text.filter { $0 != " " }),
+            seconds >= 0
+        else { return nil }
+        return seconds * 1000
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+
+@testable import ReferenceBackend
+
+@Suite struct OutboxSignalTests {
+    @Test func notifyBeforeWaitIsNotLost() async {
+        let signal = OutboxSignal()
+        signal.notify()
+        let start = SystemClock.milliseconds()
+        await signal.wait(timeoutMs: 5_000)
+        #expect(SystemClock.milliseconds() - start < 1_000)
+    }
+
+    @Test func waitEndsOnTimeout() async {
+        let signal = OutboxSignal()
+        let start = SystemClock.milliseconds()
+        await signal.wait(timeoutMs: 20)
+        #expect(SystemClock.milliseconds() - start >= 15)
+    }
+
+    @Test func notifyWakesAWaiter() async {
+        let signal = OutboxSignal()
+        let start = SystemClock.milliseconds()
+        async let waited: Void = signal.wait(timeoutMs: 5_000)
+        try? await Task.sleep(for: .milliseconds(20))
+        signal.notify()
+        await waited
+        #expect(SystemClock.milliseconds() - start < 2_000)
+    }
+
+    @Test func theWorkerSendsAsSoonAsACallIsCreated() async throws {
+        let backend = try BackendHarness(clock: TestClock(SystemClock.milliseconds()))
+        await backend.register("user-b", installation: "b-phone")
+        let transport = FakeTransport()
+        let worker = PushWorker(
+            service: backend.service, transport: transport, settings: PushMessageSettings(fcmProjectID: "p"),
+            policy: PushRetryPolicy(idlePollMs: 10_000))
+        let task = Task { await worker.run() }
+        try await Task.sleep(for: .milliseconds(50))  // the worker is idle, waiting up to 10 s
+        let start = SystemClock.milliseconds()
+        await backend.create()
+        for _ in 0..<400 where transport.sent.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(transport.sent.count == 1)
+        #expect(SystemClock.milliseconds() - start < 1_500)
+        task.cancel()
+        backend.service.outboxSignal.notify()
+        await task.value
+    }
+}
