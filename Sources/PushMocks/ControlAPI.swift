@@ -15,6 +15,7 @@ import JSON
 /// | `DELETE /v1/faults`, `DELETE /v1/faults/{id}` | `{"cleared":N}` / `{"removed":"id"}` (404 when unknown) |
 /// | `POST /v1/devices` | `{"deviceToken","environment"?:"production"/"sandbox","status"?:"active"/"unregistered"/"expired"/"foreignSender"}` → 201 |
 /// | `GET /v1/devices`, `DELETE /v1/devices`, `DELETE /v1/devices/{token}` | list, clear, forget |
+/// | `DELETE /v1/oauth/tokens` | revokes every issued access token (FCM then answers 401 until the backend re-authenticates): `{"revoked":N}` |
 public struct ControlAPI: HTTPHandler {
     /// Where every request is recorded.
     public let log: CaptureLog
@@ -24,11 +25,17 @@ public struct ControlAPI: HTTPHandler {
     public let registry: DeviceRegistry
     /// The time source for token checks and timestamps.
     public let clock: MockClock
+    /// The OAuth mock's access tokens, for `DELETE /v1/oauth/tokens`; nil disables that endpoint.
+    public let tokens: AccessTokenStore?
     /// The longest `timeoutMs` `GET /v1/captures/wait` honours.
     public static let maxWaitMs = 120_000
 
     /// The control API over the shared log, fault plans and registry.
-    public init(log: CaptureLog, faults: FaultPlans, registry: DeviceRegistry, clock: MockClock = .system) {
+    public init(
+        log: CaptureLog, faults: FaultPlans, registry: DeviceRegistry, tokens: AccessTokenStore? = nil,
+        clock: MockClock = .system
+    ) {
+        self.tokens = tokens
         self.log = log
         self.faults = faults
         self.registry = registry
@@ -64,6 +71,11 @@ public struct ControlAPI: HTTPHandler {
             return registerDevice(request)
         case ("GET", "/v1/devices"):
             return Self.json(200, ["devices": .array(registry.all.map(Self.deviceJSON))])
+        case ("DELETE", "/v1/oauth/tokens"):
+            guard let tokens else { return Self.error(404, "this control API has no OAuth mock") }
+            let n = tokens.all.count
+            tokens.revokeAll()
+            return Self.json(200, ["revoked": .int(n)])
         case ("DELETE", "/v1/devices"):
             let n = registry.all.count
             registry.clear()
@@ -83,7 +95,7 @@ public struct ControlAPI: HTTPHandler {
             }
         }
         let known = [
-            "/v1/health", "/v1/captures", "/v1/captures/wait", "/v1/faults", "/v1/devices",
+            "/v1/health", "/v1/captures", "/v1/captures/wait", "/v1/faults", "/v1/devices", "/v1/oauth/tokens",
         ]
         if known.contains(path) || path.hasPrefix("/v1/faults/") || path.hasPrefix("/v1/devices/") {
             return Self.error(405, "method \(request.method) is not allowed on \(path)")

@@ -35,7 +35,7 @@ public struct MockProviders: Sendable {
             credentials: credentials, tokens: tokens, log: log, faults: faults, registry: registry, clock: clock)
         oauth = OAuthMock(credentials: credentials, tokens: tokens, log: log, faults: faults, clock: clock)
         google = GoogleMock(fcm: fcm, oauth: oauth)
-        control = ControlAPI(log: log, faults: faults, registry: registry, clock: clock)
+        control = ControlAPI(log: log, faults: faults, registry: registry, tokens: tokens, clock: clock)
     }
 
     /// The APNs mock of `environment`.

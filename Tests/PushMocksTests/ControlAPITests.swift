@@ -115,6 +115,16 @@ import Testing
         #expect(await call("DELETE", "/v1/devices").status == 200)
     }
 
+    @Test func revokingAccessTokensForcesReauthentication() async {
+        let token = await f.accessToken()
+        let r = await call("DELETE", "/v1/oauth/tokens")
+        #expect(r.jsonBody?["revoked"] == 1)
+        let push = await f.mocks.fcm.handle(f.fcmRequest(MockFixture.callxMessage(), accessToken: token))
+        #expect(push.status == 401)
+        let fresh = await f.accessToken()
+        #expect(await f.mocks.fcm.handle(f.fcmRequest(MockFixture.callxMessage(), accessToken: fresh)).status == 200)
+    }
+
     @Test func unknownRoutesAndMethods() async {
         #expect(await call("GET", "/v2/nothing").status == 404)
         #expect(await call("PUT", "/v1/captures").status == 405)
