@@ -14,3 +14,18 @@ public enum Digest {
         return out
     }
 }
+
+/// SHA-256 fetched once from the default provider. Passing `EVP_sha256()` makes OpenSSL 3 look the
+/// implementation up again on every sign/verify init; a pre-fetched `EVP_MD` skips that.
+///
+/// `@unchecked Sendable`: the `EVP_MD` is immutable and reference-counted by OpenSSL; never freed.
+final class FetchedDigest: @unchecked Sendable {
+    let md: OpaquePointer
+
+    private init(_ name: String) {
+        // Fall back to the legacy pointer if fetching fails (it still works, only slower).
+        md = EVP_MD_fetch(nil, name, nil) ?? EVP_sha256()!
+    }
+
+    static let sha256 = FetchedDigest("SHA256")
+}
