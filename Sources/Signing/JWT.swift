@@ -89,7 +89,10 @@ public struct JWT: Sendable {
     private static func completedHeader(_ header: JSONValue, alg: JWTAlgorithm, addType: Bool) -> JSONValue {
         var h = header
         if case .object = h {} else { h = .object([]) }
-        if h["alg"] == nil { h = h.setting("alg", to: .string(alg.rawValue)) }
+        // "alg" goes first, as JOSE libraries write it.
+        if h["alg"] == nil, case .object(let members) = h {
+            h = .object([(key: "alg", value: .string(alg.rawValue))] + members)
+        }
         if addType && h["typ"] == nil { h = h.setting("typ", to: "JWT") }
         return h
     }

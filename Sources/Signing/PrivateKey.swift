@@ -96,7 +96,7 @@ public final class PrivateKey: @unchecked Sendable {
     public func sign(_ message: [UInt8]) throws(SigningError) -> [UInt8] {
         guard let ctx = EVP_MD_CTX_new() else { throw SigningError.openssl("EVP_MD_CTX_new") }
         defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestSignInit(ctx, nil, EVP_sha256(), nil, pkey) == 1 else {
+        guard EVP_DigestSignInit(ctx, nil, FetchedDigest.sha256.md, nil, pkey) == 1 else {
             throw SigningError.openssl("EVP_DigestSignInit")
         }
         // The largest signature here is RSA-16384 (2048 bytes); ECDSA DER is at most 72.

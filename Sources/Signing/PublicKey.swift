@@ -82,7 +82,7 @@ public final class PublicKey: @unchecked Sendable {
         }
         guard let ctx = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, pkey) == 1 else {
+        guard EVP_DigestVerifyInit(ctx, nil, FetchedDigest.sha256.md, nil, pkey) == 1 else {
             OpenSSLErrors.clear()
             return false
         }

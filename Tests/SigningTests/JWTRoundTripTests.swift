@@ -152,3 +152,12 @@ extension JWT {
         String(decoding: signingInput, as: UTF8.self) + "." + Base64URL.encode(signature)
     }
 }
+
+@Suite struct JWTHeaderTests {
+    @Test func algComesFirstAndHeaderIsCompact() throws {
+        let key = try PrivateKey.generateP256()
+        let token = try JWT.sign(header: ["kid": "K"], claims: ["a": 1], key: key)
+        let header = String(decoding: Base64URL.decode(String(token.split(separator: ".")[0]))!, as: UTF8.self)
+        #expect(header == #"{"alg":"ES256","kid":"K","typ":"JWT"}"#)
+    }
+}

@@ -20,14 +20,19 @@ public enum SigningTestTools {
     {
         let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
             separator: " ")
-        return try ProcessRunner.run("sh", ["-c", "cd '\(directory.path)' && exec openssl \(quoted)"], input: input)
+        // Keep the directory (which deletes itself on deinit) alive until the command has finished.
+        return try withExtendedLifetime(directory) {
+            try ProcessRunner.run("sh", ["-c", "cd '\(directory.path)' && exec openssl \(quoted)"], input: input)
+        }
     }
 
     /// Runs a shell script in `directory`.
     public static func shell(_ script: String, in directory: TemporaryDirectory, timeout: Double = 30) throws
         -> ProcessResult
     {
-        try ProcessRunner.run("sh", ["-c", "cd '\(directory.path)' && " + script], timeout: timeout)
+        try withExtendedLifetime(directory) {
+            try ProcessRunner.run("sh", ["-c", "cd '\(directory.path)' || exit 1\n" + script], timeout: timeout)
+        }
     }
 
     /// True when the `openssl` command is installed.
