@@ -270,7 +270,7 @@ final class Connection {
                 flushSocket()
                 if isClosed || pendingOutput > 0 { return }
             }
-            if peerClosed {
+            if peerClosed || shuttingDown {
                 closeNow()
                 return
             }
@@ -331,7 +331,7 @@ final class Connection {
             if case .open = lifecycle { lifecycle = .closeAfterFlush }
         case .http1:
             h1Closing = true
-            if h1Queue.isEmpty, case .open = lifecycle { lifecycle = .closeAfterFlush }
+            if h1Queue.isEmpty && pendingOutput == 0 { closeNow() }
         case .http2:
             h2?.submitGoaway()
         }

@@ -12,11 +12,55 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     }
 }
 
-/// `ProcessRunner.run` off the cooperative pool.
+/// Runs an external program to completion on a fresh thread, with output in files rather than pipes.
+///
+/// `ProcessRunner` reads its pipes on Dispatch's global queue; blocked there for a whole run, those
+/// reads starve the thread pool that Swift tasks share on Linux, and the server's handlers stall
+/// for a second at a time. Files and a plain thread avoid that.
 public func runProcess(
     _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: Double = 20
 ) async throws -> ProcessResult {
-    try await offPool { try ProcessRunner.run(executable, arguments, input: input, timeout: timeout) }
+    try await offPool {
+        let dir = TemporaryDirectory(prefix: "ringcheck-proc")
+        let outPath = dir.file("stdout")
+        let errPath = dir.file("stderr")
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let outHandle = FileHandle(forWritingAtPath: outPath)!
+        let errHandle = FileHandle(forWritingAtPath: errPath)!
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let inPipe = Pipe()
+        process.standardInput = inPipe
+        try process.run()
+        let writer = inPipe.fileHandleForWriting
+        if let input {
+            Thread {
+                writer.write(Data(input))
+                try? writer.close()
+            }.start()
+        } else {
+            try? writer.close()
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        var killed = false
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            killed = true
+        }
+        process.waitUntilExit()
+        try? outHandle.close()
+        try? errHandle.close()
+        let out = FileManager.default.contents(atPath: outPath) ?? Data()
+        let err = FileManager.default.contents(atPath: errPath) ?? Data()
+        return ProcessResult(
+            status: killed ? -9 : process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), stdoutBytes: [UInt8](out))
+    }
 }
 
 /// One set of test certificates per test process (the openssl CLI is slow-ish).
@@ -26,10 +70,11 @@ public enum ServerTestCertificates {
         return (dir, try OpenSSLTestCertificates.make(in: dir))
     }
 
-    public static func get() throws -> OpenSSLTestCertificates { try made.get().1 }
+    /// The certificates, made on first use off the cooperative pool (the openssl CLI blocks).
+    public static func get() async throws -> OpenSSLTestCertificates { try await offPool { try made.get().1 } }
 
-    public static func tls() throws -> TLSConfiguration {
-        let c = try get()
+    public static func tls() async throws -> TLSConfiguration {
+        let c = try await get()
         return .files(certificateChain: c.certFile, privateKey: c.keyFile)
     }
 }
@@ -95,16 +140,17 @@ public func withTestServer<T: Sendable>(
     handler: any HTTPHandler = ServerTestHandler(), _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
     var config = HTTPServer.Configuration()
-    if tls { config.tls = try ServerTestCertificates.tls() }
+    if tls { config.tls = try await ServerTestCertificates.tls() }
     configure(&config)
     let server = HTTPServer(configuration: config, handler: handler)
     try server.start()
+    // stop() joins the loop thread: keep that wait off the cooperative pool the handlers run on.
     do {
         let result = try await body(server)
-        server.stop()
+        try await offPool { server.stop() }
         return result
     } catch {
-        server.stop()
+        try await offPool { server.stop() }
         throw error
     }
 }
