@@ -16,6 +16,10 @@ final class LoopInbox: Sendable {
 
     init(wakeFD: Int32) { self.wakeFD = wakeFD }
 
+    // The inbox outlives its loop while handler tasks still hold it: it owns the eventfd, so a
+    // late answer never writes to a descriptor number that was closed and reused.
+    deinit { close(wakeFD) }
+
     func post(_ message: LoopMessage) {
         let wasEmpty = items.withLock { list in
             let e = list.isEmpty
@@ -89,7 +93,6 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
 
     deinit {
         if listenFD >= 0 { close(listenFD) }
-        close(inbox.wakeFD)
         close(epollFD)
         readBuffer.deallocate()
         plainBuffer.deallocate()

@@ -152,7 +152,8 @@ private final class TerminationSignalWaiter: @unchecked Sendable {  // mutable s
     private var continuation: CheckedContinuation<Int32, Never>?
 
     func start(_ continuation: CheckedContinuation<Int32, Never>) {
-        queue.async {
+        // Synchronously, so the signals are caught from the moment the caller suspends.
+        queue.sync {
             self.continuation = continuation
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)

@@ -125,3 +125,13 @@ final class RequestLog: Sendable {
         }
     }
 }
+
+@Suite struct HTTPServerSignalTests {
+    @Test func terminationSignalIsReported() async throws {
+        let server = HTTPServer(configuration: .init()) { _ in .text(200, "ok") }
+        async let signal = server.waitForTerminationSignal()
+        try await Task.sleep(nanoseconds: 300_000_000)  // the wait installs its handlers first
+        kill(getpid(), SIGTERM)
+        #expect(await signal == SIGTERM)
+    }
+}
