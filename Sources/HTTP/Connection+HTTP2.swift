@@ -37,7 +37,6 @@ extension Connection {
                     method: stream.method, target: stream.path, authority: stream.authority ?? stream.headers["host"],
                     headers: stream.headers, body: stream.body, version: .http2, connection: info,
                     streamID: stream.id, arrivalMs: rc_wall_ms())
-                stream.body = []
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }

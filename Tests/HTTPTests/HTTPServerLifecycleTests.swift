@@ -60,13 +60,19 @@ final class RequestLog: Sendable {
     @Test func stopLetsInFlightRequestsFinish() async throws {
         var config = HTTPServer.Configuration()
         config.shutdownGraceSeconds = 2
-        let server = HTTPServer(configuration: config, handler: ServerTestHandler())
+        let log = RequestLog()
+        let server = HTTPServer(configuration: config) { req in
+            log.add(req)
+            return await ServerTestHandler().handle(req)
+        }
         try server.start()
         let port = server.port
         async let h1 = runProcess("curl", curlBase + ["http://127.0.0.1:\(port)/slow?ms=400"])
         async let h2 = runProcess(
             "nghttp", ["-v", "http://127.0.0.1:\(port)/slow?ms=400"])
-        try await Task.sleep(nanoseconds: 150_000_000)
+        // Stop once both requests are in the handler.
+        let deadline = Date().addingTimeInterval(5)
+        while log.all.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
         try await offPool { server.stop() }
         let (a, b) = try await (h1, h2)
         #expect(a.stdout == "slow\n", "\(a.stderr)")
