@@ -26,33 +26,33 @@ final class Connection {
 
     unowned let loop: EventLoop
     let fd: Int32
-    var info: ConnectionInfo
+    @exclusivity(unchecked) var info: ConnectionInfo
     let tls: TLSSession?
-    var isDirty = false
-    var registeredEvents: UInt32 = 0
-    var mode: Mode = .detecting
-    var lifecycle: Lifecycle = .open
-    var lastActivity: Int64
-    var peerClosed = false
-    var shuttingDown = false
-    private var closeNotifySent = false
-    private var detectBuffer: [UInt8] = []
+    @exclusivity(unchecked) var isDirty = false
+    @exclusivity(unchecked) var registeredEvents: UInt32 = 0
+    @exclusivity(unchecked) var mode: Mode = .detecting
+    @exclusivity(unchecked) var lifecycle: Lifecycle = .open
+    @exclusivity(unchecked) var lastActivity: Int64
+    @exclusivity(unchecked) var peerClosed = false
+    @exclusivity(unchecked) var shuttingDown = false
+    @exclusivity(unchecked) private var closeNotifySent = false
+    @exclusivity(unchecked) private var detectBuffer: [UInt8] = []
 
     // HTTP/1.1
-    var h1Parser: HTTP1Parser
-    var h1Queue: [HTTP1Exchange] = []
-    var h1NextSeq: Int64 = 0
+    @exclusivity(unchecked) var h1Parser: HTTP1Parser
+    @exclusivity(unchecked) var h1Queue: [HTTP1Exchange] = []
+    @exclusivity(unchecked) var h1NextSeq: Int64 = 0
     /// No further requests are read (close requested, parse error or shutdown).
-    var h1Closing = false
+    @exclusivity(unchecked) var h1Closing = false
 
     // HTTP/2
-    var h2: HTTP2Session?
+    @exclusivity(unchecked) var h2: HTTP2Session?
 
     // Output: ciphertext (or plaintext without TLS) waiting for the socket.
-    private var out: [UInt8] = []
-    private var outOffset = 0
+    @exclusivity(unchecked) private var out: [UInt8] = []
+    @exclusivity(unchecked) private var outOffset = 0
     /// Plaintext waiting to be encrypted in one go, so many small frames make few TLS records.
-    private var staging: [UInt8] = []
+    @exclusivity(unchecked) private var staging: [UInt8] = []
 
     /// How much output a connection may hold before it stops pulling more from nghttp2.
     static let outputHighWater = 256 * 1024

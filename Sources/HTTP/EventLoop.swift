@@ -64,17 +64,17 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
     let localPort: Int
     private let epollFD: Int32
     private var listenFD: Int32
-    private var connections: [UInt64: Connection] = [:]
-    private var stopping = false
+    @exclusivity(unchecked) private var connections: [UInt64: Connection] = [:]
+    @exclusivity(unchecked) private var stopping = false
     private var stopDeadline: Int64 = 0
     private var thread: pthread_t?
     /// Scratch space for socket reads and TLS decryption, reused for every connection.
     let readBuffer: UnsafeMutableRawBufferPointer
     let plainBuffer: UnsafeMutableRawBufferPointer
     /// Connections that produced output or changed state during the current batch of events.
-    private var dirty: [Connection] = []
+    @exclusivity(unchecked) private var dirty: [Connection] = []
     /// Complete requests waiting to be handed to the handler at the end of this iteration.
-    private var pendingDispatches: [PendingDispatch] = []
+    @exclusivity(unchecked) private var pendingDispatches: [PendingDispatch] = []
 
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
@@ -173,7 +173,7 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
 
     private var hasShortTimers: Bool { shortTimersPending }
     /// True while some connection waits on a short deadline (abort after response, lingering close).
-    var shortTimersPending = false
+    @exclusivity(unchecked) var shortTimersPending = false
 
     func markDirty(_ c: Connection) {
         if !c.isDirty {

@@ -3,23 +3,23 @@ import CNghttp2
 /// One HTTP/2 request stream as it is received and answered.
 final class HTTP2Stream {
     let id: Int32
-    var method = ""
-    var path = ""
-    var authority: String?
-    var headers = HTTPHeaders()
-    var body: [UInt8] = []
-    var headerBytes = 0
-    var headersTooLarge = false
-    var bodyTooLarge = false
+    @exclusivity(unchecked) var method = ""
+    @exclusivity(unchecked) var path = ""
+    @exclusivity(unchecked) var authority: String?
+    @exclusivity(unchecked) var headers = HTTPHeaders()
+    @exclusivity(unchecked) var body: [UInt8] = []
+    @exclusivity(unchecked) var headerBytes = 0
+    @exclusivity(unchecked) var headersTooLarge = false
+    @exclusivity(unchecked) var bodyTooLarge = false
     /// Set once a request went to the handler or an error response was submitted.
-    var dispatched = false
+    @exclusivity(unchecked) var dispatched = false
     /// Handed to the handler and not yet answered.
-    var awaitingHandler = false
-    var responded = false
-    var responseBody: [UInt8] = []
-    var responseOffset = 0
+    @exclusivity(unchecked) var awaitingHandler = false
+    @exclusivity(unchecked) var responded = false
+    @exclusivity(unchecked) var responseBody: [UInt8] = []
+    @exclusivity(unchecked) var responseOffset = 0
     /// What to do to the connection when this stream closes.
-    var directive: ConnectionDirective = .none
+    @exclusivity(unchecked) var directive: ConnectionDirective = .none
 
     init(id: Int32) { self.id = id }
 }
@@ -30,11 +30,11 @@ final class HTTP2Stream {
 /// `completed` after each `receive` and calls `send` to collect output.
 final class HTTP2Session {
     private var session: OpaquePointer!
-    private(set) var streams: [Int32: HTTP2Stream] = [:]
+    @exclusivity(unchecked) private(set) var streams: [Int32: HTTP2Stream] = [:]
     /// Streams whose request is complete (or failed a limit), in arrival order.
-    var completed: [HTTP2Stream] = []
+    @exclusivity(unchecked) var completed: [HTTP2Stream] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
-    var abortRequested = false
+    @exclusivity(unchecked) var abortRequested = false
     /// Streams handed to the handler whose response has not come back.
     private(set) var awaitingHandler = 0
     let maxHeaderBytes: Int
@@ -183,11 +183,23 @@ final class HTTP2Session {
     // MARK: Callback bodies
 
     fileprivate func beginHeaders(streamID: Int32) {
-        streams[streamID] = HTTP2Stream(id: streamID)
+        let stream = HTTP2Stream(id: streamID)
+        streams[streamID] = stream
+        recentStream = stream
+    }
+
+    /// The stream whose frames arrived last: header and data callbacks come in runs for one stream.
+    private var recentStream: HTTP2Stream?
+
+    private func stream(_ id: Int32) -> HTTP2Stream? {
+        if let s = recentStream, s.id == id { return s }
+        let s = streams[id]
+        recentStream = s
+        return s
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], !stream.dispatched else { return }
+        guard let stream = stream(streamID), !stream.dispatched else { return }
         stream.headerBytes += name.count + value.count + 32
         if stream.headerBytes > maxHeaderBytes {
             stream.headersTooLarge = true
@@ -204,12 +216,12 @@ final class HTTP2Session {
             default: break
             }
         } else {
-            stream.headers.add(n, v)
+            stream.headers.addLowercased(n, v)
         }
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], !stream.dispatched, !stream.bodyTooLarge else { return }
+        guard let stream = stream(streamID), !stream.dispatched, !stream.bodyTooLarge else { return }
         if stream.body.count + data.count > maxBodyBytes {
             stream.bodyTooLarge = true
             stream.body = []
@@ -222,7 +234,7 @@ final class HTTP2Session {
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) else { return }
-        guard let stream = streams[streamID], !stream.dispatched else { return }
+        guard let stream = stream(streamID), !stream.dispatched else { return }
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
             if stream.headersTooLarge { stream.dispatched = true }
@@ -231,6 +243,7 @@ final class HTTP2Session {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
+        if recentStream?.id == streamID { recentStream = nil }
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if stream.awaitingHandler { awaitingHandler -= 1 }
         switch stream.directive {
