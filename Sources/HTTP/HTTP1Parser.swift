@@ -1,23 +1,23 @@
 /// The head of an HTTP/1.x request: request line and header fields.
-public struct HTTP1RequestHead: Sendable, Equatable {
-    public var method: String
-    public var target: String
+struct HTTP1RequestHead: Sendable, Equatable {
+    var method: String
+    var target: String
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
-    public var minorVersion: Int
-    public var headers: HTTPHeaders
+    var minorVersion: Int
+    var headers: HTTPHeaders
     /// Whether the connection stays open after this exchange (HTTP/1.1 default, `connection` header).
-    public var keepAlive: Bool
+    var keepAlive: Bool
 }
 
 /// Why a request could not be parsed, with the status to answer before closing.
-public struct HTTP1ParseError: Error, Sendable, Equatable {
+struct HTTP1ParseError: Error, Sendable, Equatable {
     /// 400 malformed, 413 body too large, 431 header block too large.
-    public var status: Int
-    public var message: String
+    var status: Int
+    var message: String
 }
 
 /// What the parser found in the bytes fed so far.
-public enum HTTP1ParserEvent: Sendable, Equatable {
+enum HTTP1ParserEvent: Sendable, Equatable {
     /// A complete request, head and body.
     case request(HTTP1RequestHead, body: [UInt8])
     /// The client sent `expect: 100-continue` for a body it has not sent yet.
@@ -29,7 +29,7 @@ public enum HTTP1ParserEvent: Sendable, Equatable {
 /// A pure HTTP/1.1 request parser: feed bytes with `append`, take events with `next()`.
 ///
 /// It knows nothing of sockets. After an `.error` event it yields nothing more.
-public struct HTTP1Parser: Sendable {
+struct HTTP1Parser: Sendable {
     private enum State: Sendable {
         case head
         case body(remaining: Int)
@@ -40,8 +40,8 @@ public struct HTTP1Parser: Sendable {
         case failed
     }
 
-    public let maxHeaderBytes: Int
-    public let maxBodyBytes: Int
+    let maxHeaderBytes: Int
+    let maxBodyBytes: Int
 
     private var state: State = .head
     private var buffer: [UInt8] = []
@@ -52,29 +52,29 @@ public struct HTTP1Parser: Sendable {
     private var body: [UInt8] = []
     private var trailerBytes = 0
 
-    public init(maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024) {
+    init(maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
     }
 
     /// Bytes received but not yet consumed by a complete request.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// True when no partial request is pending (a good moment to close an idle connection).
-    public var isIdle: Bool {
+    var isIdle: Bool {
         if case .head = state { return bufferedByteCount == 0 }
         return false
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .failed = state { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: [UInt8]) {
+    mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
@@ -87,7 +87,7 @@ public struct HTTP1Parser: Sendable {
     }
 
     /// The next event the buffered bytes complete, or nil when more bytes are needed.
-    public mutating func next() -> HTTP1ParserEvent? {
+    mutating func next() -> HTTP1ParserEvent? {
         while true {
             switch state {
             case .failed:

@@ -20,9 +20,12 @@ public final class HTTPServer: Sendable {
         public var maxBodyBytes: Int
         /// SETTINGS_MAX_CONCURRENT_STREAMS announced to every HTTP/2 client.
         public var initialMaxConcurrentStreams: UInt32
-        /// Connections with nothing in flight and no traffic for this long are closed.
+        /// Connections with nothing in flight and no traffic for this long are closed; so are connections
+        /// whose queued output has not moved for this long (a peer that stopped reading).
         public var idleTimeoutSeconds: Double
-        /// A connection whose unsent output grows beyond this while the client is not reading is reset.
+        /// An HTTP/1.1 connection whose unsent answers pile up beyond this (the client sends requests but
+        /// does not read) is reset. HTTP/2 output is pulled from nghttp2 only as the socket drains, so
+        /// there a client that stops reading is cut off by `idleTimeoutSeconds` instead.
         public var maxBufferedOutputBytes: Int
         /// How long `stop()` lets in-flight requests finish before closing everything.
         public var shutdownGraceSeconds: Double

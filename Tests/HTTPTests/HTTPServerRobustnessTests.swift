@@ -146,6 +146,46 @@ import Testing
         }
     }
 
+    @Test func stalledH2ReaderTimesOut() async throws {
+        let script = """
+            import socket, sys, time
+            import h2.connection, h2.config, h2.settings
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", int(sys.argv[1])))
+            c = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
+            c.initiate_connection()
+            c.update_settings({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 2**31 - 1})
+            c.increment_flow_control_window(2**30)
+            c.send_headers(1, [(":method", "GET"), (":scheme", "http"), (":path", "/big?n=16000000"),
+                               (":authority", "x")], end_stream=True)
+            s.sendall(c.data_to_send())
+            time.sleep(2)
+            total = 0
+            s.settimeout(5)
+            try:
+                while True:
+                    d = s.recv(65536)
+                    if not d:
+                        print("eof")
+                        break
+                    total += len(d)
+            except ConnectionResetError:
+                print("reset")
+            except socket.timeout:
+                print("timeout")
+            print("total=%d" % total)
+            """
+        try await withTestServer(configure: { $0.idleTimeoutSeconds = 0.5 }) { server in
+            let r = try await runProcess("/usr/bin/python3", ["-c", script, String(server.port)])
+            #expect(r.stdout.hasPrefix("reset") || r.stdout.hasPrefix("eof"), "\(r.stdout) \(r.stderr)")
+            let total =
+                Int(r.stdout.split(separator: "=").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+            #expect(total >= 0 && total < 16_000_000)
+            try await stillServes(server, tls: false)
+        }
+    }
+
     @Test func resetMidRequest() async throws {
         try await withTestServer(tls: true) { server in
             let port = server.port
