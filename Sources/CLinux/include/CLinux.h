@@ -15,4 +15,24 @@ int rc_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 int rc_epoll_wait(int epfd, struct epoll_event *events, int maxevents, int timeout);
 int rc_eventfd(void);
 
+// struct linger and the SO_LINGER dance are clumsy from Swift: abort a TCP connection with RST.
+int rc_set_linger_zero(int fd);
+// setsockopt with an int value, for SO_REUSEADDR, SO_REUSEPORT, TCP_NODELAY.
+int rc_setsockopt_int(int fd, int level, int name, int value);
+// The socket option constants Swift imports awkwardly (SO_REUSEPORT is missing on some Glibc overlays).
+int rc_so_reuseport(void);
+// Send with MSG_NOSIGNAL so a peer that went away yields EPIPE instead of killing the process.
+long rc_send_nosignal(int fd, const void *buf, unsigned long len);
+// Non-blocking TCP socket creation in one call (SOCK_NONBLOCK | SOCK_CLOEXEC are enum-typed in Swift).
+int rc_socket_tcp_nonblock(int family);
+// Wall-clock and monotonic milliseconds without Foundation.
+int64_t rc_wall_ms(void);
+int64_t rc_monotonic_ms(void);
+// Formats a socket address as "ip:port" ("[ip]:port" for IPv6) into out; returns 0 on success.
+int rc_format_sockaddr(const struct sockaddr *addr, char *out, unsigned long outlen);
+// Returns the local port a socket is bound to, or -1.
+int rc_local_port(int fd);
+// Binds and listens on host:port (IPv4 or IPv6 literal), returns the fd or -errno.
+int rc_listen_tcp(const char *host, int port, int backlog, int reuseport);
+
 #endif

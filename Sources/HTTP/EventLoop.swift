@@ -1,0 +1,313 @@
+import CLinux
+import Glibc
+import Synchronization
+
+/// Work handed to a loop from other threads.
+enum LoopMessage: Sendable {
+    /// A handler's answer for request `token` (HTTP/1.1 sequence number or HTTP/2 stream ID) on a connection.
+    case response(connectionID: UInt64, token: Int64, HTTPResponse)
+    case stop
+}
+
+/// The cross-thread mailbox of one loop: a `Mutex`-guarded array plus an eventfd to wake `epoll_wait`.
+final class LoopInbox: Sendable {
+    private let items = Mutex<[LoopMessage]>([])
+    let wakeFD: Int32
+
+    init(wakeFD: Int32) { self.wakeFD = wakeFD }
+
+    // The inbox outlives its loop while handler tasks still hold it: it owns the eventfd, so a
+    // late answer never writes to a descriptor number that was closed and reused.
+    deinit { close(wakeFD) }
+
+    func post(_ message: LoopMessage) {
+        let wasEmpty = items.withLock { list in
+            let e = list.isEmpty
+            list.append(message)
+            return e
+        }
+        // Only the first message of a batch needs to wake the loop; it drains everything at once.
+        if wasEmpty {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
+    }
+
+    func takeAll() -> [LoopMessage] {
+        var drained: UInt64 = 0
+        _ = read(wakeFD, &drained, 8)
+        return items.withLock { list in
+            let taken = list
+            list = []
+            return taken
+        }
+    }
+}
+
+/// A complete request on its way to the handler.
+struct PendingDispatch: Sendable {
+    var request: HTTPRequest
+    var connectionID: UInt64
+    var token: Int64
+}
+
+/// Process-wide connection numbering for `ConnectionInfo.id`.
+let connectionCounter = Atomic<UInt64>(1)
+
+/// One epoll loop on its own thread: it owns a listening socket and every connection accepted on it,
+/// with their `SSL*` and nghttp2 sessions.
+final class EventLoop: @unchecked Sendable {  // all mutable state is touched only on the loop thread; `inbox` is Sendable
+    let configuration: HTTPServer.Configuration
+    let handler: any HTTPHandler
+    let tls: TLSContext?
+    let inbox: LoopInbox
+    let localPort: Int
+    private let epollFD: Int32
+    private var listenFD: Int32
+    @exclusivity(unchecked) private var connections: [UInt64: Connection] = [:]
+    @exclusivity(unchecked) private var stopping = false
+    private var stopDeadline: Int64 = 0
+    private var thread: pthread_t?
+    /// Scratch space for socket reads and TLS decryption, reused for every connection.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    let plainBuffer: UnsafeMutableRawBufferPointer
+    /// Connections that produced output or changed state during the current batch of events.
+    @exclusivity(unchecked) private var dirty: [Connection] = []
+    /// Complete requests waiting to be handed to the handler at the end of this iteration.
+    @exclusivity(unchecked) private var pendingDispatches: [PendingDispatch] = []
+
+    private static let listenToken: UInt64 = 0
+    private static let wakeToken: UInt64 = 1
+
+    init(configuration: HTTPServer.Configuration, handler: any HTTPHandler, tls: TLSContext?, listenFD: Int32) throws {
+        self.configuration = configuration
+        self.handler = handler
+        self.tls = tls
+        self.listenFD = listenFD
+        self.localPort = Int(rc_local_port(listenFD))
+        let ep = rc_epoll_create()
+        guard ep >= 0 else { throw HTTPServerError.posix("epoll_create1", errno) }
+        let wake = rc_eventfd()
+        guard wake >= 0 else {
+            close(ep)
+            throw HTTPServerError.posix("eventfd", errno)
+        }
+        epollFD = ep
+        inbox = LoopInbox(wakeFD: wake)
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        plainBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        _ = rc_epoll_ctl(ep, EPOLL_CTL_ADD, listenFD, EPOLLIN.rawValue, Self.listenToken)
+        _ = rc_epoll_ctl(ep, EPOLL_CTL_ADD, wake, EPOLLIN.rawValue, Self.wakeToken)
+    }
+
+    deinit {
+        if listenFD >= 0 { close(listenFD) }
+        close(epollFD)
+        readBuffer.deallocate()
+        plainBuffer.deallocate()
+    }
+
+    // MARK: Thread
+
+    func start() throws {
+        var t = pthread_t()
+        let box = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(
+            &t, nil,
+            { arg in
+                let loop = Unmanaged<EventLoop>.fromOpaque(arg!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, box)
+        guard rc == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(box).release()
+            throw HTTPServerError.posix("pthread_create", rc)
+        }
+        thread = t
+    }
+
+    /// Asks the loop to shut down and waits for its thread to end.
+    func stopAndJoin() {
+        inbox.post(.stop)
+        if let t = thread {
+            pthread_join(t, nil)
+            thread = nil
+        }
+    }
+
+    // MARK: Loop
+
+    private func run() {
+        let maxEvents = 256
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: maxEvents)
+        defer { events.deallocate() }
+        var lastSweep = rc_monotonic_ms()
+        while true {
+            let timeout: Int32 = stopping ? 20 : (hasShortTimers ? 10 : 250)
+            let n = rc_epoll_wait(epollFD, events, Int32(maxEvents), timeout)
+            if n < 0 && errno != EINTR { break }
+            for i in 0..<max(0, Int(n)) {
+                let token = events[i].data.u64
+                let flags = events[i].events
+                switch token {
+                case Self.listenToken: acceptConnections()
+                case Self.wakeToken: drainInbox()
+                default:
+                    guard let c = connections[token] else { continue }
+                    c.handleEvents(flags)
+                    markDirty(c)
+                }
+            }
+            flushDirty()
+            let now = rc_monotonic_ms()
+            if now - lastSweep >= 10 {
+                lastSweep = now
+                sweepTimers(now: now)
+            }
+            flushDispatches()
+            if stopping && (connections.isEmpty || now >= stopDeadline) { break }
+        }
+        for c in Array(connections.values) { c.abort() }
+        connections.removeAll()
+    }
+
+    private var hasShortTimers: Bool { shortTimersPending }
+    /// True while some connection waits on a short deadline (abort after response, lingering close).
+    @exclusivity(unchecked) var shortTimersPending = false
+
+    func markDirty(_ c: Connection) {
+        if !c.isDirty {
+            c.isDirty = true
+            dirty.append(c)
+        }
+    }
+
+    private func flushDirty() {
+        while !dirty.isEmpty {
+            let batch = dirty
+            dirty = []
+            for c in batch {
+                c.isDirty = false
+                c.afterWork()
+            }
+        }
+    }
+
+    private func drainInbox() {
+        for message in inbox.takeAll() {
+            switch message {
+            case .response(let id, let token, let response):
+                // The connection may have gone away while the handler ran: drop the answer.
+                guard let c = connections[id] else { continue }
+                c.deliver(token: token, response)
+                markDirty(c)
+            case .stop:
+                beginStop()
+            }
+        }
+    }
+
+    private func beginStop() {
+        guard !stopping else { return }
+        stopping = true
+        stopDeadline = rc_monotonic_ms() + Int64(configuration.shutdownGraceSeconds * 1000)
+        if listenFD >= 0 {
+            _ = rc_epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, 0, 0)
+            close(listenFD)
+            listenFD = -1
+        }
+        for c in Array(connections.values) {
+            c.beginShutdown()
+            markDirty(c)
+        }
+    }
+
+    private func sweepTimers(now: Int64) {
+        let idleMs = Int64(configuration.idleTimeoutSeconds * 1000)
+        var short = false
+        for c in Array(connections.values) {
+            if c.checkTimers(now: now, idleMs: idleMs) { short = true }
+        }
+        shortTimersPending = short
+        flushDirty()
+    }
+
+    // MARK: Accepting
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            var storage = sockaddr_storage()
+            var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    rc_accept4(listenFD, $0, &len, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+                }
+            }
+            if fd < 0 { return }  // EAGAIN, or a transient error such as EMFILE; level triggering retries
+            _ = rc_setsockopt_int(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            var text = [CChar](repeating: 0, count: 64)
+            let remote = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    rc_format_sockaddr($0, &text, UInt(text.count)) == 0
+                        ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        : "unknown"
+                }
+            }
+            let id = connectionCounter.add(1, ordering: .relaxed).oldValue + 1
+            let info = ConnectionInfo(id: id, remoteAddress: remote, localPort: localPort, isTLS: tls != nil)
+            var session: TLSSession?
+            if let tls {
+                session = TLSSession(context: tls)
+                if session == nil {
+                    close(fd)
+                    continue
+                }
+            }
+            let c = Connection(loop: self, fd: fd, info: info, tls: session, now: rc_monotonic_ms())
+            connections[id] = c
+            _ = rc_epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, EPOLLIN.rawValue, id)
+            c.registeredEvents = EPOLLIN.rawValue
+            if stopping { c.beginShutdown() }
+        }
+    }
+
+    // MARK: Services for connections
+
+    func updateInterest(_ c: Connection, _ events: UInt32) {
+        guard c.registeredEvents != events else { return }
+        c.registeredEvents = events
+        _ = rc_epoll_ctl(epollFD, EPOLL_CTL_MOD, c.fd, events, c.info.id)
+    }
+
+    func removeConnection(_ c: Connection) {
+        connections[c.info.id] = nil
+    }
+
+    /// Queues a request for the handler; `flushDispatches` starts the tasks at the end of the iteration.
+    func dispatch(_ request: HTTPRequest, connectionID: UInt64, token: Int64) {
+        pendingDispatches.append(PendingDispatch(request: request, connectionID: connectionID, token: token))
+    }
+
+    /// Starts one task per request on the cooperative pool; answers come back through the inbox.
+    ///
+    /// The per-request tasks are created from one batch task on the pool rather than here: a task
+    /// allocated on this thread and freed on a pool thread makes glibc's malloc take the arena lock
+    /// of this thread, and that contention cost more than everything else per request.
+    private func flushDispatches() {
+        guard !pendingDispatches.isEmpty else { return }
+        let batch = pendingDispatches
+        pendingDispatches = []
+        let handler = self.handler
+        let inbox = self.inbox
+        Task {
+            for item in batch {
+                // Runs on this pool thread until the handler first suspends: a handler that answers
+                // at once costs no enqueue and no thread wake-up; one that waits frees the thread.
+                Task.immediate {
+                    let response = await handler.handle(item.request)
+                    inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
+                }
+            }
+        }
+    }
+}

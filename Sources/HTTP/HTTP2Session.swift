@@ -1,0 +1,320 @@
+import CNghttp2
+
+/// One HTTP/2 request stream as it is received and answered.
+final class HTTP2Stream {
+    let id: Int32
+    @exclusivity(unchecked) var method = ""
+    @exclusivity(unchecked) var path = ""
+    @exclusivity(unchecked) var authority: String?
+    @exclusivity(unchecked) var headers = HTTPHeaders()
+    @exclusivity(unchecked) var body: [UInt8] = []
+    @exclusivity(unchecked) var headerBytes = 0
+    @exclusivity(unchecked) var headersTooLarge = false
+    @exclusivity(unchecked) var bodyTooLarge = false
+    /// Set once a request went to the handler or an error response was submitted.
+    @exclusivity(unchecked) var dispatched = false
+    /// Handed to the handler and not yet answered.
+    @exclusivity(unchecked) var awaitingHandler = false
+    @exclusivity(unchecked) var responded = false
+    @exclusivity(unchecked) var responseBody: [UInt8] = []
+    @exclusivity(unchecked) var responseOffset = 0
+    /// What to do to the connection when this stream closes.
+    @exclusivity(unchecked) var directive: ConnectionDirective = .none
+
+    init(id: Int32) { self.id = id }
+}
+
+/// Owns an `nghttp2_session` (server side) and the streams it carries.
+///
+/// Callbacks only record what happened and submit frames; the connection drains
+/// `completed` after each `receive` and calls `send` to collect output.
+final class HTTP2Session {
+    private var session: OpaquePointer!
+    @exclusivity(unchecked) private(set) var streams: [Int32: HTTP2Stream] = [:]
+    /// Streams whose request is complete (or failed a limit), in arrival order.
+    @exclusivity(unchecked) var completed: [HTTP2Stream] = []
+    /// Set by a stream that closed with `.resetAfterResponse`.
+    @exclusivity(unchecked) var abortRequested = false
+    /// Streams handed to the handler whose response has not come back.
+    private(set) var awaitingHandler = 0
+    let maxHeaderBytes: Int
+    let maxBodyBytes: Int
+
+    init?(maxConcurrentStreams: UInt32, maxHeaderBytes: Int, maxBodyBytes: Int) {
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBodyBytes = maxBodyBytes
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameRecv)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunkRecv)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { return nil }
+        defer { nghttp2_option_del(option) }
+        // Enforce our own limit before the peer acknowledges SETTINGS, as real servers do.
+        nghttp2_option_set_max_outbound_ack(option, 1000)
+        nghttp2_option_set_max_settings(option, 64)
+
+        var s: OpaquePointer?
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard nghttp2_session_server_new2(&s, callbacks, me, option) == 0, let s else { return nil }
+        session = s
+
+        var settings = [
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 4 << 20)
+    }
+
+    deinit {
+        // Delete before the streams (the data provider's source) and this object go away.
+        nghttp2_session_del(session)
+    }
+
+    // MARK: Driving
+
+    /// Feeds received bytes; false on a fatal protocol error (the session queued GOAWAY if it could).
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        let r = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        return r >= 0
+    }
+
+    /// Calls `body` with each chunk of output until nghttp2 has nothing more or `body` returns false.
+    /// Returns false on a fatal error.
+    func send(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        while true {
+            var p: UnsafePointer<UInt8>?
+            let n = nghttp2_session_mem_send(session, &p)
+            if n < 0 { return false }
+            if n == 0 { return true }
+            if !body(UnsafeRawBufferPointer(start: p, count: n)) { return true }
+        }
+    }
+
+    var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
+    var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+
+    func markDispatched(_ stream: HTTP2Stream) {
+        stream.dispatched = true
+        stream.awaitingHandler = true
+        awaitingHandler += 1
+    }
+
+    /// Sends GOAWAY (NO_ERROR unless told) naming the last stream processed.
+    func submitGoaway(errorCode: UInt32 = 0, debug: String = "") {
+        let last = nghttp2_session_get_last_proc_stream_id(session)
+        var d = Array(debug.utf8)
+        _ = d.withUnsafeMutableBufferPointer { p in
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode, p.baseAddress, p.count)
+        }
+    }
+
+    func submitMaxConcurrentStreams(_ n: UInt32) {
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: n)
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, 1)
+    }
+
+    /// Submits the response for a stream; false when the stream is gone (reset by the peer).
+    @discardableResult
+    func submitResponse(streamID: Int32, _ response: HTTPResponse) -> Bool {
+        guard let stream = streams[streamID] else { return false }
+        if stream.awaitingHandler {
+            stream.awaitingHandler = false
+            awaitingHandler -= 1
+        }
+        guard !stream.responded else { return false }
+        stream.responded = true
+        stream.directive = response.directive
+        stream.responseBody = stream.method == "HEAD" ? [] : response.body
+        stream.responseOffset = 0
+
+        // Names and values in one buffer; nghttp2 copies them during submit.
+        var storage: [UInt8] = []
+        var spans: [(Int, Int, Int, Int)] = []
+        storage.reserveCapacity(256)
+        func add(_ name: String, _ value: String) {
+            let ns = storage.count
+            storage.append(contentsOf: name.utf8)
+            let vs = storage.count
+            storage.append(contentsOf: value.utf8)
+            spans.append((ns, vs - ns, vs, storage.count - vs))
+        }
+        add(":status", String(response.status))
+        var hasLength = false
+        for (name, value) in response.headers.fields {
+            switch name {
+            case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
+            case "content-length": hasLength = true
+            default: break
+            }
+            if name.hasPrefix(":") { continue }
+            add(name, value)
+        }
+        if !hasLength && response.status != 204 && response.status != 304 && response.status >= 200 {
+            add("content-length", String(response.body.count))
+        }
+        let hasBody = !stream.responseBody.isEmpty
+        let rv = storage.withUnsafeMutableBufferPointer { base -> Int32 in
+            var nva = spans.map { s in
+                nghttp2_nv(
+                    name: base.baseAddress! + s.0, value: base.baseAddress! + s.2, namelen: s.1, valuelen: s.3,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            if hasBody {
+                var provider = nghttp2_data_provider(
+                    source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
+                return nghttp2_submit_response(session, streamID, &nva, nva.count, &provider)
+            }
+            return nghttp2_submit_response(session, streamID, &nva, nva.count, nil)
+        }
+        return rv == 0
+    }
+
+    // MARK: Callback bodies
+
+    fileprivate func beginHeaders(streamID: Int32) {
+        let stream = HTTP2Stream(id: streamID)
+        streams[streamID] = stream
+        recentStream = stream
+    }
+
+    /// The stream whose frames arrived last: header and data callbacks come in runs for one stream.
+    private var recentStream: HTTP2Stream?
+
+    private func stream(_ id: Int32) -> HTTP2Stream? {
+        if let s = recentStream, s.id == id { return s }
+        let s = streams[id]
+        recentStream = s
+        return s
+    }
+
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard let stream = stream(streamID), !stream.dispatched else { return }
+        stream.headerBytes += name.count + value.count + 32
+        if stream.headerBytes > maxHeaderBytes {
+            stream.headersTooLarge = true
+            return
+        }
+        if stream.headersTooLarge { return }
+        let n = String(decoding: name, as: UTF8.self)
+        let v = String(decoding: value, as: UTF8.self)
+        if n.utf8.first == UInt8(ascii: ":") {
+            switch n {
+            case ":method": stream.method = v
+            case ":path": stream.path = v
+            case ":authority": stream.authority = v
+            default: break
+            }
+        } else {
+            stream.headers.addLowercased(n, v)
+        }
+    }
+
+    fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
+        guard let stream = stream(streamID), !stream.dispatched, !stream.bodyTooLarge else { return }
+        if stream.body.count + data.count > maxBodyBytes {
+            stream.bodyTooLarge = true
+            stream.body = []
+            completed.append(stream)  // answered 413 right away; the rest of the body is dropped
+            stream.dispatched = true
+            return
+        }
+        stream.body.append(contentsOf: data)
+    }
+
+    fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
+        guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) else { return }
+        guard let stream = stream(streamID), !stream.dispatched else { return }
+        let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
+            if stream.headersTooLarge { stream.dispatched = true }
+            completed.append(stream)
+        }
+    }
+
+    fileprivate func streamClosed(streamID: Int32) {
+        if recentStream?.id == streamID { recentStream = nil }
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        if stream.awaitingHandler { awaitingHandler -= 1 }
+        switch stream.directive {
+        case .goawayAfterResponse(let code, let debug): submitGoaway(errorCode: code, debug: debug)
+        case .setMaxConcurrentStreams(let n): submitMaxConcurrentStreams(n)
+        case .resetAfterResponse: abortRequested = true
+        case .none, .resetWithoutResponse: break
+        }
+    }
+
+    fileprivate func readBody(
+        streamID: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
+        guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let n = min(length, stream.responseBody.count - stream.responseOffset)
+        if n > 0 {
+            stream.responseBody.withUnsafeBufferPointer { p in
+                buf.update(from: p.baseAddress! + stream.responseOffset, count: n)
+            }
+            stream.responseOffset += n
+        }
+        if stream.responseOffset >= stream.responseBody.count {
+            flags.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue)
+            stream.responseBody = []
+            stream.responseOffset = 0
+        }
+        return n
+    }
+}
+
+// MARK: C callbacks (no captures: the session travels as user_data)
+
+private func owner(_ p: UnsafeMutableRawPointer?) -> HTTP2Session {
+    Unmanaged<HTTP2Session>.fromOpaque(p!).takeUnretainedValue()
+}
+
+private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user in
+    guard let frame else { return 0 }
+    if frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue)
+        && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST
+    {
+        owner(user).beginHeaders(streamID: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private let onHeader: nghttp2_on_header_callback = { _, frame, name, namelen, value, valuelen, _, user in
+    guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    owner(user).header(
+        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: namelen),
+        value: UnsafeBufferPointer(start: value, count: valuelen))
+    return 0
+}
+
+private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, user in
+    guard let frame else { return 0 }
+    owner(user).frameReceived(
+        type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)
+    return 0
+}
+
+private let onDataChunkRecv: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, len, user in
+    owner(user).dataChunk(streamID: streamID, UnsafeBufferPointer(start: data, count: len))
+    return 0
+}
+
+private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, user in
+    owner(user).streamClosed(streamID: streamID)
+    return 0
+}
+
+private let readResponseBody: nghttp2_data_source_read_callback = { _, streamID, buf, length, flags, _, user in
+    owner(user).readBody(streamID: streamID, into: buf!, length: length, flags: flags!)
+}

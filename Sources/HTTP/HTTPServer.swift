@@ -1,0 +1,180 @@
+import CLinux
+import Dispatch
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 and HTTP/2 server (TLS with ALPN, or plain with h2 prior knowledge) that hands every
+/// complete request to an `HTTPHandler` and can misbehave on purpose through `ConnectionDirective`.
+public final class HTTPServer: Sendable {
+    /// How a server listens and what it tolerates.
+    public struct Configuration: Sendable {
+        /// The address to bind: an IPv4 or IPv6 literal.
+        public var host: String
+        /// The port to bind; 0 picks a free one (read it back from `HTTPServer.port`).
+        public var port: Int
+        /// TLS settings; nil serves plain HTTP/1.1 and h2c with prior knowledge.
+        public var tls: TLSConfiguration?
+        /// The largest request header block accepted (431 beyond).
+        public var maxHeaderBytes: Int
+        /// The largest request body accepted (413 beyond).
+        public var maxBodyBytes: Int
+        /// SETTINGS_MAX_CONCURRENT_STREAMS announced to every HTTP/2 client.
+        public var initialMaxConcurrentStreams: UInt32
+        /// Connections with nothing in flight and no traffic for this long are closed; so are connections
+        /// whose queued output has not moved for this long (a peer that stopped reading).
+        public var idleTimeoutSeconds: Double
+        /// An HTTP/1.1 connection whose unsent answers pile up beyond this (the client sends requests but
+        /// does not read) is reset. HTTP/2 output is pulled from nghttp2 only as the socket drains, so
+        /// there a client that stops reading is cut off by `idleTimeoutSeconds` instead.
+        public var maxBufferedOutputBytes: Int
+        /// How long `stop()` lets in-flight requests finish before closing everything.
+        public var shutdownGraceSeconds: Double
+        /// Event-loop threads, each with its own SO_REUSEPORT listener on the same port.
+        public var loopCount: Int
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil, maxHeaderBytes: Int = 16 * 1024,
+            maxBodyBytes: Int = 1024 * 1024, initialMaxConcurrentStreams: UInt32 = 100,
+            idleTimeoutSeconds: Double = 60, maxBufferedOutputBytes: Int = 8 * 1024 * 1024,
+            shutdownGraceSeconds: Double = 1, loopCount: Int = 1
+        ) {
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.initialMaxConcurrentStreams = initialMaxConcurrentStreams
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.maxBufferedOutputBytes = maxBufferedOutputBytes
+            self.shutdownGraceSeconds = shutdownGraceSeconds
+            self.loopCount = loopCount
+        }
+    }
+
+    private enum State {
+        case idle
+        case running([EventLoop], port: Int)
+        case stopped
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+    private let handler: any HTTPHandler
+    private let state = Mutex<State>(.idle)
+
+    /// Creates a server; nothing is bound until `start()`.
+    public init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    /// Creates a server answering with a closure.
+    public convenience init(
+        configuration: Configuration = Configuration(),
+        _ handle: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    ) {
+        self.init(configuration: configuration, handler: ClosureHandler(handle))
+    }
+
+    deinit { stop() }
+
+    /// Binds the listening socket(s) and starts the event-loop thread(s). Throws on bind or TLS errors.
+    public func start() throws {
+        try state.withLock { state in
+            guard case .idle = state else {
+                throw HTTPServerError(operation: "start", message: "the server was already started")
+            }
+            let tls = try configuration.tls.map { try TLSContext($0) }
+            let count = max(1, configuration.loopCount)
+            var loops: [EventLoop] = []
+            var port = configuration.port
+            do {
+                for _ in 0..<count {
+                    let fd = rc_listen_tcp(configuration.host, Int32(port), 1024, count > 1 ? 1 : 0)
+                    guard fd >= 0 else {
+                        throw HTTPServerError.posix("listen on \(configuration.host):\(port)", -fd)
+                    }
+                    let loop: EventLoop
+                    do {
+                        loop = try EventLoop(configuration: configuration, handler: handler, tls: tls, listenFD: fd)
+                    } catch {
+                        close(fd)
+                        throw error
+                    }
+                    port = loop.localPort
+                    try loop.start()
+                    loops.append(loop)
+                }
+            } catch {
+                for loop in loops { loop.stopAndJoin() }
+                throw error
+            }
+            state = .running(loops, port: port)
+        }
+    }
+
+    /// The bound port (0 before `start()`).
+    public var port: Int {
+        state.withLock { state in
+            if case .running(_, let port) = state { return port }
+            return 0
+        }
+    }
+
+    /// Stops accepting, sends GOAWAY to HTTP/2 clients, lets in-flight requests finish for
+    /// `shutdownGraceSeconds`, closes everything and joins the loop thread(s). Safe to call twice.
+    public func stop() {
+        let loops: [EventLoop] = state.withLock { state in
+            defer { state = .stopped }
+            if case .running(let loops, _) = state { return loops }
+            return []
+        }
+        for loop in loops { loop.inbox.post(.stop) }
+        for loop in loops { loop.stopAndJoin() }
+    }
+
+    /// Waits until the process receives SIGINT or SIGTERM and returns the signal number.
+    ///
+    /// The signals' default actions are suspended while waiting and restored afterwards.
+    public func waitForTerminationSignal() async -> Int32 {
+        await Self.waitForTerminationSignal()
+    }
+
+    /// Waits until the process receives SIGINT or SIGTERM and returns the signal number.
+    public static func waitForTerminationSignal() async -> Int32 {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            TerminationSignalWaiter().start(continuation)
+        }
+    }
+}
+
+/// Turns SIGINT/SIGTERM into one continuation resume through Dispatch signal sources.
+private final class TerminationSignalWaiter: @unchecked Sendable {  // mutable state touched only on `queue`
+    private let queue = DispatchQueue(label: "ringcheck.signals")
+    private var sources: [DispatchSourceSignal] = []
+    private var continuation: CheckedContinuation<Int32, Never>?
+
+    func start(_ continuation: CheckedContinuation<Int32, Never>) {
+        // Synchronously, so the signals are caught from the moment the caller suspends.
+        queue.sync {
+            self.continuation = continuation
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: self.queue)
+                source.setEventHandler { self.fire(sig) }
+                self.sources.append(source)
+                source.resume()
+            }
+        }
+    }
+
+    private func fire(_ sig: Int32) {
+        guard let c = continuation else { return }
+        continuation = nil
+        for s in sources { s.cancel() }
+        sources = []
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        c.resume(returning: sig)
+    }
+}

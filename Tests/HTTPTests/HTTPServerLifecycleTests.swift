@@ -1,0 +1,143 @@
+import Foundation
+import HTTP
+import Synchronization
+import TestSupport
+import Testing
+
+/// Collects the requests a handler saw.
+final class RequestLog: Sendable {
+    private let requests = Mutex<[HTTPRequest]>([])
+    func add(_ r: HTTPRequest) { requests.withLock { $0.append(r) } }
+    var all: [HTTPRequest] { requests.withLock { $0 } }
+}
+
+@Suite struct HTTPServerLifecycleTests {
+    @Test func stopIsIdempotentAndFreesThePort() async throws {
+        let server = HTTPServer(configuration: .init()) { _ in .text(200, "ok") }
+        #expect(server.port == 0)
+        try server.start()
+        let port = server.port
+        #expect(port > 0)
+        #expect(throws: HTTPServerError.self) { try server.start() }
+        try await offPool {
+            server.stop()
+            server.stop()
+        }
+        // The port can be bound again right away.
+        let again = HTTPServer(configuration: .init(port: port)) { _ in .text(200, "ok") }
+        try again.start()
+        #expect(again.port == port)
+        try await offPool { again.stop() }
+    }
+
+    @Test func badTLSMaterialIsReportedAtStart() {
+        let server = HTTPServer(
+            configuration: .init(tls: .pem(certificateChain: "not a certificate", privateKey: "nope"))
+        ) { _ in .text(200, "ok") }
+        #expect(throws: HTTPServerError.self) { try server.start() }
+        let missing = HTTPServer(
+            configuration: .init(tls: .files(certificateChain: "/nonexistent.pem", privateKey: "/x"))
+        ) { _ in .text(200, "ok") }
+        #expect(throws: HTTPServerError.self) { try missing.start() }
+    }
+
+    @Test func tlsFromPEMStrings() async throws {
+        let certs = try await ServerTestCertificates.get()
+        let chain =
+            try String(contentsOfFile: certs.certFile, encoding: .utf8)
+            + String(contentsOfFile: certs.caFile, encoding: .utf8)  // leaf + an extra chain certificate
+        let key = try String(contentsOfFile: certs.keyFile, encoding: .utf8)
+        let server = HTTPServer(configuration: .init(tls: .pem(certificateChain: chain, privateKey: key))) { _ in
+            .text(200, "pem")
+        }
+        try server.start()
+        let r = try await runProcess(
+            "curl", curlBase + ["--cacert", certs.caFile, "https://localhost:\(server.port)/"])
+        #expect(r.stdout == "pem", "\(r.stderr)")
+        try await offPool { server.stop() }
+    }
+
+    @Test func stopLetsInFlightRequestsFinish() async throws {
+        var config = HTTPServer.Configuration()
+        config.shutdownGraceSeconds = 2
+        let log = RequestLog()
+        let server = HTTPServer(configuration: config) { req in
+            log.add(req)
+            return await ServerTestHandler().handle(req)
+        }
+        try server.start()
+        let port = server.port
+        async let h1 = runProcess("curl", curlBase + ["http://127.0.0.1:\(port)/slow?ms=400"])
+        async let h2 = runProcess(
+            "nghttp", ["-v", "http://127.0.0.1:\(port)/slow?ms=400"])
+        // Stop once both requests are in the handler.
+        let deadline = Date().addingTimeInterval(5)
+        while log.all.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await offPool { server.stop() }
+        let (a, b) = try await (h1, h2)
+        #expect(a.stdout == "slow\n", "\(a.stderr)")
+        #expect(b.stdout.contains(":status: 200"))
+        #expect(b.stdout.contains("recv GOAWAY frame"))
+        // Nothing listens any more.
+        let after = try await runProcess("curl", curlBase + ["http://127.0.0.1:\(port)/"])
+        #expect(after.status == 7)
+    }
+
+    @Test func requestCarriesConnectionFacts() async throws {
+        let log = RequestLog()
+        let handler = ClosureHandler { req in
+            log.add(req)
+            return .text(200, "ok")
+        }
+        try await withTestServer(tls: true, handler: handler) { server in
+            let ca = try await ServerTestCertificates.get().caFile
+            let before = Int64(Date().timeIntervalSince1970 * 1000)
+            _ = try await runProcess(
+                "curl",
+                curlBase + [
+                    "--http2", "--cacert", ca, "-H", "x-a: 1", "-H", "x-a: 2", "https://localhost:\(server.port)/p?q=1",
+                ])
+            _ = try await runProcess(
+                "curl", curlBase + ["--http1.1", "--cacert", ca, "-d", "b", "https://localhost:\(server.port)/h1"])
+            let after = Int64(Date().timeIntervalSince1970 * 1000)
+            let reqs = log.all
+            #expect(reqs.count == 2)
+            let h2 = try #require(reqs.first { $0.version == .http2 })
+            #expect(h2.method == "GET")
+            #expect(h2.target == "/p?q=1")
+            #expect(h2.authority == "localhost:\(server.port)")
+            #expect(h2.headers.values("x-a") == ["1", "2"])
+            #expect(!h2.headers.fields.contains { $0.name.hasPrefix(":") })
+            #expect(h2.streamID == 1)
+            #expect(h2.connection.isTLS)
+            #expect(h2.connection.alpn == "h2")
+            #expect(h2.connection.serverName == "localhost")
+            #expect(h2.connection.localPort == server.port)
+            #expect(h2.connection.remoteAddress.hasPrefix("127.0.0.1:"))
+            #expect(h2.arrivalMs >= before && h2.arrivalMs <= after)
+            let h1 = try #require(reqs.first { $0.version == .http1_1 })
+            #expect(h1.body == Array("b".utf8))
+            #expect(h1.streamID == nil)
+            #expect(h1.connection.alpn == "http/1.1")
+            #expect(h1.connection.id != h2.connection.id)
+        }
+    }
+
+    @Test func severalLoopsShareThePort() async throws {
+        try await withTestServer(configure: { $0.loopCount = 2 }) { server in
+            let r = try await runProcess(
+                "h2load", ["-n", "400", "-c", "8", "-m", "10", "http://127.0.0.1:\(server.port)/echo"])
+            #expect(r.stdout.contains("400 succeeded"), "\(r.stdout)")
+        }
+    }
+}
+
+@Suite struct HTTPServerSignalTests {
+    @Test func terminationSignalIsReported() async throws {
+        let server = HTTPServer(configuration: .init()) { _ in .text(200, "ok") }
+        async let signal = server.waitForTerminationSignal()
+        try await Task.sleep(nanoseconds: 300_000_000)  // the wait installs its handlers first
+        kill(getpid(), SIGTERM)
+        #expect(await signal == SIGTERM)
+    }
+}
