@@ -1,3 +1,7 @@
+import Foundation
+import HTTP
+import PushMocks
+
 /// `ringcheck mocks`: start mock APNs, FCM and OAuth endpoints and run until interrupted.
 struct MocksCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
@@ -18,21 +22,93 @@ struct MocksCommand: RingcheckCommand {
             .value(
                 "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
                 default: "a new temporary directory"),
+            .flag("persistent-ca", help: "Keep the CA in --state-dir and reuse it on the next start."),
             .value("env-file", "PATH", help: "Write the RINGCHECK_* settings as shell 'export' lines."),
             .value("json", "PATH", help: "Write the settings as JSON."),
             .value(
                 "bundle-id", "ID", help: "The app bundle ID the APNs mock expects.", default: "com.ringcheck.testapp"),
             .value(
                 "project-id", "ID", help: "The Firebase project ID the FCM mock expects.", default: "ringcheck-test"),
+            .flag("quiet", short: "q", help: "Print nothing but errors."),
         ],
         examples: [
             "ringcheck mocks --env-file mocks.env     # then: source mocks.env && ./start-my-backend",
             "ringcheck mocks --apns-port 8443 --json mocks.json",
+            "curl -s $RINGCHECK_CONTROL_URL/v1/captures    # what the backend sent, secrets redacted",
         ])
 
+    var options = MockStack.Options()
+    var envFile: String?
+    var jsonFile: String?
+    var quiet: Bool
+
     init(arguments: ParsedArguments) throws {
-        throw ConfigurationError(message: "not built yet")
+        options.host = arguments.value("host") ?? "127.0.0.1"
+        options.apnsPort = try arguments.int("apns-port", in: 0...65535) ?? 0
+        options.apnsSandboxPort = try arguments.int("apns-sandbox-port", in: 0...65535) ?? 0
+        options.googlePort = try arguments.int("google-port", in: 0...65535) ?? 0
+        options.controlPort = try arguments.int("control-port", in: 0...65535) ?? 0
+        options.stateDirectory = arguments.value("state-dir")
+        options.persistentCA = arguments.flag("persistent-ca")
+        if options.persistentCA, options.stateDirectory == nil {
+            throw UsageError(message: "--persistent-ca needs --state-dir (where the CA is kept)", command: "mocks")
+        }
+        options.bundleID = arguments.value("bundle-id") ?? MockCredentials.defaultBundleID
+        options.projectID = arguments.value("project-id") ?? "ringcheck-test"
+        envFile = arguments.value("env-file")
+        jsonFile = arguments.value("json")
+        quiet = arguments.flag("quiet")
     }
 
-    func run() async throws -> ExitCode { .usage }
+    func run() async throws -> ExitCode {
+        let stack: MockStack
+        do {
+            stack = try MockStack.start(options)
+        } catch {
+            Console.error("ringcheck mocks: cannot start the mocks: \(error)")
+            return .usage
+        }
+        defer { stack.stop() }
+        do {
+            if let envFile { try stack.settings.envFile().write(toFile: envFile, atomically: true, encoding: .utf8) }
+            if let jsonFile { try stack.settings.json().write(toFile: jsonFile, atomically: true, encoding: .utf8) }
+        } catch {
+            Console.error("ringcheck mocks: cannot write the settings: \(error.localizedDescription)")
+            return .usage
+        }
+        if !quiet { Console.out(summary(stack)) }
+        let signal = await HTTPServer.waitForTerminationSignal()
+        if !quiet {
+            Console.out("ringcheck mocks: stopping (signal \(signal)); \(stack.log.count) requests were captured.")
+        }
+        return .success
+    }
+
+    func summary(_ stack: MockStack) -> String {
+        let s = stack.settings
+        var out = """
+            ringcheck mocks are listening:
+              APNs (production)  \(s.apnsURL)      POST /3/device/<token>
+              APNs (sandbox)     \(s.apnsSandboxURL)
+              FCM HTTP v1        \(s.fcmURL)/v1/projects/\(s.fcmProjectID)/messages:send
+              Google OAuth       \(s.oauthTokenURL)
+              Control API        \(s.controlURL)/v1/captures  (also /v1/faults, /v1/health)
+
+            Credentials the mocks trust (files in \(stack.stateDirectory)):
+              CA certificate     \(s.caFile)
+              APNs key (.p8)     \(s.apnsKeyFile)  key ID \(s.apnsKeyID), team ID \(s.apnsTeamID)
+              APNs VoIP topic    \(s.apnsTopic)
+              Service account    \(s.fcmServiceAccountFile)
+
+            """
+        if let envFile {
+            out += "Settings written to \(envFile): 'source \(envFile)' before starting your backend.\n"
+        }
+        if let jsonFile { out += "Settings written to \(jsonFile) as JSON.\n" }
+        if envFile == nil && jsonFile == nil {
+            out += "Pass --env-file PATH or --json PATH to save these settings for your backend.\n"
+        }
+        out += "Your backend must trust the CA file. Press Ctrl-C to stop."
+        return out
+    }
 }
