@@ -22,6 +22,8 @@ public final class MockStack: Sendable {
         /// Extra DNS names the mock certificate covers besides localhost and the real provider hosts.
         public var extraCertificateNames: [String] = []
         public var clock: MockClock = .system
+        /// Event-loop threads per listener (SO_REUSEPORT).
+        public var loopCount: Int = 1
 
         public init() {}
     }
@@ -64,14 +66,18 @@ public final class MockStack: Sendable {
 
         // APNs allows one stream per connection until a valid provider token arrives.
         let apns = HTTPServer(
-            configuration: .init(host: options.host, port: options.apnsPort, tls: tls, initialMaxConcurrentStreams: 1),
+            configuration: .init(
+                host: options.host, port: options.apnsPort, tls: tls, initialMaxConcurrentStreams: 1,
+                loopCount: options.loopCount),
             handler: providers.apnsProduction)
         let sandbox = HTTPServer(
             configuration: .init(
-                host: options.host, port: options.apnsSandboxPort, tls: tls, initialMaxConcurrentStreams: 1),
+                host: options.host, port: options.apnsSandboxPort, tls: tls, initialMaxConcurrentStreams: 1,
+                loopCount: options.loopCount),
             handler: providers.apnsSandbox)
         let google = HTTPServer(
-            configuration: .init(host: options.host, port: options.googlePort, tls: tls), handler: providers.google)
+            configuration: .init(host: options.host, port: options.googlePort, tls: tls, loopCount: options.loopCount),
+            handler: providers.google)
         let control = HTTPServer(
             configuration: .init(host: options.host, port: options.controlPort), handler: providers.control)
         let servers = [apns, sandbox, google, control]

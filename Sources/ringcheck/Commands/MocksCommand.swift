@@ -29,6 +29,7 @@ struct MocksCommand: RingcheckCommand {
                 "bundle-id", "ID", help: "The app bundle ID the APNs mock expects.", default: "com.ringcheck.testapp"),
             .value(
                 "project-id", "ID", help: "The Firebase project ID the FCM mock expects.", default: "ringcheck-test"),
+            .value("threads", "N", help: "Event-loop threads per listener.", default: "1"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
         ],
         examples: [
@@ -57,6 +58,7 @@ struct MocksCommand: RingcheckCommand {
         options.projectID = arguments.value("project-id") ?? "ringcheck-test"
         envFile = arguments.value("env-file")
         jsonFile = arguments.value("json")
+        options.loopCount = try arguments.int("threads", in: 1...64) ?? 1
         quiet = arguments.flag("quiet")
     }
 
