@@ -253,19 +253,28 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
     /// of this thread, and that contention cost more than everything else per request.
     private func flushDispatches() {
         guard !pendingDispatches.isEmpty else { return }
-        let batch = pendingDispatches
+        let all = pendingDispatches
         pendingDispatches = []
         let handler = self.handler
         let inbox = self.inbox
-        Task {
-            for item in batch {
-                // Runs on this pool thread until the handler first suspends: a handler that answers
-                // at once costs no enqueue and no thread wake-up; one that waits frees the thread.
-                Task.immediate {
-                    let response = await handler.handle(item.request)
-                    inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
+        // Chunks keep handlers that compute without suspending from queueing behind each other
+        // on one pool thread while another thread idles.
+        var start = 0
+        while start < all.count {
+            let batch = Array(all[start..<min(start + Self.dispatchChunk, all.count)])
+            start += Self.dispatchChunk
+            Task {
+                for item in batch {
+                    // Runs on this pool thread until the handler first suspends: a handler that answers
+                    // at once costs no enqueue and no thread wake-up; one that waits frees the thread.
+                    Task.immediate {
+                        let response = await handler.handle(item.request)
+                        inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
+                    }
                 }
             }
         }
     }
+
+    private static let dispatchChunk = 16
 }
