@@ -2,48 +2,6 @@ import CLinux
 import Glibc
 import Synchronization
 
-/// Work handed to a loop from other threads.
-enum LoopMessage: Sendable {
-    /// A handler's answer for request `token` (HTTP/1.1 sequence number or HTTP/2 stream ID) on a connection.
-    case response(connectionID: UInt64, token: Int64, HTTPResponse)
-    case stop
-}
-
-/// The cross-thread mailbox of one loop: a `Mutex`-guarded array plus an eventfd to wake `epoll_wait`.
-final class LoopInbox: Sendable {
-    private let items = Mutex<[LoopMessage]>([])
-    let wakeFD: Int32
-
-    init(wakeFD: Int32) { self.wakeFD = wakeFD }
-
-    // The inbox outlives its loop while handler tasks still hold it: it owns the eventfd, so a
-    // late answer never writes to a descriptor number that was closed and reused.
-    deinit { close(wakeFD) }
-
-    func post(_ message: LoopMessage) {
-        let wasEmpty = items.withLock { list in
-            let e = list.isEmpty
-            list.append(message)
-            return e
-        }
-        // Only the first message of a batch needs to wake the loop; it drains everything at once.
-        if wasEmpty {
-            var one: UInt64 = 1
-            _ = write(wakeFD, &one, 8)
-        }
-    }
-
-    func takeAll() -> [LoopMessage] {
-        var drained: UInt64 = 0
-        _ = read(wakeFD, &drained, 8)
-        return items.withLock { list in
-            let taken = list
-            list = []
-            return taken
-        }
-    }
-}
-
 /// A complete request on its way to the handler.
 struct PendingDispatch: Sendable {
     var request: HTTPRequest
@@ -295,19 +253,28 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
     /// of this thread, and that contention cost more than everything else per request.
     private func flushDispatches() {
         guard !pendingDispatches.isEmpty else { return }
-        let batch = pendingDispatches
+        let all = pendingDispatches
         pendingDispatches = []
         let handler = self.handler
         let inbox = self.inbox
-        Task {
-            for item in batch {
-                // Runs on this pool thread until the handler first suspends: a handler that answers
-                // at once costs no enqueue and no thread wake-up; one that waits frees the thread.
-                Task.immediate {
-                    let response = await handler.handle(item.request)
-                    inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
+        // Chunks keep handlers that compute without suspending from queueing behind each other
+        // on one pool thread while another thread idles.
+        var start = 0
+        while start < all.count {
+            let batch = Array(all[start..<min(start + Self.dispatchChunk, all.count)])
+            start += Self.dispatchChunk
+            Task {
+                for item in batch {
+                    // Runs on this pool thread until the handler first suspends: a handler that answers
+                    // at once costs no enqueue and no thread wake-up; one that waits frees the thread.
+                    Task.immediate {
+                        let response = await handler.handle(item.request)
+                        inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
+                    }
                 }
             }
         }
     }
+
+    private static let dispatchChunk = 16
 }

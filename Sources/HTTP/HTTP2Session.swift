@@ -138,46 +138,56 @@ final class HTTP2Session {
         stream.responseBody = stream.method == "HEAD" ? [] : response.body
         stream.responseOffset = 0
 
-        // Names and values in one buffer; nghttp2 copies them during submit.
-        var storage: [UInt8] = []
-        var spans: [(Int, Int, Int, Int)] = []
-        storage.reserveCapacity(256)
-        func add(_ name: String, _ value: String) {
-            let ns = storage.count
-            storage.append(contentsOf: name.utf8)
-            let vs = storage.count
-            storage.append(contentsOf: value.utf8)
-            spans.append((ns, vs - ns, vs, storage.count - vs))
-        }
-        add(":status", String(response.status))
+        // Names and values in one reused buffer; nghttp2 copies them during submit.
+        nvBytes.removeAll(keepingCapacity: true)
+        nvSpans.removeAll(keepingCapacity: true)
+        appendField(":status", String(response.status))
         var hasLength = false
         for (name, value) in response.headers.fields {
+            if name.utf8.first == UInt8(ascii: ":") { continue }
             switch name {
             case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
             case "content-length": hasLength = true
             default: break
             }
-            if name.hasPrefix(":") { continue }
-            add(name, value)
+            appendField(name, value)
         }
         if !hasLength && response.status != 204 && response.status != 304 && response.status >= 200 {
-            add("content-length", String(response.body.count))
+            appendField("content-length", String(response.body.count))
         }
         let hasBody = !stream.responseBody.isEmpty
-        let rv = storage.withUnsafeMutableBufferPointer { base -> Int32 in
-            var nva = spans.map { s in
-                nghttp2_nv(
-                    name: base.baseAddress! + s.0, value: base.baseAddress! + s.2, namelen: s.1, valuelen: s.3,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        let session = self.session
+        let rv = nvBytes.withUnsafeMutableBufferPointer { base -> Int32 in
+            nva.removeAll(keepingCapacity: true)
+            for s in nvSpans {
+                nva.append(
+                    nghttp2_nv(
+                        name: base.baseAddress! + s.name, value: base.baseAddress! + s.value, namelen: s.nameLength,
+                        valuelen: s.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
             }
-            if hasBody {
-                var provider = nghttp2_data_provider(
-                    source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
-                return nghttp2_submit_response(session, streamID, &nva, nva.count, &provider)
+            return nva.withUnsafeBufferPointer { nv in
+                if hasBody {
+                    var provider = nghttp2_data_provider(
+                        source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
+                    return nghttp2_submit_response(session, streamID, nv.baseAddress, nv.count, &provider)
+                }
+                return nghttp2_submit_response(session, streamID, nv.baseAddress, nv.count, nil)
             }
-            return nghttp2_submit_response(session, streamID, &nva, nva.count, nil)
         }
         return rv == 0
+    }
+
+    // Scratch space for building header lists, reused across responses.
+    @exclusivity(unchecked) private var nvBytes: [UInt8] = []
+    @exclusivity(unchecked) private var nvSpans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
+    @exclusivity(unchecked) private var nva: [nghttp2_nv] = []
+
+    private func appendField(_ name: String, _ value: String) {
+        let n = nvBytes.count
+        nvBytes.append(contentsOf: name.utf8)
+        let v = nvBytes.count
+        nvBytes.append(contentsOf: value.utf8)
+        nvSpans.append((n, v - n, v, nvBytes.count - v))
     }
 
     // MARK: Callback bodies

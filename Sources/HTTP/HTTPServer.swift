@@ -8,7 +8,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     /// How a server listens and what it tolerates.
     public struct Configuration: Sendable {
-        /// The address to bind: an IPv4 or IPv6 literal.
+        /// The address to bind: an IPv4 or IPv6 literal (`localhost` means 127.0.0.1, `*` every IPv4 address).
         public var host: String
         /// The port to bind; 0 picks a free one (read it back from `HTTPServer.port`).
         public var port: Int
@@ -88,9 +88,19 @@ public final class HTTPServer: Sendable {
             let count = max(1, configuration.loopCount)
             var loops: [EventLoop] = []
             var port = configuration.port
+            guard (0...65535).contains(port) else {
+                throw HTTPServerError(operation: "start", message: "port \(port) is out of range")
+            }
+            // Literal addresses only, plus the two names everyone writes.
+            let host =
+                switch configuration.host {
+                case "localhost": "127.0.0.1"
+                case "", "*": "0.0.0.0"
+                default: configuration.host
+                }
             do {
                 for _ in 0..<count {
-                    let fd = rc_listen_tcp(configuration.host, Int32(port), 1024, count > 1 ? 1 : 0)
+                    let fd = rc_listen_tcp(host, Int32(port), 1024, count > 1 ? 1 : 0)
                     guard fd >= 0 else {
                         throw HTTPServerError.posix("listen on \(configuration.host):\(port)", -fd)
                     }

@@ -57,6 +57,21 @@ import Testing
         }
     }
 
+    @Test func tlsWithoutALPNFallsBackToHTTP11() async throws {
+        try await withTestServer(tls: true) { server in
+            let ca = try await ServerTestCertificates.get().caFile
+            let r = try await runProcess(
+                "curl",
+                curlBase + [
+                    "--http1.1", "--no-alpn", "--cacert", ca, "-D", "-", "-o", "/dev/null",
+                    "https://localhost:\(server.port)/echo",
+                ])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("x-alpn: -"))
+            #expect(r.stdout.contains("x-version: HTTP/1.1"))
+        }
+    }
+
     @Test func headHasLengthButNoBody() async throws {
         try await withTestServer { server in
             let port = server.port

@@ -95,6 +95,7 @@ import Testing
             #expect(r.stdout.contains("x-alpn=-"))
             #expect(r.stdout.contains("x-version=HTTP/2"))
             #expect(r.stdout.contains("x-authority=api.push.apple.com"))  // from the host header
+            #expect(r.stdout.contains("x-host-header=api.push.apple.com"))  // and kept among the headers
             #expect(r.stdout.contains("body=ping"))
         }
     }

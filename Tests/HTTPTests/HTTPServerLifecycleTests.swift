@@ -30,6 +30,21 @@ final class RequestLog: Sendable {
         try await offPool { again.stop() }
     }
 
+    @Test func hostNames() async throws {
+        let local = HTTPServer(configuration: .init(host: "localhost")) { _ in .text(200, "ok") }
+        try local.start()
+        #expect(local.port > 0)
+        try await offPool { local.stop() }
+        let v6 = HTTPServer(configuration: .init(host: "::1")) { _ in .text(200, "v6") }
+        if (try? v6.start()) != nil {  // IPv6 may be off in a container
+            let r = try await runProcess("curl", curlBase + ["http://[::1]:\(v6.port)/"])
+            #expect(r.stdout == "v6", "\(r.stderr)")
+            try await offPool { v6.stop() }
+        }
+        let bad = HTTPServer(configuration: .init(host: "no.such.host")) { _ in .text(200, "ok") }
+        #expect(throws: HTTPServerError.self) { try bad.start() }
+    }
+
     @Test func badTLSMaterialIsReportedAtStart() {
         let server = HTTPServer(
             configuration: .init(tls: .pem(certificateChain: "not a certificate", privateKey: "nope"))

@@ -24,8 +24,8 @@ public func runProcess(
         let dir = TemporaryDirectory(prefix: "ringcheck-proc")
         let outPath = dir.file("stdout")
         let errPath = dir.file("stderr")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
