@@ -9,52 +9,61 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs independent peers (curl, nghttp, openssl, python3) from tests.
+///
+/// Output goes to files, not pipes, and nothing runs on Dispatch's global queue: a pipe reader
+/// blocked there for a whole run starves the thread pool that Swift tasks share on Linux (so the
+/// server under test stalls), and a background grandchild holding a pipe open would keep the
+/// read from ever finishing.
 public enum ProcessRunner {
-    /// Runs `executable` (looked up on PATH) with `arguments`, feeding `input` on stdin, and waits for it.
-    /// A program still running after `timeout` seconds is killed and reported with status -9.
+    /// Runs `executable` (looked up on PATH) with `arguments`, feeding `input` on stdin, and waits for it
+    /// on the calling thread. A program still running after `timeout` seconds is killed (status -9).
+    /// From async code use `runProcess`, which waits on a thread of its own.
     public static func run(
         _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: Double = 30,
         environment: [String: String]? = nil
     ) throws -> ProcessResult {
+        let dir = TemporaryDirectory(prefix: "ringcheck-proc")
+        let outPath = dir.file("stdout")
+        let errPath = dir.file("stderr")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe()
-        let err = Pipe()
-        let inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
+        guard let outHandle = FileHandle(forWritingAtPath: outPath),
+            let errHandle = FileHandle(forWritingAtPath: errPath)
+        else { throw CocoaError(.fileWriteUnknown) }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let inPipe = Pipe()
+        process.standardInput = inPipe
         try process.run()
-        if let input { inp.fileHandleForWriting.write(Data(input)) }
-        try? inp.fileHandleForWriting.close()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        let outData = LockedData()
-        let errData = LockedData()
-        let group = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
+        let writer = inPipe.fileHandleForWriting
+        if let input {
+            // A large input could fill the pipe before the child reads it: write from a thread of its own.
+            Thread {
+                writer.write(Data(input))
+                try? writer.close()
+            }.start()
+        } else {
+            try? writer.close()
         }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
+        while process.isRunning && Date() < deadline { usleep(2_000) }
         var killed = false
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             killed = true
         }
         process.waitUntilExit()
-        group.wait()
-        let o = outData.get()
+        try? outHandle.close()
+        try? errHandle.close()
+        let out = FileManager.default.contents(atPath: outPath) ?? Data()
+        let err = FileManager.default.contents(atPath: errPath) ?? Data()
         return ProcessResult(
-            status: killed ? -9 : process.terminationStatus,
-            stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: errData.get(), as: UTF8.self),
-            stdoutBytes: [UInt8](o))
+            status: killed ? -9 : process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), stdoutBytes: [UInt8](out))
     }
 
     /// True when `executable` is on PATH.
@@ -63,10 +72,23 @@ public enum ProcessRunner {
     }
 }
 
-/// Data written by one thread and read by another after a DispatchGroup wait.
-final class LockedData: @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ d: Data) { lock.withLock { data = d } }
-    func get() -> Data { lock.withLock { data } }
+/// Runs blocking work (external processes, raw sockets) on a fresh thread, never on the
+/// cooperative pool, so handlers under test keep running while a test waits.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        }
+        thread.start()
+    }
+}
+
+/// Runs an external program to completion on a thread of its own (see `ProcessRunner.run`).
+public func runProcess(
+    _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: Double = 20,
+    environment: [String: String]? = nil
+) async throws -> ProcessResult {
+    try await offPool {
+        try ProcessRunner.run(executable, arguments, input: input, timeout: timeout, environment: environment)
+    }
 }

@@ -1,68 +1,6 @@
 import Foundation
 import HTTP
 
-/// Runs blocking work (external processes, raw sockets) on a fresh thread, never on the
-/// cooperative pool, so handlers under test keep running while a test waits.
-public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
-    }
-}
-
-/// Runs an external program to completion on a fresh thread, with output in files rather than pipes.
-///
-/// `ProcessRunner` reads its pipes on Dispatch's global queue; blocked there for a whole run, those
-/// reads starve the thread pool that Swift tasks share on Linux, and the server's handlers stall
-/// for a second at a time. Files and a plain thread avoid that.
-public func runProcess(
-    _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: Double = 20
-) async throws -> ProcessResult {
-    try await offPool {
-        let dir = TemporaryDirectory(prefix: "ringcheck-proc")
-        let outPath = dir.file("stdout")
-        let errPath = dir.file("stderr")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let outHandle = FileHandle(forWritingAtPath: outPath)!
-        let errHandle = FileHandle(forWritingAtPath: errPath)!
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        let inPipe = Pipe()
-        process.standardInput = inPipe
-        try process.run()
-        let writer = inPipe.fileHandleForWriting
-        if let input {
-            Thread {
-                writer.write(Data(input))
-                try? writer.close()
-            }.start()
-        } else {
-            try? writer.close()
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        var killed = false
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            killed = true
-        }
-        process.waitUntilExit()
-        try? outHandle.close()
-        try? errHandle.close()
-        let out = FileManager.default.contents(atPath: outPath) ?? Data()
-        let err = FileManager.default.contents(atPath: errPath) ?? Data()
-        return ProcessResult(
-            status: killed ? -9 : process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self), stdoutBytes: [UInt8](out))
-    }
-}
-
 /// One set of test certificates per test process (the openssl CLI is slow-ish).
 public enum ServerTestCertificates {
     private static let made: Result<(TemporaryDirectory, OpenSSLTestCertificates), any Error> = Result {
