@@ -15,10 +15,10 @@ public enum RingcheckBinary {
         return "ringcheck"
     }
 
-    /// Runs `ringcheck` with `arguments` and waits for it.
-    public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil) throws
-        -> ProcessResult
+    /// Runs `ringcheck` with `arguments` and waits for it on a thread of its own.
+    public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil)
+        async throws -> ProcessResult
     {
-        try ProcessRunner.run(path, arguments, timeout: timeout, environment: environment)
+        try await runProcess(path, arguments, timeout: timeout, environment: environment)
     }
 }
