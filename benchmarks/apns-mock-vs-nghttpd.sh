@@ -27,7 +27,8 @@ done
 
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+# Background jobs of a script ignore SIGINT, so stop them with SIGTERM.
+cleanup() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 echo "building ringcheck (release)..." >&2
@@ -66,13 +67,14 @@ sleep 0.5
 
 run() { # url → requests per second
     h2load -n "$requests" -c "$clients" -m "$streams" -d "$work/payload.json" "${headers[@]}" "$1" >"$work/h2load.out" 2>&1
-    grep -q "succeeded, 0 failed, 0 errored" "$work/h2load.out" || { echo "h2load against $1 had failures:" >&2; grep -E "requests:|status codes:" "$work/h2load.out" >&2; }
+    # Against the mock a few requests per connection are refused (REFUSED_STREAM): like APNs, it allows one
+    # stream until the provider token is verified, and h2load opens -m streams before it reads SETTINGS.
+    grep -E "^requests:|^status codes:" "$work/h2load.out" | sed "s|^|  $2 |" >&2
     grep -E '^finished in' "$work/h2load.out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
 
-mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token")
-grep -E "status codes:" "$work/h2load.out" | sed 's/^/mock /' >&2
-nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token")
+mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock)
+nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd)
 captured=$(curl -s "$RINGCHECK_CONTROL_URL/v1/health" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["captures"])')
 
 echo "requests: $requests, clients: $clients, streams per client: $streams, loops: $loops"
