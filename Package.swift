@@ -22,14 +22,19 @@ let package = Package(
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
         .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
+        .target(name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON"]),
+        .target(name: "Reports"),
         .executableTarget(
-            name: "ringcheck", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"]),
+            name: "ringcheck",
+            dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON"]),
 
         // MARK: tests
         .target(
             name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"], path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "JSON", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
             name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "HTTP", "Signing", "JSON", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),

@@ -1,0 +1,7 @@
+import Testing
+
+@testable import Reports
+
+@Suite struct ReportsSmokeTests {
+    @Test func moduleLinks() { #expect(Bool(true)) }
+}
