@@ -27,7 +27,8 @@ let package = Package(
 
         // MARK: tests
         .target(
-            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(
