@@ -78,7 +78,7 @@ public final class ReferenceBackendServer: Sendable {
         let service = self.service
         let sweepMs = options.sweepIntervalMs
         tasks.withLock { tasks in
-            tasks.append(Task { await worker.run() })
+            tasks.append(Task { await worker.runPipelined() })
             tasks.append(Task { await Self.sweep(service, maxSleepMs: sweepMs) })
         }
     }

@@ -238,6 +238,25 @@ import Testing
         await stack.stop()
     }
 
+    @Test func aSlowProviderDoesNotHoldUpOtherPushes() async throws {
+        let stack = try ReferenceStack.start()
+        try await registerCallee(stack)
+        _ = try stack.mocks.faults.install(
+            FaultPlan(mock: .apns, deviceToken: Self.sandboxToken, times: 1, latencyMs: 4_000))
+        let slow = UUID().uuidString.lowercased()
+        try await stack.api.create(slow)
+        try await Task.sleep(for: .milliseconds(300))
+        let next = UUID().uuidString.lowercased()
+        let createdAt = SystemClock.milliseconds()
+        try await stack.api.create(next)
+        // The second call rings every device at once, while the first call's sandbox push still waits.
+        let pushes = await stack.waitForPushes(callId: next, count: 3, timeout: .seconds(3))
+        #expect(pushes.count == 3)
+        #expect(pushes.allSatisfy { $0.arrivalMs - createdAt < 1_500 })
+        #expect(!stack.pushes(callId: slow).contains { $0.deviceToken == Self.sandboxToken })
+        await stack.stop()
+    }
+
     @Test func oneProviderTokenAndOneAccessTokenServeManyPushes() async throws {
         let stack = try ReferenceStack.start()
         try await registerCallee(stack)
