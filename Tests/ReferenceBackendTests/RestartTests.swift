@@ -21,7 +21,7 @@ import Testing
         let args = ["--port", "0", "--db", db, "--ring-seconds", "8"]
         let bundle = mocks.providers.credentials.bundleID
 
-        let first = try ReferenceServerProcess(arguments: args, environment: env)
+        let first = try await ReferenceServerProcess.start(arguments: args, environment: env)
         let api1 = try ReferenceAPIClient(baseURL: first.baseURL)
         try await api1.registerAPNs(
             "user-b", installation: "b-phone", token: Self.iphone, environment: "sandbox", appId: bundle)
@@ -41,10 +41,10 @@ import Testing
         let refused = await mocks.log.waitFor({ $0.deviceToken == Self.android }, timeout: .seconds(5))
         #expect(refused?.response.status == 503)
         try await Task.sleep(for: .milliseconds(300))
-        first.killHard()
+        await first.killHard()
         api1.client.shutdown()
 
-        let second = try ReferenceServerProcess(arguments: args, environment: env)
+        let second = try await ReferenceServerProcess.start(arguments: args, environment: env)
         let api2 = try ReferenceAPIClient(baseURL: second.baseURL)
         let snapshot = try await api2.get(callId, as: "user-a")
         #expect(snapshot.status == 200)
@@ -62,7 +62,7 @@ import Testing
         // No traffic until after the deadline: the restarted backend still ends the call on time.
         let wait = expiresAtMs + 1_200 - SystemClock.milliseconds()
         if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
-        second.killHard()
+        await second.killHard()
         api2.client.shutdown()
         let store = try CallStore(.file(db))
         let call = try #require(try store.transaction { tx in try tx.call(callId) })
@@ -72,12 +72,12 @@ import Testing
         #expect(endedAt >= expiresAtMs && endedAt < expiresAtMs + 1_000)
 
         // A third start serves the stored events, and stops cleanly on SIGINT.
-        let third = try ReferenceServerProcess(arguments: args, environment: env)
+        let third = try await ReferenceServerProcess.start(arguments: args, environment: env)
         let api3 = try ReferenceAPIClient(baseURL: third.baseURL)
         let events = try await api3.allEvents("user-a", installation: "a-phone")
         #expect(events.contains { $0["callId"]?.stringValue == callId && $0["reason"] == "unanswered" })
         api3.client.shutdown()
-        #expect(third.interrupt() == 0)
+        #expect(await third.interrupt() == 0)
         #expect(third.log.contains("stopped"))
     }
 }

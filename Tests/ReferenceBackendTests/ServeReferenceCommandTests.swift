@@ -10,8 +10,8 @@ import Testing
         !$0.key.hasPrefix("RINGCHECK_")
     }
 
-    @Test func helpListsEveryDefectWithItsSummary() throws {
-        let result = try RingcheckBinary.run(["serve-reference", "--help"])
+    @Test func helpListsEveryDefectWithItsSummary() async throws {
+        let result = try await OffPool.run { try RingcheckBinary.run(["serve-reference", "--help"]) }
         #expect(result.status == 0)
         for defect in Defect.allCases {
             #expect(result.stdout.contains(defect.name), "\(defect.name) missing from --help")
@@ -23,15 +23,24 @@ import Testing
         }
     }
 
-    @Test func unknownDefectIsAUsageErrorWithTheList() throws {
-        let result = try RingcheckBinary.run(["serve-reference", "--defect", "zero-ttl", "--defect", "no-such-thing"])
+    @Test func unknownDefectIsAUsageErrorWithTheList() async throws {
+        let result = try await OffPool.run {
+            try RingcheckBinary.run(["serve-reference", "--defect", "zero-ttl", "--defect", "no-such-thing"])
+        }
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown defect 'no-such-thing'"))
         #expect(result.stderr.contains("racy-answer"))
         #expect(result.stderr.contains("keep-dead-tokens"))
     }
 
-    @Test func refusesToStartWithoutPushSettings() throws {
+    @Test func refusesToStartWithoutPushSettings() async throws {
+        let (status, stderr) = try await OffPool.run { try Self.runWithoutSettings() }
+        #expect(status == 2)
+        for variable in PushProviderSettings.requiredVariables.map(\.name) { #expect(stderr.contains(variable)) }
+        #expect(stderr.contains("ringcheck mocks --env-file"))
+    }
+
+    static func runWithoutSettings() throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RingcheckBinary.path)
         process.arguments = ["serve-reference", "--port", "0"]
@@ -42,10 +51,7 @@ import Testing
         try process.run()
         let data = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let stderr = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 2)
-        for variable in PushProviderSettings.requiredVariables.map(\.name) { #expect(stderr.contains(variable)) }
-        #expect(stderr.contains("ringcheck mocks --env-file"))
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     @Test func settingsAcceptTopicWithOrWithoutVoipSuffix() throws {

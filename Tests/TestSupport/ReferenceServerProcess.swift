@@ -45,18 +45,31 @@ public final class ReferenceServerProcess: @unchecked Sendable {  // `process` i
     /// Everything the process printed so far.
     public var log: String { String(decoding: output.get(), as: UTF8.self) }
 
+    /// Starts the server on its own thread (it waits for the child), keeping the cooperative pool free.
+    public static func start(arguments: [String], environment: [String: String], timeout: Double = 20) async throws
+        -> ReferenceServerProcess
+    {
+        try await OffPool.run {
+            try ReferenceServerProcess(arguments: arguments, environment: environment, timeout: timeout)
+        }
+    }
+
     /// `kill -9`: no cleanup, no goodbye.
-    public func killHard() {
+    public func killHard() async {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = self.process
+        await OffPool.run { process.waitUntilExit() }
     }
 
     /// SIGINT, as Ctrl-C; returns the exit status.
     @discardableResult
-    public func interrupt() -> Int32 {
+    public func interrupt() async -> Int32 {
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = self.process
+        return await OffPool.run {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     deinit {
@@ -76,5 +89,21 @@ public struct ReferenceServerProcessError: Error, CustomStringConvertible {
 extension LockedData {
     func append(_ more: Data) {
         set(get() + more)
+    }
+}
+
+/// Runs blocking work (waiting for child processes) on a thread of its own, never on Swift's
+/// cooperative pool, where it would starve every other test.
+public enum OffPool {
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
     }
 }
