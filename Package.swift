@@ -30,13 +30,15 @@ let package = Package(
 
         // MARK: tests
         .target(
-            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"], path: "Tests/TestSupport"),
+            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "JSON", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
-            name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "HTTP", "Signing", "JSON", "TestSupport"]),
+            name: "ReferenceBackendTests",
+            dependencies: ["ReferenceBackend", "HTTP", "Signing", "PushMocks", "JSON", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "JSON", "TestSupport"]),

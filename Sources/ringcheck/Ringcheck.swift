@@ -5,7 +5,8 @@ import Foundation
 struct Ringcheck {
     /// Every subcommand, in the order `--help` lists them.
     static let commands: [any RingcheckCommand.Type] = [
-        MocksCommand.self
+        MocksCommand.self,
+        ServeReferenceCommand.self,
     ]
 
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."

@@ -128,12 +128,12 @@ public final class PushWorker: Sendable {
         var status: Int?
     }
 
-    private func claimDueJobs(report: inout PushWorkerReport) throws -> [ClaimedPush] {
+    func claimDueJobs(report: inout PushWorkerReport, limit: Int? = nil) throws -> [ClaimedPush] {
         let now = service.clock()
         let (claimed, skipped) = try service.store.transaction { tx -> ([ClaimedPush], Int) in
             var claimed: [ClaimedPush] = []
             var skipped = 0
-            for job in try tx.dueJobs(nowMs: now, limit: policy.batchSize) {
+            for job in try tx.dueJobs(nowMs: now, limit: limit ?? policy.batchSize) {
                 if let reason = try reasonNotToSend(tx, job, nowMs: now) {
                     try tx.updateJob(job.jobId, status: reason.status, lastError: reason.message, nowMs: now)
                     skipped += 1
@@ -172,7 +172,7 @@ public final class PushWorker: Sendable {
 
     // MARK: Outcomes
 
-    private func record(_ outcome: PushOutcome, for push: ClaimedPush, report: inout PushWorkerReport) throws {
+    func record(_ outcome: PushOutcome, for push: ClaimedPush, report: inout PushWorkerReport) throws {
         let now = service.clock()
         let job = push.job
         try service.store.transaction { tx in

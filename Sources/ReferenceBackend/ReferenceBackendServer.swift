@@ -1,0 +1,135 @@
+import HTTP
+import Synchronization
+
+/// The reference backend as a running service: the `CallxAPI` on an `HTTPServer`, the push
+/// worker sending the outbox, and the expiry sweeper that ends unanswered calls on time even
+/// when no request arrives. With a file database, a restart picks up where the last process
+/// stopped (pushes it was sending when it died are sent again).
+public final class ReferenceBackendServer: Sendable {
+    /// How the server listens and what it runs.
+    public struct Options: Sendable {
+        /// Address and port of the API (plain HTTP/1.1 and h2c); port 0 picks a free one.
+        public var host: String
+        public var port: Int
+        /// The database: in memory, or a file that survives restarts.
+        public var database: Database.Location
+        public var configuration: ReferenceBackendConfiguration
+        public var users: UserDirectory
+        public var retryPolicy: PushRetryPolicy
+        /// The longest the sweeper sleeps between looks for calls past their ring deadline.
+        public var sweepIntervalMs: Int64
+        /// Event-loop threads of the HTTP server.
+        public var loopCount: Int
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, database: Database.Location = .inMemory,
+            configuration: ReferenceBackendConfiguration = ReferenceBackendConfiguration(),
+            users: UserDirectory = .testUsers, retryPolicy: PushRetryPolicy = PushRetryPolicy(),
+            sweepIntervalMs: Int64 = 250, loopCount: Int = 1
+        ) {
+            self.host = host
+            self.port = port
+            self.database = database
+            self.configuration = configuration
+            self.users = users
+            self.retryPolicy = retryPolicy
+            self.sweepIntervalMs = sweepIntervalMs
+            self.loopCount = loopCount
+        }
+    }
+
+    public let options: Options
+    public let service: CallService
+    public let worker: PushWorker
+    public let transport: any PushTransport
+    private let server: HTTPServer
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    /// Opens the database and wires the API, worker and sweeper; nothing runs until `start()`.
+    /// `messageSettings` defaults to the transport's own when it is a `ProviderPushTransport`.
+    public init(
+        options: Options, transport: any PushTransport, messageSettings: PushMessageSettings? = nil,
+        clock: @escaping MillisecondClock = SystemClock.milliseconds
+    ) throws {
+        self.options = options
+        self.transport = transport
+        let store = try CallStore(options.database)
+        service = CallService(store: store, users: options.users, configuration: options.configuration, clock: clock)
+        let settings =
+            messageSettings ?? (transport as? ProviderPushTransport)?.messageSettings
+            ?? PushMessageSettings(fcmProjectID: "unset")
+        worker = PushWorker(service: service, transport: transport, settings: settings, policy: options.retryPolicy)
+        server = HTTPServer(
+            configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
+            handler: CallxAPI(service: service))
+    }
+
+    /// A server sending real pushes with the given provider settings.
+    public convenience init(options: Options, providers: PushProviderSettings) throws {
+        try self.init(options: options, transport: try ProviderPushTransport(settings: providers))
+    }
+
+    /// Recovers pushes a previous process was sending, starts listening, the worker and the sweeper.
+    public func start() throws {
+        let now = service.clock()
+        try service.store.transaction { tx in try tx.releaseInterruptedJobs(nowMs: now) }
+        try server.start()
+        let worker = self.worker
+        let service = self.service
+        let sweepMs = options.sweepIntervalMs
+        tasks.withLock { tasks in
+            tasks.append(Task { await worker.runPipelined() })
+            tasks.append(Task { await Self.sweep(service, maxSleepMs: sweepMs) })
+        }
+    }
+
+    /// The port the API listens on (after `start()`).
+    public var port: Int { server.port }
+
+    /// `http://host:port`, for clients.
+    public var baseURL: String {
+        let host = options.host == "0.0.0.0" ? "127.0.0.1" : options.host
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Stops accepting requests, then stops the worker and sweeper and waits for them.
+    public func stop() async {
+        server.stop()
+        let running = tasks.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+        (transport as? ProviderPushTransport)?.shutdown()
+    }
+
+    /// Ends ringing calls as their deadlines pass, independently of the worker (which may be
+    /// waiting on a slow provider) and of requests.
+    static func sweep(_ service: CallService, maxSleepMs: Int64) async {
+        while !Task.isCancelled {
+            _ = try? service.expireDueCalls()
+            var sleepMs = maxSleepMs
+            if let next = try? service.store.transaction({ tx in try tx.nextRingDeadlineMs() }) {
+                sleepMs = min(max(next - service.clock() + 1, 1), maxSleepMs)
+            }
+            try? await Task.sleep(for: .milliseconds(sleepMs))
+        }
+    }
+}
+
+extension StoreTransaction {
+    /// Returns jobs claimed by a worker that is gone (this process is starting) to the queue, due now.
+    func releaseInterruptedJobs(nowMs: Int64) throws {
+        _ = try db.execute(
+            """
+            UPDATE push_jobs SET status = 'pending', lease_until_ms = NULL, next_attempt_at_ms = ?1, updated_at_ms = ?1
+            WHERE status = 'sending'
+            """, [.integer(nowMs)])
+    }
+
+    /// The earliest ring deadline of a ringing call, if any.
+    func nextRingDeadlineMs() throws -> Int64? {
+        try db.queryFirst("SELECT min(expires_at_ms) AS t FROM calls WHERE state = 'ringing'")?.int64("t")
+    }
+}

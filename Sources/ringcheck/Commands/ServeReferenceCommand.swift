@@ -1,0 +1,110 @@
+import Foundation
+import HTTP
+import ReferenceBackend
+
+/// `ringcheck serve-reference`: run the reference backend (a conforming Callx backend) until interrupted.
+struct ServeReferenceCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "serve-reference",
+        abstract:
+            "Run the reference Callx backend, sending real pushes to the providers in RINGCHECK_*, until interrupted.",
+        discussion: """
+            A conforming implementation of the Callx backend reference design: push-token registration, calls
+            with idempotent create/answer/end, atomic answer arbitration, the per-installation event feed,
+            media sessions, and pushes through a transactional outbox (APNs VoIP over HTTP/2 with a cached
+            provider token, FCM v1 with a cached OAuth token). Push settings come from the RINGCHECK_*
+            variables that 'ringcheck mocks --env-file F' writes ('source F' first). Test users user-a,
+            user-b and user-c authenticate with 'Authorization: Bearer token-user-a' (and so on).
+            Events: GET /v1/call-events?installationId=ID&cursor=N (or an x-installation-id header).
+
+            DEFECTS (each breaks exactly one rule; off unless named with --defect):
+
+            """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()),
+        options: [
+            .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
+            .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080"),
+            .value(
+                "db", "PATH", help: "SQLite file that keeps calls, events and pending pushes across restarts.",
+                default: "in memory"),
+            .value("ring-seconds", "N", help: "How long a call rings before it ends as unanswered.", default: "30"),
+            .value(
+                "event-retention", "N", help: "Events each user's feed keeps; older cursors get a gap.",
+                default: "1000"),
+            .value(
+                "users", "FILE", help: "JSON users file ({\"users\": [{userId, displayName, handle, token}]}).",
+                default: "user-a, user-b, user-c"),
+            .value("defect", "NAME", help: "Switch on a defect (see DEFECTS above).", repeatable: true),
+            .flag("quiet", short: "q", help: "Print nothing but errors."),
+        ],
+        examples: [
+            "ringcheck mocks --env-file mocks.env &      # mock APNs/FCM, settings in mocks.env",
+            "source mocks.env && ringcheck serve-reference --db /tmp/ref.db",
+            "ringcheck serve-reference --port 0 --ring-seconds 5 --defect zero-ttl --defect racy-answer",
+        ])
+
+    var options = ReferenceBackendServer.Options()
+    var quiet: Bool
+
+    init(arguments: ParsedArguments) throws {
+        let name = Self.configuration.name
+        options.host = arguments.value("host") ?? "127.0.0.1"
+        options.port = try arguments.int("port", in: 0...65535) ?? 8080
+        if let db = arguments.value("db") { options.database = .file(db) }
+        let ringSeconds = try arguments.int("ring-seconds", in: 1...86_400) ?? 30
+        let retention = try arguments.int("event-retention", in: 1...10_000_000) ?? 1_000
+        let (defects, unknown) = Defect.parse(arguments.all("defect"))
+        if !unknown.isEmpty {
+            let list = Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()
+            throw UsageError(
+                message: "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are:\n\(list)",
+                command: name)
+        }
+        options.configuration = ReferenceBackendConfiguration(
+            ringSeconds: ringSeconds, eventRetention: retention, defects: defects)
+        if let path = arguments.value("users") {
+            do { options.users = try UserDirectory.load(path: path) } catch {
+                throw ConfigurationError(message: "--users: \(error)")
+            }
+        }
+        quiet = arguments.flag("quiet")
+    }
+
+    func run() async throws -> ExitCode {
+        let providers: PushProviderSettings
+        do { providers = try PushProviderSettings(environment: ProcessInfo.processInfo.environment) } catch {
+            throw ConfigurationError(message: "\(error)")
+        }
+        let server: ReferenceBackendServer
+        do {
+            server = try ReferenceBackendServer(options: options, providers: providers)
+            try server.start()
+        } catch {
+            throw ConfigurationError(message: "cannot start the reference backend: \(error)")
+        }
+        if !quiet { Console.out(summary(server, providers)) }
+        let signal = await HTTPServer.waitForTerminationSignal()
+        await server.stop()
+        if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
+        return .success
+    }
+
+    func summary(_ server: ReferenceBackendServer, _ providers: PushProviderSettings) -> String {
+        let database: String
+        switch options.database {
+        case .inMemory: database = "in memory (lost on exit; use --db PATH to keep it)"
+        case .file(let path): database = path
+        }
+        let defects = options.configuration.defects.map(\.name).sorted()
+        let out = """
+            ringcheck serve-reference: listening on \(server.baseURL)
+              users        \(options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", "))
+              database     \(database)
+              ring time    \(options.configuration.ringSeconds) s, event retention \(options.configuration.eventRetention)
+              APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsBundleID).voip
+              FCM          \(providers.fcmURL)
+              defects      \(defects.isEmpty ? "none (conforming)" : defects.joined(separator: ", "))
+            Press Ctrl-C to stop.
+            """
+        return out
+    }
+}
