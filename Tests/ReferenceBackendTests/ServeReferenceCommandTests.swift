@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func helpListsEveryDefectWithItsSummary() async throws {
-        let result = try await OffPool.run { try RingcheckBinary.run(["serve-reference", "--help"]) }
+        let result = try await RingcheckBinary.run(["serve-reference", "--help"])
         #expect(result.status == 0)
         for defect in Defect.allCases {
             #expect(result.stdout.contains(defect.name), "\(defect.name) missing from --help")
@@ -24,9 +24,9 @@ import Testing
     }
 
     @Test func unknownDefectIsAUsageErrorWithTheList() async throws {
-        let result = try await OffPool.run {
-            try RingcheckBinary.run(["serve-reference", "--defect", "zero-ttl", "--defect", "no-such-thing"])
-        }
+        let result = try await RingcheckBinary.run([
+            "serve-reference", "--defect", "zero-ttl", "--defect", "no-such-thing",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown defect 'no-such-thing'"))
         #expect(result.stderr.contains("racy-answer"))
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func refusesToStartWithoutPushSettings() async throws {
-        let (status, stderr) = try await OffPool.run { try Self.runWithoutSettings() }
+        let (status, stderr) = try await offPool { try Self.runWithoutSettings() }
         #expect(status == 2)
         for variable in PushProviderSettings.requiredVariables.map(\.name) { #expect(stderr.contains(variable)) }
         #expect(stderr.contains("ringcheck mocks --env-file"))

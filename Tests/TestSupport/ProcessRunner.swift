@@ -74,13 +74,11 @@ public enum ProcessRunner {
 
 /// Runs blocking work (external processes, raw sockets) on a fresh thread, never on the
 /// cooperative pool, so handlers under test keep running while a test waits.
-public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
+public func offPool<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    let result: Result<T, E> = await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: Result { () throws(E) -> T in try body() }) }.start()
     }
+    return try result.get()
 }
 
 /// Runs an external program to completion on a thread of its own (see `ProcessRunner.run`).

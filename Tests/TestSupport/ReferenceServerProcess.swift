@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `ringcheck serve-reference` as a child process, for tests that kill and restart the backend.
 public final class ReferenceServerProcess: @unchecked Sendable {  // `process` is touched by one test at a time
@@ -49,7 +50,7 @@ public final class ReferenceServerProcess: @unchecked Sendable {  // `process` i
     public static func start(arguments: [String], environment: [String: String], timeout: Double = 20) async throws
         -> ReferenceServerProcess
     {
-        try await OffPool.run {
+        try await offPool {
             try ReferenceServerProcess(arguments: arguments, environment: environment, timeout: timeout)
         }
     }
@@ -58,7 +59,7 @@ public final class ReferenceServerProcess: @unchecked Sendable {  // `process` i
     public func killHard() async {
         kill(process.processIdentifier, SIGKILL)
         let process = self.process
-        await OffPool.run { process.waitUntilExit() }
+        await offPool { process.waitUntilExit() }
     }
 
     /// SIGINT, as Ctrl-C; returns the exit status.
@@ -66,7 +67,7 @@ public final class ReferenceServerProcess: @unchecked Sendable {  // `process` i
     public func interrupt() async -> Int32 {
         kill(process.processIdentifier, SIGINT)
         let process = self.process
-        return await OffPool.run {
+        return await offPool {
             process.waitUntilExit()
             return process.terminationStatus
         }
@@ -86,24 +87,9 @@ public struct ReferenceServerProcessError: Error, CustomStringConvertible {
     public var description: String { "serve-reference did not start:\n\(output)" }
 }
 
-extension LockedData {
-    func append(_ more: Data) {
-        set(get() + more)
-    }
-}
-
-/// Runs blocking work (waiting for child processes) on a thread of its own, never on Swift's
-/// cooperative pool, where it would starve every other test.
-public enum OffPool {
-    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
-    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
+/// What a child process printed so far, appended by a reader thread and read by tests.
+final class LockedData: Sendable {
+    private let data = Mutex(Data())
+    func append(_ more: Data) { data.withLock { $0.append(more) } }
+    func get() -> Data { data.withLock { $0 } }
 }
