@@ -69,7 +69,7 @@ public struct MockStackClients: Sendable {
             try body.write(toFile: file, atomically: false, encoding: .utf8)
             args += ["--data-binary", "@" + file]
         }
-        let r = try await Self.run("curl", args + options + [url], timeout: timeout)
+        let r = try await run("curl", args + options + [url], timeout: timeout)
         let written = r.stdout.split(separator: " ").map(String.init)
         var headers = HTTPHeaders()
         // With several header blocks (a 100-continue), the last one is the response.
@@ -154,7 +154,7 @@ public struct MockStackClients: Sendable {
         try body.write(toFile: file, atomically: false, encoding: .utf8)
         var args = options + ["-v", "-n", "-d", file]
         for (name, value) in headers { args += ["-H", "\(name): \(value)"] }
-        return try await Self.run("nghttp", args + urls, timeout: 20)
+        return try await run("nghttp", args + urls, timeout: 20)
     }
 
     // MARK: Python
@@ -163,6 +163,7 @@ public struct MockStackClients: Sendable {
     /// `expired` (iat 3700 s ago), `foreignKey`, `wrongKeyID`, `wrongTeam`, `hs256`.
     public func providerTokens() async throws -> [String: String] {
         let json = try await MockStackPython.run(
+            self,
             "apns-tokens", [settings.apnsKeyFile, settings.apnsKeyID, settings.apnsTeamID])
         var tokens: [String: String] = [:]
         for (key, value) in json.objectValue ?? [] { tokens[key] = value.stringValue }
@@ -173,13 +174,14 @@ public struct MockStackClients: Sendable {
     /// then each message to FCM. `{"oauth": {status, body, headers}, "sends": […], "accessToken": …}`.
     public func googleSend(_ messages: [JSONValue]) async throws -> JSONValue {
         try await MockStackPython.run(
+            self,
             "google-send",
             [settings.fcmServiceAccountFile, settings.caFile, settings.fcmURL, JSONValue.array(messages).serialized()])
     }
 
     /// A token request whose assertion carries the account's `kid` and email but another RSA key's signature.
     public func forgedOAuthExchange() async throws -> JSONValue {
-        try await MockStackPython.run("oauth-forged", [settings.fcmServiceAccountFile, settings.caFile])
+        try await MockStackPython.run(self, "oauth-forged", [settings.fcmServiceAccountFile, settings.caFile])
     }
 
     /// One HTTP/2 POST with Python's h2 over TLS (ALPN h2); the events seen: `settings`, `response`,
@@ -193,21 +195,15 @@ public struct MockStackClients: Sendable {
         }
         let list = JSONValue.array(headers.map { [.string($0.0), .string($0.1)] }).serialized()
         let events = try await MockStackPython.run(
+            self,
             "h2-request", [host, String(port), settings.caFile, path, list, body, String(settle)])
         return events.arrayValue ?? []
     }
 
     // MARK: Running programs
 
-    /// Runs a program to completion on a thread of its own: waiting for it on the cooperative pool
-    /// would starve the mocks' handlers, which run there too, and deadlock the test.
-    public static func run(_ executable: String, _ arguments: [String], timeout: Double) async throws
-        -> ProcessResult
-    {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try ProcessRunner.run(executable, arguments, timeout: timeout) })
-            }
-        }
+    /// Runs `executable` (looked up on PATH) to completion without blocking the cooperative pool.
+    public func run(_ executable: String, _ arguments: [String], timeout: Double) async throws -> ProcessResult {
+        try await MockStackProcess.run([executable] + arguments, scratch: scratch, timeout: timeout)
     }
 }

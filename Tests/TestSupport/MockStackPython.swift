@@ -9,10 +9,10 @@ public enum MockStackPython {
     public static let interpreter = "/usr/bin/python3"
 
     /// Runs one command of `script` and parses what it printed.
-    public static func run(_ command: String, _ arguments: [String], timeout: Double = 30) async throws
-        -> JSONValue
-    {
-        let r = try await MockStackClients.run(interpreter, ["-c", script, command] + arguments, timeout: timeout)
+    public static func run(
+        _ clients: MockStackClients, _ command: String, _ arguments: [String], timeout: Double = 30
+    ) async throws -> JSONValue {
+        let r = try await clients.run(interpreter, ["-c", script, command] + arguments, timeout: timeout)
         guard r.status == 0, let value = try? JSONValue.parse(r.stdoutBytes) else {
             throw MockStackClientError(message: "python \(command) exited \(r.status): \(r.stderr)\(r.stdout)")
         }
