@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "JSON"], path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),
         .testTarget(
             name: "ReferenceBackendTests", dependencies: ["ReferenceBackend", "HTTP", "Signing", "JSON", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
