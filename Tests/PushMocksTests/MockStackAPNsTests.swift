@@ -21,6 +21,7 @@ import Testing
             #expect(r.exitCode == 0 && r.status == 200 && r.httpVersion == "2", "\(r)")
             let apnsID = try #require(r.headers["apns-id"])
             #expect(r.body.isEmpty)
+            #expect((r.headers["apns-unique-id"] != nil) == sandbox)
 
             let environment: APNsEnvironment = sandbox ? .sandbox : .production
             let capture = try #require(
@@ -51,6 +52,24 @@ import Testing
         #expect(ok.status == 200 && ok.headers["apns-id"] == id)
         let refused = try await clients.apnsPush(jwt: jwt, overrides: [("apns-id", id), ("apns-priority", "7")])
         #expect(refused.status == 400 && refused.headers["apns-id"] == id)
+    }
+
+    @Test func iatAsFloatOrStringIsAccepted() async throws {
+        let tokens = try await clients.providerTokens()
+        // A new token per environment: each mock keeps its own 20-minute refresh clock.
+        let float = try await clients.apnsPush(jwt: tokens["floatIat"])
+        #expect(float.status == 200, "\(float)")
+        let string = try await clients.apnsPush(jwt: tokens["stringIat"], sandbox: true)
+        #expect(string.status == 200, "\(string)")
+    }
+
+    @Test func h2WithoutALPNIsServed() async throws {
+        let jwt = try #require(try await clients.providerTokens()["valid"])
+        let events = try await clients.h2Request(
+            baseURL: mocks.settings.apnsURL, path: "/3/device/\(MockStackClients.deviceToken)",
+            headers: clients.voipHeaders(jwt: jwt), body: MockStackClients.voipBody, alpn: false)
+        #expect(Self.status(events) == "200", "\(events)")
+        #expect(mocks.log.captures().first?.outcome == .accepted)
     }
 
     // MARK: One stream until a valid provider token

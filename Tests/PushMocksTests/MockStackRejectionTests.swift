@@ -111,15 +111,24 @@ import Testing
         #expect(try await clients.apnsPush(jwt: tokens["valid"]).status == 200)
     }
 
-    @Test func apnsAnswersUnregisteredDevicesWithATimestamp() async throws {
+    @Test func apnsJudgesRegisteredDevices() async throws {
         let token = String(repeating: "e", count: 64)
         let registered = try await clients.control(
             "POST", "/v1/devices", body: #"{"deviceToken":"\#(token)","status":"unregistered","sinceMs":1790000000000}"#
         )
         #expect(registered.status == 201, "\(registered)")
-        let r = try await clients.apnsPush(token: token, jwt: try await clients.providerTokens()["valid"])
+        let jwt = try await clients.providerTokens()["valid"]
+        let r = try await clients.apnsPush(token: token, jwt: jwt)
         #expect(r.status == 410 && r.apnsReason == "Unregistered", "\(r)")
         #expect(r.json?["timestamp"]?.int64Value == 1_790_000_000_000)
+
+        let sandboxOnly = String(repeating: "5", count: 64)
+        let bound = try await clients.control(
+            "POST", "/v1/devices", body: #"{"deviceToken":"\#(sandboxOnly)","environment":"sandbox"}"#)
+        #expect(bound.status == 201, "\(bound)")
+        #expect(try await clients.apnsPush(token: sandboxOnly, jwt: jwt, sandbox: true).status == 200)
+        let production = try await clients.apnsPush(token: sandboxOnly, jwt: jwt)
+        #expect(production.status == 400 && production.apnsReason == "BadDeviceToken", "\(production)")
     }
 
     // MARK: FCM and OAuth

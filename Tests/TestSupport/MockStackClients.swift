@@ -160,7 +160,8 @@ public struct MockStackClients: Sendable {
     // MARK: Python
 
     /// Provider tokens PyJWT signs from the written `.p8` file: `valid`, `renewed` (another valid token),
-    /// `expired` (iat 3700 s ago), `foreignKey`, `wrongKeyID`, `wrongTeam`, `hs256`.
+    /// `expired` (iat 3700 s ago), `foreignKey`, `wrongKeyID`, `wrongTeam`, `hs256`, and valid ones
+    /// with `iat` as a float (`floatIat`) or a string (`stringIat`).
     public func providerTokens() async throws -> [String: String] {
         let json = try await MockStackPython.run(
             self,
@@ -186,9 +187,10 @@ public struct MockStackClients: Sendable {
 
     /// One HTTP/2 POST with Python's h2 over TLS (ALPN h2); the events seen: `settings`, `response`,
     /// `data`, `streamEnded`, `streamReset`, `goaway`, `reset`, `eof`. Reads on for `settle` seconds
-    /// after the stream ends, to see frames the server sends later.
+    /// after the stream ends, to see frames the server sends later. `alpn: false` offers no ALPN.
     public func h2Request(
-        baseURL: String, path: String, headers: [(String, String)], body: String, settle: Double = 0.3
+        baseURL: String, path: String, headers: [(String, String)], body: String, settle: Double = 0.3,
+        alpn: Bool = true
     ) async throws -> [JSONValue] {
         guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
             throw MockStackClientError(message: "not a base URL with a port: \(baseURL)")
@@ -196,7 +198,7 @@ public struct MockStackClients: Sendable {
         let list = JSONValue.array(headers.map { [.string($0.0), .string($0.1)] }).serialized()
         let events = try await MockStackPython.run(
             self,
-            "h2-request", [host, String(port), settings.caFile, path, list, body, String(settle)])
+            "h2-request", [host, String(port), settings.caFile, path, list, body, String(settle), alpn ? "h2" : ""])
         return events.arrayValue ?? []
     }
 

@@ -70,6 +70,8 @@ public enum MockStackPython {
                 "wrongKeyID": sign({"iss": team, "iat": now}, k="ABCDEFGHIJ"),
                 "wrongTeam": sign({"iss": "ZZZZZZZZZZ", "iat": now}),
                 "hs256": sign({"iss": team, "iat": now}, "not-the-key", alg="HS256"),
+                "floatIat": sign({"iss": team, "iat": now + 0.25}),
+                "stringIat": sign({"iss": team, "iat": str(now)}),
             })
 
 
@@ -110,10 +112,11 @@ public enum MockStackPython {
             emit(exchange(account, ca_file, assertion(account, other)))
 
 
-        def h2_request(host, port, ca_file, path, headers_json, body, settle):
+        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2"):
             """One HTTP/2 request with the h2 library; reports every frame-level event until the server is done."""
             context = ssl.create_default_context(cafile=ca_file)
-            context.set_alpn_protocols(["h2"])
+            if alpn:  # Some APNs clients offer no ALPN at all and still speak h2.
+                context.set_alpn_protocols([alpn])
             sock = context.wrap_socket(socket.create_connection((host, int(port)), timeout=5), server_hostname=host)
             conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
             conn.initiate_connection()
