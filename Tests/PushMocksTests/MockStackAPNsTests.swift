@@ -10,7 +10,7 @@ import Testing
     let mocks: MockStackHarness
     var clients: MockStackClients { mocks.clients }
 
-    init() throws { mocks = try MockStackHarness() }
+    init() async throws { mocks = try await MockStackHarness.start() }
 
     @Test func voipPushSignedByPyJWTIsAcceptedAndCapturedInEachEnvironment() async throws {
         let jwt = try #require(try await clients.providerTokens()["valid"])

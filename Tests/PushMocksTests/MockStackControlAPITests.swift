@@ -8,7 +8,7 @@ import Testing
     let mocks: MockStackHarness
     var clients: MockStackClients { mocks.clients }
 
-    init() throws { mocks = try MockStackHarness() }
+    init() async throws { mocks = try await MockStackHarness.start() }
 
     @Test(arguments: [true, false])
     func healthOverH2cAndHTTP1(http2: Bool) async throws {

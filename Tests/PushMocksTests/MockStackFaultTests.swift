@@ -10,7 +10,7 @@ import Testing
     let mocks: MockStackHarness
     var clients: MockStackClients { mocks.clients }
 
-    init() throws { mocks = try MockStackHarness() }
+    init() async throws { mocks = try await MockStackHarness.start() }
 
     func validToken() async throws -> String { try #require(try await clients.providerTokens()["valid"]) }
 

@@ -10,7 +10,7 @@ import Testing
     let mocks: MockStackHarness
     var clients: MockStackClients { mocks.clients }
 
-    init() throws { mocks = try MockStackHarness() }
+    init() async throws { mocks = try await MockStackHarness.start() }
 
     static let fcmToken = MockFixture.fcmToken
 

@@ -9,7 +9,7 @@ import Testing
     let mocks: MockStackHarness
     var clients: MockStackClients { mocks.clients }
 
-    init() throws { mocks = try MockStackHarness() }
+    init() async throws { mocks = try await MockStackHarness.start() }
 
     /// One refused APNs request: a token from `providerTokens()` by name (nil: none), header changes.
     struct APNsCase: Sendable, CustomStringConvertible {

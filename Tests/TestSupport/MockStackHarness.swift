@@ -17,6 +17,14 @@ public final class MockStackHarness: Sendable {
         clients = MockStackClients(settings: stack.settings, scratch: directory)
     }
 
+    /// Starts the mocks on a thread of its own: key generation (RSA) would otherwise hold a thread of
+    /// the cooperative pool that the mocks' handlers and other tests need.
+    public static func start() async throws -> MockStackHarness {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try MockStackHarness() }) }
+        }
+    }
+
     deinit { stack.stop() }
 
     public var settings: MockSettings { stack.settings }
