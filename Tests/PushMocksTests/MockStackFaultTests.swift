@@ -131,6 +131,14 @@ import Testing
         #expect(cleared.status == 200 && cleared.json?["cleared"]?.intValue == 1, "\(cleared)")
         #expect(try await clients.apnsPush(jwt: jwt).status == 200)
         #expect(try await clients.control("GET", "/v1/faults").json?["faults"]?.arrayValue?.isEmpty == true)
+
+        let plan = try await clients.installFault(#"{"id":"outage","respond":{"reason":"Shutdown"}}"#)
+        #expect(plan.value(atPath: "faults.0.id") == "outage")
+        #expect(try await clients.apnsPush(jwt: jwt).apnsReason == "Shutdown")
+        let removed = try await clients.control("DELETE", "/v1/faults/outage", http2: false)
+        #expect(removed.status == 200 && removed.json?["removed"] == "outage", "\(removed)")
+        #expect(try await clients.control("DELETE", "/v1/faults/outage").status == 404)
+        #expect(try await clients.apnsPush(jwt: jwt).status == 200)
     }
 
     @Test func invalidPlansAreRefusedWithEveryProblem() async throws {
