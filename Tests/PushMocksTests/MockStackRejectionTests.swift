@@ -16,6 +16,7 @@ import Testing
         var description: String
         var jwt: String? = "valid"
         var overrides: [(String, String?)] = []
+        var extraHeaders: [(String, String)] = []
         var body: String = MockStackClients.voipBody
         var method = "POST"
         var path: String? = nil
@@ -44,6 +45,13 @@ import Testing
         APNsCase(
             description: "unknown push type", overrides: [("apns-push-type", "call")], status: 400,
             reason: "InvalidPushType"),
+        APNsCase(
+            description: "background push at priority 10",
+            overrides: [("apns-push-type", "background"), ("apns-topic", MockCredentials.defaultBundleID)],
+            status: 400, reason: "BadPriority"),
+        APNsCase(
+            description: "apns-topic twice", extraHeaders: [("apns-topic", MockCredentials.defaultBundleID + ".voip")],
+            status: 400, reason: "DuplicateHeaders"),
         APNsCase(description: "priority 7", overrides: [("apns-priority", "7")], status: 400, reason: "BadPriority"),
         APNsCase(
             description: "expiration not a number", overrides: [("apns-expiration", "soon")], status: 400,
@@ -87,7 +95,8 @@ import Testing
             for c in Self.apnsCases {
                 group.addTask {
                     let r = try await clients.apnsPush(
-                        jwt: c.jwt.flatMap { tokens[$0] }, overrides: c.overrides, body: c.body, method: c.method,
+                        jwt: c.jwt.flatMap { tokens[$0] }, overrides: c.overrides, extraHeaders: c.extraHeaders,
+                        body: c.body, method: c.method,
                         path: c.path)
                     return (c, r)
                 }

@@ -97,10 +97,10 @@ public struct MockStackClients: Sendable {
     }
 
     /// A push to mock APNs with curl: the seed's VoIP headers, `overrides` replacing (or, with a nil
-    /// value, removing) headers of the same name.
+    /// value, removing) headers of the same name, then `extraHeaders` added as they are.
     public func apnsPush(
         token: String = deviceToken, jwt: String?, sandbox: Bool = false, overrides: [(String, String?)] = [],
-        body: String = voipBody, method: String = "POST", path: String? = nil
+        extraHeaders: [(String, String)] = [], body: String = voipBody, method: String = "POST", path: String? = nil
     ) async throws -> CurlResponse {
         var headers = voipHeaders(jwt: jwt ?? "")
         if jwt == nil { headers.removeAll { $0.0 == "authorization" } }
@@ -108,6 +108,7 @@ public struct MockStackClients: Sendable {
             headers.removeAll { $0.0 == name }
             if let value { headers.append((name, value)) }
         }
+        headers += extraHeaders
         let base = sandbox ? settings.apnsSandboxURL : settings.apnsURL
         return try await curl(
             base + (path ?? "/3/device/\(token)"), method: method, headers: headers,
