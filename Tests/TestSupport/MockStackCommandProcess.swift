@@ -1,5 +1,4 @@
 import Foundation
-import PushMocks
 
 #if canImport(Glibc)
     import Glibc

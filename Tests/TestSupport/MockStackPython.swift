@@ -1,6 +1,5 @@
 import Foundation
 import JSON
-import PushMocks
 
 /// The Python a real backend would run against the mocks: Debian's `/usr/bin/python3` with PyJWT,
 /// `cryptography` and `h2` (the `python3` on PATH may lack them). Each command prints one JSON value.
