@@ -33,7 +33,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"],
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "JSON", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(

@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import PushMocks
 
 /// `ringcheck mocks`: start mock APNs, FCM and OAuth endpoints and run until interrupted.
@@ -63,6 +62,9 @@ struct MocksCommand: RingcheckCommand {
     }
 
     func run() async throws -> ExitCode {
+        // Catch SIGINT/SIGTERM before the settings files announce the mocks: a supervisor that waits
+        // for the env file and then signals must get a clean stop (exit 0), whatever the timing.
+        try TerminationSignals.install()
         let stack: MockStack
         do {
             stack = try MockStack.start(options)
@@ -79,7 +81,7 @@ struct MocksCommand: RingcheckCommand {
             return .usage
         }
         if !quiet { Console.out(summary(stack)) }
-        let signal = await HTTPServer.waitForTerminationSignal()
+        let signal = await TerminationSignals.wait()
         if !quiet {
             Console.out("ringcheck mocks: stopping (signal \(signal)); \(stack.log.count) requests were captured.")
         }
