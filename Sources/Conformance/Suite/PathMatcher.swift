@@ -17,6 +17,8 @@ public struct PathMatcher: Sendable, Equatable {
 /// One condition on a value. Values may hold `$name.path` references.
 public enum MatchCondition: Sendable, Equatable {
     case equals(JSONValue)
+    /// The value differs from this one (or is absent).
+    case notEquals(JSONValue)
     /// A regular expression the whole string must match.
     case matches(String)
     case oneOf([JSONValue])
@@ -26,7 +28,7 @@ public enum MatchCondition: Sendable, Equatable {
     /// `absent: true`: the path must not exist; `absent: false`: it must.
     case absent(Bool)
 
-    public static let keywords = ["equals", "matches", "oneOf", "type", "range", "absent"]
+    public static let keywords = ["equals", "notEquals", "matches", "oneOf", "type", "range", "absent"]
 }
 
 /// JSON types a `type` condition names; `integer` is a number written without fraction or exponent.

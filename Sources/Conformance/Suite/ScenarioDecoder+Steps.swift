@@ -199,8 +199,8 @@ extension ScenarioDecoder {
     ) -> Step? {
         let isPush = kind == "expectPush" || kind == "expectNoPush"
         let isNegative = kind == "expectNoPush" || kind == "expectNoEvent"
-        var known = ["type", "call", "requirement"] + (isPush ? ["to"] : ["as", "device"])
-        known += isNegative ? ["for"] : ["within", "match", "save"] + (kind == "expectPush" ? ["count"] : [])
+        var known = ["type", "call", "match", "requirement"] + (isPush ? ["to"] : ["as", "device"])
+        known += isNegative ? ["for"] : ["within", "save"] + (kind == "expectPush" ? ["count"] : [])
         let required = (isPush ? ["to"] : []) + (isNegative ? ["for"] : []) + (kind == "expectEvent" ? ["type"] : [])
         guard let f = d.mapping(node, p, known: known, required: required) else { return nil }
 
@@ -227,7 +227,8 @@ extension ScenarioDecoder {
         case "expectNoPush":
             guard let to = f["to"].flatMap({ deviceList($0.value, p + ".to") }), let duration else { return nil }
             return .expectNoPush(
-                ExpectNoPushStep(to: to, type: type, call: call, duration: duration, requirement: requirement))
+                ExpectNoPushStep(
+                    to: to, type: type, call: call, duration: duration, match: match, requirement: requirement))
         case "expectEvent":
             guard let who = actor(f, p, node: node, required: true), let type else { return nil }
             return .expectEvent(
@@ -237,7 +238,8 @@ extension ScenarioDecoder {
         default:
             guard let who = actor(f, p, node: node, required: true), let duration else { return nil }
             return .expectNoEvent(
-                ExpectNoEventStep(actor: who, type: type, call: call, duration: duration, requirement: requirement))
+                ExpectNoEventStep(
+                    actor: who, type: type, call: call, duration: duration, match: match, requirement: requirement))
         }
     }
 

@@ -90,15 +90,22 @@ extension ScenarioDecoder {
     private mutating func check(_ ref: ValueReference, _ mark: YAMLMark, _ path: String) {
         switch ref.name {
         case "devices":
-            let deviceName = String(ref.path.split(separator: ".").first ?? "")
+            let parts = ref.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let names = devices.map(\.name)
-            if !names.contains(deviceName) {
-                d.error(mark, path, "'\(ref)' names no device\(Diagnostics.suggestion(deviceName, names))")
+            if !names.contains(parts[0]) {
+                d.error(mark, path, "'\(ref)' names no device\(Diagnostics.suggestion(parts[0], names))")
+            } else if parts.count != 2 || !ValueReference.deviceFields.contains(parts[1]) {
+                d.error(
+                    mark, path,
+                    "'\(ref)' needs one of \(ValueReference.deviceFields.map { ".\($0)" }.joined(separator: ", ")) after the device\(Diagnostics.suggestion(parts.count > 1 ? parts[1] : "", ValueReference.deviceFields))"
+                )
             }
         case "users":
-            let userName = String(ref.path.split(separator: ".").first ?? "")
-            if !users.contains(userName) {
-                d.error(mark, path, "'\(ref)' names no user\(Diagnostics.suggestion(userName, users))")
+            let parts = ref.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if !users.contains(parts[0]) {
+                d.error(mark, path, "'\(ref)' names no user\(Diagnostics.suggestion(parts[0], users))")
+            } else if parts.count != 2 || !ValueReference.userFields.contains(parts[1]) {
+                d.error(mark, path, "'\(ref)' needs .userId after the user")
             }
         default:
             if !saved.contains(ref.name) {
@@ -149,6 +156,8 @@ extension ScenarioDecoder {
                 }
                 out.status = statuses
                 if items.isEmpty { d.error(e.value.mark, path + ".status", "name at least one status") }
+            } else if e.value.json == .string("any") {
+                out.anyStatus = true
             } else {
                 out.status = d.int(e.value, path + ".status", min: 100).map { [$0] }
             }
@@ -191,6 +200,7 @@ extension ScenarioDecoder {
                 let p = "\(path).\(entry.key)"
                 switch entry.key {
                 case "equals": out.append(.equals(value(entry.value, p)))
+                case "notEquals": out.append(.notEquals(value(entry.value, p)))
                 case "matches":
                     guard let pattern = d.string(entry.value, p) else { break }
                     do {

@@ -81,14 +81,20 @@ public enum StepActor: Sendable, Equatable {
 }
 
 /// What an operation's response must look like, and the requirement a mismatch fails.
+///
+/// A request step without `expect` must answer 2xx, or the scenario stops as a harness error (it could
+/// not set up what it needed); that is never charged to a requirement.
 public struct ResponseExpectation: Sendable, Equatable {
-    /// Acceptable statuses (any 2xx when nil).
+    /// Acceptable statuses (any 2xx when nil, unless `anyStatus`).
     public var status: [Int]?
+    /// `status: any`: the status is not judged (the body still is).
+    public var anyStatus: Bool
     public var body: [PathMatcher]
     public var requirement: String?
 
-    public init(status: [Int]? = nil, body: [PathMatcher] = [], requirement: String? = nil) {
+    public init(status: [Int]? = nil, anyStatus: Bool = false, body: [PathMatcher] = [], requirement: String? = nil) {
         self.status = status
+        self.anyStatus = anyStatus
         self.body = body
         self.requirement = requirement
     }
@@ -194,6 +200,9 @@ public struct RawRequestStep: Sendable, Equatable {
 
 // MARK: - Expectations
 
+/// Waits until every listed device has received `count` matching pushes not consumed by an earlier
+/// `expectPush`, then consumes them. Pushes are matched from the scenario's start, so a push that
+/// arrived before the step counts.
 public struct ExpectPushStep: Sendable, Equatable {
     /// Device names; each must receive a matching push.
     public var to: [String]
@@ -201,22 +210,26 @@ public struct ExpectPushStep: Sendable, Equatable {
     public var type: String
     public var call: JSONValue?
     public var within: ScenarioDuration
-    /// How many matching pushes each device gets, exactly (default 1).
+    /// How many matching pushes each device must get, at least (default 1); they are consumed, so a
+    /// later `expectNoPush` catches any extra one.
     public var count: Int
     public var match: [PathMatcher]
     public var save: String?
     public var requirement: String?
 }
 
+/// Fails when a matching push that no earlier `expectPush` consumed is captured, already or during `duration`.
 public struct ExpectNoPushStep: Sendable, Equatable {
     public var to: [String]
     /// Any callx type when nil.
     public var type: String?
     public var call: JSONValue?
     public var duration: ScenarioDuration
+    public var match: [PathMatcher]
     public var requirement: String?
 }
 
+/// Waits for a matching event not consumed by an earlier `expectEvent` to reach the actor, then consumes it.
 public struct ExpectEventStep: Sendable, Equatable {
     public var actor: StepActor
     public var type: String
@@ -227,11 +240,13 @@ public struct ExpectEventStep: Sendable, Equatable {
     public var requirement: String?
 }
 
+/// Fails when a matching event that no earlier `expectEvent` consumed is seen, already or during `duration`.
 public struct ExpectNoEventStep: Sendable, Equatable {
     public var actor: StepActor
     public var type: String?
     public var call: JSONValue?
     public var duration: ScenarioDuration
+    public var match: [PathMatcher]
     public var requirement: String?
 }
 

@@ -17,6 +17,10 @@ public struct ValueReference: Sendable, Hashable, CustomStringConvertible {
 
     /// The built-in roots.
     public static let builtIns = ["devices", "users"]
+    /// What `$devices.<name>.…` may name.
+    public static let deviceFields = ["installationId", "token", "user", "kind", "environment"]
+    /// What `$users.<name>.…` may name.
+    public static let userFields = ["userId"]
 
     /// The reference a string denotes, or nil for plain text (including `$$…`).
     public init?(parsing text: String) {
