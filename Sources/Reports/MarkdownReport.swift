@@ -21,7 +21,7 @@ public enum MarkdownReport {
             var status = s.status.name
             if let detail = s.status.detail { status += ": " + detail }
             md +=
-                "| `\(s.id.replacingOccurrences(of: "`", with: "'"))` \(ReportText.markdownCell(s.title)) | \(icon(s.status)) \(ReportText.markdownCell(status)) | \(s.requirements.map(ReportText.markdownCell).joined(separator: ", ")) | \(ReportText.duration(ms: s.durationMs)) |\n"
+                "| `\(codeCell(s.id))` \(ReportText.markdownCell(s.title)) | \(icon(s.status)) \(ReportText.markdownCell(status)) | \(s.requirements.map(ReportText.markdownCell).joined(separator: ", ")) | \(ReportText.duration(ms: s.durationMs)) |\n"
         }
 
         let failed = result.requirementResults.filter { $0.verdict == .fail }
@@ -48,6 +48,12 @@ public enum MarkdownReport {
             }
         }
         return md
+    }
+
+    /// Text inside a code span in a table cell: no backticks, pipes escaped (GFM), one line.
+    static func codeCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
     }
 
     static func verdictLine(_ r: RunResult) -> String {

@@ -20,6 +20,7 @@ import Testing
     @Test func scenarioTableHasOneRowPerScenario() {
         var run = F.mixed
         run.scenarios[1].title = "pipes | and\nnewlines " + F.hostile
+        run.scenarios[2].id = "odd|id`with\nbreaks"
         let md = MarkdownReport.render(run)
         let lines = md.components(separatedBy: "\n")
         let header = lines.firstIndex(of: "| Scenario | Status | Requirements | Duration |")
