@@ -67,9 +67,19 @@ public enum ConsoleReport {
         case .nonConformant: verdict = style.paint("non-conformant", .red)
         case .inconclusive: verdict = style.paint("inconclusive", .yellow)
         }
-        out +=
-            "Verdict: \(verdict) (exit \(r.exitCode)) — \(clean(r.suite.id)) \(clean(r.suite.version)) against \(clean(r.target))\n"
+        out += header(r.ringcheckVersion, suite: r.suite, target: r.target, startedAt: r.startedAt, style: style) + "\n"
+        out += "Verdict: \(verdict) (exit \(r.exitCode))\n"
         return out
+    }
+
+    /// `ringcheck 0.1.0 · suite callx 0.1.0 · target … · 2026-11-30T15:00:00.000Z`, printed before the
+    /// first scenario and again above the verdict.
+    public static func header(
+        _ ringcheckVersion: String, suite: SuiteDescription, target: String, startedAt: Date, style: ConsoleStyle
+    ) -> String {
+        style.paint(
+            "ringcheck \(clean(ringcheckVersion)) · suite \(clean(suite.id)) \(clean(suite.version)) · target \(clean(target)) · \(ReportText.timestamp(startedAt))",
+            .dim)
     }
 
     /// Removes terminal control characters a backend could smuggle into our output (escape sequences).

@@ -275,6 +275,34 @@ import Testing
         }
     }
 
+    /// The Callx seed names no HTTP status, so a status check can only evidence a SHOULD: a vendor must
+    /// never fail a MUST on our choice of status code.
+    @Test func statusChecksOnlyEvidenceShoulds() throws {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        func expectations(_ steps: [ScenarioStep]) -> [(String, ResponseExpectation)] {
+            steps.flatMap { step -> [(String, ResponseExpectation)] in
+                switch step.step {
+                case .race(let race): return expectations(race.steps)
+                case .registerToken(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .deleteToken(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .create(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .answer(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .end(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .get(let s), .mediaSession(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .pollEvents(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .request(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                default: return []
+                }
+            }
+        }
+        for scenario in suite.scenarios {
+            for (path, expect) in expectations(scenario.steps) where expect.status != nil {
+                let level = expect.requirement.flatMap { suite.catalogue[$0]?.level }
+                #expect(level != .must, "\(scenario.id) \(path): a status check evidences a MUST")
+            }
+        }
+    }
+
     @Test func theSeedsEndToEndListHasScenarios() throws {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         for id in [

@@ -24,7 +24,10 @@ public struct Suite: Sendable, Equatable {
 
     /// Loads the catalogue and every `*.yaml` scenario file under `directory` (sub-folders included),
     /// and reports every problem of every file together, each with file, line and field.
-    public static func load(directory: String) throws(SuiteLoadError) -> Suite {
+    public static func load(directory given: String) throws(SuiteLoadError) -> Suite {
+        // `suites/callx/` and `suites/callx` name files the same way in errors.
+        var directory = given
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         var errors: [SuiteError] = []
         var catalogue: RequirementCatalogue?
         do { catalogue = try RequirementCatalogue.load(suiteDirectory: directory) } catch { errors += error.errors }
