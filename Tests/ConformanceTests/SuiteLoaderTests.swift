@@ -313,3 +313,31 @@ import Testing
         }
     }
 }
+
+@Suite struct ScenarioDecoderRobustnessTests {
+    /// Truncated and mutated copies of every shipped scenario file load or fail with located errors; none traps.
+    @Test func mutatedScenarioFilesNeverTrap() throws {
+        let catalogue = try RequirementCatalogue.load(suiteDirectory: ConformanceFixtures.callxSuite)
+        var generator = SystemRandomNumberGenerator()
+        let replacements = Array(" -:[]{}$,\"'\t\n#&*!|>0a".utf8)
+        for file in Suite.scenarioFiles(in: ConformanceFixtures.callxSuite) {
+            let original = Array(
+                try String(contentsOfFile: ConformanceFixtures.callxSuite + "/" + file, encoding: .utf8).utf8)
+            var inputs: [[UInt8]] = stride(from: 0, to: original.count, by: 97).map { Array(original[0..<$0]) }
+            for _ in 0..<40 {
+                var mutated = original
+                for _ in 0..<4 {
+                    let i = Int.random(in: 0..<mutated.count, using: &generator)
+                    mutated[i] = replacements.randomElement(using: &generator)!
+                }
+                inputs.append(mutated)
+            }
+            for input in inputs {
+                guard let root = try? YAMLDocument.parse(input, file: file) else { continue }
+                var decoder = ScenarioDecoder(file: file, catalogue: catalogue)
+                _ = decoder.decodeFile(root)
+                for error in decoder.d.errors { #expect(error.mark.line >= 1 && error.file == file) }
+            }
+        }
+    }
+}

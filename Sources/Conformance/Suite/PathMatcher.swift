@@ -19,7 +19,7 @@ public enum MatchCondition: Sendable, Equatable {
     case equals(JSONValue)
     /// The value differs from this one (or is absent).
     case notEquals(JSONValue)
-    /// A regular expression the whole string must match.
+    /// A regular expression (Swift `Regex` syntax) the whole string must match.
     case matches(String)
     case oneOf([JSONValue])
     case type(JSONType)
