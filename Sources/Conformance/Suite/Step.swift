@@ -1,0 +1,274 @@
+import JSON
+import PushMocks
+
+/// One step of a scenario and where it is written.
+public struct ScenarioStep: Sendable, Equatable {
+    public var step: Step
+    /// Where in the file: `steps[2]`, `steps[4].race[1]`.
+    public var path: String
+    public var mark: YAMLMark
+
+    public init(_ step: Step, path: String, mark: YAMLMark) {
+        self.step = step
+        self.path = path
+        self.mark = mark
+    }
+}
+
+/// What a step does. Values are `JSONValue`s in which a string `$name.path` refers to a saved value
+/// (see `ValueReference`).
+public enum Step: Sendable, Equatable {
+    case registerToken(RegisterTokenStep)
+    case deleteToken(DeleteTokenStep)
+    case create(CreateCallStep)
+    case answer(AnswerCallStep)
+    case end(EndCallStep)
+    case get(CallRequestStep)
+    case mediaSession(CallRequestStep)
+    case pollEvents(PollEventsStep)
+    case request(RawRequestStep)
+    case expectPush(ExpectPushStep)
+    case expectNoPush(ExpectNoPushStep)
+    case expectEvent(ExpectEventStep)
+    case expectNoEvent(ExpectNoEventStep)
+    case race(RaceStep)
+    case waitUntilExpiry(WaitUntilExpiryStep)
+    case fault(FaultStep)
+    case save([String: JSONValue])
+
+    /// The step's keyword in scenario files.
+    public var kind: String {
+        switch self {
+        case .registerToken: return "registerToken"
+        case .deleteToken: return "deleteToken"
+        case .create: return "create"
+        case .answer: return "answer"
+        case .end: return "end"
+        case .get: return "get"
+        case .mediaSession: return "mediaSession"
+        case .pollEvents: return "pollEvents"
+        case .request: return "request"
+        case .expectPush: return "expectPush"
+        case .expectNoPush: return "expectNoPush"
+        case .expectEvent: return "expectEvent"
+        case .expectNoEvent: return "expectNoEvent"
+        case .race: return "race"
+        case .waitUntilExpiry: return "waitUntilExpiry"
+        case .fault: return "fault"
+        case .save: return "save"
+        }
+    }
+
+    /// Every step keyword.
+    public static let kinds = [
+        "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
+        "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "fault", "save",
+    ]
+
+    /// Keywords of steps that send one request and may run inside a `race`.
+    public static let requestKinds = [
+        "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
+    ]
+}
+
+// MARK: - Who acts
+
+/// Who sends a request: a user (`as: a`) or one of the scenario's devices (`device: b-phone`), which
+/// acts as its user from its installation.
+public enum StepActor: Sendable, Equatable {
+    case user(String)
+    case device(String)
+}
+
+/// What an operation's response must look like, and the requirement a mismatch fails.
+///
+/// A request step without `expect` must answer 2xx, or the scenario stops as a harness error (it could
+/// not set up what it needed); that is never charged to a requirement.
+public struct ResponseExpectation: Sendable, Equatable {
+    /// Acceptable statuses (any 2xx when nil, unless `anyStatus`).
+    public var status: [Int]?
+    /// `status: any`: the status is not judged (the body still is).
+    public var anyStatus: Bool
+    public var body: [PathMatcher]
+    public var requirement: String?
+
+    public init(status: [Int]? = nil, anyStatus: Bool = false, body: [PathMatcher] = [], requirement: String? = nil) {
+        self.status = status
+        self.anyStatus = anyStatus
+        self.body = body
+        self.requirement = requirement
+    }
+}
+
+/// Fields every request step has.
+public struct RequestOptions: Sendable, Equatable {
+    /// Name to save the response body under.
+    public var save: String?
+    public var expect: ResponseExpectation?
+
+    public init(save: String? = nil, expect: ResponseExpectation? = nil) {
+        self.save = save
+        self.expect = expect
+    }
+}
+
+// MARK: - Request steps
+
+public struct RegisterTokenStep: Sendable, Equatable {
+    public var device: String
+    /// Registers as another user than the device's own (rebinding).
+    public var asUser: String?
+    /// Overrides; by default the device's own token, the suite's app ID and the device's environment.
+    public var token: JSONValue?
+    public var appId: JSONValue?
+    public var environment: VirtualDevice.Environment?
+    public var options: RequestOptions
+}
+
+public struct DeleteTokenStep: Sendable, Equatable {
+    public var device: String
+    public var asUser: String?
+    public var options: RequestOptions
+}
+
+public struct CreateCallStep: Sendable, Equatable {
+    public var actor: StepActor
+    /// The callee's user name.
+    public var callee: String
+    /// A fresh UUID when nil.
+    public var callId: JSONValue?
+    /// A fresh key when nil; a literal is safe (users are fresh per scenario).
+    public var operationId: JSONValue?
+    public var video: Bool?
+    /// Extra or replacing body fields.
+    public var body: JSONValue?
+    public var options: RequestOptions
+}
+
+public struct AnswerCallStep: Sendable, Equatable {
+    public var actor: StepActor
+    public var call: JSONValue
+    public var operationId: JSONValue?
+    public var expectedRevision: JSONValue?
+    /// Sends this installation ID instead of the device's own (wrong-installation checks).
+    public var installationId: JSONValue?
+    public var body: JSONValue?
+    public var options: RequestOptions
+}
+
+public struct EndCallStep: Sendable, Equatable {
+    public var actor: StepActor
+    public var call: JSONValue
+    public var operationId: JSONValue?
+    public var reason: JSONValue?
+    public var body: JSONValue?
+    public var options: RequestOptions
+}
+
+/// `get` and `mediaSession`: one call, no body.
+public struct CallRequestStep: Sendable, Equatable {
+    public var actor: StepActor
+    public var call: JSONValue
+    public var options: RequestOptions
+}
+
+public struct PollEventsStep: Sendable, Equatable {
+    public var actor: StepActor
+    public var cursor: JSONValue?
+    /// Follow `next` cursors until the feed is drained (default true).
+    public var drain: Bool
+    public var options: RequestOptions
+}
+
+public struct RawRequestStep: Sendable, Equatable {
+    public enum Auth: String, Sendable, CaseIterable {
+        /// The actor's normal credentials.
+        case session
+        /// No credentials at all.
+        case none
+        /// Credentials the backend must not accept.
+        case invalid
+    }
+    public var actor: StepActor?
+    public var auth: Auth
+    public var method: String
+    public var path: JSONValue
+    public var headers: [String: JSONValue]
+    public var body: JSONValue?
+    public var options: RequestOptions
+}
+
+// MARK: - Expectations
+
+/// Waits until every listed device has received `count` matching pushes not consumed by an earlier
+/// `expectPush`, then consumes them. Pushes are matched from the scenario's start, so a push that
+/// arrived before the step counts.
+public struct ExpectPushStep: Sendable, Equatable {
+    /// Device names; each must receive a matching push.
+    public var to: [String]
+    /// The callx `type` (default `call.invited`).
+    public var type: String
+    public var call: JSONValue?
+    public var within: ScenarioDuration
+    /// How many matching pushes each device must get, at least (default 1); they are consumed, so a
+    /// later `expectNoPush` catches any extra one.
+    public var count: Int
+    public var match: [PathMatcher]
+    public var save: String?
+    public var requirement: String?
+}
+
+/// Fails when a matching push that no earlier `expectPush` consumed is captured, already or during `duration`.
+public struct ExpectNoPushStep: Sendable, Equatable {
+    public var to: [String]
+    /// Any callx type when nil.
+    public var type: String?
+    public var call: JSONValue?
+    public var duration: ScenarioDuration
+    public var match: [PathMatcher]
+    public var requirement: String?
+}
+
+/// Waits for a matching event not consumed by an earlier `expectEvent` to reach the actor, then consumes it.
+public struct ExpectEventStep: Sendable, Equatable {
+    public var actor: StepActor
+    public var type: String
+    public var call: JSONValue?
+    public var within: ScenarioDuration
+    public var match: [PathMatcher]
+    public var save: String?
+    public var requirement: String?
+}
+
+/// Fails when a matching event that no earlier `expectEvent` consumed is seen, already or during `duration`.
+public struct ExpectNoEventStep: Sendable, Equatable {
+    public var actor: StepActor
+    public var type: String?
+    public var call: JSONValue?
+    public var duration: ScenarioDuration
+    public var match: [PathMatcher]
+    public var requirement: String?
+}
+
+// MARK: - Control
+
+public struct RaceStep: Sendable, Equatable {
+    /// Request steps released together through the client's race call.
+    public var steps: [ScenarioStep]
+    /// How many of them must succeed (2xx).
+    public var winners: Int?
+    public var requirement: String?
+}
+
+public struct WaitUntilExpiryStep: Sendable, Equatable {
+    public var call: JSONValue
+    /// Extra wait after `expiresAtMs` (default 500ms).
+    public var margin: ScenarioDuration
+}
+
+public struct FaultStep: Sendable, Equatable {
+    /// The device whose token the plan targets; nil for a plan on a whole mock (`mock:`).
+    public var device: String?
+    /// `mock` and `deviceToken` are filled in by the engine from the device when `device` is given.
+    public var plan: FaultPlan
+}

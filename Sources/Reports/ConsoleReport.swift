@@ -1,0 +1,98 @@
+import Foundation
+
+/// What `ringcheck run` prints: one progress line per scenario as it finishes, then each failure
+/// (requirement, expected against actual, evidence, re-run command) and the verdict.
+public enum ConsoleReport {
+    /// `✔ pass    arbitration.two-devices-race  (1.23s)`, with the reason for not applicable, errors and timeouts.
+    public static func progressLine(_ s: ScenarioResult, style: ConsoleStyle) -> String {
+        let (mark, color): (String, ConsoleStyle.Color) =
+            switch s.status {
+            case .pass: ("✔ pass   ", .green)
+            case .fail: ("✘ FAIL   ", .red)
+            case .flaky: ("✘ FLAKY  ", .red)
+            case .notApplicable: ("○ n/a    ", .dim)
+            case .error: ("! ERROR  ", .yellow)
+            case .timeout: ("! TIMEOUT", .yellow)
+            }
+        var line =
+            style.paint(mark, color) + " " + clean(s.id)
+            + style.paint("  (\(ReportText.duration(ms: s.durationMs)))", .dim)
+        if s.status == .flaky { line += " \(s.passedAttempts)/\(s.attempts) passed" }
+        if let detail = s.status.detail { line += style.paint(" — " + clean(detail), .dim) }
+        return line
+    }
+
+    /// The failures in detail, then counts and the verdict line.
+    public static func summary(_ input: RunResult, style: ConsoleStyle) -> String {
+        let r = input.redacted()
+        var out = ""
+        for s in r.scenarios where s.status.isFailure || s.status.isHarnessProblem {
+            out += "\n" + style.paint("── \(clean(s.id)) (\(s.status.name))", .bold) + " " + clean(s.title) + "\n"
+            if let detail = s.status.detail { out += "   \(clean(detail))\n" }
+            for f in s.failures {
+                let color: ConsoleStyle.Color = f.level == .must ? .red : .yellow
+                let id = f.requirement ?? "unattributed"
+                out += "   " + style.paint("\(f.level.rawValue) \(id)", color) + ": " + clean(f.check) + "\n"
+                if let statement = f.requirement.flatMap({ r.requirement($0)?.statement }) {
+                    out += style.paint("     \(clean(statement))", .dim) + "\n"
+                }
+                out += "     expected: \(indent(clean(f.expected), 15))\n"
+                out += "     actual:   \(indent(clean(f.actual), 15))\n"
+                for e in f.evidence {
+                    out += style.paint("     \(e.kind.rawValue): \(clean(e.title))", .dim) + "\n"
+                    out +=
+                        clean(e.text).split(separator: "\n", omittingEmptySubsequences: false).map { "       " + $0 }
+                        .joined(separator: "\n") + "\n"
+                }
+            }
+            out += "   re-run: " + clean(s.rerunCommand) + "\n"
+        }
+        let counts = r.statusCounts
+        let parts = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"].compactMap { name in
+            counts[name].map { "\($0) \(name)" }
+        }
+        out +=
+            "\n\(r.scenarios.count) scenarios: \(parts.joined(separator: ", ")) in \(ReportText.duration(ms: r.durationSeconds * 1000))\n"
+        let failedMust = Set(r.failures.filter { $0.level == .must }.compactMap(\.requirement)).sorted()
+        let failedShould = Set(r.warnings.compactMap(\.requirement)).sorted()
+        if !failedMust.isEmpty { out += style.paint("MUST failed: " + failedMust.joined(separator: ", "), .red) + "\n" }
+        if !failedShould.isEmpty {
+            out += style.paint("SHOULD failed: " + failedShould.joined(separator: ", "), .yellow) + "\n"
+        }
+        let verdict: String
+        switch r.verdict {
+        case .conformant:
+            let w = r.warnings.count
+            verdict = style.paint("conformant", .green) + (w > 0 ? " with \(w) SHOULD warning\(w == 1 ? "" : "s")" : "")
+        case .nonConformant: verdict = style.paint("non-conformant", .red)
+        case .inconclusive: verdict = style.paint("inconclusive", .yellow)
+        }
+        out += header(r.ringcheckVersion, suite: r.suite, target: r.target, startedAt: r.startedAt, style: style) + "\n"
+        out += "Verdict: \(verdict) (exit \(r.exitCode))\n"
+        return out
+    }
+
+    /// `ringcheck 0.1.0 · suite callx 0.1.0 · target … · 2026-11-30T15:00:00.000Z`, printed before the
+    /// first scenario and again above the verdict.
+    public static func header(
+        _ ringcheckVersion: String, suite: SuiteDescription, target: String, startedAt: Date, style: ConsoleStyle
+    ) -> String {
+        style.paint(
+            "ringcheck \(clean(ringcheckVersion)) · suite \(clean(suite.id)) \(clean(suite.version)) · target \(clean(target)) · \(ReportText.timestamp(startedAt))",
+            .dim)
+    }
+
+    /// Removes terminal control characters a backend could smuggle into our output (escape sequences).
+    static func clean(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { s in
+                    (s.value < 0x20 && s != "\n" && s != "\t") || s.value == 0x7F || (0x80...0x9F).contains(s.value)
+                        ? "\u{FFFD}" : s
+                }))
+    }
+
+    static func indent(_ text: String, _ width: Int) -> String {
+        text.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Everything one `ringcheck run` found, in the form every report is rendered from.
+public struct RunResult: Sendable, Equatable {
+    /// The JSON report's schema name; bump the number on an incompatible change.
+    public static let schema = "ringcheck.run/1"
+
+    public var ringcheckVersion: String
+    public var suite: SuiteDescription
+    /// What was tested, as the user should read it (`embedded reference backend`, a base URL, …).
+    public var target: String
+    public var startedAt: Date
+    public var finishedAt: Date
+    /// The catalogue's requirements (all of them, evidenced or not).
+    public var requirements: [RequirementInfo]
+    public var scenarios: [ScenarioResult]
+    /// Which part of a sharded run this is; nil for a whole run (or a merged one).
+    public var shard: Shard?
+
+    public init(
+        ringcheckVersion: String, suite: SuiteDescription, target: String, startedAt: Date, finishedAt: Date,
+        requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil
+    ) {
+        self.ringcheckVersion = ringcheckVersion
+        self.suite = suite
+        self.target = target
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.requirements = requirements
+        self.scenarios = scenarios
+        self.shard = shard
+    }
+
+    /// Wall time of the run in seconds.
+    public var durationSeconds: Double { finishedAt.timeIntervalSince(startedAt) }
+
+    /// The requirement with `id`.
+    public func requirement(_ id: String) -> RequirementInfo? { requirements.first { $0.id == id } }
+}
+
+/// The suite a run used.
+public struct SuiteDescription: Sendable, Equatable, Codable {
+    public var id: String
+    public var version: String
+    public var title: String
+
+    public init(id: String, version: String, title: String) {
+        self.id = id
+        self.version = version
+        self.title = title
+    }
+}
+
+/// `--shard index/count` (1-based index).
+public struct Shard: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// How strongly a requirement is stated; only a failed MUST makes a backend non-conformant.
+public enum RequirementLevel: String, Sendable, Equatable, Codable, CaseIterable {
+    case must = "MUST"
+    case should = "SHOULD"
+}
+
+/// A requirement as the reports show it.
+public struct RequirementInfo: Sendable, Equatable, Codable {
+    public var id: String
+    public var level: RequirementLevel
+    public var statement: String
+    public var section: String
+
+    public init(id: String, level: RequirementLevel, statement: String, section: String) {
+        self.id = id
+        self.level = level
+        self.statement = statement
+        self.section = section
+    }
+}

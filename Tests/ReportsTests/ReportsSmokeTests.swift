@@ -1,7 +1,0 @@
-import Testing
-
-@testable import Reports
-
-@Suite struct ReportsSmokeTests {
-    @Test func moduleLinks() { #expect(Bool(true)) }
-}
