@@ -90,17 +90,8 @@ public struct UserDirectory: Sendable {
 
     /// Reads and parses a users file.
     public static func load(path: String) throws(LoadError) -> UserDirectory {
-        guard let file = fopen(path, "rb") else {
-            throw LoadError(description: "\(path): cannot open (\(String(cString: strerror(errno))))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
+        let bytes: [UInt8]
+        do { bytes = try TextFile.bytes(path) } catch { throw LoadError(description: error.description) }
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch {
             throw LoadError(description: "\(path): \(error.description)")

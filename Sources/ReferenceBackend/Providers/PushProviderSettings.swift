@@ -104,25 +104,3 @@ public struct PushProviderSettingsError: Error, Sendable, CustomStringConvertibl
         return out
     }
 }
-
-/// Reads a whole (small) file as UTF-8 text.
-enum TextFile {
-    struct ReadError: Error, Sendable, CustomStringConvertible {
-        var description: String
-    }
-
-    static func read(_ path: String) throws(ReadError) -> String {
-        guard let file = fopen(path, "rb") else {
-            throw ReadError(description: "\(path): cannot open (\(String(cString: strerror(errno))))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
