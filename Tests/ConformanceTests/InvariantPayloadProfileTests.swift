@@ -70,6 +70,15 @@ import Testing
         #expect(check.violations.first?.captures == [second.sequence, first.sequence])
     }
 
+    @Test func mixedCapturesListHasNoSingleKind() async throws {
+        _ = await x.apns()
+        _ = await x.fcm(F.fcmMessage(ttl: "0s"))
+        let list: JSONValue = ["captures": .array(x.f.mocks.log.captures().map { $0.json() })]
+        let check = try PayloadProfile.check(list)
+        #expect(check.kind == nil && check.form == "2 captures")
+        #expect(check.violations.map(\.requirementID) == ["CALLX-FCM-7"])
+    }
+
     @Test func kindMustAgreeWithACapture() async throws {
         let capture = await x.apns()
         #expect(throws: PayloadInputError.self) { try PayloadProfile.check(capture.json(), kind: .fcm) }

@@ -90,7 +90,8 @@ struct CheckPayloadCommand: RingcheckCommand {
     static func render(_ check: PayloadCheck, name: String) -> String {
         let musts = check.violations.filter { $0.level == .must }.count
         let shoulds = check.violations.count - musts
-        var out = "\(name): \(check.form), checked against the \(check.kind.rawValue) profile: "
+        let profile = check.kind.map { "the \($0.rawValue) profile" } ?? "the apns and fcm profiles"
+        var out = "\(name): \(check.form), checked against \(profile): "
         if check.violations.isEmpty {
             out += "no violations\n"
             return out
