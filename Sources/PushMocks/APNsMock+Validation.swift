@@ -15,8 +15,12 @@ extension APNsMock {
     ]
 
     /// Judges a request in the order APNs does; throws the first rejection.
+    ///
+    /// `authorization`, `jwt` (its bearer token) and `jwtKeyID` (that token's `peekKeyID`) come from
+    /// `handle`, which needs them for the capture; `payload` is the body parsed when it was within 1 MiB.
     func validate(
-        _ request: HTTPRequest, token: String?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+        _ request: HTTPRequest, token: String?, authorization: String?, jwt: String?, jwtKeyID: String?,
+        payload: Result<JSONValue, JSONParseError>?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
         let headers = request.headers
 
@@ -24,16 +28,19 @@ extension APNsMock {
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
         guard !token.isEmpty else { throw APNsRejection(.missingDeviceToken, "no device token in the path") }
-        guard !token.contains("/") else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
+        guard token.isPlainASCII ? !token.utf8.contains(UInt8(ascii: "/")) : !token.contains("/") else {
+            throw APNsRejection(.badPath, "the path must be /3/device/<token>")
+        }
 
         // MARK: Header syntax
         if let id = headers["apns-id"], !MockIDs.isUUID(id) {
             throw APNsRejection(.badMessageId, "apns-id is not a UUID")
         }
-        var seen: Set<String> = []
-        for field in headers where field.name != "cookie" {
-            if !seen.insert(field.name).inserted {
-                throw APNsRejection(.duplicateHeaders, "header \(field.name) was sent more than once")
+        // Pairwise: a request has a handful of fields, and hashing each name cost more.
+        let fields = headers.fields
+        for i in fields.indices where fields[i].name != "cookie" {
+            for j in 0..<i where fields[j].name == fields[i].name {
+                throw APNsRejection(.duplicateHeaders, "header \(fields[i].name) was sent more than once")
             }
         }
         guard Self.isWellFormedDeviceToken(token) else {
@@ -41,7 +48,7 @@ extension APNsMock {
         }
 
         // MARK: Provider token
-        try authenticate(headers, nowMs: nowMs, info: &info)
+        try authenticate(authorization: authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
         tokenValid = true
 
         // MARK: Topic and push type
@@ -50,12 +57,10 @@ extension APNsMock {
             throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
         }
         info.topic = topic
-        guard topic.utf8.count <= 255, topic.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+        guard topic.utf8.count <= 255, topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw APNsRejection(.badTopic, "apns-topic is not a valid topic")
         }
-        guard topic == bundle || topic.hasPrefix(bundle + "."),
-            let allowedTypes = Self.topicSuffixes[String(topic.dropFirst(bundle.count))]
-        else {
+        guard let allowedTypes = Self.allowedPushTypes(topic: topic, bundle: bundle) else {
             throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
         }
         let pushType: String
@@ -78,7 +83,7 @@ extension APNsMock {
 
         // MARK: Priority, expiration, collapse ID
         if let raw = headers["apns-priority"] {
-            guard ["1", "5", "10"].contains(raw), let p = Int(raw) else {
+            guard raw == "1" || raw == "5" || raw == "10", let p = Int(raw) else {
                 throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
             }
             info.priority = p
@@ -107,7 +112,7 @@ extension APNsMock {
         }
         let json: JSONValue
         do {
-            json = try JSONValue.parse(request.body)
+            json = try (payload ?? Result { () throws(JSONParseError) in try JSONValue.parse(request.body) }).get()
         } catch {
             throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
         }
@@ -132,6 +137,21 @@ extension APNsMock {
         }
     }
 
+    /// The push types `topic` may carry when the key belongs to `bundle`; nil when the topic is not
+    /// the bundle ID or the bundle ID with a known suffix.
+    static func allowedPushTypes(topic: String, bundle: String) -> Set<String>? {
+        if topic.isPlainASCII && bundle.isPlainASCII {
+            // Bytes compare as characters do here, without building `bundle + "."` or counting characters.
+            let utf8 = topic.utf8
+            guard utf8.starts(with: bundle.utf8) else { return nil }
+            let suffix = topic[utf8.index(utf8.startIndex, offsetBy: bundle.utf8.count)...]
+            guard suffix.isEmpty || suffix.utf8.first == UInt8(ascii: ".") else { return nil }
+            return topicSuffixes[String(suffix)]
+        }
+        guard topic == bundle || topic.hasPrefix(bundle + ".") else { return nil }
+        return topicSuffixes[String(topic.dropFirst(bundle.count))]
+    }
+
     /// Even-length hexadecimal of 64 to 200 digits (32-byte tokens today; APNs allows longer ones).
     static func isWellFormedDeviceToken(_ token: String) -> Bool {
         let n = token.utf8.count
@@ -140,14 +160,17 @@ extension APNsMock {
 
     // MARK: Provider tokens
 
-    func authenticate(_ headers: HTTPHeaders, nowMs: Int64, info: inout APNsPushInfo) throws(APNsRejection) {
-        guard let raw = headers["authorization"], raw.contains(where: { $0 != " " && $0 != "\t" }) else {
+    func authenticate(
+        authorization: String?, jwt: String?, jwtKeyID: String?, nowMs: Int64, info: inout APNsPushInfo
+    ) throws(APNsRejection) {
+        guard let raw = authorization, raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+        else {
             throw APNsRejection(.missingProviderToken, "no authorization header")
         }
-        guard let jwt = Self.bearerToken(raw) else {
+        guard let jwt else {
             throw APNsRejection(.invalidProviderToken, "authorization must be 'bearer <provider token>'")
         }
-        info.providerTokenKeyID = Redaction.peekKeyID(jwt)
+        info.providerTokenKeyID = jwtKeyID
         let decision: ProviderTokenBook.Decision
         if let known = state.withLock({ $0.tokens.check(token: jwt, nowMs: nowMs) }) {
             decision = known

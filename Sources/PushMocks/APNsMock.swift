@@ -28,7 +28,21 @@ public final class APNsMock: HTTPHandler {
         var tokens = ProviderTokenBook()
         var authenticatedConnections: Set<UInt64> = []
         var signatureChecks = 0
+        /// The `kid` and redaction placeholder of provider tokens seen recently: clients reuse one token
+        /// for many pushes, and decoding its header for every capture cost more than the rest of a push.
+        var tokenLabels: [String: ProviderTokenLabel] = [:]
     }
+
+    /// What a capture shows of a provider token, derived once per token.
+    struct ProviderTokenLabel {
+        /// `Redaction.peekKeyID` of the token.
+        var keyID: String?
+        /// `Redaction.jwtPlaceholder` of the token.
+        var placeholder: String
+    }
+
+    /// The most provider-token labels kept; the cache starts over beyond it.
+    static let tokenLabelLimit = 1000
 
     public let environment: APNsEnvironment
     /// What the mock trusts.
@@ -74,10 +88,21 @@ public final class APNsMock: HTTPHandler {
             capture.deviceToken = token
             capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
         }
-        if let jwt = Self.bearerToken(request.headers["authorization"]) {
-            capture.secrets.append(CaptureSecret(value: jwt, replacement: Redaction.jwtPlaceholder(jwt)))
+        let authorization = request.headers["authorization"]
+        let jwt = Self.bearerToken(authorization)
+        var jwtLabel: ProviderTokenLabel?
+        if let jwt {
+            let label = self.label(ofProviderToken: jwt)
+            jwtLabel = label
+            capture.secrets.append(CaptureSecret(value: jwt, replacement: label.placeholder))
         }
-        if !request.body.isEmpty && request.body.count <= 1 << 20 { capture.json = try? JSONValue.parse(request.body) }
+        // Parsed once: recorded in the capture and judged by `validate`.
+        var payload: Result<JSONValue, JSONParseError>?
+        if !request.body.isEmpty && request.body.count <= 1 << 20 {
+            let parsed = Result { () throws(JSONParseError) in try JSONValue.parse(request.body) }
+            payload = parsed
+            capture.json = try? parsed.get()
+        }
         let requestID = request.headers["apns-id"]
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         var info = APNsPushInfo(apnsID: apnsID)
@@ -101,9 +126,11 @@ public final class APNsMock: HTTPHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                try validate(request, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
+                try validate(
+                    request, token: token, authorization: authorization, jwt: jwt, jwtKeyID: jwtLabel?.keyID,
+                    payload: payload, nowMs: now, info: &info, tokenValid: &tokenValid)
                 response = HTTPResponse(status: 200, headers: ["apns-id": apnsID])
-                if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.uuid().lowercased()) }
+                if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.lowercaseUUID()) }
                 capture.outcome = .accepted
             } catch {
                 response = Self.errorResponse(
@@ -114,9 +141,12 @@ public final class APNsMock: HTTPHandler {
             }
         }
 
-        let reason = capture.outcome.reason ?? APNsReason.shutdown.rawValue
-        let debug = JSONValue.object([("reason", .string(reason))]).serialized()
-        let faultSetDirective = fault?.finish(&response, goawayDebug: debug) ?? false
+        var faultSetDirective = false
+        if let fault {
+            let reason = capture.outcome.reason ?? APNsReason.shutdown.rawValue
+            let debug = JSONValue.object([("reason", .string(reason))]).serialized()
+            faultSetDirective = fault.finish(&response, goawayDebug: debug)
+        }
         if tokenValid && !faultSetDirective && request.version == .http2 {
             let first = state.withLock { $0.authenticatedConnections.insert(request.connection.id).inserted }
             if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
@@ -140,6 +170,11 @@ public final class APNsMock: HTTPHandler {
     static func deviceToken(inPath path: String) -> String? {
         let prefix = "/3/device/"
         if path == "/3/device" { return "" }
+        if path.isPlainASCII {
+            let utf8 = path.utf8
+            guard utf8.starts(with: prefix.utf8) else { return nil }
+            return String(path[utf8.index(utf8.startIndex, offsetBy: prefix.utf8.count)...])
+        }
         guard path.hasPrefix(prefix) else { return nil }
         return String(path.dropFirst(prefix.count))
     }
@@ -147,9 +182,43 @@ public final class APNsMock: HTTPHandler {
     /// The credential of `authorization: bearer <token>` (scheme in any case), or nil.
     static func bearerToken(_ value: String?) -> String? {
         guard let value else { return nil }
+        guard value.isPlainASCII else { return bearerToken(characters: value) }
+        let utf8 = value.utf8
+        let space = UInt8(ascii: " ")
+        let tab = UInt8(ascii: "\t")
+        var i = utf8.firstIndex { $0 != space && $0 != tab } ?? utf8.endIndex
+        guard utf8.distance(from: i, to: utf8.endIndex) > 7 else { return nil }
+        for expected in "bearer ".utf8 {
+            // ASCII letters lower-case by setting bit 5; a space stays a space, a tab does not match.
+            let b = utf8[i]
+            guard b == expected || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") && b | 0x20 == expected) else {
+                return nil
+            }
+            i = utf8.index(after: i)
+        }
+        while i < utf8.endIndex && utf8[i] == space { i = utf8.index(after: i) }
+        var end = i
+        while end < utf8.endIndex && utf8[end] != space && utf8[end] != tab { end = utf8.index(after: end) }
+        return i == end ? nil : String(value[i..<end])
+    }
+
+    /// `bearerToken` for values that are not plain ASCII, by `Character`.
+    private static func bearerToken(characters value: String) -> String? {
         let trimmed = value.drop { $0 == " " || $0 == "\t" }
         guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
         let token = trimmed.dropFirst(7).drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" }
         return token.isEmpty ? nil : String(token)
+    }
+
+    /// The capture label of a provider token, from the cache when the token was seen before.
+    func label(ofProviderToken jwt: String) -> ProviderTokenLabel {
+        if let known = state.withLock({ $0.tokenLabels[jwt] }) { return known }
+        let keyID = Redaction.peekKeyID(jwt)
+        let label = ProviderTokenLabel(keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
+        state.withLock { state in
+            if state.tokenLabels.count >= Self.tokenLabelLimit { state.tokenLabels.removeAll() }
+            state.tokenLabels[jwt] = label
+        }
+        return label
     }
 }
