@@ -1,4 +1,5 @@
 import CNghttp2
+import Glibc
 
 /// One HTTP/2 request stream as it is received and answered.
 final class HTTP2Stream {
@@ -9,6 +10,8 @@ final class HTTP2Stream {
     @exclusivity(unchecked) var headers = HTTPHeaders()
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var headerBytes = 0
+    /// How many fields (pseudo-headers included) the header block had so far.
+    @exclusivity(unchecked) var fieldCount = 0
     @exclusivity(unchecked) var headersTooLarge = false
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Set once a request went to the handler or an error response was submitted.
@@ -216,8 +219,9 @@ final class HTTP2Session {
             return
         }
         if stream.headersTooLarge { return }
-        let n = String(decoding: name, as: UTF8.self)
-        let v = String(decoding: value, as: UTF8.self)
+        let position = stream.fieldCount
+        stream.fieldCount += 1
+        let (n, v) = strings(ofField: position, name: name, value: value)
         if n.utf8.first == UInt8(ascii: ":") {
             switch n {
             case ":method": stream.method = v
@@ -228,6 +232,49 @@ final class HTTP2Session {
         } else {
             stream.headers.addLowercased(n, v)
         }
+    }
+
+    /// The fields of recent requests on this connection by position in the header block, as bytes
+    /// and as the strings made from them.
+    ///
+    /// A client sends much the same fields in the same order on every request (the same provider token,
+    /// topic and content type), so most fields reuse strings made before instead of allocating and
+    /// validating new ones, and captures that keep requests share them.
+    private var recentFields: [RecentField] = []
+    private static let maxRecentFields = 32
+
+    private struct RecentField {
+        var name: [UInt8]
+        var value: [UInt8]
+        var nameString: String
+        var valueString: String
+    }
+
+    private func strings(
+        ofField position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
+    ) -> (String, String) {
+        if position < recentFields.count {
+            let hit = recentFields.withUnsafeBufferPointer { fields in
+                let f = fields[position]
+                return Self.equal(f.name, name) && Self.equal(f.value, value)
+            }
+            if hit { return (recentFields[position].nameString, recentFields[position].valueString) }
+        }
+        let field = RecentField(
+            name: Array(name), value: Array(value), nameString: String(decoding: name, as: UTF8.self),
+            valueString: String(decoding: value, as: UTF8.self))
+        if position < recentFields.count {
+            recentFields[position] = field
+        } else if position == recentFields.count && position < Self.maxRecentFields {
+            recentFields.append(field)
+        }
+        return (field.nameString, field.valueString)
+    }
+
+    private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0, let bBase = b.baseAddress else { return true }
+        return a.withUnsafeBufferPointer { memcmp($0.baseAddress!, bBase, b.count) == 0 }
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
