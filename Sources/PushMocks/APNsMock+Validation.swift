@@ -17,10 +17,10 @@ extension APNsMock {
     /// Judges a request in the order APNs does; throws the first rejection.
     ///
     /// `authorization`, `jwt` (its bearer token) and `jwtKeyID` (that token's `peekKeyID`) come from
-    /// `handle`, which needs them for the capture; `payload` is the body parsed when it was within 1 MiB.
+    /// `handle`, which needs them for the capture.
     func validate(
         _ request: HTTPRequest, token: String?, authorization: String?, jwt: String?, jwtKeyID: String?,
-        payload: Result<JSONValue, JSONParseError>?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+        nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
         let headers = request.headers
 
@@ -110,14 +110,17 @@ extension APNsMock {
         guard request.body.count <= limit else {
             throw APNsRejection(.payloadTooLarge, "the payload is \(request.body.count) bytes; at most \(limit)")
         }
-        let json: JSONValue
-        do {
-            json = try (payload ?? Result { () throws(JSONParseError) in try JSONValue.parse(request.body) }).get()
-        } catch {
-            throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
-        }
-        guard case .object = json else {
-            throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
+        // A scan without building values settles the usual case; the parser explains any rejection.
+        if !JSONValue.isObjectDocument(request.body) {
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(request.body)
+            } catch {
+                throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
+            }
+            guard case .object = json else {
+                throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
+            }
         }
 
         // MARK: Device state

@@ -28,21 +28,24 @@ public final class APNsMock: HTTPHandler {
         var tokens = ProviderTokenBook()
         var authenticatedConnections: Set<UInt64> = []
         var signatureChecks = 0
-        /// The `kid` and redaction placeholder of provider tokens seen recently: clients reuse one token
-        /// for many pushes, and decoding its header for every capture cost more than the rest of a push.
-        var tokenLabels: [String: ProviderTokenLabel] = [:]
+        /// The provider tokens of `authorization` values seen recently, by value: clients reuse one
+        /// token for many pushes, and extracting it and decoding its header for every push cost more
+        /// than the rest of the push.
+        var credentials: [String: ProviderCredential] = [:]
     }
 
-    /// What a capture shows of a provider token, derived once per token.
-    struct ProviderTokenLabel {
+    /// The provider token of an `authorization` value and what a capture shows of it, derived once per value.
+    struct ProviderCredential {
+        /// `bearerToken` of the value.
+        var jwt: String
         /// `Redaction.peekKeyID` of the token.
         var keyID: String?
         /// `Redaction.jwtPlaceholder` of the token.
         var placeholder: String
     }
 
-    /// The most provider-token labels kept; the cache starts over beyond it.
-    static let tokenLabelLimit = 1000
+    /// The most credentials kept; the cache starts over beyond it.
+    static let credentialLimit = 1000
 
     public let environment: APNsEnvironment
     /// What the mock trusts.
@@ -89,20 +92,11 @@ public final class APNsMock: HTTPHandler {
             capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
         }
         let authorization = request.headers["authorization"]
-        let jwt = Self.bearerToken(authorization)
-        var jwtLabel: ProviderTokenLabel?
-        if let jwt {
-            let label = self.label(ofProviderToken: jwt)
-            jwtLabel = label
-            capture.secrets.append(CaptureSecret(value: jwt, replacement: label.placeholder))
+        let credential = authorization.flatMap(providerCredential)
+        if let credential {
+            capture.secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder))
         }
-        // Parsed once: recorded in the capture and judged by `validate`.
-        var payload: Result<JSONValue, JSONParseError>?
-        if !request.body.isEmpty && request.body.count <= 1 << 20 {
-            let parsed = Result { () throws(JSONParseError) in try JSONValue.parse(request.body) }
-            payload = parsed
-            capture.json = try? parsed.get()
-        }
+        capture.jsonSource = .body
         let requestID = request.headers["apns-id"]
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         var info = APNsPushInfo(apnsID: apnsID)
@@ -127,8 +121,9 @@ public final class APNsMock: HTTPHandler {
         } else {
             do throws(APNsRejection) {
                 try validate(
-                    request, token: token, authorization: authorization, jwt: jwt, jwtKeyID: jwtLabel?.keyID,
-                    payload: payload, nowMs: now, info: &info, tokenValid: &tokenValid)
+                    request, token: token, authorization: authorization, jwt: credential?.jwt,
+                    jwtKeyID: credential?.keyID,
+                    nowMs: now, info: &info, tokenValid: &tokenValid)
                 response = HTTPResponse(status: 200, headers: ["apns-id": apnsID])
                 if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.lowercaseUUID()) }
                 capture.outcome = .accepted
@@ -210,15 +205,17 @@ public final class APNsMock: HTTPHandler {
         return token.isEmpty ? nil : String(token)
     }
 
-    /// The capture label of a provider token, from the cache when the token was seen before.
-    func label(ofProviderToken jwt: String) -> ProviderTokenLabel {
-        if let known = state.withLock({ $0.tokenLabels[jwt] }) { return known }
+    /// The provider token in an `authorization` value, from the cache when the value was seen before;
+    /// nil when the value is not `bearer <token>`.
+    func providerCredential(_ authorization: String) -> ProviderCredential? {
+        if let known = state.withLock({ $0.credentials[authorization] }) { return known }
+        guard let jwt = Self.bearerToken(authorization) else { return nil }
         let keyID = Redaction.peekKeyID(jwt)
-        let label = ProviderTokenLabel(keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
+        let credential = ProviderCredential(jwt: jwt, keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
         state.withLock { state in
-            if state.tokenLabels.count >= Self.tokenLabelLimit { state.tokenLabels.removeAll() }
-            state.tokenLabels[jwt] = label
+            if state.credentials.count >= Self.credentialLimit { state.credentials.removeAll() }
+            state.credentials[authorization] = credential
         }
-        return label
+        return credential
     }
 }
