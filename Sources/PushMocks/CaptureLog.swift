@@ -15,7 +15,7 @@ public final class CaptureLog: Sendable {
     }
 
     struct State {
-        var captures: [Capture] = []
+        var captures = CaptureStore()
         var nextSequence = 1
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 1
