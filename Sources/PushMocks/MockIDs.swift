@@ -1,31 +1,59 @@
 import Signing
+import Synchronization
 
 /// Identifiers the mocks make up: UUIDs (`apns-id`, `apns-unique-id`), access tokens, message IDs.
 ///
-/// Randomness comes from `SecureRandom` (one `RAND_bytes` per identifier), so access tokens are unguessable.
+/// Randomness comes from `SecureRandom` (OpenSSL's DRBG), so access tokens are unguessable.
 enum MockIDs {
     /// A random (version 4) UUID in upper-case canonical form, as APNs writes them.
-    static func uuid() -> String {
-        var bytes = SecureRandom.bytes(16)
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
+    static func uuid() -> String { uuid(digits: upperHexDigits) }
+
+    /// A random (version 4) UUID in lower-case canonical form.
+    static func lowercaseUUID() -> String { uuid(digits: lowerHexDigits) }
+
+    private static func uuid(digits: [UInt8]) -> String {
+        let (high, low) = randomPool.withLock { $0.next128() }
         return String(unsafeUninitializedCapacity: 36) { out in
             var n = 0
-            for (i, b) in bytes.enumerated() {
+            for i in 0..<16 {
+                var b = UInt8(truncatingIfNeeded: i < 8 ? high >> (56 - 8 * i) : low >> (56 - 8 * (i - 8)))
+                if i == 6 { b = b & 0x0F | 0x40 }
+                if i == 8 { b = b & 0x3F | 0x80 }
                 if i == 4 || i == 6 || i == 8 || i == 10 {
                     out[n] = UInt8(ascii: "-")
                     n += 1
                 }
-                out[n] = upperHexDigits[Int(b >> 4)]
-                out[n + 1] = upperHexDigits[Int(b & 0xF)]
+                out[n] = digits[Int(b >> 4)]
+                out[n + 1] = digits[Int(b & 0xF)]
                 n += 2
             }
             return n
         }
     }
 
-    /// A random (version 4) UUID in lower-case canonical form.
-    static func lowercaseUUID() -> String { SecureRandom.uuid() }
+    /// Random bytes for UUIDs, drawn from `SecureRandom` a block at a time: a mock makes an `apns-id`
+    /// for every push, and one `RAND_bytes` call each (with OpenSSL's locking and fork check) cost
+    /// more than formatting the UUID.
+    private static let randomPool = Mutex(RandomPool())
+
+    private struct RandomPool {
+        var block: [UInt8] = []
+        var offset = 0
+
+        mutating func next128() -> (UInt64, UInt64) {
+            if offset + 16 > block.count {
+                block = SecureRandom.bytes(4096)
+                offset = 0
+            }
+            defer { offset += 16 }
+            return block.withUnsafeBytes {
+                (
+                    $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+                    $0.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+                )
+            }
+        }
+    }
 
     /// True for a canonical UUID string (8-4-4-4-12 hexadecimal digits, any case).
     static func isUUID(_ s: String) -> Bool {
