@@ -197,6 +197,8 @@ final class HTTP2Session {
 
     fileprivate func beginHeaders(streamID: Int32) {
         let stream = HTTP2Stream(id: streamID)
+        // Room for as many fields as recent requests had, instead of growing 1, 2, 4, 8…
+        stream.headers.reserveCapacity(recentFields.count)
         streams[streamID] = stream
         recentStream = stream
     }
@@ -255,8 +257,7 @@ final class HTTP2Session {
     ) -> (String, String) {
         if position < recentFields.count {
             let hit = recentFields.withUnsafeBufferPointer { fields in
-                let f = fields[position]
-                return Self.equal(f.name, name) && Self.equal(f.value, value)
+                Self.equal(fields[position].name, name) && Self.equal(fields[position].value, value)
             }
             if hit { return (recentFields[position].nameString, recentFields[position].valueString) }
         }
