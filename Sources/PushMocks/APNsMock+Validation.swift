@@ -28,7 +28,8 @@ extension APNsMock {
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
         guard !token.isEmpty else { throw APNsRejection(.missingDeviceToken, "no device token in the path") }
-        guard token.isPlainASCII ? !token.utf8.contains(UInt8(ascii: "/")) : !token.contains("/") else {
+        // No '/' byte means no '/' character; with one, only non-ASCII text needs the character search.
+        guard !token.utf8.contains(UInt8(ascii: "/")) || !(token.isPlainASCII || token.contains("/")) else {
             throw APNsRejection(.badPath, "the path must be /3/device/<token>")
         }
 
@@ -157,8 +158,11 @@ extension APNsMock {
 
     /// Even-length hexadecimal of 64 to 200 digits (32-byte tokens today; APNs allows longer ones).
     static func isWellFormedDeviceToken(_ token: String) -> Bool {
-        let n = token.utf8.count
-        return n >= 64 && n <= 200 && n % 2 == 0 && token.utf8.allSatisfy(MockIDs.isHexDigit)
+        var token = token
+        return token.withUTF8 { bytes in
+            let n = bytes.count
+            return n >= 64 && n <= 200 && n % 2 == 0 && bytes.allSatisfy(MockIDs.isHexDigit)
+        }
     }
 
     // MARK: Provider tokens

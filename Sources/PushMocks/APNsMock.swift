@@ -12,7 +12,7 @@ import Synchronization
 /// APNs allows one stream per connection until a request with a valid provider token arrives: the
 /// server starts APNs connections with SETTINGS_MAX_CONCURRENT_STREAMS=1, and the mock answers the
 /// first valid-token request of each HTTP/2 connection with `.setMaxConcurrentStreams(1000)`.
-public final class APNsMock: HTTPHandler {
+public final class APNsMock: HTTPImmediateHandler {
     /// The payload limit of every push type but VoIP.
     public static let payloadLimit = 4096
     /// The payload limit of VoIP pushes.
@@ -32,6 +32,8 @@ public final class APNsMock: HTTPHandler {
         /// token for many pushes, and extracting it and decoding its header for every push cost more
         /// than the rest of the push.
         var credentials: [String: ProviderCredential] = [:]
+        /// The credential found last, checked before hashing the value: clients rarely switch tokens.
+        var lastCredential: (authorization: String, credential: ProviderCredential)?
     }
 
     /// The provider token of an `authorization` value and what a capture shows of it, derived once per value.
@@ -84,9 +86,24 @@ public final class APNsMock: HTTPHandler {
     /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
+        let token = Self.deviceToken(inPath: request.path)
+        let fault = faults?.next(mock: .apns, deviceToken: token)
+        await fault?.delay()
+        return respond(to: request, token: token, nowMs: now, fault: fault)
+    }
+
+    /// Answers on the server's event loop while no fault plan is live (no plan can delay the answer
+    /// then), saving the two thread hand-offs of `handle`; nil hands the request to `handle`.
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        if let faults, faults.hasLivePlans { return nil }
+        let now = clock()
+        return respond(to: request, token: Self.deviceToken(inPath: request.path), nowMs: now, fault: nil)
+    }
+
+    /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
+    func respond(to request: HTTPRequest, token: String?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
-        let token = Self.deviceToken(inPath: request.path)
         if let token, !token.isEmpty {
             capture.deviceToken = token
             capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
@@ -101,9 +118,7 @@ public final class APNsMock: HTTPHandler {
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         var info = APNsPushInfo(apnsID: apnsID)
 
-        let fault = faults?.next(mock: .apns, deviceToken: token)
         capture.fault = fault
-        await fault?.delay()
 
         var response: HTTPResponse
         var tokenValid = false
@@ -148,7 +163,7 @@ public final class APNsMock: HTTPHandler {
         }
         capture.apns = info
         capture.response = response
-        log.record(capture)
+        _ = log.append(capture)
         return response
     }
 
@@ -208,7 +223,13 @@ public final class APNsMock: HTTPHandler {
     /// The provider token in an `authorization` value, from the cache when the value was seen before;
     /// nil when the value is not `bearer <token>`.
     func providerCredential(_ authorization: String) -> ProviderCredential? {
-        if let known = state.withLock({ $0.credentials[authorization] }) { return known }
+        let known = state.withLock { state -> ProviderCredential? in
+            if let last = state.lastCredential, last.authorization == authorization { return last.credential }
+            guard let found = state.credentials[authorization] else { return nil }
+            state.lastCredential = (authorization, found)
+            return found
+        }
+        if let known { return known }
         guard let jwt = Self.bearerToken(authorization) else { return nil }
         let keyID = Redaction.peekKeyID(jwt)
         let credential = ProviderCredential(jwt: jwt, keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
