@@ -16,14 +16,12 @@ extension APNsMock {
 
     /// Judges a request in the order APNs does; throws the first rejection.
     ///
-    /// `authorization`, `jwt` (its bearer token) and `jwtKeyID` (that token's `peekKeyID`) come from
-    /// `handle`, which needs them for the capture.
+    /// `fields` are the request's headers the mock reads; `jwt` (the bearer token of `authorization`)
+    /// and `jwtKeyID` (that token's `peekKeyID`) come from `handle`, which needs them for the capture.
     func validate(
-        _ request: HTTPRequest, token: String?, authorization: String?, jwt: String?, jwtKeyID: String?,
+        _ request: HTTPRequest, fields: APNsRequestHeaders, token: String?, jwt: String?, jwtKeyID: String?,
         nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
-        let headers = request.headers
-
         // MARK: Method and path
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
@@ -34,14 +32,15 @@ extension APNsMock {
         }
 
         // MARK: Header syntax
-        if let id = headers["apns-id"], !MockIDs.isUUID(id) {
+        if let id = fields.apnsID, !MockIDs.isUUID(id) {
             throw APNsRejection(.badMessageId, "apns-id is not a UUID")
         }
         // Pairwise: a request has a handful of fields, and hashing each name cost more.
-        let fields = headers.fields
-        for i in fields.indices where fields[i].name != "cookie" {
-            for j in 0..<i where fields[j].name == fields[i].name {
-                throw APNsRejection(.duplicateHeaders, "header \(fields[i].name) was sent more than once")
+        let all = request.headers.fields
+        for i in all.indices where all[i].name != "cookie" {
+            let length = all[i].name.utf8.count
+            for j in 0..<i where all[j].name.utf8.count == length && all[j].name == all[i].name {
+                throw APNsRejection(.duplicateHeaders, "header \(all[i].name) was sent more than once")
             }
         }
         guard Self.isWellFormedDeviceToken(token) else {
@@ -49,12 +48,12 @@ extension APNsMock {
         }
 
         // MARK: Provider token
-        try authenticate(authorization: authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
+        try authenticate(authorization: fields.authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
         tokenValid = true
 
         // MARK: Topic and push type
         let bundle = credentials.bundleID
-        guard let topic = headers["apns-topic"], !topic.isEmpty else {
+        guard let topic = fields.topic, !topic.isEmpty else {
             throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
         }
         info.topic = topic
@@ -65,7 +64,7 @@ extension APNsMock {
             throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
         }
         let pushType: String
-        if let raw = headers["apns-push-type"] {
+        if let raw = fields.pushType {
             guard Self.pushTypes.contains(raw) else {
                 throw APNsRejection(.invalidPushType, "apns-push-type \(raw) is not a push type")
             }
@@ -74,7 +73,7 @@ extension APNsMock {
             // Without the header APNs infers the type; a .voip topic means a VoIP push.
             pushType = allowedTypes.contains("alert") ? "alert" : allowedTypes.sorted()[0]
         }
-        info.pushType = headers["apns-push-type"]
+        info.pushType = fields.pushType
         info.effectivePushType = pushType
         guard allowedTypes.contains(pushType) else {
             let expected = Self.topicSuffixes.first { $0.value.contains(pushType) }.map { bundle + $0.key } ?? bundle
@@ -83,7 +82,7 @@ extension APNsMock {
         }
 
         // MARK: Priority, expiration, collapse ID
-        if let raw = headers["apns-priority"] {
+        if let raw = fields.priority {
             guard raw == "1" || raw == "5" || raw == "10", let p = Int(raw) else {
                 throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
             }
@@ -92,13 +91,13 @@ extension APNsMock {
         if pushType == "background" && (info.priority ?? 5) == 10 {
             throw APNsRejection(.badPriority, "background pushes must not use priority 10")
         }
-        if let raw = headers["apns-expiration"] {
+        if let raw = fields.expiration {
             guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let value = Int64(raw)
             else { throw APNsRejection(.badExpirationDate, "apns-expiration must be UNIX seconds") }
             info.expiration = value
         }
-        if let collapse = headers["apns-collapse-id"] {
+        if let collapse = fields.collapseID {
             info.collapseID = collapse
             guard collapse.utf8.count <= 64 else {
                 throw APNsRejection(.badCollapseId, "apns-collapse-id is \(collapse.utf8.count) bytes; at most 64")

@@ -108,13 +108,14 @@ public final class APNsMock: HTTPImmediateHandler {
             capture.deviceToken = token
             capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
         }
-        let authorization = request.headers["authorization"]
+        let fields = APNsRequestHeaders(request.headers)
+        let authorization = fields.authorization
         let credential = authorization.flatMap(providerCredential)
         if let credential {
             capture.secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder))
         }
         capture.jsonSource = .body
-        let requestID = request.headers["apns-id"]
+        let requestID = fields.apnsID
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         var info = APNsPushInfo(apnsID: apnsID)
 
@@ -136,7 +137,7 @@ public final class APNsMock: HTTPImmediateHandler {
         } else {
             do throws(APNsRejection) {
                 try validate(
-                    request, token: token, authorization: authorization, jwt: credential?.jwt,
+                    request, fields: fields, token: token, jwt: credential?.jwt,
                     jwtKeyID: credential?.keyID,
                     nowMs: now, info: &info, tokenValid: &tokenValid)
                 response = HTTPResponse(status: 200, headers: ["apns-id": apnsID])
