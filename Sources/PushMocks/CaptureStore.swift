@@ -14,7 +14,11 @@ struct CaptureStore {
 
     mutating func append(_ capture: Capture) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
-            chunks.append([])
+            // The first chunk grows as needed (most logs stay small); once a log outgrows it, each new
+            // chunk is allocated whole instead of copied through 1, 2, 4… 1,024 captures.
+            var chunk: [Capture] = []
+            if !chunks.isEmpty { chunk.reserveCapacity(Self.chunkSize) }
+            chunks.append(chunk)
         }
         chunks[chunks.count - 1].append(capture)
         count += 1
