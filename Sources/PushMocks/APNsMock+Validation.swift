@@ -27,7 +27,10 @@ extension APNsMock {
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
         guard !token.isEmpty else { throw APNsRejection(.missingDeviceToken, "no device token in the path") }
         // No '/' byte means no '/' character; with one, only non-ASCII text needs the character search.
-        guard !token.utf8.contains(UInt8(ascii: "/")) || !(token.isPlainASCII || token.contains("/")) else {
+        let hasSlashByte =
+            token.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "/")) }
+            ?? token.utf8.contains(UInt8(ascii: "/"))
+        guard !hasSlashByte || !(token.isPlainASCII || token.contains("/")) else {
             throw APNsRejection(.badPath, "the path must be /3/device/<token>")
         }
 
@@ -60,7 +63,7 @@ extension APNsMock {
         guard topic.utf8.count <= 255, topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw APNsRejection(.badTopic, "apns-topic is not a valid topic")
         }
-        guard let allowedTypes = Self.allowedPushTypes(topic: topic, bundle: bundle) else {
+        guard let allowedTypes = allowedPushTypes(topic: topic) else {
             throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
         }
         let pushType: String
@@ -140,6 +143,15 @@ extension APNsMock {
         }
     }
 
+    /// `allowedPushTypes(topic:bundle:)` for this mock's bundle, remembering the last topic: a client
+    /// sends one topic again and again (the same string, as the server reuses header strings).
+    func allowedPushTypes(topic: String) -> Set<String>? {
+        if let last = lastTopic.withLock({ $0 }), last.topic == topic { return last.allowed }
+        let allowed = Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID)
+        lastTopic.withLock { $0 = (topic, allowed) }
+        return allowed
+    }
+
     /// The push types `topic` may carry when the key belongs to `bundle`; nil when the topic is not
     /// the bundle ID or the bundle ID with a known suffix.
     static func allowedPushTypes(topic: String, bundle: String) -> Set<String>? {
@@ -169,7 +181,9 @@ extension APNsMock {
     func authenticate(
         authorization: String?, jwt: String?, jwtKeyID: String?, nowMs: Int64, info: inout APNsPushInfo
     ) throws(APNsRejection) {
-        guard let raw = authorization, raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+        // A value with a bearer token is not blank; only other values need the scan.
+        guard let raw = authorization,
+            jwt != nil || raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
         else {
             throw APNsRejection(.missingProviderToken, "no authorization header")
         }

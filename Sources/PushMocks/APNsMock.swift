@@ -61,6 +61,8 @@ public final class APNsMock: HTTPImmediateHandler {
     /// The time source for token checks and timestamps.
     public let clock: MockClock
     let state = Mutex(State())
+    /// The topic judged last and its allowed push types (see `allowedPushTypes(topic:)`).
+    let lastTopic = Mutex<(topic: String, allowed: Set<String>?)?>(nil)
 
     /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
     public init(
