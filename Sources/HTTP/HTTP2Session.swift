@@ -166,7 +166,7 @@ final class HTTP2Session {
                 nva.append(
                     nghttp2_nv(
                         name: base.baseAddress! + s.name, value: base.baseAddress! + s.value, namelen: s.nameLength,
-                        valuelen: s.valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                        valuelen: s.valueLength, flags: s.flags))
             }
             return nva.withUnsafeBufferPointer { nv in
                 if hasBody {
@@ -182,15 +182,33 @@ final class HTTP2Session {
 
     // Scratch space for building header lists, reused across responses.
     @exclusivity(unchecked) private var nvBytes: [UInt8] = []
-    @exclusivity(unchecked) private var nvSpans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
+    @exclusivity(unchecked) private var nvSpans:
+        [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []
     @exclusivity(unchecked) private var nva: [nghttp2_nv] = []
 
+    /// The value each response field name had last on this connection (a few names at most).
+    @exclusivity(unchecked) private var sentFields: [(name: String, value: String)] = []
+
+    /// Whether HPACK should index this field: only once it repeats. A value that differs on every
+    /// response (`apns-id`) would otherwise be added to the dynamic table each time, evicting others,
+    /// for nothing: that cost about 5% of the APNs mock's CPU per request.
+    private func shouldIndex(_ name: String, _ value: String) -> Bool {
+        if let i = sentFields.firstIndex(where: { $0.name == name }) {
+            if sentFields[i].value == value { return true }
+            sentFields[i].value = value
+        } else if sentFields.count < 16 {
+            sentFields.append((name, value))
+        }
+        return false
+    }
+
     private func appendField(_ name: String, _ value: String) {
+        let flags = UInt8((shouldIndex(name, value) ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX).rawValue)
         let n = nvBytes.count
         nvBytes.append(contentsOf: name.utf8)
         let v = nvBytes.count
         nvBytes.append(contentsOf: value.utf8)
-        nvSpans.append((n, v - n, v, nvBytes.count - v))
+        nvSpans.append((n, v - n, v, nvBytes.count - v, flags))
     }
 
     // MARK: Callback bodies
