@@ -60,10 +60,11 @@ extension APNsMock {
             throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
         }
         info.topic = topic
-        guard topic.utf8.count <= 255, topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        let judged = judge(topic: topic)
+        guard judged.isValid else {
             throw APNsRejection(.badTopic, "apns-topic is not a valid topic")
         }
-        guard let allowedTypes = allowedPushTypes(topic: topic) else {
+        guard let allowedTypes = judged.allowed else {
             throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
         }
         let pushType: String
@@ -143,13 +144,17 @@ extension APNsMock {
         }
     }
 
-    /// `allowedPushTypes(topic:bundle:)` for this mock's bundle, remembering the last topic: a client
-    /// sends one topic again and again (the same string, as the server reuses header strings).
-    func allowedPushTypes(topic: String) -> Set<String>? {
-        if let last = lastTopic.withLock({ $0 }), last.topic == topic { return last.allowed }
-        let allowed = Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID)
-        lastTopic.withLock { $0 = (topic, allowed) }
-        return allowed
+    /// Whether `topic` is a valid topic (at most 255 bytes of printable ASCII) and, if so, the push types
+    /// it may carry for this mock's bundle; remembers the last topic, which a client sends again and
+    /// again (the same string, as the server reuses header strings).
+    func judge(topic: String) -> TopicJudgement {
+        if let last = lastTopic.withLock({ $0 }), last.topic == topic { return last.judgement }
+        let isValid = topic.utf8.count <= 255 && topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        let judgement = TopicJudgement(
+            isValid: isValid, allowed: isValid ? Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID) : nil
+        )
+        lastTopic.withLock { $0 = (topic, judgement) }
+        return judgement
     }
 
     /// The push types `topic` may carry when the key belongs to `bundle`; nil when the topic is not

@@ -61,8 +61,16 @@ public final class APNsMock: HTTPImmediateHandler {
     /// The time source for token checks and timestamps.
     public let clock: MockClock
     let state = Mutex(State())
-    /// The topic judged last and its allowed push types (see `allowedPushTypes(topic:)`).
-    let lastTopic = Mutex<(topic: String, allowed: Set<String>?)?>(nil)
+    /// The topic judged last (see `judge(topic:)`).
+    let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
+
+    /// What `judge(topic:)` found.
+    struct TopicJudgement {
+        /// At most 255 bytes of printable ASCII.
+        var isValid: Bool
+        /// The push types the topic may carry; nil when it is not this bundle's.
+        var allowed: Set<String>?
+    }
 
     /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
     public init(
@@ -185,7 +193,9 @@ public final class APNsMock: HTTPImmediateHandler {
         if path == "/3/device" { return "" }
         if path.isPlainASCII {
             let utf8 = path.utf8
-            guard utf8.starts(with: prefix.utf8) else { return nil }
+            let hasPrefix =
+                utf8.withContiguousStorageIfAvailable { $0.starts(with: prefix.utf8) } ?? utf8.starts(with: prefix.utf8)
+            guard hasPrefix else { return nil }
             return String(path[utf8.index(utf8.startIndex, offsetBy: prefix.utf8.count)...])
         }
         guard path.hasPrefix(prefix) else { return nil }
