@@ -3,7 +3,8 @@
 #
 # The mock verifies the provider token (cached after the first check, as the real APNs does), validates
 # every header and the payload, and records every push in the capture log; nghttpd only serves a file.
-# Prints both rates and "ratio: X" (mock over nghttpd). Target: ratio >= 0.8.
+# Prints both rates, the CPU time each server spent per request (user+system, from /proc; steadier
+# than rates on a shared machine) and "ratio: X" (mock over nghttpd). Target: ratio >= 0.8.
 #
 # Usage: benchmarks/apns-mock-vs-nghttpd.sh [-n REQUESTS] [-c CLIENTS] [-m STREAMS] [--loops N]
 # Needs: h2load and nghttpd (Debian nghttp2-client, nghttp2-server), /usr/bin/python3 with python3-jwt.
@@ -37,6 +38,7 @@ bin=$(swift build -c release --show-bin-path)/ringcheck
 
 "$bin" mocks --quiet --threads "$loops" --env-file "$work/mocks.env" --state-dir "$work/state" &
 pids+=($!)
+mock_pid=$!
 for _ in $(seq 100); do [ -s "$work/mocks.env" ] && break; sleep 0.1; done
 # shellcheck disable=SC1091
 . "$work/mocks.env"
@@ -63,21 +65,28 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyou
 ngport=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 nghttpd -d "$work/docroot" -n "$loops" "$ngport" "$work/ng.key" "$work/ng.pem" >/dev/null 2>&1 &
 pids+=($!)
+nghttpd_pid=$!
 sleep 0.5
 
-run() { # url → requests per second
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+run() { # url name pid → requests per second; writes the server's CPU µs per request to $work/name.cpu
+    local before after
+    before=$(cpu_ticks "$3")
     h2load -n "$requests" -c "$clients" -m "$streams" -d "$work/payload.json" "${headers[@]}" "$1" >"$work/h2load.out" 2>&1
     # Against the mock a few requests per connection are refused (REFUSED_STREAM): like APNs, it allows one
     # stream until the provider token is verified, and h2load opens -m streams before it reads SETTINGS.
+    after=$(cpu_ticks "$3")
+    /usr/bin/python3 -c "print('%.1f' % (($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests))" >"$work/$2.cpu"
     grep -E "^requests:|^status codes:" "$work/h2load.out" | sed "s|^|  $2 |" >&2
     grep -E '^finished in' "$work/h2load.out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
 
-mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock)
-nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd)
+mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock "$mock_pid")
+nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd "$nghttpd_pid")
 captured=$(curl -s "$RINGCHECK_CONTROL_URL/v1/health" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["captures"])')
 
 echo "requests: $requests, clients: $clients, streams per client: $streams, loops: $loops"
 echo "apns mock: $mock_rate req/s (captures recorded: $captured)"
 echo "nghttpd:   $nghttpd_rate req/s"
+echo "cpu per request: mock $(cat "$work/mock.cpu") us, nghttpd $(cat "$work/nghttpd.cpu") us"
 /usr/bin/python3 -c "print('ratio: %.2f' % ($mock_rate / $nghttpd_rate))"

@@ -253,8 +253,12 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
     /// of this thread, and that contention cost more than everything else per request.
     private func flushDispatches() {
         guard !pendingDispatches.isEmpty else { return }
-        let all = pendingDispatches
+        var all = pendingDispatches
         pendingDispatches = []
+        if let immediateHandler {
+            all = answerImmediately(all, immediateHandler)
+            if all.isEmpty { return }
+        }
         let handler = self.handler
         let inbox = self.inbox
         // Chunks keep handlers that compute without suspending from queueing behind each other
@@ -277,4 +281,26 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
     }
 
     private static let dispatchChunk = 16
+
+    /// The handler when it can answer on this thread.
+    private var immediateHandler: (any HTTPImmediateHandler)? { handler as? any HTTPImmediateHandler }
+
+    /// Delivers what `handler` answers at once and returns the requests it left for the pool.
+    private func answerImmediately(
+        _ items: [PendingDispatch], _ handler: any HTTPImmediateHandler
+    ) -> [PendingDispatch] {
+        var rest: [PendingDispatch] = []
+        for item in items {
+            guard let response = handler.respondImmediately(to: item.request) else {
+                rest.append(item)
+                continue
+            }
+            // As `drainInbox` does for answers from the pool; the connection may be gone.
+            guard let c = connections[item.connectionID] else { continue }
+            c.deliver(token: item.token, response)
+            markDirty(c)
+        }
+        flushDirty()
+        return rest
+    }
 }

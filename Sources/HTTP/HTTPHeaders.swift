@@ -9,25 +9,25 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public init() { fields = [] }
 
     public init(_ fields: [(String, String)]) {
-        self.fields = fields.map { (name: $0.0.lowercased(), value: $0.1) }
+        self.fields = fields.map { (name: Self.lowercase($0.0), value: $0.1) }
     }
 
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// The first value of the named field, or nil.
     public subscript(name: String) -> String? {
-        let key = name.lowercased()
+        let key = Self.lowercase(name)
         return fields.first { $0.name == key }?.value
     }
 
     /// Every value of the named field, in arrival order.
     public func values(_ name: String) -> [String] {
-        let key = name.lowercased()
+        let key = Self.lowercase(name)
         return fields.filter { $0.name == key }.map(\.value)
     }
 
     /// Appends a field, keeping any earlier one of the same name.
-    public mutating func add(_ name: String, _ value: String) { fields.append((name.lowercased(), value)) }
+    public mutating func add(_ name: String, _ value: String) { fields.append((Self.lowercase(name), value)) }
 
     /// Appends a field whose name is known to be lowercase already (HTTP/2 requires it), without converting.
     mutating func addLowercased(_ name: String, _ value: String) { fields.append((name, value)) }
@@ -40,8 +40,19 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Removes every field of that name.
     public mutating func remove(_ name: String) {
-        let key = name.lowercased()
+        let key = Self.lowercase(name)
         fields.removeAll { $0.name == key }
+    }
+
+    /// Makes room for `n` fields.
+    mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+
+    /// `name.lowercased()`, without making a new string when the name is lower-case ASCII already
+    /// (as HTTP/2 names and the names code asks for are).
+    static func lowercase(_ name: String) -> String {
+        var copy = name
+        let isLower = copy.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) } }
+        return isLower ? name : name.lowercased()
     }
 
     public var isEmpty: Bool { fields.isEmpty }

@@ -66,10 +66,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The path without the query string.
-    public var path: String {
-        if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
-        return target
-    }
+    public var path: String { pathOf(target) }
 
     /// The query parameters, percent-decoded; later duplicates win.
     public var query: [String: String] {
@@ -81,6 +78,26 @@ public struct HTTPRequest: Sendable {
             result[key] = parts.count > 1 ? percentDecode(String(parts[1])) : ""
         }
         return result
+    }
+}
+
+/// `target` up to its first `?`.
+///
+/// Request targets are almost always ASCII, where a byte search finds what a `Character` search
+/// finds without grapheme breaking; other text takes the `Character` search, which can differ when
+/// a combining mark follows the `?`.
+package func pathOf(_ target: String) -> String {
+    var copy = target
+    let q: Int?? = copy.withUTF8 { bytes in
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
+        return .some(bytes.firstIndex(of: UInt8(ascii: "?")))
+    }
+    switch q {
+    case .some(.none): return target
+    case .some(.some(let q)): return String(target[..<target.utf8.index(target.utf8.startIndex, offsetBy: q)])
+    case .none:
+        if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
+        return target
     }
 }
 

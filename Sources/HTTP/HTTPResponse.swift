@@ -55,6 +55,15 @@ public protocol HTTPHandler: Sendable {
     func handle(_ request: HTTPRequest) async -> HTTPResponse
 }
 
+/// A handler that can often answer at once, without suspending: the server asks it on the event-loop
+/// thread first, sparing the request the trip to the cooperative pool and back.
+///
+/// `respondImmediately` must not block or wait (it holds up every connection of the loop); it returns
+/// nil to have the request go to `handle` on the pool as usual.
+public protocol HTTPImmediateHandler: HTTPHandler {
+    func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+}
+
 /// An `HTTPHandler` made from a closure.
 public struct ClosureHandler: HTTPHandler {
     let body: @Sendable (HTTPRequest) async -> HTTPResponse

@@ -15,25 +15,35 @@ extension APNsMock {
     ]
 
     /// Judges a request in the order APNs does; throws the first rejection.
+    ///
+    /// `fields` are the request's headers the mock reads; `jwt` (the bearer token of `authorization`)
+    /// and `jwtKeyID` (that token's `peekKeyID`) come from `handle`, which needs them for the capture.
     func validate(
-        _ request: HTTPRequest, token: String?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+        _ request: HTTPRequest, fields: APNsRequestHeaders, token: String?, jwt: String?, jwtKeyID: String?,
+        nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
-        let headers = request.headers
-
         // MARK: Method and path
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
         guard !token.isEmpty else { throw APNsRejection(.missingDeviceToken, "no device token in the path") }
-        guard !token.contains("/") else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
+        // No '/' byte means no '/' character; with one, only non-ASCII text needs the character search.
+        let hasSlashByte =
+            token.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "/")) }
+            ?? token.utf8.contains(UInt8(ascii: "/"))
+        guard !hasSlashByte || !(token.isPlainASCII || token.contains("/")) else {
+            throw APNsRejection(.badPath, "the path must be /3/device/<token>")
+        }
 
         // MARK: Header syntax
-        if let id = headers["apns-id"], !MockIDs.isUUID(id) {
+        if let id = fields.apnsID, !MockIDs.isUUID(id) {
             throw APNsRejection(.badMessageId, "apns-id is not a UUID")
         }
-        var seen: Set<String> = []
-        for field in headers where field.name != "cookie" {
-            if !seen.insert(field.name).inserted {
-                throw APNsRejection(.duplicateHeaders, "header \(field.name) was sent more than once")
+        // Pairwise: a request has a handful of fields, and hashing each name cost more.
+        let all = request.headers.fields
+        for i in all.indices where all[i].name != "cookie" {
+            let length = all[i].name.utf8.count
+            for j in 0..<i where all[j].name.utf8.count == length && all[j].name == all[i].name {
+                throw APNsRejection(.duplicateHeaders, "header \(all[i].name) was sent more than once")
             }
         }
         guard Self.isWellFormedDeviceToken(token) else {
@@ -41,25 +51,24 @@ extension APNsMock {
         }
 
         // MARK: Provider token
-        try authenticate(headers, nowMs: nowMs, info: &info)
+        try authenticate(authorization: fields.authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
         tokenValid = true
 
         // MARK: Topic and push type
         let bundle = credentials.bundleID
-        guard let topic = headers["apns-topic"], !topic.isEmpty else {
+        guard let topic = fields.topic, !topic.isEmpty else {
             throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
         }
         info.topic = topic
-        guard topic.utf8.count <= 255, topic.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+        let judged = judge(topic: topic)
+        guard judged.isValid else {
             throw APNsRejection(.badTopic, "apns-topic is not a valid topic")
         }
-        guard topic == bundle || topic.hasPrefix(bundle + "."),
-            let allowedTypes = Self.topicSuffixes[String(topic.dropFirst(bundle.count))]
-        else {
+        guard let allowedTypes = judged.allowed else {
             throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
         }
         let pushType: String
-        if let raw = headers["apns-push-type"] {
+        if let raw = fields.pushType {
             guard Self.pushTypes.contains(raw) else {
                 throw APNsRejection(.invalidPushType, "apns-push-type \(raw) is not a push type")
             }
@@ -68,7 +77,7 @@ extension APNsMock {
             // Without the header APNs infers the type; a .voip topic means a VoIP push.
             pushType = allowedTypes.contains("alert") ? "alert" : allowedTypes.sorted()[0]
         }
-        info.pushType = headers["apns-push-type"]
+        info.pushType = fields.pushType
         info.effectivePushType = pushType
         guard allowedTypes.contains(pushType) else {
             let expected = Self.topicSuffixes.first { $0.value.contains(pushType) }.map { bundle + $0.key } ?? bundle
@@ -77,8 +86,8 @@ extension APNsMock {
         }
 
         // MARK: Priority, expiration, collapse ID
-        if let raw = headers["apns-priority"] {
-            guard ["1", "5", "10"].contains(raw), let p = Int(raw) else {
+        if let raw = fields.priority {
+            guard raw == "1" || raw == "5" || raw == "10", let p = Int(raw) else {
                 throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
             }
             info.priority = p
@@ -86,13 +95,13 @@ extension APNsMock {
         if pushType == "background" && (info.priority ?? 5) == 10 {
             throw APNsRejection(.badPriority, "background pushes must not use priority 10")
         }
-        if let raw = headers["apns-expiration"] {
+        if let raw = fields.expiration {
             guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let value = Int64(raw)
             else { throw APNsRejection(.badExpirationDate, "apns-expiration must be UNIX seconds") }
             info.expiration = value
         }
-        if let collapse = headers["apns-collapse-id"] {
+        if let collapse = fields.collapseID {
             info.collapseID = collapse
             guard collapse.utf8.count <= 64 else {
                 throw APNsRejection(.badCollapseId, "apns-collapse-id is \(collapse.utf8.count) bytes; at most 64")
@@ -105,14 +114,17 @@ extension APNsMock {
         guard request.body.count <= limit else {
             throw APNsRejection(.payloadTooLarge, "the payload is \(request.body.count) bytes; at most \(limit)")
         }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(request.body)
-        } catch {
-            throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
-        }
-        guard case .object = json else {
-            throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
+        // A scan without building values settles the usual case; the parser explains any rejection.
+        if !JSONValue.isObjectDocument(request.body) {
+            let json: JSONValue
+            do {
+                json = try JSONValue.parse(request.body)
+            } catch {
+                throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
+            }
+            guard case .object = json else {
+                throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
+            }
         }
 
         // MARK: Device state
@@ -132,22 +144,58 @@ extension APNsMock {
         }
     }
 
+    /// Whether `topic` is a valid topic (at most 255 bytes of printable ASCII) and, if so, the push types
+    /// it may carry for this mock's bundle; remembers the last topic, which a client sends again and
+    /// again (the same string, as the server reuses header strings).
+    func judge(topic: String) -> TopicJudgement {
+        if let last = lastTopic.withLock({ $0 }), last.topic == topic { return last.judgement }
+        let isValid = topic.utf8.count <= 255 && topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        let judgement = TopicJudgement(
+            isValid: isValid, allowed: isValid ? Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID) : nil
+        )
+        lastTopic.withLock { $0 = (topic, judgement) }
+        return judgement
+    }
+
+    /// The push types `topic` may carry when the key belongs to `bundle`; nil when the topic is not
+    /// the bundle ID or the bundle ID with a known suffix.
+    static func allowedPushTypes(topic: String, bundle: String) -> Set<String>? {
+        if topic.isPlainASCII && bundle.isPlainASCII {
+            // Bytes compare as characters do here, without building `bundle + "."` or counting characters.
+            let utf8 = topic.utf8
+            guard utf8.starts(with: bundle.utf8) else { return nil }
+            let suffix = topic[utf8.index(utf8.startIndex, offsetBy: bundle.utf8.count)...]
+            guard suffix.isEmpty || suffix.utf8.first == UInt8(ascii: ".") else { return nil }
+            return topicSuffixes[String(suffix)]
+        }
+        guard topic == bundle || topic.hasPrefix(bundle + ".") else { return nil }
+        return topicSuffixes[String(topic.dropFirst(bundle.count))]
+    }
+
     /// Even-length hexadecimal of 64 to 200 digits (32-byte tokens today; APNs allows longer ones).
     static func isWellFormedDeviceToken(_ token: String) -> Bool {
-        let n = token.utf8.count
-        return n >= 64 && n <= 200 && n % 2 == 0 && token.utf8.allSatisfy(MockIDs.isHexDigit)
+        var token = token
+        return token.withUTF8 { bytes in
+            let n = bytes.count
+            return n >= 64 && n <= 200 && n % 2 == 0 && bytes.allSatisfy(MockIDs.isHexDigit)
+        }
     }
 
     // MARK: Provider tokens
 
-    func authenticate(_ headers: HTTPHeaders, nowMs: Int64, info: inout APNsPushInfo) throws(APNsRejection) {
-        guard let raw = headers["authorization"], raw.contains(where: { $0 != " " && $0 != "\t" }) else {
+    func authenticate(
+        authorization: String?, jwt: String?, jwtKeyID: String?, nowMs: Int64, info: inout APNsPushInfo
+    ) throws(APNsRejection) {
+        // A value with a bearer token is not blank; only other values need the scan.
+        guard let raw = authorization,
+            jwt != nil || raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+        else {
             throw APNsRejection(.missingProviderToken, "no authorization header")
         }
-        guard let jwt = Self.bearerToken(raw) else {
+        guard let jwt else {
             throw APNsRejection(.invalidProviderToken, "authorization must be 'bearer <provider token>'")
         }
-        info.providerTokenKeyID = Redaction.peekKeyID(jwt)
+        info.providerTokenKeyID = jwtKeyID
         let decision: ProviderTokenBook.Decision
         if let known = state.withLock({ $0.tokens.check(token: jwt, nowMs: nowMs) }) {
             decision = known

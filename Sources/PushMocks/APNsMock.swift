@@ -12,7 +12,7 @@ import Synchronization
 /// APNs allows one stream per connection until a request with a valid provider token arrives: the
 /// server starts APNs connections with SETTINGS_MAX_CONCURRENT_STREAMS=1, and the mock answers the
 /// first valid-token request of each HTTP/2 connection with `.setMaxConcurrentStreams(1000)`.
-public final class APNsMock: HTTPHandler {
+public final class APNsMock: HTTPImmediateHandler {
     /// The payload limit of every push type but VoIP.
     public static let payloadLimit = 4096
     /// The payload limit of VoIP pushes.
@@ -28,7 +28,26 @@ public final class APNsMock: HTTPHandler {
         var tokens = ProviderTokenBook()
         var authenticatedConnections: Set<UInt64> = []
         var signatureChecks = 0
+        /// The provider tokens of `authorization` values seen recently, by value: clients reuse one
+        /// token for many pushes, and extracting it and decoding its header for every push cost more
+        /// than the rest of the push.
+        var credentials: [String: ProviderCredential] = [:]
+        /// The credential found last, checked before hashing the value: clients rarely switch tokens.
+        var lastCredential: (authorization: String, credential: ProviderCredential)?
     }
+
+    /// The provider token of an `authorization` value and what a capture shows of it, derived once per value.
+    struct ProviderCredential {
+        /// `bearerToken` of the value.
+        var jwt: String
+        /// `Redaction.peekKeyID` of the token.
+        var keyID: String?
+        /// `Redaction.jwtPlaceholder` of the token.
+        var placeholder: String
+    }
+
+    /// The most credentials kept; the cache starts over beyond it.
+    static let credentialLimit = 1000
 
     public let environment: APNsEnvironment
     /// What the mock trusts.
@@ -42,6 +61,16 @@ public final class APNsMock: HTTPHandler {
     /// The time source for token checks and timestamps.
     public let clock: MockClock
     let state = Mutex(State())
+    /// The topic judged last (see `judge(topic:)`).
+    let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
+
+    /// What `judge(topic:)` found.
+    struct TopicJudgement {
+        /// At most 255 bytes of printable ASCII.
+        var isValid: Bool
+        /// The push types the topic may carry; nil when it is not this bundle's.
+        var allowed: Set<String>?
+    }
 
     /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
     public init(
@@ -67,24 +96,40 @@ public final class APNsMock: HTTPHandler {
     /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
+        let token = Self.deviceToken(inPath: request.path)
+        let fault = faults?.next(mock: .apns, deviceToken: token)
+        await fault?.delay()
+        return respond(to: request, token: token, nowMs: now, fault: fault)
+    }
+
+    /// Answers on the server's event loop while no fault plan is live (no plan can delay the answer
+    /// then), saving the two thread hand-offs of `handle`; nil hands the request to `handle`.
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        if let faults, faults.hasLivePlans { return nil }
+        let now = clock()
+        return respond(to: request, token: Self.deviceToken(inPath: request.path), nowMs: now, fault: nil)
+    }
+
+    /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
+    func respond(to request: HTTPRequest, token: String?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
-        let token = Self.deviceToken(inPath: request.path)
         if let token, !token.isEmpty {
             capture.deviceToken = token
             capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
         }
-        if let jwt = Self.bearerToken(request.headers["authorization"]) {
-            capture.secrets.append(CaptureSecret(value: jwt, replacement: Redaction.jwtPlaceholder(jwt)))
+        let fields = APNsRequestHeaders(request.headers)
+        let authorization = fields.authorization
+        let credential = authorization.flatMap(providerCredential)
+        if let credential {
+            capture.secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder))
         }
-        if !request.body.isEmpty && request.body.count <= 1 << 20 { capture.json = try? JSONValue.parse(request.body) }
-        let requestID = request.headers["apns-id"]
+        capture.jsonSource = .body
+        let requestID = fields.apnsID
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         var info = APNsPushInfo(apnsID: apnsID)
 
-        let fault = faults?.next(mock: .apns, deviceToken: token)
         capture.fault = fault
-        await fault?.delay()
 
         var response: HTTPResponse
         var tokenValid = false
@@ -101,9 +146,12 @@ public final class APNsMock: HTTPHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                try validate(request, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
+                try validate(
+                    request, fields: fields, token: token, jwt: credential?.jwt,
+                    jwtKeyID: credential?.keyID,
+                    nowMs: now, info: &info, tokenValid: &tokenValid)
                 response = HTTPResponse(status: 200, headers: ["apns-id": apnsID])
-                if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.uuid().lowercased()) }
+                if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.lowercaseUUID()) }
                 capture.outcome = .accepted
             } catch {
                 response = Self.errorResponse(
@@ -114,16 +162,19 @@ public final class APNsMock: HTTPHandler {
             }
         }
 
-        let reason = capture.outcome.reason ?? APNsReason.shutdown.rawValue
-        let debug = JSONValue.object([("reason", .string(reason))]).serialized()
-        let faultSetDirective = fault?.finish(&response, goawayDebug: debug) ?? false
+        var faultSetDirective = false
+        if let fault {
+            let reason = capture.outcome.reason ?? APNsReason.shutdown.rawValue
+            let debug = JSONValue.object([("reason", .string(reason))]).serialized()
+            faultSetDirective = fault.finish(&response, goawayDebug: debug)
+        }
         if tokenValid && !faultSetDirective && request.version == .http2 {
             let first = state.withLock { $0.authenticatedConnections.insert(request.connection.id).inserted }
             if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
         }
         capture.apns = info
         capture.response = response
-        log.record(capture)
+        _ = log.append(capture)
         return response
     }
 
@@ -140,6 +191,13 @@ public final class APNsMock: HTTPHandler {
     static func deviceToken(inPath path: String) -> String? {
         let prefix = "/3/device/"
         if path == "/3/device" { return "" }
+        if path.isPlainASCII {
+            let utf8 = path.utf8
+            let hasPrefix =
+                utf8.withContiguousStorageIfAvailable { $0.starts(with: prefix.utf8) } ?? utf8.starts(with: prefix.utf8)
+            guard hasPrefix else { return nil }
+            return String(path[utf8.index(utf8.startIndex, offsetBy: prefix.utf8.count)...])
+        }
         guard path.hasPrefix(prefix) else { return nil }
         return String(path.dropFirst(prefix.count))
     }
@@ -147,9 +205,51 @@ public final class APNsMock: HTTPHandler {
     /// The credential of `authorization: bearer <token>` (scheme in any case), or nil.
     static func bearerToken(_ value: String?) -> String? {
         guard let value else { return nil }
+        guard value.isPlainASCII else { return bearerToken(characters: value) }
+        let utf8 = value.utf8
+        let space = UInt8(ascii: " ")
+        let tab = UInt8(ascii: "\t")
+        var i = utf8.firstIndex { $0 != space && $0 != tab } ?? utf8.endIndex
+        guard utf8.distance(from: i, to: utf8.endIndex) > 7 else { return nil }
+        for expected in "bearer ".utf8 {
+            // ASCII letters lower-case by setting bit 5; a space stays a space, a tab does not match.
+            let b = utf8[i]
+            guard b == expected || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") && b | 0x20 == expected) else {
+                return nil
+            }
+            i = utf8.index(after: i)
+        }
+        while i < utf8.endIndex && utf8[i] == space { i = utf8.index(after: i) }
+        var end = i
+        while end < utf8.endIndex && utf8[end] != space && utf8[end] != tab { end = utf8.index(after: end) }
+        return i == end ? nil : String(value[i..<end])
+    }
+
+    /// `bearerToken` for values that are not plain ASCII, by `Character`.
+    private static func bearerToken(characters value: String) -> String? {
         let trimmed = value.drop { $0 == " " || $0 == "\t" }
         guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
         let token = trimmed.dropFirst(7).drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" }
         return token.isEmpty ? nil : String(token)
+    }
+
+    /// The provider token in an `authorization` value, from the cache when the value was seen before;
+    /// nil when the value is not `bearer <token>`.
+    func providerCredential(_ authorization: String) -> ProviderCredential? {
+        let known = state.withLock { state -> ProviderCredential? in
+            if let last = state.lastCredential, last.authorization == authorization { return last.credential }
+            guard let found = state.credentials[authorization] else { return nil }
+            state.lastCredential = (authorization, found)
+            return found
+        }
+        if let known { return known }
+        guard let jwt = Self.bearerToken(authorization) else { return nil }
+        let keyID = Redaction.peekKeyID(jwt)
+        let credential = ProviderCredential(jwt: jwt, keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
+        state.withLock { state in
+            if state.credentials.count >= Self.credentialLimit { state.credentials.removeAll() }
+            state.credentials[authorization] = credential
+        }
+        return credential
     }
 }

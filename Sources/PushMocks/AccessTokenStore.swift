@@ -1,3 +1,4 @@
+import Signing
 import Synchronization
 
 /// The access tokens the OAuth mock issued, with their expiry: what the FCM mock accepts.
@@ -31,7 +32,8 @@ public final class AccessTokenStore: Sendable {
         clientEmail: String, scope: String, nowMs: Int64, lifetimeSeconds: Int64 = defaultLifetimeSeconds
     ) -> Grant {
         let grant = Grant(
-            token: "ya29.mock-" + MockIDs.alphanumeric(64), clientEmail: clientEmail, scope: scope,
+            token: "ya29.mock-" + SecureRandom.alphanumeric(64, uppercaseOnly: false), clientEmail: clientEmail,
+            scope: scope,
             issuedAtMs: nowMs, expiresAtMs: nowMs + lifetimeSeconds * 1000)
         grants.withLock { grants in
             // Drop long-expired grants so a busy run does not grow without bound.

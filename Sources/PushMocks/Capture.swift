@@ -134,7 +134,26 @@ public struct Capture: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     /// The body parsed as JSON, when it was JSON.
-    public var json: JSONValue?
+    public var json: JSONValue? {
+        get {
+            switch jsonSource {
+            case .value(let value): return value
+            case .body: return body.isEmpty || body.count > Self.maxParsedBody ? nil : try? JSONValue.parse(body)
+            }
+        }
+        set { jsonSource = .value(newValue) }
+    }
+    /// Where `json` comes from: a value set by the mock, or the body, parsed when read.
+    var jsonSource = JSONSource.value(nil)
+    /// The largest body `json` is parsed from.
+    static let maxParsedBody = 1 << 20
+
+    enum JSONSource {
+        case value(JSONValue?)
+        /// Parsed from `body` when read: a mock serving thousands of pushes a second keeps the bytes
+        /// (which it must) and builds the tree only for whoever looks.
+        case body
+    }
     /// What the mock answered. When `response.directive` is `.resetWithoutResponse` the client never saw it.
     public var response: HTTPResponse
     public var outcome: CaptureOutcome
@@ -167,7 +186,6 @@ public struct Capture: Sendable {
         target = request.target
         headers = request.headers
         body = request.body
-        json = nil
         response = HTTPResponse(status: 0)
         outcome = .rejected(reason: "unanswered")
         detail = nil
@@ -182,10 +200,7 @@ public struct Capture: Sendable {
     }
 
     /// The path without the query.
-    public var path: String {
-        if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
-        return target
-    }
+    public var path: String { pathOf(target) }
 
     /// False when the mock reset the connection instead of answering.
     public var responseSent: Bool { response.directive != .resetWithoutResponse }

@@ -15,7 +15,7 @@ public final class CaptureLog: Sendable {
     }
 
     struct State {
-        var captures: [Capture] = []
+        var captures = CaptureStore()
         var nextSequence = 1
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 1
@@ -37,6 +37,13 @@ public final class CaptureLog: Sendable {
     @discardableResult
     public func record(_ capture: Capture) -> Capture {
         var stored = capture
+        stored.sequence = append(capture)
+        return stored
+    }
+
+    /// `record` without handing the capture back (copying a capture is not free): returns its sequence number.
+    func append(_ capture: consuming Capture) -> Int {
+        var stored = capture
         var ready: [(CheckedContinuation<[Capture], Never>, [Capture], Task<Void, Never>?)] = []
         state.withLock { state in
             stored.sequence = state.nextSequence
@@ -47,6 +54,7 @@ public final class CaptureLog: Sendable {
                 state.captures.removeFirst(excess)
                 state.evicted += excess
             }
+            guard !state.waiters.isEmpty else { return }
             var remaining: [Waiter] = []
             for var waiter in state.waiters {
                 if waiter.predicate(stored) { waiter.matches.append(stored) }
@@ -62,7 +70,7 @@ public final class CaptureLog: Sendable {
             timeout?.cancel()
             continuation.resume(returning: matches)
         }
-        return stored
+        return stored.sequence
     }
 
     // MARK: Queries

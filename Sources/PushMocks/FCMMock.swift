@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Signing
 
 /// A mock FCM HTTP v1 API: `POST /v1/projects/{project}/messages:send`, authenticated with access
 /// tokens the `OAuthMock` issued, judged like the real API, every request recorded in the `CaptureLog`.
@@ -78,7 +79,7 @@ public final class FCMMock: HTTPHandler {
         } else {
             do throws(GoogleError) {
                 let info = try validate(request, json: capture.json, nowMs: now, capture: &capture)
-                let id = info.validateOnly ? "fake_message_id" : "0:\(now)%\(MockIDs.hex(MockIDs.randomBytes(8)))"
+                let id = info.validateOnly ? "fake_message_id" : "0:\(now)%\(MockIDs.hex(SecureRandom.bytes(8)))"
                 let body: JSONValue = ["name": .string("projects/\(info.project)/messages/\(id)")]
                 response = HTTPResponse.json(
                     200, body.bytes(), headers: ["content-type": "application/json; charset=UTF-8"])

@@ -20,6 +20,9 @@ public final class FaultPlans: Sendable {
         book.withLock { $0.next(mock: mock, deviceToken: deviceToken) }
     }
 
+    /// True while some installed plan has uses left (`next` returns nil for every request otherwise).
+    public var hasLivePlans: Bool { book.withLock { $0.entries.contains { !$0.isExhausted } } }
+
     /// The installed plans with their consumption.
     public var entries: [FaultBook.Entry] { book.withLock { $0.entries } }
 

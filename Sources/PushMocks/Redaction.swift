@@ -6,14 +6,24 @@ import JSON
 public enum Redaction {
     /// A device token shortened to its first and last four characters: `ab12…9f3e`.
     public static func shortToken(_ token: String) -> String {
+        if token.isPlainASCII {
+            let utf8 = token.utf8
+            let n = utf8.count
+            guard n > 10 else { return n > 2 ? String(token[..<utf8.index(utf8.startIndex, offsetBy: 2)]) + "…" : "…" }
+            return String(token[..<utf8.index(utf8.startIndex, offsetBy: 4)]) + "…"
+                + String(token[utf8.index(utf8.endIndex, offsetBy: -4)...])
+        }
         let chars = Array(token)
         guard chars.count > 10 else { return chars.count > 2 ? String(chars.prefix(2)) + "…" : "…" }
         return String(chars.prefix(4)) + "…" + String(chars.suffix(4))
     }
 
     /// The placeholder for a JWT: `<redacted jwt kid=ABC123DEFG>` (or without `kid` when unreadable).
-    public static func jwtPlaceholder(_ jwt: String) -> String {
-        if let kid = peekKeyID(jwt) { return "<redacted jwt kid=\(kid)>" }
+    public static func jwtPlaceholder(_ jwt: String) -> String { jwtPlaceholder(keyID: peekKeyID(jwt)) }
+
+    /// The placeholder for a JWT whose `peekKeyID` is `keyID`.
+    static func jwtPlaceholder(keyID: String?) -> String {
+        if let keyID { return "<redacted jwt kid=\(keyID)>" }
         return "<redacted jwt>"
     }
 
