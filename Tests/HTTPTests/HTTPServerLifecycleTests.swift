@@ -13,9 +13,10 @@ final class RequestLog: Sendable {
 
 @Suite struct HTTPServerLifecycleTests {
     @Test func stopIsIdempotentAndFreesThePort() async throws {
-        let server = HTTPServer(configuration: .init()) { _ in .text(200, "ok") }
-        #expect(server.port == 0)
-        try server.start()
+        // A port below the ephemeral range (32768 up): one the kernel picks could be handed to another
+        // test's outgoing connection between stop() and the second bind.
+        #expect(HTTPServer(configuration: .init()) { _ in .text(200, "ok") }.port == 0)
+        let server = try #require(Self.startedBelowTheEphemeralRange())
         let port = server.port
         #expect(port > 0)
         #expect(throws: HTTPServerError.self) { try server.start() }
@@ -28,6 +29,15 @@ final class RequestLog: Sendable {
         try again.start()
         #expect(again.port == port)
         try await offPool { again.stop() }
+    }
+
+    private static func startedBelowTheEphemeralRange() -> HTTPServer? {
+        for _ in 0..<20 {
+            let server = HTTPServer(configuration: .init(port: Int.random(in: 20_000..<32_000))) { _ in .text(200, "ok")
+            }
+            if (try? server.start()) != nil { return server }
+        }
+        return nil
     }
 
     @Test func hostNames() async throws {
@@ -74,7 +84,9 @@ final class RequestLog: Sendable {
 
     @Test func stopLetsInFlightRequestsFinish() async throws {
         var config = HTTPServer.Configuration()
-        config.shutdownGraceSeconds = 2
+        // Generous: stop() returns as soon as the in-flight requests are done, and a loaded machine can
+        // delay a 400 ms handler by seconds.
+        config.shutdownGraceSeconds = 30
         let log = RequestLog()
         let server = HTTPServer(configuration: config) { req in
             log.add(req)
@@ -86,7 +98,7 @@ final class RequestLog: Sendable {
         async let h2 = runProcess(
             "nghttp", ["-v", "http://127.0.0.1:\(port)/slow?ms=400"])
         // Stop once both requests are in the handler.
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while log.all.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
         try await offPool { server.stop() }
         let (a, b) = try await (h1, h2)
@@ -151,8 +163,19 @@ final class RequestLog: Sendable {
     @Test func terminationSignalIsReported() async throws {
         let server = HTTPServer(configuration: .init()) { _ in .text(200, "ok") }
         async let signal = server.waitForTerminationSignal()
-        try await Task.sleep(nanoseconds: 300_000_000)  // the wait installs its handlers first
+        // The wait installs its handlers first (SIGTERM's default action would end the test process): wait
+        // for that rather than for a fixed time, which a loaded machine can exceed.
+        let deadline = Date().addingTimeInterval(30)
+        while Self.sigtermIsDefault() && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(!Self.sigtermIsDefault())
+        try await Task.sleep(nanoseconds: 50_000_000)  // its signal source is resumed right after
         kill(getpid(), SIGTERM)
         #expect(await signal == SIGTERM)
+    }
+
+    private static func sigtermIsDefault() -> Bool {
+        var current = sigaction()
+        sigaction(SIGTERM, nil, &current)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 0  // SIG_DFL
     }
 }
