@@ -150,6 +150,20 @@ final class RequestLog: Sendable {
         }
     }
 
+    /// Handlers run on the server's own threads, before and after they suspend, so a busy or blocked
+    /// global cooperative pool cannot stall them.
+    @Test func handlersRunOnTheServersOwnThreads() async throws {
+        let handler = ClosureHandler { _ in
+            let before = currentThreadName()
+            try? await Task.sleep(for: .milliseconds(5))
+            return .text(200, before + "," + currentThreadName())
+        }
+        try await withTestServer(handler: handler) { server in
+            let r = try await runProcess("curl", curlBase + ["http://127.0.0.1:\(server.port)/"])
+            #expect(r.stdout == "rc-handlers,rc-handlers", "\(r.stderr)")
+        }
+    }
+
     @Test func severalLoopsShareThePort() async throws {
         try await withTestServer(configure: { $0.loopCount = 2 }) { server in
             let r = try await runProcess(
@@ -178,4 +192,10 @@ final class RequestLog: Sendable {
         sigaction(SIGTERM, nil, &current)
         return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == 0  // SIG_DFL
     }
+}
+
+/// The calling thread's name, as Linux reports it.
+private func currentThreadName() -> String {
+    let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "?"
+    return name.trimmingCharacters(in: .whitespacesAndNewlines)
 }
