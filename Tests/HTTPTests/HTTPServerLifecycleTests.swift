@@ -13,27 +13,39 @@ final class RequestLog: Sendable {
 
 @Suite struct HTTPServerLifecycleTests {
     @Test func stopIsIdempotentAndFreesThePort() async throws {
-        // A port below the ephemeral range (32768 up): one the kernel picks could be handed to another
-        // test's outgoing connection between stop() and the second bind.
         #expect(HTTPServer(configuration: .init()) { _ in .text(200, "ok") }.port == 0)
-        let server = try #require(Self.startedBelowTheEphemeralRange())
-        let port = server.port
-        #expect(port > 0)
-        #expect(throws: HTTPServerError.self) { try server.start() }
-        try await offPool {
-            server.stop()
-            server.stop()
+        // The machine is shared: some other process may bind the port between stop() and the second
+        // bind. Only a port that is never free again in three tries, on three ports, is a failure.
+        var rebound: [String] = []
+        for _ in 0..<3 {
+            let server = try #require(Self.startedBelowTheEphemeralRange())
+            let port = server.port
+            #expect(port > 0)
+            #expect(throws: HTTPServerError.self) { try server.start() }
+            try await offPool {
+                server.stop()
+                server.stop()
+            }
+            // The port can be bound again right away.
+            let again = HTTPServer(configuration: .init(port: port)) { _ in .text(200, "ok") }
+            do {
+                try again.start()
+                #expect(again.port == port)
+                try await offPool { again.stop() }
+                return
+            } catch {
+                rebound.append("\(error)")
+            }
         }
-        // The port can be bound again right away.
-        let again = HTTPServer(configuration: .init(port: port)) { _ in .text(200, "ok") }
-        try again.start()
-        #expect(again.port == port)
-        try await offPool { again.stop() }
+        Issue.record("the port was not free after stop(): \(rebound)")
     }
 
+    /// A server on a port below the ephemeral range (32768 up): one the kernel picks could be handed to
+    /// another test's outgoing connection between stop() and the second bind.
     private static func startedBelowTheEphemeralRange() -> HTTPServer? {
         for _ in 0..<20 {
-            let server = HTTPServer(configuration: .init(port: Int.random(in: 20_000..<32_000))) { _ in .text(200, "ok")
+            let server = HTTPServer(configuration: .init(port: Int.random(in: 20_000..<32_000))) { _ in
+                .text(200, "ok")
             }
             if (try? server.start()) != nil { return server }
         }
