@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -108,4 +109,8 @@ int rc_listen_tcp(const char *host, int port, int backlog, int reuseport) {
         return -e;
     }
     return fd;
+}
+
+int rc_set_thread_name(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
 }

@@ -246,11 +246,13 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
         pendingDispatches.append(PendingDispatch(request: request, connectionID: connectionID, token: token))
     }
 
-    /// Starts one task per request on the cooperative pool; answers come back through the inbox.
+    /// Starts one task per request on the handler executor (`HandlerExecutor`, threads of the server's
+    /// own rather than the global cooperative pool, which other code in the process can starve);
+    /// answers come back through the inbox.
     ///
-    /// The per-request tasks are created from one batch task on the pool rather than here: a task
-    /// allocated on this thread and freed on a pool thread makes glibc's malloc take the arena lock
-    /// of this thread, and that contention cost more than everything else per request.
+    /// The per-request tasks are created from one batch task on the executor rather than here: a task
+    /// allocated on this thread and freed on an executor thread makes glibc's malloc take the arena
+    /// lock of this thread, and that contention cost more than everything else per request.
     private func flushDispatches() {
         guard !pendingDispatches.isEmpty else { return }
         var all = pendingDispatches
@@ -261,17 +263,19 @@ final class EventLoop: @unchecked Sendable {  // all mutable state is touched on
         }
         let handler = self.handler
         let inbox = self.inbox
+        let executor = HandlerExecutor.shared
         // Chunks keep handlers that compute without suspending from queueing behind each other
-        // on one pool thread while another thread idles.
+        // on one executor thread while another thread idles.
         var start = 0
         while start < all.count {
             let batch = Array(all[start..<min(start + Self.dispatchChunk, all.count)])
             start += Self.dispatchChunk
-            Task {
+            Task(executorPreference: executor) {
                 for item in batch {
-                    // Runs on this pool thread until the handler first suspends: a handler that answers
-                    // at once costs no enqueue and no thread wake-up; one that waits frees the thread.
-                    Task.immediate {
+                    // Runs on this executor thread until the handler first suspends: a handler that
+                    // answers at once costs no enqueue and no thread wake-up; one that waits frees the
+                    // thread, and resumes on the executor.
+                    Task.immediate(executorPreference: executor) {
                         let response = await handler.handle(item.request)
                         inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
                     }

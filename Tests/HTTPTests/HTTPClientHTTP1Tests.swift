@@ -5,7 +5,7 @@ import Testing
 @Suite struct HTTPClientHTTP1Tests {
     @Test func statusAndHeadersArriveInOrderLowercased() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -24,7 +24,7 @@ import Testing
 
     @Test func postBodyIsSentAsIsWithoutAFormContentType() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -52,7 +52,7 @@ import Testing
 
     @Test func maxConnectionsPerHostQueuesRequestsOnOneConnection() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(maxConnectionsPerHost: 1))
         defer { client.shutdown() }
@@ -67,7 +67,7 @@ import Testing
 
     @Test func headHasNoBody() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -79,7 +79,7 @@ import Testing
 
     @Test func chunkedBodyAndFoldedHeaders() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -94,8 +94,8 @@ import Testing
 
     @Test func userAgentAndRequestedHTTP1OverTLS() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile, httpVersion: .http1_1))
         defer { client.shutdown() }

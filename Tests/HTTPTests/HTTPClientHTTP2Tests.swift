@@ -5,8 +5,8 @@ import Testing
 @Suite struct HTTPClientHTTP2Tests {
     @Test func getOverTLSTrustingTheCAFileSpeaksHTTP2() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
         defer { client.shutdown() }
@@ -32,8 +32,8 @@ import Testing
 
     @Test func postOverTLSSendsTheBody() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
         defer { client.shutdown() }
@@ -48,8 +48,8 @@ import Testing
 
     @Test func untrustedCertificateIsATLSError() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient()  // system store: does not know the test CA
         defer { client.shutdown() }
@@ -63,8 +63,8 @@ import Testing
 
     @Test func insecureSkipVerifyAcceptsAnyCertificate() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(insecureSkipVerify: true))
         defer { client.shutdown() }
@@ -76,7 +76,7 @@ import Testing
 
     @Test func h2cWithPriorKnowledge() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.nghttpd(certificates: nil, in: dir)
+        let server = try await ClientTestServers.nghttpdAsync(certificates: nil, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(httpVersion: .http2))
         defer { client.shutdown() }
@@ -93,8 +93,8 @@ import Testing
 
     @Test func twentyConcurrentRequestsShareOneConnection() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
         defer { client.shutdown() }

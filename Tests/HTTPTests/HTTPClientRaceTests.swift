@@ -5,8 +5,8 @@ import Testing
 @Suite(.serialized) struct HTTPClientRaceTests {
     @Test func eightRequestsOverHTTP2LeaveTogetherOnOneConnection() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
         defer { client.shutdown() }
@@ -27,7 +27,7 @@ import Testing
 
     @Test func eightRequestsOverHTTP1LeaveTogetherOnEightConnections() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -43,8 +43,8 @@ import Testing
 
     @Test func automaticOverTLSWithAnHTTP1ServerRacesOnSeparateConnections() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.python(in: dir, certificates: certs)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.pythonAsync(in: dir, certificates: certs)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
         defer { client.shutdown() }
@@ -59,7 +59,7 @@ import Testing
 
     @Test func aFailingRequestIsItsEntrysError() async throws {
         let dir = TemporaryDirectory()
-        let server = try ClientTestServers.python(in: dir)
+        let server = try await ClientTestServers.pythonAsync(in: dir)
         defer { server.stop() }
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -78,8 +78,8 @@ import Testing
 
     @Test func raceWithoutWarmUpStillCompletes() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let server = try ClientTestServers.nghttpd(certificates: certs, in: dir)
+        let certs = try await ServerTestCertificates.get()
+        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
         defer { server.stop() }
         let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
         defer { client.shutdown() }

@@ -78,7 +78,7 @@ import Testing
         let script = """
             import socket, sys
             import h2.connection, h2.config, h2.events
-            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
             c = h2.connection.H2Connection(config=h2.config.H2Configuration(
                 client_side=True, validate_outbound_headers=False, normalize_outbound_headers=False))
             c.initiate_connection()

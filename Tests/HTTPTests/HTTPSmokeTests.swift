@@ -4,10 +4,10 @@ import Testing
 @testable import HTTP
 
 @Suite struct HTTPSmokeTests {
-    @Test func testCertificatesAreMade() throws {
+    @Test func testCertificatesAreMade() async throws {
         let dir = TemporaryDirectory()
-        let certs = try OpenSSLTestCertificates.make(in: dir)
-        let r = try ProcessRunner.run("openssl", ["verify", "-CAfile", certs.caFile, certs.certFile])
+        let certs = try await OpenSSLTestCertificates.makeAsync(in: dir)
+        let r = try await runProcess("openssl", ["verify", "-CAfile", certs.caFile, certs.certFile])
         #expect(r.status == 0, "\(r.stderr)")
     }
 }

@@ -113,7 +113,7 @@ import Testing
 
         let copy = dir.file("crashed.sqlite")
         for suffix in ["", "-wal"] {
-            let result = try ProcessRunner.run("cp", [path + suffix, copy + suffix])
+            let result = try await runProcess("cp", [path + suffix, copy + suffix])
             #expect(result.status == 0)
         }
         let restarted = try BackendHarness(location: .file(copy), clock: clock)

@@ -210,7 +210,8 @@ import Testing
         let worker = PushWorker(
             service: backend.service, transport: transport, settings: settings, policy: PushRetryPolicy(idlePollMs: 5))
         let task = Task { await worker.run() }
-        for _ in 0..<200 where transport.sent.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        let deadline = ContinuousClock.now + .seconds(30)  // only a hang is a failure
+        while transport.sent.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         await task.value
         #expect(try backend.jobs(call).first?.status == .sent)

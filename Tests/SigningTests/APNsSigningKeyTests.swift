@@ -30,8 +30,8 @@ import Testing
         #expect(try again.publicKey().pem() == key.privateKey.publicKey().pem())
     }
 
-    @Test func p8FileIsAcceptedByOpenSSL() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func p8FileIsAcceptedByOpenSSL() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
         let key = try APNsSigningKey.generate()
         let path = try key.writeP8(toDirectory: dir.path)
@@ -39,12 +39,12 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         let file = "AuthKey_\(key.keyID).p8"
-        let check = try SigningTestTools.openssl(["pkey", "-in", file, "-noout"], in: dir)
+        let check = try await SigningTestTools.opensslAsync(["pkey", "-in", file, "-noout"], in: dir)
         #expect(check.status == 0, "\(check.stderr)")
-        let text = try SigningTestTools.openssl(["pkey", "-in", file, "-noout", "-text"], in: dir)
+        let text = try await SigningTestTools.opensslAsync(["pkey", "-in", file, "-noout", "-text"], in: dir)
         #expect(text.stdout.contains("ASN1 OID: prime256v1"), "\(text.stdout)")
         #expect(text.stdout.contains("NIST CURVE: P-256"))
-        let pub = try SigningTestTools.openssl(["pkey", "-in", file, "-pubout"], in: dir)
+        let pub = try await SigningTestTools.opensslAsync(["pkey", "-in", file, "-pubout"], in: dir)
         #expect(pub.stdout == (try key.privateKey.publicKey().pem()))
     }
 
@@ -61,15 +61,15 @@ import Testing
     }
 
     /// The provider token's signature, checked by `openssl dgst` with the public key read from the .p8 file.
-    @Test func providerTokenVerifiesWithOpenSSL() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func providerTokenVerifiesWithOpenSSL() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
         let key = try APNsSigningKey.generate()
         let file = (try key.writeP8(toDirectory: dir.path) as NSString).lastPathComponent
         let jwt = try JWT.decode(key.providerToken(issuedAt: 1_700_000_000))
         try Data(jwt.signingInput).write(to: URL(fileURLWithPath: dir.file("input")))
         try Data(#require(ECDSASignature.derFromRaw(jwt.signature))).write(to: URL(fileURLWithPath: dir.file("sig")))
-        let r = try SigningTestTools.shell(
+        let r = try await SigningTestTools.shellAsync(
             "openssl pkey -in \(file) -pubout -out pub.pem && openssl dgst -sha256 -verify pub.pem -signature sig input",
             in: dir)
         #expect(r.status == 0 && r.stdout.contains("Verified OK"), "\(r.stdout) \(r.stderr)")

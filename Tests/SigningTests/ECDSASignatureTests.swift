@@ -7,8 +7,8 @@ import Testing
 @Suite struct ECDSASignatureTests {
     let message = Array("ringcheck cross-check message".utf8)
 
-    @Test func ourES256VerifiesWithOpenSSL() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func ourES256VerifiesWithOpenSSL() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
         let key = try PrivateKey.generateP256()
         try dir.write("pub.pem", key.publicKey().pem())
@@ -17,19 +17,19 @@ import Testing
             let raw = try key.sign(message)
             let der = try #require(ECDSASignature.derFromRaw(raw))
             try Data(der).write(to: URL(fileURLWithPath: dir.file("sig.der")))
-            let r = try SigningTestTools.openssl(
+            let r = try await SigningTestTools.opensslAsync(
                 ["dgst", "-sha256", "-verify", "pub.pem", "-signature", "sig.der", "msg"], in: dir)
             #expect(r.status == 0 && r.stdout.contains("Verified OK"), "\(r.stdout) \(r.stderr)")
         }
     }
 
-    @Test func openSSLSignatureVerifiesWithOurs() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func openSSLSignatureVerifiesWithOurs() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
         let key = try PrivateKey.generateP256()
         try dir.write("key.pem", key.pkcs8PEM())
         try Data(message).write(to: URL(fileURLWithPath: dir.file("msg")))
-        let r = try SigningTestTools.openssl(
+        let r = try await SigningTestTools.opensslAsync(
             ["dgst", "-sha256", "-sign", "key.pem", "-out", "sig.der", "msg"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         let der = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.file("sig.der"))))
@@ -39,14 +39,14 @@ import Testing
         #expect(ECDSASignature.derFromRaw(raw) == der)
     }
 
-    @Test func ourRS256VerifiesWithOpenSSL() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func ourRS256VerifiesWithOpenSSL() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
-        let key = try PrivateKey.generateRSA()
+        let key = try await offPool { try PrivateKey.generateRSA() }
         try dir.write("pub.pem", key.publicKey().pem())
         try Data(message).write(to: URL(fileURLWithPath: dir.file("msg")))
         try Data(key.sign(message)).write(to: URL(fileURLWithPath: dir.file("sig")))
-        let r = try SigningTestTools.openssl(
+        let r = try await SigningTestTools.opensslAsync(
             ["dgst", "-sha256", "-verify", "pub.pem", "-signature", "sig", "msg"], in: dir)
         #expect(r.status == 0 && r.stdout.contains("Verified OK"), "\(r.stdout) \(r.stderr)")
     }

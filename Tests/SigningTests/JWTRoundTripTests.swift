@@ -1,10 +1,13 @@
 import JSON
 import Signing
+import TestSupport
 import Testing
 
 @Suite struct JWTRoundTripTests {
     static let p256 = try! PrivateKey.generateP256()
-    static let rsa = try! PrivateKey.generateRSA()
+    private static let generatedRSA = try! PrivateKey.generateRSA()
+    /// The RSA key, generated once off the cooperative pool (that takes a while).
+    static func rsa() async throws -> PrivateKey { try await offPool { generatedRSA } }
     let claims: JSONValue = ["iss": "ABCDE12345", "iat": 1_700_000_000]
 
     @Test func es256SignVerify() throws {
@@ -18,12 +21,13 @@ import Testing
         try jwt.verifySignature(with: Self.p256.publicKey())
     }
 
-    @Test func rs256SignVerify() throws {
-        let token = try JWT.sign(header: [:], claims: claims, key: Self.rsa)
+    @Test func rs256SignVerify() async throws {
+        let rsa = try await Self.rsa()
+        let token = try JWT.sign(header: [:], claims: claims, key: rsa)
         let jwt = try JWT.decode(token)
         #expect(jwt.algorithm == "RS256")
         #expect(jwt.signature.count == 256)
-        try jwt.verifySignature(with: Self.rsa.publicKey())
+        try jwt.verifySignature(with: rsa.publicKey())
     }
 
     @Test func hs256SignVerify() throws {
@@ -57,8 +61,9 @@ import Testing
     }
 
     @Test(arguments: [PrivateKey.Kind.p256, .rsa])
-    func tamperingFailsWithBadSignature(kind: PrivateKey.Kind) throws {
-        let key = kind == .p256 ? Self.p256 : Self.rsa
+    func tamperingFailsWithBadSignature(kind: PrivateKey.Kind) async throws {
+        let rsa = try await Self.rsa()
+        let key = kind == .p256 ? Self.p256 : rsa
         let publicKey = try key.publicKey()
         let token = try JWT.sign(header: [:], claims: claims, key: key)
         let alg = kind == .p256 ? "ES256" : "RS256"
@@ -78,11 +83,12 @@ import Testing
         }
     }
 
-    @Test func algorithmMismatch() throws {
+    @Test func algorithmMismatch() async throws {
+        let rsa = try await Self.rsa()
         // An ES256 token checked against an RSA key, and vice versa.
         let es = try JWT.decode(JWT.sign(header: [:], claims: claims, key: Self.p256))
-        let rs = try JWT.decode(JWT.sign(header: [:], claims: claims, key: Self.rsa))
-        let e1 = try #require(throws: SigningError.self) { try es.verifySignature(with: Self.rsa.publicKey()) }
+        let rs = try JWT.decode(JWT.sign(header: [:], claims: claims, key: rsa))
+        let e1 = try #require(throws: SigningError.self) { try es.verifySignature(with: rsa.publicKey()) }
         #expect(e1.code == .badAlgorithm)
         #expect(e1.message.contains("ES256") && e1.message.contains("RS256"))
         let e2 = try #require(throws: SigningError.self) { try rs.verifySignature(with: Self.p256.publicKey()) }

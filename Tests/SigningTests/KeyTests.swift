@@ -24,8 +24,8 @@ import Testing
         #expect(!publicKey.verify(signature: [], message: message))
     }
 
-    @Test func rsaPEMRoundTrip() throws {
-        let key = try PrivateKey.generateRSA(bits: 2048)
+    @Test func rsaPEMRoundTrip() async throws {
+        let key = try await offPool { try PrivateKey.generateRSA(bits: 2048) }
         #expect(key.kind == .rsa)
         let again = try PrivateKey(pem: key.pkcs8PEM())
         let publicKey = try PublicKey(pem: key.publicKey().pem())
@@ -37,10 +37,10 @@ import Testing
         #expect(!publicKey.verify(signature: Array(signature.dropFirst()), message: [1, 2, 3]))
     }
 
-    @Test func readsOpenSSLTraditionalFormats() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func readsOpenSSLTraditionalFormats() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
-        let made = try SigningTestTools.shell(
+        let made = try await SigningTestTools.shellAsync(
             """
             openssl ecparam -name prime256v1 -genkey -noout -out ec.pem 2>/dev/null &&
             openssl genrsa -traditional -out rsa.pem 2048 2>/dev/null &&
@@ -61,10 +61,10 @@ import Testing
         #expect(rsaPub.verify(signature: try rsa.sign([42]), message: [42]))
     }
 
-    @Test func rejectsUnsupportedAndBadKeys() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func rejectsUnsupportedAndBadKeys() async throws {
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
-        let made = try SigningTestTools.shell(
+        let made = try await SigningTestTools.shellAsync(
             """
             openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out p384.pem &&
             openssl genpkey -algorithm ED25519 -out ed.pem &&

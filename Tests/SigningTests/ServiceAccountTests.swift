@@ -5,11 +5,14 @@ import TestSupport
 import Testing
 
 @Suite struct ServiceAccountTests {
-    static let account = try! ServiceAccount.generate(
+    private static let generated = try! ServiceAccount.generate(
         projectID: "ringcheck-demo", tokenURI: "https://127.0.0.1:8443/token")
 
-    @Test func generatedFieldsLookLikeGoogles() throws {
-        let a = Self.account
+    /// The account, generated once off the cooperative pool (an RSA key takes a while).
+    static func account() async throws -> ServiceAccount { try await offPool { generated } }
+
+    @Test func generatedFieldsLookLikeGoogles() async throws {
+        let a = try await Self.account()
         #expect(a.clientEmail == "ringcheck@ringcheck-demo.iam.gserviceaccount.com")
         #expect(a.privateKeyID.count == 40 && a.privateKeyID.allSatisfy { "0123456789abcdef".contains($0) })
         #expect(a.clientID.count == 21 && a.clientID.allSatisfy(\.isNumber))
@@ -30,51 +33,55 @@ import Testing
         )
     }
 
-    @Test func jsonParsesBack() throws {
-        let parsed = try ServiceAccount.parse(json: Self.account.json())
-        #expect(parsed.projectID == Self.account.projectID)
-        #expect(parsed.clientEmail == Self.account.clientEmail)
-        #expect(parsed.privateKeyID == Self.account.privateKeyID)
-        #expect(parsed.clientID == Self.account.clientID)
-        #expect(parsed.tokenURI == Self.account.tokenURI)
-        #expect(try parsed.privateKey.publicKey().pem() == Self.account.privateKey.publicKey().pem())
+    @Test func jsonParsesBack() async throws {
+        let account = try await Self.account()
+        let parsed = try ServiceAccount.parse(json: account.json())
+        #expect(parsed.projectID == account.projectID)
+        #expect(parsed.clientEmail == account.clientEmail)
+        #expect(parsed.privateKeyID == account.privateKeyID)
+        #expect(parsed.clientID == account.clientID)
+        #expect(parsed.tokenURI == account.tokenURI)
+        #expect(try parsed.privateKey.publicKey().pem() == account.privateKey.publicKey().pem())
     }
 
-    @Test func jsonIsReadableByPython() throws {
-        try #require(ProcessRunner.available("python3"))
-        let r = try ProcessRunner.run(
+    @Test func jsonIsReadableByPython() async throws {
+        let account = try await Self.account()
+        try #require(await processAvailable("python3"))
+        let r = try await runProcess(
             "python3", ["-c", "import json,sys; d=json.load(sys.stdin); print(d['type'], d['client_email'])"],
-            input: Array(Self.account.json().utf8))
-        #expect(r.stdout == "service_account \(Self.account.clientEmail)\n", "\(r.stderr)")
+            input: Array(account.json().utf8))
+        #expect(r.stdout == "service_account \(account.clientEmail)\n", "\(r.stderr)")
     }
 
-    @Test func assertionIsWhatAnSDKSends() throws {
+    @Test func assertionIsWhatAnSDKSends() async throws {
+        let account = try await Self.account()
         // Round trip through the JSON file, as a backend would.
-        let loaded = try ServiceAccount.parse(json: Self.account.json())
+        let loaded = try ServiceAccount.parse(json: account.json())
         let scope = "https://www.googleapis.com/auth/firebase.messaging"
         let token = try loaded.assertion(scope: scope, issuedAt: 1_700_000_000)
         let jwt = try JWT.decode(token)
         #expect(jwt.algorithm == "RS256")
-        #expect(jwt.keyID == Self.account.privateKeyID)
+        #expect(jwt.keyID == account.privateKeyID)
         #expect(jwt.header["typ"] == "JWT")
-        #expect(jwt.stringClaim("iss") == Self.account.clientEmail)
+        #expect(jwt.stringClaim("iss") == account.clientEmail)
         #expect(jwt.stringClaim("scope") == scope)
         #expect(jwt.stringClaim("aud") == "https://oauth2.googleapis.com/token")
         #expect(jwt.claims["iat"] == 1_700_000_000 && jwt.claims["exp"] == 1_700_003_600)
         let validator = JWTValidator(
             algorithms: [.rs256], requiredClaims: ["iss", "scope", "aud", "iat", "exp"], now: { 1_700_000_010 })
-        _ = try validator.validate(token, key: Self.account.privateKey.publicKey())
+        _ = try validator.validate(token, key: account.privateKey.publicKey())
     }
 
-    @Test func assertionVerifiesWithOpenSSL() throws {
-        try #require(SigningTestTools.hasOpenSSL)
+    @Test func assertionVerifiesWithOpenSSL() async throws {
+        let account = try await Self.account()
+        try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
-        let json = try JSONValue.parse(Self.account.json())
+        let json = try JSONValue.parse(account.json())
         try dir.write("key.pem", json["private_key"]!.stringValue!)
-        let jwt = try JWT.decode(Self.account.assertion(scope: "s", issuedAt: 1_700_000_000))
+        let jwt = try JWT.decode(account.assertion(scope: "s", issuedAt: 1_700_000_000))
         try Data(jwt.signingInput).write(to: URL(fileURLWithPath: dir.file("input")))
         try Data(jwt.signature).write(to: URL(fileURLWithPath: dir.file("sig")))
-        let r = try SigningTestTools.shell(
+        let r = try await SigningTestTools.shellAsync(
             "openssl pkey -in key.pem -pubout -out pub.pem && openssl dgst -sha256 -verify pub.pem -signature sig input",
             in: dir)
         #expect(r.status == 0 && r.stdout.contains("Verified OK"), "\(r.stdout) \(r.stderr)")
@@ -84,8 +91,9 @@ import Testing
         try #require(throws: SigningError.self) { try ServiceAccount.parse(json: json.serialized()) }
     }
 
-    @Test func parseErrorsNameTheField() throws {
-        let good = try JSONValue.parse(Self.account.json())
+    @Test func parseErrorsNameTheField() async throws {
+        let account = try await Self.account()
+        let good = try JSONValue.parse(account.json())
         var missing = good
         missing = .object(missing.objectValue!.filter { $0.key != "client_email" })
         let e1 = try parseError(missing)

@@ -2,55 +2,75 @@ import Foundation
 
 /// An independent server (nghttpd, a python script) running in the background for a client test,
 /// killed when stopped or released.
-public final class ClientTestPeer: @unchecked Sendable {  // `process` is only read after init; output is locked
+public final class ClientTestPeer: @unchecked Sendable {  // immutable after init but `isStopped`, guarded by `lock`
     public let port: Int
     public let baseURL: String
-    private let process: Process
-    private let output = ClientPeerOutput()
+    private let child: ChildProcess
+    private let outputDirectory: TemporaryDirectory
+    private let outputPath: String
+    private let lock = NSLock()
+    private var isStopped = false
 
     /// Starts `executable` with `arguments`. With `port` nil the program must print `PORT <n>` on a line
-    /// of its stdout; otherwise it must listen on `port`. Returns once the port accepts connections.
+    /// of its stdout; otherwise it must listen on `port`. Returns once the port accepts connections, which
+    /// takes a while: from async tests use `start`, which waits off the cooperative pool.
     public init(_ executable: String, _ arguments: [String], port: Int?, scheme: String, timeout: Double = 10) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        let sink = output
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { sink.append(data) }
+        outputDirectory = TemporaryDirectory(prefix: "ringcheck-peer")
+        outputPath = outputDirectory.file("output")
+        // Output goes to a file the test reads, not a pipe someone must drain.
+        let out = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer {
+            if out >= 0 { close(out) }
+            if null >= 0 { close(null) }
         }
-        try process.run()
+        guard out >= 0, null >= 0 else { throw ClientPeerError(message: "cannot open \(outputPath)") }
+        child = try ChildProcess([executable] + arguments, stdin: null, stdout: out, stderr: out)
         let deadline = Date().addingTimeInterval(timeout)
         var found = port
-        while found == nil && Date() < deadline && process.isRunning {
-            found = sink.text.split(separator: "\n").first { $0.hasPrefix("PORT ") }.flatMap { Int($0.dropFirst(5)) }
-            if found == nil { usleep(10_000) }
+        var exited = false
+        while found == nil && Date() < deadline && !exited {
+            found = Self.read(outputPath).split(separator: "\n").first { $0.hasPrefix("PORT ") }.flatMap {
+                Int($0.dropFirst(5))
+            }
+            if found == nil {
+                exited = child.poll() != nil
+                usleep(10_000)
+            }
         }
         guard let found, ClientTestPeer.waitUntilListening(port: found, deadline: deadline) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw ClientPeerError(message: "\(executable) did not start listening: \(sink.text)")
+            let text = Self.read(outputPath)
+            child.kill()
+            throw ClientPeerError(message: "\(executable) did not start listening: \(text)")
         }
         self.port = found
         baseURL = "\(scheme)://127.0.0.1:\(found)"
     }
 
+    /// `init` off the cooperative pool: starting the program and polling its port takes a while (python
+    /// alone needs a few hundred milliseconds on a loaded machine). Use it from async tests.
+    public static func start(
+        _ executable: String, _ arguments: [String], port: Int?, scheme: String, timeout: Double = 10
+    ) async throws -> ClientTestPeer {
+        try await offPool { try ClientTestPeer(executable, arguments, port: port, scheme: scheme, timeout: timeout) }
+    }
+
     deinit { stop() }
 
     /// Everything the program printed so far.
-    public var log: String { output.text }
+    public var log: String { Self.read(outputPath) }
 
-    /// Kills the program and waits for it.
+    /// Kills the program (and anything it started) and reaps it: quick, as SIGKILL cannot be refused.
     public func stop() {
-        if process.isRunning {
-            // SIGKILL, not terminate(): children of the test runner start with SIGTERM blocked.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let first = lock.withLock {
+            defer { isStopped = true }
+            return !isStopped
         }
-        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+        if first { child.kill() }
+    }
+
+    private static func read(_ path: String) -> String {
+        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound, read, and released).
@@ -98,12 +118,4 @@ public final class ClientTestPeer: @unchecked Sendable {  // `process` is only r
 public struct ClientPeerError: Error, CustomStringConvertible {
     public var message: String
     public var description: String { message }
-}
-
-/// A peer's output, appended by the pipe's reader and read by the test.
-final class ClientPeerOutput: @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var data = Data()
-    func append(_ d: Data) { lock.withLock { data.append(d) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

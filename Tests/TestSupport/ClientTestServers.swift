@@ -22,6 +22,20 @@ public enum ClientTestServers {
             "/usr/sbin/nghttpd", arguments, port: port, scheme: certificates == nil ? "http" : "https")
     }
 
+    /// `nghttpd(certificates:in:)` started off the cooperative pool: use it from async tests.
+    public static func nghttpdAsync(certificates: OpenSSLTestCertificates?, in directory: TemporaryDirectory)
+        async throws -> ClientTestPeer
+    {
+        try await offPool { try nghttpd(certificates: certificates, in: directory) }
+    }
+
+    /// `python(in:certificates:)` started off the cooperative pool: use it from async tests.
+    public static func pythonAsync(in directory: TemporaryDirectory, certificates: OpenSSLTestCertificates? = nil)
+        async throws -> ClientTestPeer
+    {
+        try await offPool { try python(in: directory, certificates: certificates) }
+    }
+
     /// An HTTP/1.1 keep-alive server (python's ThreadingHTTPServer) on an ephemeral port:
     /// - `/` → 200 `ok`
     /// - `/status/NNN` → status NNN, `x-test: yes`, two `set-cookie` fields, body `status NNN`

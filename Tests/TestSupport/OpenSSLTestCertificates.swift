@@ -7,7 +7,15 @@ public struct OpenSSLTestCertificates: Sendable {
     public var certFile: String
     public var keyFile: String
 
-    /// Creates the files in `directory`. Throws when `openssl` fails.
+    /// `make(in:names:ips:)` off the cooperative pool (several openssl runs): use it from async tests.
+    public static func makeAsync(
+        in directory: TemporaryDirectory, names: [String] = ["localhost"], ips: [String] = ["127.0.0.1"]
+    ) async throws -> OpenSSLTestCertificates {
+        try await offPool { try make(in: directory, names: names, ips: ips) }
+    }
+
+    /// Creates the files in `directory`, waiting for openssl on the calling thread (from async tests use
+    /// `makeAsync`). Throws when `openssl` fails.
     public static func make(
         in directory: TemporaryDirectory, names: [String] = ["localhost"], ips: [String] = ["127.0.0.1"]
     )

@@ -10,14 +10,14 @@ public struct ProcessResult: Sendable {
 
 /// Runs independent peers (curl, nghttp, openssl, python3) from tests.
 ///
-/// Output goes to files, not pipes, and nothing runs on Dispatch's global queue: a pipe reader
-/// blocked there for a whole run starves the thread pool that Swift tasks share on Linux (so the
-/// server under test stalls), and a background grandchild holding a pipe open would keep the
-/// read from ever finishing.
+/// Output goes to files, not pipes, and the wait is a `waitpid` poll rather than Foundation's `Process`
+/// (see `ChildProcess`): a pipe reader or a waiting thread on Dispatch's global queue for a whole run
+/// starves the thread pool that Swift tasks share on Linux (so the server under test stalls), and a
+/// background grandchild holding a pipe open would keep the read from ever finishing.
 public enum ProcessRunner {
     /// Runs `executable` (looked up on PATH) with `arguments`, feeding `input` on stdin, and waits for it
-    /// on the calling thread. A program still running after `timeout` seconds is killed (status -9).
-    /// From async code use `runProcess`, which waits on a thread of its own.
+    /// on the calling thread. A program still running after `timeout` seconds is killed (status -9), with
+    /// anything it started. From async code use `runProcess`, which waits on a thread of its own.
     public static func run(
         _ executable: String, _ arguments: [String], input: [UInt8]? = nil, timeout: Double = 30,
         environment: [String: String]? = nil
@@ -25,44 +25,39 @@ public enum ProcessRunner {
         let dir = TemporaryDirectory(prefix: "ringcheck-proc")
         let outPath = dir.file("stdout")
         let errPath = dir.file("stderr")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        guard let outHandle = FileHandle(forWritingAtPath: outPath),
-            let errHandle = FileHandle(forWritingAtPath: errPath)
-        else { throw CocoaError(.fileWriteUnknown) }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        let inPipe = Pipe()
-        process.standardInput = inPipe
-        try process.run()
-        let writer = inPipe.fileHandleForWriting
-        if let input {
-            // A large input could fill the pipe before the child reads it: write from a thread of its own.
-            Thread {
-                writer.write(Data(input))
-                try? writer.close()
-            }.start()
-        } else {
-            try? writer.close()
+        let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let errFD = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        var inFDs: [Int32] = [-1, -1]
+        let piped = pipe(&inFDs) == 0
+        if piped { inFDs.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) } }
+        defer {
+            for fd in [outFD, errFD] where fd >= 0 { close(fd) }
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        var killed = false
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            killed = true
+        guard outFD >= 0, errFD >= 0, piped else {
+            if piped { inFDs.forEach { close($0) } }
+            throw CocoaError(.fileWriteUnknown)
         }
-        process.waitUntilExit()
-        try? outHandle.close()
-        try? errHandle.close()
+        let child: ChildProcess
+        do {
+            // Through env as before: a missing program is exit status 127 with a message, not a throw.
+            child = try ChildProcess(
+                ["/usr/bin/env", executable] + arguments, stdin: inFDs[0], stdout: outFD, stderr: errFD,
+                environment: environment)
+        } catch {
+            inFDs.forEach { close($0) }
+            throw error
+        }
+        close(inFDs[0])
+        writeAndClose(inFDs[1], input ?? [])
+        var status = child.wait(timeout: timeout)
+        if status == nil {
+            child.kill()
+            status = -9
+        }
         let out = FileManager.default.contents(atPath: outPath) ?? Data()
         let err = FileManager.default.contents(atPath: errPath) ?? Data()
         return ProcessResult(
-            status: killed ? -9 : process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            status: status ?? -9, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self), stdoutBytes: [UInt8](out))
     }
 
@@ -89,4 +84,9 @@ public func runProcess(
     try await offPool {
         try ProcessRunner.run(executable, arguments, input: input, timeout: timeout, environment: environment)
     }
+}
+
+/// `ProcessRunner.available(_:)`, checked on a thread of its own.
+public func processAvailable(_ executable: String) async -> Bool {
+    (try? await offPool { ProcessRunner.available(executable) }) ?? false
 }

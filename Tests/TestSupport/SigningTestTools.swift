@@ -37,6 +37,29 @@ public enum SigningTestTools {
 
     /// True when the `openssl` command is installed.
     public static var hasOpenSSL: Bool { ProcessRunner.available("openssl") }
+
+    // MARK: From async tests
+
+    // The openssl CLI takes tens of milliseconds per run, far more on a loaded machine. A test that waits
+    // for it on the cooperative pool (2 threads on a 2-core machine) stalls every server and continuation
+    // in the test process meanwhile: from async tests use these, which wait on a thread of their own.
+
+    /// `openssl(_:in:input:)`, waiting off the cooperative pool.
+    public static func opensslAsync(_ arguments: [String], in directory: TemporaryDirectory, input: [UInt8]? = nil)
+        async throws -> ProcessResult
+    {
+        try await offPool { try openssl(arguments, in: directory, input: input) }
+    }
+
+    /// `shell(_:in:timeout:)`, waiting off the cooperative pool.
+    public static func shellAsync(_ script: String, in directory: TemporaryDirectory, timeout: Double = 30)
+        async throws -> ProcessResult
+    {
+        try await offPool { try shell(script, in: directory, timeout: timeout) }
+    }
+
+    /// `hasOpenSSL`, checked off the cooperative pool.
+    public static func hasOpenSSLAsync() async -> Bool { await processAvailable("openssl") }
 }
 
 extension UInt8 {

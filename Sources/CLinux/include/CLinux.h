@@ -28,6 +28,9 @@ int rc_socket_tcp_nonblock(int family);
 // Wall-clock and monotonic milliseconds without Foundation.
 int64_t rc_wall_ms(void);
 int64_t rc_monotonic_ms(void);
+
+/// Names the calling thread (at most 15 bytes are kept); 0 on success.
+int rc_set_thread_name(const char *name);
 // Formats a socket address as "ip:port" ("[ip]:port" for IPv6) into out; returns 0 on success.
 int rc_format_sockaddr(const struct sockaddr *addr, char *out, unsigned long outlen);
 // Returns the local port a socket is bound to, or -1.
