@@ -142,49 +142,4 @@ public final class HTTPServer: Sendable {
         for loop in loops { loop.inbox.post(.stop) }
         for loop in loops { loop.stopAndJoin() }
     }
-
-    /// Waits until the process receives SIGINT or SIGTERM and returns the signal number.
-    ///
-    /// The signals' default actions are suspended while waiting and restored afterwards.
-    public func waitForTerminationSignal() async -> Int32 {
-        await Self.waitForTerminationSignal()
-    }
-
-    /// Waits until the process receives SIGINT or SIGTERM and returns the signal number.
-    public static func waitForTerminationSignal() async -> Int32 {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            TerminationSignalWaiter().start(continuation)
-        }
-    }
-}
-
-/// Turns SIGINT/SIGTERM into one continuation resume through Dispatch signal sources.
-private final class TerminationSignalWaiter: @unchecked Sendable {  // mutable state touched only on `queue`
-    private let queue = DispatchQueue(label: "ringcheck.signals")
-    private var sources: [DispatchSourceSignal] = []
-    private var continuation: CheckedContinuation<Int32, Never>?
-
-    func start(_ continuation: CheckedContinuation<Int32, Never>) {
-        // Synchronously, so the signals are caught from the moment the caller suspends.
-        queue.sync {
-            self.continuation = continuation
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: self.queue)
-                source.setEventHandler { self.fire(sig) }
-                self.sources.append(source)
-                source.resume()
-            }
-        }
-    }
-
-    private func fire(_ sig: Int32) {
-        guard let c = continuation else { return }
-        continuation = nil
-        for s in sources { s.cancel() }
-        sources = []
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-        c.resume(returning: sig)
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import PushMocks
 
 /// `ringcheck mocks`: start mock APNs, FCM and OAuth endpoints and run until interrupted.

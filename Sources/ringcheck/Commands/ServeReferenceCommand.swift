@@ -74,6 +74,8 @@ struct ServeReferenceCommand: RingcheckCommand {
         do { providers = try PushProviderSettings(environment: ProcessInfo.processInfo.environment) } catch {
             throw ConfigurationError(message: "\(error)")
         }
+        // Caught from before the server announces itself, so a supervisor's early stop is never lost.
+        try TerminationSignals.install()
         let server: ReferenceBackendServer
         do {
             server = try ReferenceBackendServer(options: options, providers: providers)
@@ -82,7 +84,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             throw ConfigurationError(message: "cannot start the reference backend: \(error)")
         }
         if !quiet { Console.out(summary(server, providers)) }
-        let signal = await HTTPServer.waitForTerminationSignal()
+        let signal = await TerminationSignals.wait()
         await server.stop()
         if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
         return .success

@@ -6,22 +6,23 @@ import Foundation
 
 /// SIGINT and SIGTERM caught from the moment `install()` returns, and awaited later.
 ///
-/// A long-running command installs it before it announces itself (the settings files of `ringcheck
+/// A long-running server installs it before it announces itself (the settings files of `ringcheck
 /// mocks`): a supervisor that signals as soon as those appear must get a clean stop, not the default
-/// action (killed by the signal) and not a dropped signal. `HTTPServer.waitForTerminationSignal()`
-/// starts catching only when awaited, and ignores the signals while its Dispatch sources register, so
-/// a signal in that window is lost. Here a plain `sigaction` handler writes the signal number to a pipe
-/// (the self-pipe trick: `write` is async-signal-safe) and `wait()` reads it on a thread of its own.
-enum TerminationSignals {
+/// action (killed by the signal) and not a dropped signal. A plain `sigaction` handler writes the signal
+/// number to a pipe (the self-pipe trick: `write` is async-signal-safe) and `wait()` reads it on a thread
+/// of its own, never on the cooperative pool.
+public enum TerminationSignals {
     /// The pipe's ends. Set once by `install()` before any handler can run; read by the handler.
     nonisolated(unsafe) private static var readFD: Int32 = -1
     nonisolated(unsafe) private static var writeFD: Int32 = -1
 
     /// Starts catching SIGINT and SIGTERM; a signal that arrives before `wait()` is kept for it.
-    static func install() throws {
+    public static func install() throws(HTTPServerError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
-            throw ConfigurationError(message: "cannot catch signals: pipe: \(String(cString: strerror(errno)))")
+            throw HTTPServerError(
+                operation: "pipe", code: Int(errno),
+                message: "cannot catch signals: \(String(cString: strerror(errno)))")
         }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // A handler must never block: with the pipe full, further signals are dropped (one is enough).
@@ -41,7 +42,7 @@ enum TerminationSignals {
     /// Waits for the first SIGINT or SIGTERM since `install()` and returns its number. Afterwards SIGINT
     /// has its default action again, so a second Ctrl-C ends a slow shutdown; further SIGTERMs stay
     /// caught, because supervisors (`timeout`, process-group kills) often deliver the same stop twice.
-    static func wait() async -> Int32 {
+    public static func wait() async -> Int32 {
         await withCheckedContinuation { continuation in
             // A blocking read: on a thread of its own, never on the cooperative pool.
             Thread.detachNewThread {
