@@ -14,31 +14,15 @@ import Foundation
 public enum MockStackProcess {
     /// Starts `arguments[0]` (looked up on PATH) with stdin from /dev/null and stdout/stderr to files.
     public static func spawn(_ arguments: [String], stdout: String, stderr: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        for fd in Int32(3)..<1024 { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard rc == 0 else {
-            throw MockStackClientError(message: "cannot start \(arguments[0]): \(String(cString: strerror(rc)))")
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let output = open(stdout, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let errors = open(stderr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        defer { for fd in [input, output, errors] where fd >= 0 { close(fd) } }
+        guard input >= 0, output >= 0, errors >= 0 else {
+            throw MockStackClientError(
+                message: "cannot open output files for \(arguments[0]): \(String(cString: strerror(errno)))")
         }
-        return pid
+        return try ChildProcess(arguments, stdin: input, stdout: output, stderr: errors).pid
     }
 
     /// Waits for `pid` to exit, up to `timeout` seconds, polling (never on the cooperative pool when
