@@ -63,6 +63,8 @@ public final class APNsMock: HTTPImmediateHandler {
     let state = Mutex(State())
     /// The topic judged last (see `judge(topic:)`).
     let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
+    /// The path `deviceToken(inPath:)` read last, its token and that token's short form.
+    let lastDevice = Mutex<(path: String, token: String?, short: String?)?>(nil)
 
     /// What `judge(topic:)` found.
     struct TopicJudgement {
@@ -96,7 +98,7 @@ public final class APNsMock: HTTPImmediateHandler {
     /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
-        let token = Self.deviceToken(inPath: request.path)
+        let token = deviceToken(inPath: request.path)
         let fault = faults?.next(mock: .apns, deviceToken: token)
         await fault?.delay()
         return respond(to: request, token: token, nowMs: now, fault: fault)
@@ -107,16 +109,17 @@ public final class APNsMock: HTTPImmediateHandler {
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         if let faults, faults.hasLivePlans { return nil }
         let now = clock()
-        return respond(to: request, token: Self.deviceToken(inPath: request.path), nowMs: now, fault: nil)
+        return respond(to: request, token: deviceToken(inPath: request.path), nowMs: now, fault: nil)
     }
 
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
     func respond(to request: HTTPRequest, token: String?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
+        capture.secrets.reserveCapacity(2)  // the device token and the provider token: one allocation
         if let token, !token.isEmpty {
             capture.deviceToken = token
-            capture.secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
+            capture.secrets.append(CaptureSecret(value: token, replacement: shortToken(token)))
         }
         let fields = APNsRequestHeaders(request.headers)
         let authorization = fields.authorization
@@ -185,6 +188,22 @@ public final class APNsMock: HTTPImmediateHandler {
         return HTTPResponse(
             status: status, headers: ["apns-id": apnsID, "content-type": "application/json"],
             body: JSONValue.object(members).bytes())
+    }
+
+    /// `deviceToken(inPath:)`, remembered for the path seen last (with the token's `Redaction.shortToken`):
+    /// a client pushing to one device sends the same path string again and again.
+    func deviceToken(inPath path: String) -> String? {
+        if let last = lastDevice.withLock({ $0 }), last.path == path { return last.token }
+        let token = Self.deviceToken(inPath: path)
+        let short = token.flatMap { $0.isEmpty ? nil : Redaction.shortToken($0) }
+        lastDevice.withLock { $0 = (path, token, short) }
+        return token
+    }
+
+    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that path's token.
+    func shortToken(_ token: String) -> String {
+        if let last = lastDevice.withLock({ $0 }), last.token == token, let short = last.short { return short }
+        return Redaction.shortToken(token)
     }
 
     /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.

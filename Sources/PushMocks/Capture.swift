@@ -160,14 +160,24 @@ public struct Capture: Sendable {
     /// Why the mock decided as it did, in words (e.g. which JWT claim was wrong); nil when accepted.
     public var detail: String?
     /// The fault plan applied to this request, if any.
-    public var fault: AppliedFault?
+    public var fault: AppliedFault? {
+        get { faultBox?.value }
+        set { faultBox = newValue.map(CaptureBox.init) }
+    }
+    /// `fault` out of line: rarely set, and large; a capture is copied a few times per request.
+    private var faultBox: CaptureBox<AppliedFault>?
     public var connectionID: UInt64
     public var streamID: Int32?
     public var httpVersion: HTTPVersion
     /// What the APNs mock understood (APNs captures only).
     public var apns: APNsPushInfo?
     /// The normalised FCM message (FCM captures whose body could be read).
-    public var fcm: FCMMessageInfo?
+    public var fcm: FCMMessageInfo? {
+        get { fcmBox?.value }
+        set { fcmBox = newValue.map(CaptureBox.init) }
+    }
+    /// `fcm` out of line, as `fault` is: nil in every APNs capture.
+    private var fcmBox: CaptureBox<FCMMessageInfo>?
     /// The OAuth client (`iss` of the assertion) when known (OAuth captures only).
     public var oauthClient: String?
     /// Values to redact when rendering.
@@ -189,12 +199,12 @@ public struct Capture: Sendable {
         response = HTTPResponse(status: 0)
         outcome = .rejected(reason: "unanswered")
         detail = nil
-        fault = nil
+        faultBox = nil
         connectionID = request.connection.id
         streamID = request.streamID
         httpVersion = request.version
         apns = nil
-        fcm = nil
+        fcmBox = nil
         oauthClient = nil
         secrets = []
     }
@@ -204,4 +214,10 @@ public struct Capture: Sendable {
 
     /// False when the mock reset the connection instead of answering.
     public var responseSent: Bool { response.directive != .resetWithoutResponse }
+}
+
+/// An immutable value out of line; a new box replaces it on every change, so copies share it safely.
+final class CaptureBox<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -43,34 +43,40 @@ public final class CaptureLog: Sendable {
 
     /// `record` without handing the capture back (copying a capture is not free): returns its sequence number.
     func append(_ capture: consuming Capture) -> Int {
-        var stored = capture
+        // Moved into the lock rather than copied into the store and released here: a copy retains
+        // and releases every string and array a capture holds.
+        var pending: Capture? = consume capture
         var ready: [(CheckedContinuation<[Capture], Never>, [Capture], Task<Void, Never>?)] = []
-        state.withLock { state in
-            stored.sequence = state.nextSequence
+        let sequence = state.withLock { state -> Int in
+            var stored = pending.take()!
+            let sequence = state.nextSequence
+            stored.sequence = sequence
             state.nextSequence += 1
+            if !state.waiters.isEmpty {
+                var remaining: [Waiter] = []
+                for var waiter in state.waiters {
+                    if waiter.predicate(stored) { waiter.matches.append(stored) }
+                    if waiter.matches.count >= waiter.count {
+                        ready.append((waiter.continuation, waiter.matches, waiter.timeoutTask))
+                    } else {
+                        remaining.append(waiter)
+                    }
+                }
+                state.waiters = remaining
+            }
             state.captures.append(stored)
             if state.captures.count > capacity {
                 let excess = state.captures.count - capacity
                 state.captures.removeFirst(excess)
                 state.evicted += excess
             }
-            guard !state.waiters.isEmpty else { return }
-            var remaining: [Waiter] = []
-            for var waiter in state.waiters {
-                if waiter.predicate(stored) { waiter.matches.append(stored) }
-                if waiter.matches.count >= waiter.count {
-                    ready.append((waiter.continuation, waiter.matches, waiter.timeoutTask))
-                } else {
-                    remaining.append(waiter)
-                }
-            }
-            state.waiters = remaining
+            return sequence
         }
         for (continuation, matches, timeout) in ready {
             timeout?.cancel()
             continuation.resume(returning: matches)
         }
-        return stored.sequence
+        return sequence
     }
 
     // MARK: Queries

@@ -12,7 +12,7 @@ struct CaptureStore {
     /// How many captures are kept.
     private(set) var count = 0
 
-    mutating func append(_ capture: Capture) {
+    mutating func append(_ capture: consuming Capture) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
             // The first chunk grows as needed (most logs stay small); once a log outgrows it, each new
             // chunk is allocated whole instead of copied through 1, 2, 4… 1,024 captures.

@@ -37,13 +37,23 @@ public struct ProviderTokenBook: Sendable {
 
     private(set) var cache: [String: VerifiedProviderToken] = [:]
     private(set) var lastNewTokenMs: [String: Int64] = [:]
+    /// The token `check` found last, compared before hashing a token (a JWT of some 250 bytes) for
+    /// the dictionary: clients send one token for many pushes. Always an entry of `cache`.
+    private var last: (token: String, verified: VerifiedProviderToken)?
 
     /// Creates a value from its parts.
     public init() {}
 
     /// The decision for a token already verified, or nil when the token is unknown and must be verified.
     public mutating func check(token: String, nowMs: Int64) -> Decision? {
-        guard let verified = cache[token] else { return nil }
+        let verified: VerifiedProviderToken
+        if let last, last.token == token {
+            verified = last.verified
+        } else {
+            guard let found = cache[token] else { return nil }
+            verified = found
+            last = (token, found)
+        }
         if Self.isExpired(verified, nowMs: nowMs) { return .expired }
         return .accepted(verified, new: false)
     }
@@ -55,7 +65,10 @@ public struct ProviderTokenBook: Sendable {
         if let last = lastNewTokenMs[verified.keyID], nowMs - last < Self.minRefreshIntervalMs {
             return .tooManyUpdates
         }
-        if cache.count >= Self.cacheLimit { cache = cache.filter { !Self.isExpired($0.value, nowMs: nowMs) } }
+        if cache.count >= Self.cacheLimit {
+            cache = cache.filter { !Self.isExpired($0.value, nowMs: nowMs) }
+            last = nil
+        }
         if cache.count >= Self.cacheLimit { cache.removeAll() }
         cache[token] = verified
         lastNewTokenMs[verified.keyID] = nowMs
