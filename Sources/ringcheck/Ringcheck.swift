@@ -7,6 +7,7 @@ struct Ringcheck {
     static let commands: [any RingcheckCommand.Type] = [
         MocksCommand.self,
         ServeReferenceCommand.self,
+        RunCommand.self,
     ]
 
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."
