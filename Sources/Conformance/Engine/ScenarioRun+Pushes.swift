@@ -3,7 +3,7 @@ import PushMocks
 
 /// A captured push as scenarios match it: `{device, kind, host, path, deviceToken, headers, body,
 /// callx, receivedAtMs, status, outcome}`. Authorization values keep only their scheme.
-enum PushDocument {
+enum PushMatchDocument {
     static func build(_ c: Capture, device: String) -> JSONValue {
         var headers: [(key: String, value: JSONValue)] = []
         for field in c.headers {
@@ -64,11 +64,11 @@ extension ScenarioRun {
         return { c in
             guard !consumed.contains(c.sequence), Self.capture(c, isFor: d) else { return false }
             if acceptedOnly && !c.outcome.isAccepted { return false }
-            let callx = PushDocument.callx(c)
+            let callx = PushMatchDocument.callx(c)
             if let type, callx?["type"]?.stringValue != type { return false }
             if let call, callx?["callId"]?.stringValue != call { return false }
             if matchers.isEmpty { return true }
-            return MatcherEvaluator.holds(matchers, in: PushDocument.build(c, device: d.name))
+            return MatcherEvaluator.holds(matchers, in: PushMatchDocument.build(c, device: d.name))
         }
     }
 
@@ -81,7 +81,7 @@ extension ScenarioRun {
         let all = engine.mocks.log.captures { Self.capture($0, isFor: d) }
         if all.isEmpty { return [EvidenceItem(kind: .note, title: "no push reached \(d.name)", text: "")] }
         return all.suffix(6).map { c in
-            let callx = PushDocument.callx(c)
+            let callx = PushMatchDocument.callx(c)
             return EvidenceItem(
                 kind: .push,
                 title:
@@ -91,7 +91,7 @@ extension ScenarioRun {
     }
 
     func recordPush(_ c: Capture, device: String) {
-        let callx = PushDocument.callx(c)
+        let callx = PushMatchDocument.callx(c)
         record(
             .push, device,
             "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
@@ -119,7 +119,7 @@ extension ScenarioRun {
             }
             if found.count >= e.count {
                 if i == 0, let save = e.save, let first = found.first {
-                    resolver.saved[save] = PushDocument.build(first, device: name)
+                    resolver.saved[save] = PushMatchDocument.build(first, device: name)
                 }
                 continue
             }
@@ -128,7 +128,7 @@ extension ScenarioRun {
             let loose = engine.mocks.log.captures(
                 where: pushPredicate(device: d, type: e.type, call: call, matchers: [], acceptedOnly: acceptedOnly))
             if let miss = loose.first {
-                let problems = MatcherEvaluator.mismatches(matchers, in: PushDocument.build(miss, device: name))
+                let problems = MatcherEvaluator.mismatches(matchers, in: PushMatchDocument.build(miss, device: name))
                 if !problems.isEmpty { actual += "; the nearest push differs:\n" + problems.joined(separator: "\n") }
             }
             fail(
@@ -154,7 +154,7 @@ extension ScenarioRun {
         guard let found else { return }
         let name = predicates.first { $0.1(found) }?.0 ?? "?"
         recordPush(found, device: name)
-        let callx = PushDocument.callx(found)
+        let callx = PushMatchDocument.callx(found)
         fail(
             e.requirement, check: "\(step.path) expectNoPush to \(e.to.joined(separator: ", "))",
             expected: "no \(e.type ?? "") push\(call.map { " for call \($0)" } ?? "") for \(e.duration)",
