@@ -8,6 +8,9 @@ struct Ringcheck {
         MocksCommand.self,
         ServeReferenceCommand.self,
         RunCommand.self,
+        ListCommand.self,
+        ExplainCommand.self,
+        ReportMergeCommand.self,
     ]
 
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."

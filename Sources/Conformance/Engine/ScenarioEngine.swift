@@ -13,8 +13,8 @@ public final class ScenarioEngine: Sendable {
     public let mocks: MockStack
     public let catalogue: RequirementCatalogue
     let client: HTTPClient
-    /// Checks applied to every scenario's captured pushes and events (the invariants).
-    let invariants: @Sendable (InvariantInput) -> [CheckFailure]
+    /// How long after the engine saw a call stop ringing an invitation may still arrive (in flight).
+    public let inFlightMarginMs: Int64
     /// The longest one scenario may take before it is stopped as a timeout.
     public let scenarioTimeout: Duration
     /// How often the events feed is read while waiting for an event.
@@ -22,15 +22,14 @@ public final class ScenarioEngine: Sendable {
 
     public init(
         target: Target, mocks: MockStack, catalogue: RequirementCatalogue, scenarioTimeout: Duration = .seconds(60),
-        pollInterval: Duration = .milliseconds(40),
-        invariants: @escaping @Sendable (InvariantInput) -> [CheckFailure] = { _ in [] }
+        pollInterval: Duration = .milliseconds(40), inFlightMarginMs: Int64 = 1000
     ) throws {
         self.target = target
         self.mocks = mocks
         self.catalogue = catalogue
         self.scenarioTimeout = scenarioTimeout
         self.pollInterval = pollInterval
-        self.invariants = invariants
+        self.inFlightMarginMs = inFlightMarginMs
         // libcurl cannot reuse h2c prior-knowledge connections: plain-HTTP backends get HTTP/1.1.
         let version: ClientHTTPVersion = target.baseURL.hasPrefix("https://") ? .automatic : .http1_1
         client = try HTTPClient(
@@ -64,26 +63,4 @@ public final class ScenarioEngine: Sendable {
         }
         return await state.outcome(timedOut: !finished)
     }
-}
-
-/// What the invariant checks look at after a scenario: every push the mocks captured for its devices
-/// and every event its users' feeds returned.
-public struct InvariantInput: Sendable {
-    public struct Device: Sendable {
-        public var name: String
-        public var kind: VirtualDevice.Kind
-        public var environment: VirtualDevice.Environment?
-        public var token: String
-        public var installationId: String
-    }
-    public var scenarioId: String
-    public var devices: [Device]
-    /// Pushes to the scenario's devices, oldest first.
-    public var captures: [Capture]
-    /// Events as the feeds returned them, per reader (`a`, `b-phone`), in order read.
-    public var events: [(reader: String, event: JSONValue)]
-    /// Call snapshots seen in responses (callId → latest snapshot), for expiry and state checks.
-    public var snapshots: [String: JSONValue]
-    /// The APNs topic the mocks expect (`<bundle>.voip`).
-    public var apnsTopic: String
 }

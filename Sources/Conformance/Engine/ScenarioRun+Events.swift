@@ -35,6 +35,7 @@ extension ScenarioRun {
             let id = e["eventId"]?.stringValue ?? e.serialized()
             guard feeds[reader]?.eventIds.insert(id).inserted == true else { continue }
             feeds[reader]?.events.append(e)
+            observeCall(e, isEvent: true)
             n += 1
             record(
                 .event, reader,

@@ -216,6 +216,10 @@ extension ScenarioRun {
             record(.response, ex.actor, summary, String(decoding: ex.responseBody.prefix(2000), as: UTF8.self))
             if let json = ex.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
                 snapshots[callId] = json
+                observeCall(json, isEvent: false)
+            }
+            if let json = ex.json, (200..<300).contains(status), ex.path.hasSuffix("/media-session") {
+                observeMediaSession(json)
             }
         } else {
             record(.response, ex.actor, "no response: \(ex.error ?? "?")")

@@ -63,6 +63,10 @@ actor ScenarioRun {
     var timeline: [TimelineItem] = []
     var raceSpreads: [Double] = []
     var snapshots: [String: JSONValue] = [:]
+    /// What the engine observed of each call, for the invariants.
+    var calls: [String: CallTimeline] = [:]
+    /// Media credential values the backend issued: none may travel in a push.
+    var mediaCredentials: [String] = []
     var harnessError: String?
     var finished = false
 
@@ -97,7 +101,7 @@ actor ScenarioRun {
             note("harness error: \(error)")
         }
         if Task.isCancelled { return false }
-        failures += engine.invariants(invariantInput())
+        failures += invariantFailures()
         finished = true
         return true
     }
@@ -249,23 +253,6 @@ actor ScenarioRun {
                 requirement: requirement, level: engine.level(requirement), check: check, expected: expected,
                 actual: actual, evidence: evidence))
         record(.note, "ringcheck", "FAILED \(requirement ?? "unattributed"): \(check)")
-    }
-
-    func invariantInput() -> InvariantInput {
-        let list = devices.values.sorted { $0.name < $1.name }
-        let captures = engine.mocks.log.captures { c in list.contains { Self.capture(c, isFor: $0) } }
-        var events: [(reader: String, event: JSONValue)] = []
-        for (reader, feed) in feeds.sorted(by: { $0.key < $1.key }) {
-            for e in feed.events { events.append((reader, e)) }
-        }
-        return InvariantInput(
-            scenarioId: scenario.id,
-            devices: list.map {
-                .init(
-                    name: $0.name, kind: $0.kind, environment: $0.environment, token: $0.token,
-                    installationId: $0.installationId)
-            }, captures: captures, events: events, snapshots: snapshots,
-            apnsTopic: engine.mocks.settings.apnsTopic)
     }
 }
 

@@ -157,8 +157,7 @@ struct RunCommand: RingcheckCommand {
         let engine: ScenarioEngine
         do {
             engine = try ScenarioEngine(
-                target: embedded.target, mocks: embedded.mocks, catalogue: catalogue,
-                invariants: InvariantHook.check)
+                target: embedded.target, mocks: embedded.mocks, catalogue: catalogue)
         } catch {
             await embedded.stop()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
@@ -203,9 +202,4 @@ struct RunCommand: RingcheckCommand {
         }
         return ExitCode(rawValue: runResult.exitCode) ?? .inconclusive
     }
-}
-
-/// Where the invariant checks plug in.
-enum InvariantHook {
-    @Sendable static func check(_ input: InvariantInput) -> [CheckFailure] { [] }
 }
