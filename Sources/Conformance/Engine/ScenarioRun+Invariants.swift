@@ -55,6 +55,18 @@ extension ScenarioRun {
             voipTopic: engine.mocks.settings.apnsTopic, calls: Array(calls.values),
             inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: mediaCredentials,
             levels: InvariantLevels(catalogue: engine.catalogue))
+        // Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
+        for c in captures where !timelinePushes.contains(c.sequence) {
+            timelinePushes.insert(c.sequence)
+            let callx = PushMatchDocument.callx(c)
+            timeline.append(
+                TimelineItem(
+                    atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: deviceName(for: c),
+                    summary:
+                        "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
+                    detail: c.json(revealSecrets: false).serialized()))
+        }
+        timeline.sort { $0.atMs < $1.atMs }
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return violations.map { v in

@@ -91,6 +91,7 @@ extension ScenarioRun {
     }
 
     func recordPush(_ c: Capture, device: String) {
+        guard timelinePushes.insert(c.sequence).inserted else { return }
         let callx = PushMatchDocument.callx(c)
         record(
             .push, device,

@@ -53,6 +53,10 @@ actor ScenarioRun {
     let run: Int
     let runTag: String
     let started = ContinuousClock.now
+    /// The wall clock at the start, to place pushes (stamped with wall-clock arrival) on the timeline.
+    let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
+    /// Captures already on the timeline.
+    var timelinePushes: Set<Int> = []
 
     var users: [String: TargetUser] = [:]
     var devices: [String: DeviceIdentity] = [:]
