@@ -166,10 +166,12 @@ struct RunCommand: RingcheckCommand {
         let runner = SuiteRunner(
             engine: engine, concurrency: concurrency, repeatCount: repeatCount, failFast: failFast)
         let command = self
+        let progress = ProgressCounter(total: scenarios.count)
         let results = await runner.run(scenarios) { scenario, attempts in
             guard showConsole else { return }
             let r = RunReportMapping.result(scenario, attempts, rerun: command.rerunCommand(scenario.id))
-            Console.out(ConsoleReport.progressLine(r, style: style))
+            let done = await progress.next()
+            Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
         }
         engine.shutdown()
         await embedded.stop()
@@ -201,5 +203,18 @@ struct RunCommand: RingcheckCommand {
                     sorted.last!, sorted.count))
         }
         return ExitCode(rawValue: runResult.exitCode) ?? .inconclusive
+    }
+}
+
+/// Counts finished scenarios for the progress lines.
+actor ProgressCounter {
+    let total: Int
+    private var done = 0
+
+    init(total: Int) { self.total = total }
+
+    func next() -> Int {
+        done += 1
+        return done
     }
 }
