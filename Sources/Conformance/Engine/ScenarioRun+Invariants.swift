@@ -66,7 +66,6 @@ extension ScenarioRun {
                         "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
                     detail: c.json(revealSecrets: false).serialized()))
         }
-        timeline.sort { $0.atMs < $1.atMs }
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return violations.map { v in

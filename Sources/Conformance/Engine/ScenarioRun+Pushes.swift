@@ -93,10 +93,13 @@ extension ScenarioRun {
     func recordPush(_ c: Capture, device: String) {
         guard timelinePushes.insert(c.sequence).inserted else { return }
         let callx = PushMatchDocument.callx(c)
-        record(
-            .push, device,
-            "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
-            c.json(revealSecrets: false).serialized())
+        // Placed at its arrival, which may be well before the step that matched it.
+        timeline.append(
+            TimelineItem(
+                atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: device,
+                summary:
+                    "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
+                detail: c.json(revealSecrets: false).serialized()))
     }
 
     // MARK: expectPush / expectNoPush

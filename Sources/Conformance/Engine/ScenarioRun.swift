@@ -121,8 +121,11 @@ actor ScenarioRun {
         } else {
             status = .pass
         }
+        // Pushes go in at their arrival time; keep the order of everything else as it happened.
+        let ordered = timeline.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }
+            .map(\.element)
         return ScenarioOutcome(
-            scenarioId: scenario.id, status: status, durationMs: elapsedMs, failures: failures, timeline: timeline,
+            scenarioId: scenario.id, status: status, durationMs: elapsedMs, failures: failures, timeline: ordered,
             raceSpreadsMs: raceSpreads)
     }
 
