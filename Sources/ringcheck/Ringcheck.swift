@@ -11,6 +11,7 @@ struct Ringcheck {
         ListCommand.self,
         ExplainCommand.self,
         ReportMergeCommand.self,
+        CheckPayloadCommand.self,
     ]
 
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."

@@ -45,6 +45,10 @@ public struct InvariantContext: Sendable {
 }
 
 /// A virtual device as the invariants see it.
+///
+/// A device that re-registers for another APNs environment during a scenario is best given as one
+/// `InvariantDevice` per registration (same name, that registration's token and environment), so each
+/// push is judged against the environment of the token it went to.
 public struct InvariantDevice: Sendable, Equatable {
     /// The scenario's name for it, e.g. `b-phone`.
     public var name: String
@@ -61,6 +65,11 @@ public struct InvariantDevice: Sendable, Equatable {
         self.kind = kind
         self.environment = kind == .apnsVoip ? (environment ?? .production) : environment
         self.tokens = tokens
+    }
+
+    /// The scenario's device with the tokens it registered.
+    public init(_ device: VirtualDevice, tokens: [String]) {
+        self.init(name: device.name, kind: device.kind, environment: device.environment, tokens: tokens)
     }
 }
 

@@ -21,8 +21,8 @@ public struct PayloadInputError: Error, Sendable, Equatable, CustomStringConvert
 
 /// The result of checking one document.
 public struct PayloadCheck: Sendable {
-    /// The kind checked (given or detected).
-    public var kind: PayloadKind
+    /// The kind checked (given or detected); nil for a list of captures of both APNs and FCM.
+    public var kind: PayloadKind?
     /// What the document was: `an APNs body`, `a capture of the FCM mock`, `3 captures`, …
     public var form: String
     public var violations: [InvariantViolation]
@@ -55,8 +55,8 @@ public enum PayloadProfile {
             guard let first = pushes.first else {
                 throw PayloadInputError("the captures list holds no APNs or FCM push")
             }
-            let detected: PayloadKind =
-                pushes.allSatisfy { $0.kind == first.kind } ? (first.kind == .apns ? .apns : .fcm) : (kind ?? .apns)
+            let detected: PayloadKind? =
+                pushes.allSatisfy { $0.kind == first.kind } ? (first.kind == .apns ? .apns : .fcm) : nil
             return PayloadCheck(
                 kind: detected, form: "\(pushes.count) capture\(pushes.count == 1 ? "" : "s")",
                 violations: InvariantChecker.check(pushes: pushes, context: context))

@@ -1,0 +1,119 @@
+import Conformance
+import Foundation
+import JSON
+
+/// `ringcheck check-payload`: judge one captured push or payload against the Callx push profile.
+struct CheckPayloadCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "check-payload",
+        abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
+        discussion: """
+            FILE (or - for standard input) holds one JSON document:
+              - a capture as the control API returns it (an item of GET /v1/captures), or the whole
+                {"captures": [...]} answer, which also gets the checks across pushes (duplicate invitations);
+              - an APNs request body ({"aps": {}, "callx": {...}});
+              - an FCM send request ({"message": {...}}) or the bare message;
+              - a bare invitation ({"schemaVersion": 1, "type": "call.invited", ...}).
+            The kind is detected unless --kind is given. A capture also carries headers and the arrival time,
+            so the APNs header rules and both ttl bounds are judged; a bare payload gets the payload rules
+            and, for FCM, the upper ttl bound (ceil((expiresAtMs - issuedAtMs)/1000)).
+
+            Each violation is printed as: requirement, level, path, expected against actual.
+            EXIT STATUS: 0 no violation of a MUST (SHOULD findings are listed), 1 a MUST is violated,
+            2 the input cannot be read, is not JSON (the position is named) or its kind cannot be told.
+            """,
+        arguments: [ArgumentSpec(name: "file", help: "The JSON document, or - for standard input.", optional: false)],
+        options: [
+            .value("kind", "KIND", help: "apns, fcm or invitation.", default: "detected from the document"),
+            .value(
+                "topic", "TOPIC", help: "The apns-topic VoIP pushes must carry (bundle ID + .voip).",
+                default: "any topic ending in .voip"),
+        ],
+        examples: [
+            "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures?mock=apns\" | ringcheck check-payload -",
+            "ringcheck check-payload --kind fcm message.json",
+            "echo '{\"aps\":{},\"callx\":{\"schemaVersion\":1,\"type\":\"call.invited\",\"callId\":\"c1\","
+                + "\"displayName\":\"Alex\",\"handle\":\"callx:a\"}}' | ringcheck check-payload -",
+        ])
+
+    var file: String
+    var kind: PayloadKind?
+    var topic: String?
+
+    init(arguments: ParsedArguments) throws {
+        file = arguments.positionals[0]
+        if let raw = arguments.value("kind") {
+            guard let kind = PayloadKind(rawValue: raw.lowercased()) else {
+                throw UsageError(
+                    message: "--kind takes apns, fcm or invitation, not '\(raw)'", command: Self.configuration.name)
+            }
+            self.kind = kind
+        }
+        topic = arguments.value("topic")
+    }
+
+    func run() async throws -> ExitCode {
+        let name = file == "-" ? "<stdin>" : file
+        let bytes: [UInt8]
+        if file == "-" {
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                let reason = FileManager.default.fileExists(atPath: file) ? "not readable" : "no such file"
+                Console.error("ringcheck check-payload: cannot read \(file): \(reason)")
+                return .usage
+            }
+            bytes = [UInt8](data)
+        }
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(bytes)
+        } catch {
+            let (line, column) = Self.position(of: error.offset, in: bytes)
+            Console.error(
+                "ringcheck check-payload: \(name):\(line):\(column): not valid JSON: \(error.message) (byte \(error.offset))"
+            )
+            return .usage
+        }
+        let check: PayloadCheck
+        do {
+            check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
+        } catch {
+            Console.error("ringcheck check-payload: \(name): \(error.message)")
+            return .usage
+        }
+        Console.out(Self.render(check, name: name))
+        return check.violations.violatesMust ? .nonConformant : .success
+    }
+
+    /// The report: a summary line, then one line per violation.
+    static func render(_ check: PayloadCheck, name: String) -> String {
+        let musts = check.violations.filter { $0.level == .must }.count
+        let shoulds = check.violations.count - musts
+        let profile = check.kind.map { "the \($0.rawValue) profile" } ?? "the apns and fcm profiles"
+        var out = "\(name): \(check.form), checked against \(profile): "
+        if check.violations.isEmpty {
+            out += "no violations\n"
+            return out
+        }
+        out += "\(check.violations.count) violation\(check.violations.count == 1 ? "" : "s") "
+        out += "(\(musts) MUST, \(shoulds) SHOULD)\n"
+        for v in check.violations { out += "  " + v.description + "\n" }
+        return out
+    }
+
+    /// 1-based line and column (in bytes) of `offset`.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for b in bytes.prefix(offset) {
+            if b == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+}

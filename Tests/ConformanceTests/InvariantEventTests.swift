@@ -1,0 +1,101 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+@testable import Conformance
+
+@Suite struct InvariantEventTests {
+    typealias F = InvariantFixture
+
+    static func event(
+        _ eventId: String, type: String = "call.ended", callId: String = F.callId, revision: String,
+        reason: String? = "remoteEnded"
+    ) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("schemaVersion", 1), ("eventId", .string(eventId)), ("type", .string(type)),
+            ("callId", .string(callId)), ("revision", .string(revision)), ("occurredAtMs", .int(F.start + 1)),
+        ]
+        if type == "call.accepted" { members.append(("answeredByInstallationId", "installation-b1")) }
+        if let reason, type == "call.ended" { members.append(("reason", .string(reason))) }
+        return .object(members)
+    }
+
+    func check(_ events: [ObservedEvent]) -> [InvariantViolation] {
+        InvariantChecker.check(captures: [], events: events, context: InvariantContext())
+    }
+
+    @Test func increasingRevisionsAndUniqueIdsPass() {
+        let events = [
+            ObservedEvent(feed: "a", json: Self.event("e1", type: "call.accepted", revision: "2")),
+            ObservedEvent(feed: "a", json: Self.event("e2", revision: "3")),
+            ObservedEvent(feed: "b-phone", json: Self.event("e2", revision: "3")),  // the same event in another feed
+            ObservedEvent(feed: "a", json: Self.event("e2", revision: "3")),  // read again: judged once
+            ObservedEvent(feed: "a", json: Self.event("e3", callId: "call-2", revision: "1")),
+        ]
+        #expect(check(events).isEmpty, "\(check(events))")
+    }
+
+    @Test func revisionsMustIncreasePerCallInAFeed() throws {
+        let events = [
+            ObservedEvent(feed: "a", json: Self.event("e1", type: "call.accepted", revision: "9")),
+            ObservedEvent(feed: "a", json: Self.event("e2", revision: "10")),  // decimal, not text, order
+            ObservedEvent(feed: "a", json: Self.event("e3", revision: "10", reason: "other")),
+        ]
+        let v = try #require(check(events).first)
+        #expect(check(events).count == 1)
+        #expect(v.requirementID == "CALLX-EVT-3" && v.level == .should && v.path == "revision")
+        #expect(v.events == [2, 1])
+    }
+
+    @Test func eventIdsNameOneEvent() throws {
+        let events = [
+            ObservedEvent(feed: "a", json: Self.event("e1", revision: "2")),
+            ObservedEvent(feed: "b-phone", json: Self.event("e1", revision: "2", reason: "callerCancelled")),
+        ]
+        let v = try #require(check(events).first)
+        #expect(v.requirementID == "CALLX-EVT-3" && v.path == "eventId")
+        #expect(v.events == [1, 0])
+    }
+
+    @Test func eventIdsClashWithInvitations() async throws {
+        let x = InvariantFixture()
+        let invite = await x.apns()
+        let events = [ObservedEvent(feed: "a", json: Self.event("evt-invite-001", revision: "2"))]
+        let v = try #require(x.check([invite], events: events).first)
+        #expect(v.requirementID == "CALLX-EVT-3")
+        #expect(v.captures == [invite.sequence] && v.events == [0])
+    }
+
+    @Test func stopSignalsMayRepeatTheirFeedEvent() async {
+        let x = InvariantFixture()
+        let signal = await x.fcm(F.fcmMessage(callx: F.signal(), priority: "NORMAL", ttl: nil))
+        let events = [ObservedEvent(feed: "b-tablet", json: F.signal())]
+        #expect(x.check([signal], events: events).isEmpty)
+    }
+
+    @Test func eventFields() {
+        let bad: JSONValue = [
+            "schemaVersion": "1", "eventId": "bad id", "type": "call.accepted", "callId": .string(F.callId),
+            "revision": 2, "occurredAtMs": 1.5,
+        ]
+        let paths = check([ObservedEvent(feed: "a", json: bad)]).map(\.path)
+        #expect(paths == ["schemaVersion", "eventId", "revision", "occurredAtMs", "answeredByInstallationId"])
+        #expect(check([ObservedEvent(feed: "a", json: "text")]).map(\.requirementID) == ["CALLX-EVT-2"])
+    }
+}
+
+/// The built-in levels must match the shipped catalogue, so `check-payload` outside a checkout judges alike.
+@Suite struct InvariantLevelsTests {
+    @Test func builtInLevelsMatchTheCatalogue() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("suites/callx").path
+        let catalogue = try RequirementCatalogue.load(suiteDirectory: dir)
+        for (id, level) in InvariantLevels.builtIn {
+            #expect(catalogue[id]?.level == level, "\(id)")
+        }
+        let levels = InvariantLevels(catalogue: catalogue)
+        #expect(levels["CALLX-APNS-5"] == .must)
+        #expect(levels["CALLX-NOPE-1"] == .should)
+    }
+}
