@@ -1,4 +1,5 @@
 import JSON
+import PushMocks
 import Testing
 
 @testable import Conformance
@@ -66,5 +67,17 @@ import Testing
         let uuid = RandomText.uuid()
         #expect(uuid.count == 36 && uuid.split(separator: "-").count == 5)
         #expect(TargetRoutes.fill("/v1/calls/{callId}", ["callId": "a b/c"]) == "/v1/calls/a%20b%2Fc")
+    }
+}
+
+/// The provider keys the engine looks for in every push.
+@Suite struct EngineProviderSecretTests {
+    @Test func theMocksKeysAreKnownSecrets() throws {
+        let mocks = try PushMocks.MockStack.start()
+        defer { mocks.stop() }
+        let lines = ScenarioEngine.keyLines(mocks)
+        // The .p8 key and the service account's key each give at least one base64 line.
+        #expect(lines.count >= 2)
+        #expect(lines.allSatisfy { $0.count >= 16 && !$0.contains("-----") })
     }
 }

@@ -15,6 +15,8 @@ public final class ScenarioEngine: Sendable {
     let client: HTTPClient
     /// How long after the engine saw a call stop ringing an invitation may still arrive (in flight).
     public let inFlightMarginMs: Int64
+    /// The base64 lines of the mocks' APNs key and service-account key: none may travel in a push.
+    let providerSecrets: [String]
     /// The longest one scenario may take before it is stopped as a timeout.
     public let scenarioTimeout: Duration
     /// How often the events feed is read while waiting for an event.
@@ -30,10 +32,26 @@ public final class ScenarioEngine: Sendable {
         self.scenarioTimeout = scenarioTimeout
         self.pollInterval = pollInterval
         self.inFlightMarginMs = inFlightMarginMs
+        providerSecrets = Self.keyLines(mocks)
         // libcurl cannot reuse h2c prior-knowledge connections: plain-HTTP backends get HTTP/1.1.
         let version: ClientHTTPVersion = target.baseURL.hasPrefix("https://") ? .automatic : .http1_1
         client = try HTTPClient(
             configuration: .init(timeoutSeconds: 15, connectTimeoutSeconds: 5, httpVersion: version))
+    }
+
+    /// The base64 lines of the private keys the backend was given (the `.p8` file and the service
+    /// account's `private_key`), each long enough to be unmistakable in a push.
+    static func keyLines(_ mocks: MockStack) -> [String] {
+        var pems: [String] = []
+        if let p8 = try? String(contentsOfFile: mocks.settings.apnsKeyFile, encoding: .utf8) { pems.append(p8) }
+        if let data = FileManager.default.contents(atPath: mocks.settings.fcmServiceAccountFile),
+            let json = try? JSONValue.parse(Array(data)), let key = json["private_key"]?.stringValue
+        {
+            pems.append(key)
+        }
+        return pems.flatMap { pem in
+            pem.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("-----") && $0.count >= 16 }
+        }
     }
 
     /// Stops the engine's HTTP client.

@@ -54,6 +54,7 @@ extension ScenarioRun {
             },
             voipTopic: engine.mocks.settings.apnsTopic, calls: Array(calls.values),
             inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: mediaCredentials,
+            providerSecrets: engine.providerSecrets,
             levels: InvariantLevels(catalogue: engine.catalogue))
         // Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
         for c in captures where !timelinePushes.contains(c.sequence) {
