@@ -64,6 +64,20 @@ import Testing
         #expect(format.status == 2)
     }
 
+    @Test func failFastStartsNoScenarioAfterAFailure() async throws {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.run(
+            [
+                "run", "payload.*", "signals.*", "basic.*", "--reference-defect", "apns-expiration-30", "--fail-fast",
+                "--concurrency", "1", "--format", "json", "--report-dir", dir.path,
+            ], timeout: 60)
+        #expect(r.status == 1)
+        let scenarios = try Self.report(dir)["scenarios"]?.arrayValue ?? []
+        // One at a time in ID order: the first scenario with a VoIP push fails and nothing starts after it.
+        #expect(scenarios.last?["status"]?.stringValue == "fail")
+        #expect(scenarios.count < 7)
+    }
+
     @Test func repeatReportsEveryAttempt() async throws {
         let dir = TemporaryDirectory()
         let r = try await RingcheckBinary.run(
