@@ -34,7 +34,9 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "JSON", "TestSupport"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
             name: "ReferenceBackendTests",

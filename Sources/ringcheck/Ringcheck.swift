@@ -7,6 +7,10 @@ struct Ringcheck {
     static let commands: [any RingcheckCommand.Type] = [
         MocksCommand.self,
         ServeReferenceCommand.self,
+        RunCommand.self,
+        ListCommand.self,
+        ExplainCommand.self,
+        ReportMergeCommand.self,
         CheckPayloadCommand.self,
     ]
 

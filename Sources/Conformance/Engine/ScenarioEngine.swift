@@ -1,0 +1,84 @@
+import Foundation
+import HTTP
+import JSON
+import PushMocks
+
+/// Runs scenarios against a target whose pushes reach ringcheck's mocks: plays user A and the
+/// callee's devices over HTTP, watches the mocks' capture log and the events feed, and judges.
+///
+/// Each run of a scenario gets fresh accounts (`Target.accounts` with its run number) and fresh
+/// virtual devices, so runs can go concurrently.
+public final class ScenarioEngine: Sendable {
+    public let target: Target
+    public let mocks: MockStack
+    public let catalogue: RequirementCatalogue
+    let client: HTTPClient
+    /// How long after the engine saw a call stop ringing an invitation may still arrive (in flight).
+    public let inFlightMarginMs: Int64
+    /// The base64 lines of the mocks' APNs key and service-account key: none may travel in a push.
+    let providerSecrets: [String]
+    /// The longest one scenario may take before it is stopped as a timeout.
+    public let scenarioTimeout: Duration
+    /// How often the events feed is read while waiting for an event.
+    public let pollInterval: Duration
+
+    public init(
+        target: Target, mocks: MockStack, catalogue: RequirementCatalogue, scenarioTimeout: Duration = .seconds(60),
+        pollInterval: Duration = .milliseconds(40), inFlightMarginMs: Int64 = 1000
+    ) throws {
+        self.target = target
+        self.mocks = mocks
+        self.catalogue = catalogue
+        self.scenarioTimeout = scenarioTimeout
+        self.pollInterval = pollInterval
+        self.inFlightMarginMs = inFlightMarginMs
+        providerSecrets = Self.keyLines(mocks)
+        // libcurl cannot reuse h2c prior-knowledge connections: plain-HTTP backends get HTTP/1.1.
+        let version: ClientHTTPVersion = target.baseURL.hasPrefix("https://") ? .automatic : .http1_1
+        client = try HTTPClient(
+            configuration: .init(timeoutSeconds: 15, connectTimeoutSeconds: 5, httpVersion: version))
+    }
+
+    /// The base64 lines of the private keys the backend was given (the `.p8` file and the service
+    /// account's `private_key`), each long enough to be unmistakable in a push.
+    static func keyLines(_ mocks: MockStack) -> [String] {
+        var pems: [String] = []
+        if let p8 = try? String(contentsOfFile: mocks.settings.apnsKeyFile, encoding: .utf8) { pems.append(p8) }
+        if let data = FileManager.default.contents(atPath: mocks.settings.fcmServiceAccountFile),
+            let json = try? JSONValue.parse(Array(data)), let key = json["private_key"]?.stringValue
+        {
+            pems.append(key)
+        }
+        return pems.flatMap { pem in
+            pem.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("-----") && $0.count >= 16 }
+        }
+    }
+
+    /// Stops the engine's HTTP client.
+    public func shutdown() { client.shutdown() }
+
+    /// The level of a requirement (SHOULD for an unknown or missing one).
+    func level(_ requirement: String?) -> RequirementLevel {
+        requirement.flatMap { catalogue[$0]?.level } ?? .should
+    }
+
+    /// Runs `scenario` as run number `run` (which picks its accounts) and judges it.
+    public func run(_ scenario: Scenario, run: Int) async -> ScenarioOutcome {
+        if let reason = target.notApplicableReason(scenario) {
+            return ScenarioOutcome(scenarioId: scenario.id, status: .notApplicable(reason: reason), durationMs: 0)
+        }
+        let state = ScenarioRun(engine: self, scenario: scenario, run: run)
+        let limit = scenarioTimeout
+        let finished = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await state.execute() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        return await state.outcome(timedOut: !finished)
+    }
+}

@@ -1,0 +1,97 @@
+import JSON
+import PushMocks
+
+extension ScenarioRun {
+    // MARK: What the invariants need
+
+    /// Notes what a response or event says about a call: expiry, and when it was seen answered or ended.
+    func observeCall(_ json: JSONValue, isEvent: Bool) {
+        guard let callId = json["callId"]?.stringValue else { return }
+        var t = calls[callId] ?? CallTimeline(callId: callId)
+        let now = nowMs
+        if !isEvent {
+            if let v = json["createdAtMs"]?.int64Value { t.createdAtMs = v }
+            if let v = json["expiresAtMs"]?.int64Value { t.expiresAtMs = v }
+            if let v = json["video"]?.boolValue { t.video = v }
+        }
+        let state = isEvent ? json["type"]?.stringValue : json["state"]?.stringValue
+        switch state {
+        case "accepted", "call.accepted": t.answeredObservedAtMs = min(t.answeredObservedAtMs ?? now, now)
+        case "ended", "call.ended": t.endedObservedAtMs = min(t.endedObservedAtMs ?? now, now)
+        default: break
+        }
+        calls[callId] = t
+    }
+
+    /// Remembers the secret values of a media-session response.
+    func observeMediaSession(_ json: JSONValue) {
+        let skip: Set<String> = ["callId", "userId", "installationId", "expiresAtMs", "schemaVersion"]
+        func walk(_ v: JSONValue, key: String?) {
+            switch v {
+            case .string(let s) where s.utf8.count >= 12 && !(key.map(skip.contains) ?? false):
+                mediaCredentials.append(s)
+            case .object(let members): for m in members { walk(m.value, key: m.key) }
+            case .array(let items): for i in items { walk(i, key: key) }
+            default: break
+            }
+        }
+        walk(json, key: nil)
+    }
+
+    // MARK: Running the invariants
+
+    /// The invariant checks over every push the scenario's devices got and every event its feeds returned.
+    func invariantFailures() -> [CheckFailure] {
+        let list = devices.values.sorted { $0.name < $1.name }
+        let captures = engine.mocks.log.captures { c in list.contains { Self.capture(c, isFor: $0) } }
+        var events: [ObservedEvent] = []
+        for (reader, feed) in feeds.sorted(by: { $0.key < $1.key }) {
+            for e in feed.events { events.append(ObservedEvent(feed: reader, json: e)) }
+        }
+        let context = InvariantContext(
+            devices: list.map {
+                InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
+            },
+            voipTopic: engine.mocks.settings.apnsTopic, calls: Array(calls.values),
+            inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: mediaCredentials,
+            providerSecrets: engine.providerSecrets,
+            levels: InvariantLevels(catalogue: engine.catalogue))
+        // Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
+        for c in captures where !timelinePushes.contains(c.sequence) {
+            timelinePushes.insert(c.sequence)
+            let callx = PushMatchDocument.callx(c)
+            timeline.append(
+                TimelineItem(
+                    atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: deviceName(for: c),
+                    summary:
+                        "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
+                    detail: c.json(revealSecrets: false).serialized()))
+        }
+        let violations = InvariantChecker.check(captures: captures, events: events, context: context)
+        let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
+        return violations.map { v in
+            var evidence: [EvidenceItem] = v.captures.compactMap { seq in
+                bySequence[seq].map {
+                    EvidenceItem(
+                        kind: .push, title: "push #\(seq) to \(deviceName(for: $0))",
+                        text: $0.json(revealSecrets: false).serialized(pretty: true))
+                }
+            }
+            evidence += v.events.compactMap { i in
+                events.indices.contains(i)
+                    ? EvidenceItem(
+                        kind: .event, title: "event read by \(events[i].feed)", text: events[i].json.serialized())
+                    : nil
+            }
+            record(.note, "invariants", "FAILED \(v.requirementID): \(v.message)")
+            return CheckFailure(
+                requirement: v.requirementID, level: engine.level(v.requirementID),
+                check: "invariant\(v.path.isEmpty ? "" : " \(v.path)") on every push and event", expected: v.expected,
+                actual: v.actual, evidence: evidence)
+        }
+    }
+
+    func deviceName(for c: Capture) -> String {
+        devices.values.first { Self.capture(c, isFor: $0) }?.name ?? "?"
+    }
+}

@@ -1,0 +1,173 @@
+import JSON
+import PushMocks
+
+/// A captured push as scenarios match it: `{device, kind, host, path, deviceToken, headers, body,
+/// callx, receivedAtMs, status, outcome}`. Authorization values keep only their scheme.
+enum PushMatchDocument {
+    static func build(_ c: Capture, device: String) -> JSONValue {
+        var headers: [(key: String, value: JSONValue)] = []
+        for field in c.headers {
+            var value = field.value
+            if field.name == "authorization" {
+                value = (value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? "") + " <redacted>"
+            }
+            if !headers.contains(where: { $0.key == field.name }) { headers.append((field.name, .string(value))) }
+        }
+        let host: String
+        switch c.mock {
+        case .apns: host = c.environment == .sandbox ? "api.sandbox.push.apple.com" : "api.push.apple.com"
+        case .fcm: host = "fcm.googleapis.com"
+        case .oauth: host = "oauth2.googleapis.com"
+        }
+        return .object([
+            ("device", .string(device)),
+            ("kind", .string(c.mock == .apns ? "apnsVoip" : "fcm")),
+            ("host", .string(host)),
+            ("path", .string(c.path)),
+            ("deviceToken", .string(c.deviceToken ?? c.fcmTarget?.value ?? "")),
+            ("headers", .object(headers)),
+            ("body", c.json ?? .null),
+            ("callx", callx(c) ?? .null),
+            ("receivedAtMs", .int(c.arrivalMs)),
+            ("status", .int(c.response.status)),
+            ("outcome", .string(c.outcome.isAccepted ? "accepted" : "rejected")),
+        ])
+    }
+
+    /// The `callx` object: APNs `callx`, or FCM `data.callx` parsed from its string.
+    static func callx(_ c: Capture) -> JSONValue? {
+        if c.mock == .apns { return c.json?["callx"] }
+        if c.mock == .fcm, let text = c.fcm?.data["callx"] ?? c.json?.value(atPath: "message.data.callx")?.stringValue {
+            return try? JSONValue.parse(text)
+        }
+        return nil
+    }
+}
+
+extension ScenarioRun {
+    static func capture(_ c: Capture, isFor d: DeviceIdentity) -> Bool {
+        switch d.kind {
+        case .apnsVoip:
+            guard c.mock == .apns, let t = c.deviceToken?.lowercased() else { return false }
+            return d.tokens.contains { $0.lowercased() == t }
+        case .fcm:
+            guard c.mock == .fcm, let t = c.fcmTarget?.value else { return false }
+            return d.tokens.contains(t)
+        }
+    }
+
+    /// A predicate for pushes to `device` of `type` (any when nil) for `call`, matching `matchers`, not consumed.
+    func pushPredicate(
+        device d: DeviceIdentity, type: String?, call: String?, matchers: [PathMatcher], acceptedOnly: Bool
+    ) -> @Sendable (Capture) -> Bool {
+        let consumed = consumedPushes
+        return { c in
+            guard !consumed.contains(c.sequence), Self.capture(c, isFor: d) else { return false }
+            if acceptedOnly && !c.outcome.isAccepted { return false }
+            let callx = PushMatchDocument.callx(c)
+            if let type, callx?["type"]?.stringValue != type { return false }
+            if let call, callx?["callId"]?.stringValue != call { return false }
+            if matchers.isEmpty { return true }
+            return MatcherEvaluator.holds(matchers, in: PushMatchDocument.build(c, device: d.name))
+        }
+    }
+
+    func device(_ name: String) throws -> DeviceIdentity {
+        guard let d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
+        return d
+    }
+
+    func pushEvidence(_ d: DeviceIdentity) -> [EvidenceItem] {
+        let all = engine.mocks.log.captures { Self.capture($0, isFor: d) }
+        if all.isEmpty { return [EvidenceItem(kind: .note, title: "no push reached \(d.name)", text: "")] }
+        return all.suffix(6).map { c in
+            let callx = PushMatchDocument.callx(c)
+            return EvidenceItem(
+                kind: .push,
+                title:
+                    "\(d.name): \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)\(consumedPushes.contains(c.sequence) ? " (already matched)" : "")",
+                text: c.json(revealSecrets: false).serialized(pretty: true))
+        }
+    }
+
+    func recordPush(_ c: Capture, device: String) {
+        guard timelinePushes.insert(c.sequence).inserted else { return }
+        let callx = PushMatchDocument.callx(c)
+        // Placed at its arrival, which may be well before the step that matched it.
+        timeline.append(
+            TimelineItem(
+                atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: device,
+                summary:
+                    "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
+                detail: c.json(revealSecrets: false).serialized()))
+    }
+
+    // MARK: expectPush / expectNoPush
+
+    func expectPush(_ e: ExpectPushStep, step: ScenarioStep) async throws {
+        let call = try e.call.map { try resolver.string($0) }
+        let matchers = try resolver.resolve(e.match)
+        // Naming the provider's answer means the scenario wants attempts, refused ones included.
+        let acceptedOnly = !matchers.contains { $0.path == "status" || $0.path == "outcome" }
+        let deadline = ContinuousClock.now + e.within.duration
+        for (i, name) in e.to.enumerated() {
+            let d = try device(name)
+            let predicate = pushPredicate(
+                device: d, type: e.type, call: call, matchers: matchers, acceptedOnly: acceptedOnly)
+            let remaining = max(deadline - ContinuousClock.now, .zero)
+            let found = await engine.mocks.log.waitFor(count: e.count, matching: predicate, timeout: remaining)
+            try Task.checkCancellation()
+            for c in found.prefix(e.count) {
+                consumedPushes.insert(c.sequence)
+                recordPush(c, device: name)
+            }
+            if found.count >= e.count {
+                if i == 0, let save = e.save, let first = found.first {
+                    resolver.saved[save] = PushMatchDocument.build(first, device: name)
+                }
+                continue
+            }
+            var actual = "\(found.count) matching push(es) within \(e.within)"
+            // Say why near misses did not match.
+            let loose = engine.mocks.log.captures(
+                where: pushPredicate(device: d, type: e.type, call: call, matchers: [], acceptedOnly: acceptedOnly))
+            if let miss = loose.first {
+                let problems = MatcherEvaluator.mismatches(matchers, in: PushMatchDocument.build(miss, device: name))
+                if !problems.isEmpty { actual += "; the nearest push differs:\n" + problems.joined(separator: "\n") }
+            }
+            fail(
+                e.requirement, check: "\(step.path) expectPush to \(name)",
+                expected: "\(e.count) \(e.type) push(es)\(call.map { " for call \($0)" } ?? "") within \(e.within)",
+                actual: actual, evidence: pushEvidence(d))
+        }
+    }
+
+    func expectNoPush(_ e: ExpectNoPushStep, step: ScenarioStep) async throws {
+        let call = try e.call.map { try resolver.string($0) }
+        let matchers = try resolver.resolve(e.match)
+        let predicates = try e.to.map { name in
+            (
+                name,
+                pushPredicate(
+                    device: try device(name), type: e.type, call: call, matchers: matchers, acceptedOnly: false)
+            )
+        }
+        let combined: @Sendable (Capture) -> Bool = { c in predicates.contains { $0.1(c) } }
+        let found = await engine.mocks.log.waitFor(combined, timeout: e.duration.duration)
+        try Task.checkCancellation()
+        guard let found else { return }
+        let name = predicates.first { $0.1(found) }?.0 ?? "?"
+        recordPush(found, device: name)
+        let callx = PushMatchDocument.callx(found)
+        fail(
+            e.requirement, check: "\(step.path) expectNoPush to \(e.to.joined(separator: ", "))",
+            expected: "no \(e.type ?? "") push\(call.map { " for call \($0)" } ?? "") for \(e.duration)",
+            actual:
+                "\(name) got \(callx?["type"]?.stringValue ?? "a push") rev \(callx?["revision"]?.stringValue ?? "?")",
+            evidence: [
+                EvidenceItem(
+                    kind: .push, title: "\(name): unexpected push",
+                    text: found.json(revealSecrets: false).serialized(pretty: true))
+            ])
+    }
+}

@@ -1,0 +1,321 @@
+import HTTP
+import JSON
+
+/// A request ready to send, before references are gone.
+struct PreparedRequest: Sendable {
+    var actor: String
+    var method: String
+    var path: String
+    /// nil sends no credentials.
+    var bearer: String?
+    var headers: [(String, String)] = []
+    var body: JSONValue?
+}
+
+extension ScenarioRun {
+    // MARK: Who acts
+
+    /// The account and installation an actor uses, and its label in reports.
+    func identity(_ actor: StepActor) throws -> (
+        label: String, user: TargetUser, installationId: String, isDevice: Bool
+    ) {
+        switch actor {
+        case .user(let name):
+            guard let user = users[name], let feed = feeds[name] else {
+                throw HarnessStop(message: "unknown user '\(name)'")
+            }
+            return (name, user, feed.installationId, false)
+        case .device(let name):
+            guard let d = devices[name], let user = users[d.user] else {
+                throw HarnessStop(message: "unknown device '\(name)'")
+            }
+            return (name, user, d.installationId, true)
+        }
+    }
+
+    func user(_ name: String) throws -> TargetUser {
+        guard let u = users[name] else { throw HarnessStop(message: "unknown user '\(name)'") }
+        return u
+    }
+
+    // MARK: Building requests
+
+    func registerRequest(_ r: RegisterTokenStep) throws -> PreparedRequest {
+        guard let d = devices[r.device] else { throw HarnessStop(message: "unknown device '\(r.device)'") }
+        let account = try user(r.asUser ?? d.user)
+        var body: [(key: String, value: JSONValue)] = [
+            ("token", try r.token.map { try resolver.resolve($0) } ?? .string(d.tokens.first ?? "")),
+            ("appId", try r.appId.map { try resolver.resolve($0) } ?? .string(engine.target.appId)),
+        ]
+        if d.kind == .apnsVoip {
+            body.append(("apnsEnvironment", .string((r.environment ?? d.environment ?? .production).rawValue)))
+        }
+        let path = TargetRoutes.fill(
+            engine.target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+        return PreparedRequest(
+            actor: r.asUser ?? d.name, method: "PUT", path: path, bearer: account.bearerToken, body: .object(body))
+    }
+
+    func callPath(_ template: String, _ call: JSONValue) throws -> String {
+        TargetRoutes.fill(template, ["callId": try resolver.string(call)])
+    }
+
+    /// Merges `extra` (a mapping of extra or replacing fields) into `body`.
+    func merged(_ body: JSONValue, _ extra: JSONValue?) throws -> JSONValue {
+        guard let extra, case .object(let members) = try resolver.resolve(extra) else { return body }
+        var out = body
+        for m in members { out = out.setting(m.key, to: m.value) }
+        return out
+    }
+
+    func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
+
+    /// The request a request step sends, and its options.
+    func prepare(_ step: Step) throws -> (PreparedRequest, RequestOptions) {
+        let routes = engine.target.routes
+        switch step {
+        case .registerToken(let r):
+            return (try registerRequest(r), r.options)
+        case .deleteToken(let r):
+            guard let d = devices[r.device] else { throw HarnessStop(message: "unknown device '\(r.device)'") }
+            let account = try user(r.asUser ?? d.user)
+            let path = TargetRoutes.fill(
+                routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+            return (
+                PreparedRequest(actor: r.asUser ?? d.name, method: "DELETE", path: path, bearer: account.bearerToken),
+                r.options
+            )
+        case .create(let c):
+            let who = try identity(c.actor)
+            var body: JSONValue = [
+                "callId": try c.callId.map { try resolver.resolve($0) } ?? .string(RandomText.uuid()),
+                "calleeUserId": .string(try user(c.callee).userId),
+                "operationId": try c.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+            ]
+            if let video = c.video { body = body.setting("video", to: .bool(video)) }
+            body = try merged(body, c.body)
+            return (
+                PreparedRequest(
+                    actor: who.label, method: "POST", path: routes.calls, bearer: who.user.bearerToken, body: body),
+                c.options
+            )
+        case .answer(let a):
+            let who = try identity(a.actor)
+            var body: JSONValue = [
+                "operationId": try a.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "installationId": try a.installationId.map { try resolver.resolve($0) } ?? .string(who.installationId),
+            ]
+            if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
+            body = try merged(body, a.body)
+            return (
+                PreparedRequest(
+                    actor: who.label, method: "POST", path: try callPath(routes.answer, a.call),
+                    bearer: who.user.bearerToken, body: body), a.options
+            )
+        case .end(let e):
+            let who = try identity(e.actor)
+            var body: JSONValue = [
+                "operationId": try e.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "reason": try e.reason.map { try resolver.resolve($0) } ?? "remoteEnded",
+            ]
+            if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }
+            body = try merged(body, e.body)
+            return (
+                PreparedRequest(
+                    actor: who.label, method: "POST", path: try callPath(routes.end, e.call),
+                    bearer: who.user.bearerToken, body: body), e.options
+            )
+        case .get(let g):
+            let who = try identity(g.actor)
+            return (
+                PreparedRequest(
+                    actor: who.label, method: "GET", path: try callPath(routes.call, g.call),
+                    bearer: who.user.bearerToken), g.options
+            )
+        case .mediaSession(let m):
+            let who = try identity(m.actor)
+            let body: JSONValue = who.isDevice ? ["installationId": .string(who.installationId)] : [:]
+            return (
+                PreparedRequest(
+                    actor: who.label, method: "POST", path: try callPath(routes.mediaSession, m.call),
+                    bearer: who.user.bearerToken, body: body), m.options
+            )
+        case .request(let r):
+            var label = "anonymous"
+            var bearer: String?
+            if let actor = r.actor {
+                let who = try identity(actor)
+                label = who.label
+                bearer = who.user.bearerToken
+            } else if r.auth == .session {
+                bearer = try user("a").bearerToken
+                label = "a"
+            }
+            switch r.auth {
+            case .session: break
+            case .none: bearer = nil
+            case .invalid: bearer = "invalid-" + RandomText.alphanumeric(24)
+            }
+            var headers: [(String, String)] = []
+            for (name, value) in r.headers.sorted(by: { $0.key < $1.key }) {
+                headers.append((name.lowercased(), try resolver.string(value)))
+            }
+            return (
+                PreparedRequest(
+                    actor: label, method: r.method.uppercased(), path: try resolver.string(r.path), bearer: bearer,
+                    headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
+            )
+        default:
+            throw HarnessStop(message: "\(step.kind) is not a request step")
+        }
+    }
+
+    // MARK: Sending
+
+    func clientRequest(_ p: PreparedRequest) -> ClientRequest {
+        var headers = HTTPHeaders()
+        if let bearer = p.bearer { headers.add("authorization", "Bearer \(bearer)") }
+        if p.body != nil { headers.add("content-type", "application/json") }
+        for (n, v) in p.headers { headers.set(n, v) }
+        return ClientRequest(
+            method: p.method, url: engine.target.baseURL + p.path, headers: headers,
+            body: p.body.map { Array($0.serialized().utf8) } ?? [])
+    }
+
+    func exchange(_ p: PreparedRequest, _ result: Result<ClientResponse, Error>) -> Exchange {
+        var headers: [(String, String)] = []
+        if p.bearer != nil { headers.append(("authorization", "Bearer <redacted>")) }
+        if p.body != nil { headers.append(("content-type", "application/json")) }
+        for (n, v) in p.headers { headers.append((n, n == "authorization" ? "<redacted>" : v)) }
+        var ex = Exchange(actor: p.actor, method: p.method, path: p.path, headers: headers, body: p.body)
+        switch result {
+        case .success(let r):
+            ex.status = r.status
+            ex.responseBody = r.body
+            ex.json = try? JSONValue.parse(r.body)
+        case .failure(let e):
+            ex.error = "\(e)"
+        }
+        return ex
+    }
+
+    func send(_ p: PreparedRequest) async -> Exchange {
+        record(.request, p.actor, "\(p.method) \(p.path)", p.body?.serialized())
+        let result: Result<ClientResponse, Error>
+        do { result = .success(try await engine.client.send(clientRequest(p))) } catch { result = .failure(error) }
+        let ex = exchange(p, result)
+        recordResponse(ex)
+        return ex
+    }
+
+    func recordResponse(_ ex: Exchange) {
+        if let status = ex.status {
+            var summary = "\(status)"
+            if let state = ex.json?["state"]?.stringValue { summary += " \(state)" }
+            if let rev = ex.json?["revision"]?.stringValue { summary += " rev \(rev)" }
+            record(.response, ex.actor, summary, String(decoding: ex.responseBody.prefix(2000), as: UTF8.self))
+            if let json = ex.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
+                snapshots[callId] = json
+                observeCall(json, isEvent: false)
+            }
+            if let json = ex.json, (200..<300).contains(status), ex.path.hasSuffix("/media-session") {
+                observeMediaSession(json)
+            }
+        } else {
+            record(.response, ex.actor, "no response: \(ex.error ?? "?")")
+        }
+    }
+
+    /// The exchange as evidence text, credentials redacted.
+    func evidence(_ ex: Exchange) -> EvidenceItem {
+        var text = "\(ex.method) \(ex.path)\n"
+        for (n, v) in ex.headers { text += "\(n): \(v)\n" }
+        if let body = ex.body { text += "\n\(body.serialized())\n" }
+        if let status = ex.status {
+            text += "\n→ \(status)\n" + String(decoding: ex.responseBody.prefix(4000), as: UTF8.self)
+        } else {
+            text += "\n→ no response: \(ex.error ?? "?")"
+        }
+        return EvidenceItem(
+            kind: .httpExchange,
+            title: "\(ex.actor): \(ex.method) \(ex.path) → \(ex.status.map(String.init) ?? "no response")",
+            text: text)
+    }
+
+    // MARK: Judging a response
+
+    func judge(_ ex: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws {
+        let what = "\(step.path) \(step.step.kind) by \(ex.actor)"
+        guard let status = ex.status else {
+            throw HarnessStop(message: "\(what): the backend did not answer (\(ex.error ?? "?"))")
+        }
+        if let save = options.save {
+            resolver.saved[save] = ex.json ?? .string(String(decoding: ex.responseBody, as: UTF8.self))
+        }
+        guard let expect = options.expect else {
+            if !inRace && !(200..<300).contains(status) {
+                throw HarnessStop(message: "\(what): a set-up request answered \(status), expected 2xx")
+            }
+            return
+        }
+        if !expect.anyStatus {
+            let ok = expect.status.map { $0.contains(status) } ?? (200..<300).contains(status)
+            if !ok {
+                fail(
+                    expect.requirement, check: "\(what): response status",
+                    expected: expect.status.map { $0.map(String.init).joined(separator: " or ") } ?? "2xx",
+                    actual: "\(status)", evidence: [evidence(ex)])
+            }
+        }
+        if !expect.body.isEmpty {
+            let matchers = try resolver.resolve(expect.body)
+            guard let json = ex.json else {
+                fail(
+                    expect.requirement, check: "\(what): response body", expected: "a JSON body",
+                    actual: "not JSON", evidence: [evidence(ex)])
+                return
+            }
+            let problems = MatcherEvaluator.mismatches(matchers, in: json)
+            if !problems.isEmpty {
+                fail(
+                    expect.requirement, check: "\(what): response body",
+                    expected: "every matcher holds", actual: problems.joined(separator: "\n"), evidence: [evidence(ex)])
+            }
+        }
+    }
+
+    // MARK: Race
+
+    func race(_ r: RaceStep, step: ScenarioStep) async throws {
+        var prepared: [(PreparedRequest, RequestOptions, ScenarioStep)] = []
+        for sub in r.steps {
+            let (p, o) = try prepare(sub.step)
+            prepared.append((p, o, sub))
+        }
+        for (p, _, _) in prepared { record(.request, p.actor, "\(p.method) \(p.path) (race)", p.body?.serialized()) }
+        let result: RaceResult
+        do { result = try await engine.client.race(prepared.map { clientRequest($0.0) }) } catch {
+            throw HarnessStop(message: "\(step.path) race: \(error)")
+        }
+        raceSpreads.append(result.spreadMs)
+        note(String(format: "race released %d requests within %.3f ms", prepared.count, result.spreadMs))
+        var exchanges: [Exchange] = []
+        for ((p, o, sub), entry) in zip(prepared, result.entries) {
+            let ex = exchange(p, entry.result.mapError { $0 as Error })
+            recordResponse(ex)
+            exchanges.append(ex)
+            try judge(ex, o, step: sub, inRace: true)
+        }
+        if let winners = r.winners {
+            let got = exchanges.filter(\.isSuccess).count
+            if got != winners {
+                fail(
+                    r.requirement, check: "\(step.path) race: requests answered 2xx",
+                    expected: "\(winners)",
+                    actual:
+                        "\(got) (\(exchanges.map { $0.status.map(String.init) ?? "none" }.joined(separator: ", ")))",
+                    evidence: exchanges.map(evidence))
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import HTTP
+import JSON
+import PushMocks
+
+/// The setup could not be done (a setup request failed, a reference named nothing): the scenario
+/// stops as a harness error, never charged to a requirement.
+struct HarnessStop: Error {
+    var message: String
+}
+
+/// A virtual device of one scenario run: a fresh installation with its own push token.
+struct DeviceIdentity: Sendable {
+    var name: String
+    var user: String
+    var kind: VirtualDevice.Kind
+    var environment: VirtualDevice.Environment?
+    var installationId: String
+    /// The registered token (first) and any the scenario registered since; pushes to any are the device's.
+    var tokens: [String]
+    var token: String { tokens.last ?? "" }
+}
+
+/// The events one reader (a user, or a device's installation) has read from the feed.
+struct FeedState {
+    var installationId: String
+    var user: String
+    var cursor: String?
+    var events: [JSONValue] = []
+    var eventIds: Set<String> = []
+    var consumed: Set<Int> = []
+}
+
+/// One HTTP request a step sends, before and after.
+struct Exchange: Sendable {
+    var actor: String
+    var method: String
+    var path: String
+    var headers: [(String, String)]
+    var body: JSONValue?
+    var status: Int?
+    var responseBody: [UInt8] = []
+    var json: JSONValue?
+    var error: String?
+
+    var isSuccess: Bool { status.map { (200..<300).contains($0) } ?? false }
+}
+
+/// The state of one scenario run: accounts, devices, saved values, what was consumed, and what was found.
+actor ScenarioRun {
+    let engine: ScenarioEngine
+    let scenario: Scenario
+    let run: Int
+    let runTag: String
+    let started = ContinuousClock.now
+    /// The wall clock at the start, to place pushes (stamped with wall-clock arrival) on the timeline.
+    let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
+    /// Captures already on the timeline.
+    var timelinePushes: Set<Int> = []
+
+    var users: [String: TargetUser] = [:]
+    var devices: [String: DeviceIdentity] = [:]
+    var resolver = ValueResolver(saved: [:])
+    var feeds: [String: FeedState] = [:]
+    var consumedPushes: Set<Int> = []
+    var failures: [CheckFailure] = []
+    var timeline: [TimelineItem] = []
+    var raceSpreads: [Double] = []
+    var snapshots: [String: JSONValue] = [:]
+    /// What the engine observed of each call, for the invariants.
+    var calls: [String: CallTimeline] = [:]
+    /// Media credential values the backend issued: none may travel in a push.
+    var mediaCredentials: [String] = []
+    var harnessError: String?
+    var finished = false
+
+    init(engine: ScenarioEngine, scenario: Scenario, run: Int) {
+        self.engine = engine
+        self.scenario = scenario
+        self.run = run
+        runTag = "r\(run)-" + RandomText.alphanumeric(6).lowercased()
+    }
+
+    // MARK: Running
+
+    /// Runs every step; false when cancelled (the scenario's time ran out).
+    func execute() async -> Bool {
+        do {
+            try await setUp()
+            for step in scenario.steps {
+                try Task.checkCancellation()
+                try await perform(step)
+            }
+        } catch is CancellationError {
+            return false
+        } catch let stop as HarnessStop {
+            harnessError = stop.message
+            note("harness error: \(stop.message)")
+        } catch let error as ReferenceError {
+            harnessError = error.message
+            note("harness error: \(error.message)")
+        } catch {
+            if Task.isCancelled { return false }
+            harnessError = "\(error)"
+            note("harness error: \(error)")
+        }
+        if Task.isCancelled { return false }
+        failures += invariantFailures()
+        finished = true
+        return true
+    }
+
+    func outcome(timedOut: Bool) -> ScenarioOutcome {
+        let status: ScenarioOutcome.Status
+        if timedOut || !finished {
+            status = .timeout(message: "did not finish within \(engine.scenarioTimeout)")
+        } else if !failures.isEmpty {
+            status = .fail
+        } else if let harnessError {
+            status = .error(message: harnessError)
+        } else {
+            status = .pass
+        }
+        // Pushes go in at their arrival time; keep the order of everything else as it happened.
+        let ordered = timeline.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }
+            .map(\.element)
+        return ScenarioOutcome(
+            scenarioId: scenario.id, status: status, durationMs: elapsedMs, failures: failures, timeline: ordered,
+            raceSpreadsMs: raceSpreads)
+    }
+
+    // MARK: Set-up
+
+    private func setUp() async throws {
+        for name in scenario.allUsers {
+            guard let user = engine.target.accounts(name, run) else {
+                throw HarnessStop(message: "the target has no account for user '\(name)'")
+            }
+            users[name] = user
+        }
+        var deviceValues: [(key: String, value: JSONValue)] = []
+        for d in scenario.devices {
+            let token = d.kind == .apnsVoip ? RandomText.hex(bytes: 32) : RandomText.fcmToken()
+            let identity = DeviceIdentity(
+                name: d.name, user: d.user, kind: d.kind, environment: d.environment,
+                installationId: "\(runTag)-\(d.name)", tokens: [token])
+            devices[d.name] = identity
+            registerWithMocks(token: token, device: identity)
+            deviceValues.append((d.name, deviceJSON(identity)))
+            feeds[d.name] = FeedState(installationId: identity.installationId, user: d.user)
+        }
+        for name in scenario.allUsers {
+            feeds[name] = FeedState(installationId: "\(runTag)-\(name)-feed", user: name)
+        }
+        resolver.saved["devices"] = .object(deviceValues)
+        resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
+        for d in scenario.devices where d.registered {
+            let request = try registerRequest(
+                RegisterTokenStep(device: d.name, options: RequestOptions()))
+            let exchange = await send(request)
+            guard exchange.isSuccess else {
+                throw HarnessStop(
+                    message:
+                        "registering \(d.name)'s token failed: \(exchange.status.map(String.init) ?? exchange.error ?? "?")"
+                )
+            }
+        }
+    }
+
+    func deviceJSON(_ d: DeviceIdentity) -> JSONValue {
+        var m: [(key: String, value: JSONValue)] = [
+            ("installationId", .string(d.installationId)), ("token", .string(d.token)), ("user", .string(d.user)),
+            ("kind", .string(d.kind.rawValue)),
+        ]
+        if let e = d.environment { m.append(("environment", .string(e.rawValue))) }
+        return .object(m)
+    }
+
+    /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one).
+    func registerWithMocks(token: String, device: DeviceIdentity) {
+        let env: APNsEnvironment? =
+            device.kind == .apnsVoip ? (device.environment == .sandbox ? .sandbox : .production) : nil
+        engine.mocks.providers.registry.register(token: token, environment: env, atMs: nowMs)
+    }
+
+    // MARK: Steps
+
+    private func perform(_ s: ScenarioStep) async throws {
+        record(.step, "ringcheck", "\(s.path) \(s.step.kind)")
+        switch s.step {
+        case .registerToken, .deleteToken, .create, .answer, .end, .get, .mediaSession, .request:
+            let (request, options) = try prepare(s.step)
+            let exchange = await send(request)
+            try judge(exchange, options, step: s, inRace: false)
+            if case .registerToken(let r) = s.step, exchange.isSuccess, let tokenValue = r.token {
+                let token = try resolver.string(tokenValue)
+                if var d = devices[r.device], !d.tokens.contains(token) {
+                    d.tokens.append(token)
+                    devices[r.device] = d
+                    registerWithMocks(token: token, device: d)
+                }
+            }
+        case .pollEvents(let p):
+            try await pollEvents(p, step: s)
+        case .expectPush(let e):
+            try await expectPush(e, step: s)
+        case .expectNoPush(let e):
+            try await expectNoPush(e, step: s)
+        case .expectEvent(let e):
+            try await expectEvent(e, step: s)
+        case .expectNoEvent(let e):
+            try await expectNoEvent(e, step: s)
+        case .race(let r):
+            try await race(r, step: s)
+        case .waitUntilExpiry(let w):
+            let call = try resolver.resolve(w.call)
+            guard let expires = call["expiresAtMs"]?.int64Value else {
+                throw HarnessStop(message: "\(s.path): the saved call has no integer expiresAtMs")
+            }
+            let waitMs = expires + Int64(w.margin.milliseconds) - nowMs
+            if waitMs > 0 { try await Task.sleep(for: .milliseconds(waitMs)) }
+        case .fault(let f):
+            var plan = f.plan
+            if let name = f.device {
+                guard let d = devices[name] else { throw HarnessStop(message: "\(s.path): unknown device \(name)") }
+                plan.mock = d.kind == .apnsVoip ? .apns : .fcm
+                plan.deviceToken = d.token
+            }
+            if plan.id == nil { plan.id = "\(runTag)-\(s.path)" }
+            do { try engine.mocks.faults.install(plan) } catch {
+                throw HarnessStop(message: "\(s.path): \(error)")
+            }
+        case .save(let values):
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                resolver.saved[name] = try resolver.resolve(value)
+            }
+        }
+    }
+
+    // MARK: Failures and the timeline
+
+    var elapsedMs: Double {
+        let d = ContinuousClock.now - started
+        return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+
+    var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String, _ detail: String? = nil) {
+        timeline.append(TimelineItem(atMs: elapsedMs, kind: kind, actor: actor, summary: summary, detail: detail))
+    }
+
+    func note(_ text: String) { record(.note, "ringcheck", text) }
+
+    func fail(
+        _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem] = []
+    ) {
+        failures.append(
+            CheckFailure(
+                requirement: requirement, level: engine.level(requirement), check: check, expected: expected,
+                actual: actual, evidence: evidence))
+        record(.note, "ringcheck", "FAILED \(requirement ?? "unattributed"): \(check)")
+    }
+}
+
+/// Random text for tokens and IDs.
+enum RandomText {
+    static func hex(bytes: Int) -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in String(UInt8.random(in: 0...255, using: &g), radix: 16).leftPadded(2) }.joined()
+    }
+
+    static func alphanumeric(_ n: Int) -> String {
+        let chars = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var g = SystemRandomNumberGenerator()
+        return String((0..<n).map { _ in chars[Int.random(in: 0..<chars.count, using: &g)] })
+    }
+
+    /// Shaped like a real FCM registration token: `<22 chars>:APA91b<134 chars>`.
+    static func fcmToken() -> String { alphanumeric(22) + ":APA91b" + alphanumeric(134) }
+
+    static func uuid() -> String {
+        let h = Array(hex(bytes: 16))
+        var v = h
+        v[12] = "4"
+        v[16] = Array("89ab")[Int(String(h[16]), radix: 16)! % 4]
+        let s = String(v)
+        func part(_ a: Int, _ b: Int) -> Substring {
+            s[s.index(s.startIndex, offsetBy: a)..<s.index(s.startIndex, offsetBy: b)]
+        }
+        return "\(part(0, 8))-\(part(8, 12))-\(part(12, 16))-\(part(16, 20))-\(part(20, 32))"
+    }
+}

@@ -1,0 +1,56 @@
+/// Runs many scenarios through one engine, several at a time.
+public struct SuiteRunner: Sendable {
+    public var engine: ScenarioEngine
+    /// How many scenarios run at once.
+    public var concurrency: Int
+    /// How many times each scenario runs (its attempts run one after another).
+    public var repeatCount: Int
+    /// Stop starting scenarios once one has failed.
+    public var failFast: Bool
+
+    public init(engine: ScenarioEngine, concurrency: Int = 12, repeatCount: Int = 1, failFast: Bool = false) {
+        self.engine = engine
+        self.concurrency = max(1, concurrency)
+        self.repeatCount = max(1, repeatCount)
+        self.failFast = failFast
+    }
+
+    /// The run number of attempt `attempt` of the scenario at `index`: it picks the scenario's accounts.
+    public static func runNumber(index: Int, attempt: Int, repeatCount: Int) -> Int { index * repeatCount + attempt }
+
+    /// Runs `scenarios`; `onFinish` is called as each scenario's attempts are all done. Returns the
+    /// attempts of every scenario that ran, in the order given (with fail-fast, later ones may be missing).
+    public func run(
+        _ scenarios: [Scenario], onFinish: @escaping @Sendable (Scenario, [ScenarioOutcome]) async -> Void = { _, _ in }
+    ) async -> [(scenario: Scenario, attempts: [ScenarioOutcome])] {
+        let engine = self.engine
+        let repeatCount = self.repeatCount
+        var results: [Int: [ScenarioOutcome]] = [:]
+        await withTaskGroup(of: (Int, [ScenarioOutcome]).self) { group in
+            var next = 0
+            var stop = false
+            func startNext() {
+                guard next < scenarios.count, !stop else { return }
+                let index = next
+                let scenario = scenarios[index]
+                next += 1
+                group.addTask {
+                    var attempts: [ScenarioOutcome] = []
+                    for attempt in 0..<repeatCount {
+                        let number = SuiteRunner.runNumber(index: index, attempt: attempt, repeatCount: repeatCount)
+                        attempts.append(await engine.run(scenario, run: number))
+                    }
+                    await onFinish(scenario, attempts)
+                    return (index, attempts)
+                }
+            }
+            for _ in 0..<concurrency { startNext() }
+            while let (index, attempts) = await group.next() {
+                results[index] = attempts
+                if failFast && attempts.contains(where: { $0.status == .fail }) { stop = true }
+                startNext()
+            }
+        }
+        return scenarios.indices.compactMap { i in results[i].map { (scenarios[i], $0) } }
+    }
+}

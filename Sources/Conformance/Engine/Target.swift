@@ -1,0 +1,98 @@
+/// A backend under test as the engine talks to it: where it listens, how each test user signs in,
+/// its routes and what it can do. `--target FILE` (a later issue) builds one from a file; without it
+/// the CLI builds one for the embedded reference backend.
+public struct Target: Sendable {
+    /// How reports name the target (`embedded reference backend`, a base URL).
+    public var name: String
+    /// `http://host:port` or `https://…`, without a trailing slash.
+    public var baseURL: String
+    /// The account that plays scenario user `name` in run number `run` (each scenario run gets fresh
+    /// accounts, so runs never interfere); nil when the target has no account for it.
+    public var accounts: @Sendable (_ name: String, _ run: Int) -> TargetUser?
+    public var routes: TargetRoutes
+    /// What the target can do; scenarios needing anything else are not applicable.
+    public var capabilities: Set<Capability>
+    /// The app ID (bundle ID) tokens are registered for.
+    public var appId: String
+    /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
+    public var eventPageLimit: Int?
+
+    public init(
+        name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
+        routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String,
+        eventPageLimit: Int? = nil
+    ) {
+        self.name = name
+        var url = baseURL
+        while url.hasSuffix("/") { url.removeLast() }
+        self.baseURL = url
+        self.accounts = accounts
+        self.routes = routes
+        self.capabilities = capabilities
+        self.appId = appId
+        self.eventPageLimit = eventPageLimit
+    }
+
+    /// Why `scenario` cannot run against this target, or nil when it can.
+    public func notApplicableReason(_ scenario: Scenario) -> String? {
+        let missing = scenario.needs.filter { !capabilities.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        return "the target lacks " + missing.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+/// One account of the backend under test.
+public struct TargetUser: Sendable, Equatable {
+    /// The backend's ID for the user (what `calleeUserId` names).
+    public var userId: String
+    /// Sent as `Authorization: Bearer <token>`.
+    public var bearerToken: String
+
+    public init(userId: String, bearerToken: String) {
+        self.userId = userId
+        self.bearerToken = bearerToken
+    }
+}
+
+/// The routes of the reference design; a target file may change them.
+public struct TargetRoutes: Sendable, Equatable {
+    /// `{installationId}` and `{kind}` are replaced.
+    public var pushToken = "/v1/installations/{installationId}/push-tokens/{kind}"
+    public var calls = "/v1/calls"
+    /// `{callId}` is replaced.
+    public var call = "/v1/calls/{callId}"
+    public var answer = "/v1/calls/{callId}/answer"
+    public var end = "/v1/calls/{callId}/end"
+    public var mediaSession = "/v1/calls/{callId}/media-session"
+    /// The feed of one installation; the engine adds `installationId` and `cursor` query parameters.
+    public var events = "/v1/call-events"
+
+    public init() {}
+
+    /// `template` with `{name}` placeholders replaced by percent-encoded values.
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = template
+        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: percentEncode(value)) }
+        return out
+    }
+
+    /// Percent-encodes everything but unreserved characters (RFC 3986).
+    public static func percentEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if c.isASCII && (c.isLetter || c.isNumber || "-._~".contains(c)) {
+                out.append(c)
+            } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

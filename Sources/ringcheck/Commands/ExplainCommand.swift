@@ -1,0 +1,78 @@
+import Conformance
+import Foundation
+
+/// `ringcheck explain ID`: what a scenario does, why, and the requirements it evidences.
+struct ExplainCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "explain",
+        abstract: "Explain a scenario (what it does and why) or a requirement (its text and the scenarios for it).",
+        arguments: [ArgumentSpec(name: "ID", help: "A scenario ID or a requirement ID.", optional: false)],
+        options: [.value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx")],
+        examples: ["ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5"])
+
+    var id: String
+    var suitePath: String
+
+    init(arguments: ParsedArguments) throws {
+        id = arguments.positionals.first ?? ""
+        suitePath = RunCommand.suiteDirectory(arguments.value("suite") ?? "callx")
+    }
+
+    func run() async throws -> ExitCode {
+        let suite: Suite
+        do { suite = try Suite.load(directory: suitePath) } catch {
+            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
+        }
+        if let s = suite.scenario(id) {
+            Console.out(Self.explain(s, catalogue: suite.catalogue))
+            return .success
+        }
+        if let r = suite.catalogue[id] {
+            var out = "\(r.id) (\(r.level.rawValue)) — \(r.section)\n  \(r.statement)\n"
+            if let note = r.note { out += "  Note: \(note)\n" }
+            let evidencing = suite.scenarios(evidencing: r.id)
+            out += "\nScenarios evidencing it" + (evidencing.isEmpty ? ": none" : ":") + "\n"
+            for s in evidencing { out += "  \(s.id)  \(s.title)\n" }
+            Console.out(out)
+            return .success
+        }
+        let ids = suite.scenarios.map(\.id) + suite.catalogue.ids
+        let close = ids.min { ArgumentParser.editDistance($0, id) < ArgumentParser.editDistance($1, id) }
+        var message = "no scenario or requirement '\(id)'"
+        if let close, ArgumentParser.editDistance(close, id) <= 4 { message += "; did you mean '\(close)'?" }
+        throw UsageError(message: message, command: Self.configuration.name)
+    }
+
+    static func explain(_ s: Scenario, catalogue: RequirementCatalogue) -> String {
+        var out = "\(s.id): \(s.title)\n  defined in \(s.file):\(s.mark.line)\n"
+        if let d = s.description { out += "\n" + d.trimmingCharacters(in: .whitespacesAndNewlines) + "\n" }
+        if !s.needs.isEmpty {
+            out += "\nNeeds: \(s.needs.map(\.rawValue).joined(separator: ", ")) (else not applicable)\n"
+        }
+        out += "\nUsers: \(s.allUsers.joined(separator: ", ")) (fresh accounts per run)\n"
+        if !s.devices.isEmpty {
+            out += "Devices (fresh installation and token each):\n"
+            for d in s.devices {
+                out +=
+                    "  \(d.name): \(d.user)'s \(d.kind.rawValue)\(d.environment.map { " (\($0.rawValue))" } ?? "")\(d.registered ? "" : ", not registered at start")\n"
+            }
+        }
+        out += "\nSteps:\n"
+        for step in s.steps {
+            out += "  \(step.path) \(step.step.kind)\n"
+            if case .race(let r) = step.step {
+                for sub in r.steps { out += "      \(sub.path) \(sub.step.kind)\n" }
+            }
+        }
+        out += "\nRequirements:\n"
+        for id in s.requirements {
+            if let r = catalogue[id] {
+                out += "  \(r.id) (\(r.level.rawValue), \(r.section)): \(r.statement)\n"
+            } else {
+                out += "  \(id)\n"
+            }
+        }
+        out += "\nRe-run: ringcheck run \(s.id)"
+        return out
+    }
+}

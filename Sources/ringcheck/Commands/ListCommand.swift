@@ -1,0 +1,50 @@
+import Conformance
+import Foundation
+
+/// `ringcheck list`: the scenarios of a suite with their requirements, levels and tags.
+struct ListCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "list",
+        abstract: "List a suite's scenarios: IDs, titles, requirements with levels, tags.",
+        arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to list (default: all).", repeating: true)],
+        options: [
+            .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
+            .value("tag", "T", help: "Only scenarios with this tag (repeatable).", repeatable: true),
+        ],
+        examples: ["ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke"])
+
+    var patterns: [String]
+    var suitePath: String
+    var tags: [String]
+
+    init(arguments: ParsedArguments) throws {
+        patterns = arguments.positionals
+        suitePath = RunCommand.suiteDirectory(arguments.value("suite") ?? "callx")
+        tags = arguments.all("tag")
+    }
+
+    func run() async throws -> ExitCode {
+        let suite: Suite
+        do { suite = try Suite.load(directory: suitePath) } catch {
+            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
+        }
+        let (scenarios, unmatched) = ScenarioSelection(patterns: patterns, tags: tags).apply(to: suite.scenarios)
+        if !unmatched.isEmpty {
+            throw UsageError(
+                message: "no scenario matches '\(unmatched.joined(separator: "', '"))'",
+                command: Self.configuration.name)
+        }
+        var out =
+            "\(suite.catalogue.suite.title) (suite \(suite.catalogue.suite.id) \(suite.catalogue.suite.version))\n"
+        for s in scenarios {
+            out += "\n\(s.id)  \(s.title)\n"
+            let reqs = s.requirements.map { id in "\(id) \(suite.catalogue[id]?.level.rawValue ?? "?")" }
+            out += "    requirements: \(reqs.joined(separator: ", "))\n"
+            if !s.tags.isEmpty { out += "    tags: \(s.tags.joined(separator: ", "))\n" }
+            if !s.needs.isEmpty { out += "    needs: \(s.needs.map(\.rawValue).joined(separator: ", "))\n" }
+        }
+        out += "\n\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")"
+        Console.out(out)
+        return .success
+    }
+}

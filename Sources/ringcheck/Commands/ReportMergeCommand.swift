@@ -1,0 +1,66 @@
+import Foundation
+import Reports
+
+/// `ringcheck report merge FILES… --report-dir DIR`: join the JSON results of `--shard` runs.
+struct ReportMergeCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "report",
+        abstract: "Join shard results: 'ringcheck report merge FILES... --report-dir DIR'.",
+        discussion: """
+            Reads the report.json of each --shard run, checks they ran the same suite, target and ringcheck
+            version with no scenario twice, and writes the joined reports. The exit code is the joined
+            verdict (0, 1 or 3), as 'ringcheck run' would have returned for the whole suite.
+            """,
+        arguments: [
+            ArgumentSpec(name: "merge", help: "The action (only 'merge').", optional: false),
+            ArgumentSpec(name: "FILE", help: "report.json files of the shards.", repeating: true),
+        ],
+        options: [
+            .value("report-dir", "DIR", help: "Where the joined reports are written.", default: "reports"),
+            .value(
+                "format", "LIST", help: "Comma-separated: console, junit, json, html, markdown.",
+                default: "console,junit,json,html,markdown"),
+        ],
+        examples: ["ringcheck report merge r1/report.json r2/report.json --report-dir reports"])
+
+    var files: [String]
+    var reportDir: String
+    var formats: [ReportFormat]
+
+    init(arguments: ParsedArguments) throws {
+        let name = Self.configuration.name
+        guard arguments.positionals.first == "merge" else {
+            throw UsageError(
+                message: "unknown action '\(arguments.positionals.first ?? "")'; use 'merge'", command: name)
+        }
+        files = Array(arguments.positionals.dropFirst())
+        if files.isEmpty { throw UsageError(message: "name at least one report.json to merge", command: name) }
+        reportDir = arguments.value("report-dir") ?? "reports"
+        formats = []
+        for part in (arguments.value("format") ?? "console,junit,json,html,markdown").split(separator: ",") {
+            guard let f = ReportFormat(rawValue: part.trimmingCharacters(in: .whitespaces)) else {
+                throw UsageError(message: "unknown format '\(part)'", command: name)
+            }
+            formats.append(f)
+        }
+    }
+
+    func run() async throws -> ExitCode {
+        let merged: RunResult
+        do { merged = try ReportMerger.merge(files: files) } catch {
+            throw ConfigurationError(message: "\(error)")
+        }
+        if formats.contains(.console) {
+            Console.out(ConsoleReport.summary(merged, style: ConsoleStyle.forStandardOutput()))
+        }
+        do {
+            let written = try ReportFormat.write(merged, formats: formats, to: reportDir)
+            if formats.contains(.console) && !written.isEmpty {
+                Console.out("Reports: " + written.joined(separator: ", "))
+            }
+        } catch {
+            throw ConfigurationError(message: "cannot write reports to \(reportDir): \(error)")
+        }
+        return ExitCode(rawValue: merged.exitCode) ?? .inconclusive
+    }
+}

@@ -1,0 +1,220 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+import Reports
+
+/// `ringcheck run`: run a suite's scenarios against a backend and judge it.
+struct RunCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "run",
+        abstract: "Run the conformance suite (or chosen scenarios) and judge the backend.",
+        discussion: """
+            Without --target, runs against the embedded reference backend wired to ringcheck's mock APNs and
+            FCM (ring time \(EmbeddedReference.ringSeconds) s). Scenarios run concurrently, each with fresh accounts and
+            devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
+            (a MUST failed), 2 usage or configuration error, 3 inconclusive.
+            """,
+        arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
+        options: [
+            .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
+            .value("target", "FILE", help: "The backend under test (not available yet: see issue 5)."),
+            .value("tag", "T", help: "Only scenarios with this tag (repeatable).", repeatable: true),
+            .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
+            .value(
+                "format", "LIST", help: "Comma-separated: console, junit, json, html, markdown.",
+                default: "console,junit,json,html,markdown"),
+            .value("repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1"),
+            .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
+            .flag("fail-fast", help: "Start no further scenarios once one has failed."),
+            .value(
+                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect (repeatable).",
+                repeatable: true),
+            .value("concurrency", "N", help: "Scenarios run at once.", default: "12"),
+        ],
+        examples: [
+            "ringcheck run                                  # the whole Callx suite against the reference backend",
+            "ringcheck run 'arbitration.*' --repeat 5",
+            "ringcheck run --reference-defect racy-answer   # see which checks catch a defect",
+            "ringcheck run --shard 1/2 --report-dir r1 && ringcheck run --shard 2/2 --report-dir r2",
+        ])
+
+    var patterns: [String]
+    var suitePath: String
+    var tags: [String]
+    var reportDir: String
+    var formats: [ReportFormat]
+    var repeatCount: Int
+    var shard: (index: Int, count: Int)?
+    var failFast: Bool
+    var defects: Set<Defect>
+    var defectNames: [String]
+    var concurrency: Int
+
+    init(arguments: ParsedArguments) throws {
+        let name = Self.configuration.name
+        if arguments.value("target") != nil {
+            throw UsageError(
+                message: "--target is not supported yet; without it the embedded reference backend is tested",
+                command: name)
+        }
+        patterns = arguments.positionals
+        suitePath = Self.suiteDirectory(arguments.value("suite") ?? "callx")
+        tags = arguments.all("tag")
+        reportDir = arguments.value("report-dir") ?? "reports"
+        var formats: [ReportFormat] = []
+        for part in (arguments.value("format") ?? "console,junit,json,html,markdown").split(separator: ",") {
+            let text = part.trimmingCharacters(in: .whitespaces)
+            guard let f = ReportFormat(rawValue: text) else {
+                throw UsageError(
+                    message:
+                        "unknown format '\(text)'; use \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))",
+                    command: name)
+            }
+            if !formats.contains(f) { formats.append(f) }
+        }
+        self.formats = formats
+        repeatCount = try arguments.int("repeat", in: 1...1000) ?? 1
+        if let text = arguments.value("shard") {
+            guard let s = ScenarioSelection.parseShard(text) else {
+                throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N, not '\(text)'", command: name)
+            }
+            shard = s
+        }
+        failFast = arguments.flag("fail-fast")
+        defectNames = arguments.all("reference-defect")
+        let (parsed, unknown) = Defect.parse(defectNames)
+        if !unknown.isEmpty {
+            throw UsageError(
+                message:
+                    "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are: \(Defect.allCases.map(\.name).joined(separator: ", "))",
+                command: name)
+        }
+        defects = parsed
+        concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
+    }
+
+    /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
+    static func suiteDirectory(_ given: String) -> String {
+        if given.contains("/") { return given }
+        var candidates = ["suites/" + given]
+        if let env = ProcessInfo.processInfo.environment["RINGCHECK_SUITES"] {
+            candidates.insert(env + "/" + given, at: 0)
+        }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while dir.path != "/" {
+            candidates.append(dir.appendingPathComponent("suites/" + given).path)
+            dir = dir.deletingLastPathComponent()
+        }
+        var isDir: ObjCBool = false
+        return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDir) && isDir.boolValue }
+            ?? "suites/" + given
+    }
+
+    /// The command that re-runs one scenario the same way.
+    func rerunCommand(_ id: String) -> String {
+        var parts = ["ringcheck", "run", id]
+        if suitePath != "suites/callx" && !suitePath.hasSuffix("/suites/callx") { parts += ["--suite", suitePath] }
+        for d in defectNames { parts += ["--reference-defect", d] }
+        return parts.joined(separator: " ")
+    }
+
+    func run() async throws -> ExitCode {
+        let suite: Suite
+        do { suite = try Suite.load(directory: suitePath) } catch {
+            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
+        }
+        let selection = ScenarioSelection(patterns: patterns, tags: tags, shard: shard)
+        let (scenarios, unmatched) = selection.apply(to: suite.scenarios)
+        if !unmatched.isEmpty {
+            throw UsageError(
+                message: "no scenario matches '\(unmatched.joined(separator: "', '"))' (see 'ringcheck list')",
+                command: Self.configuration.name)
+        }
+        var userNames: [String] = []
+        for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
+
+        let startedAt = Date()
+        let embedded: EmbeddedReference
+        do {
+            embedded = try await EmbeddedReference.start(
+                defects: defects, runs: scenarios.count * repeatCount, userNames: userNames)
+        } catch {
+            Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
+            return .inconclusive
+        }
+        let catalogue = suite.catalogue
+        let suiteInfo = SuiteDescription(
+            id: catalogue.suite.id, version: catalogue.suite.version, title: catalogue.suite.title)
+        let style = ConsoleStyle.forStandardOutput()
+        let showConsole = formats.contains(.console)
+        if showConsole {
+            Console.out(
+                ConsoleReport.header(
+                    RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name, startedAt: startedAt,
+                    style: style))
+        }
+        let engine: ScenarioEngine
+        do {
+            engine = try ScenarioEngine(
+                target: embedded.target, mocks: embedded.mocks, catalogue: catalogue)
+        } catch {
+            await embedded.stop()
+            Console.error("ringcheck run: cannot start the HTTP client: \(error)")
+            return .inconclusive
+        }
+        let runner = SuiteRunner(
+            engine: engine, concurrency: concurrency, repeatCount: repeatCount, failFast: failFast)
+        let command = self
+        let progress = ProgressCounter(total: scenarios.count)
+        let results = await runner.run(scenarios) { scenario, attempts in
+            guard showConsole else { return }
+            let r = RunReportMapping.result(scenario, attempts, rerun: command.rerunCommand(scenario.id))
+            let done = await progress.next()
+            Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
+        }
+        engine.shutdown()
+        await embedded.stop()
+
+        let runResult = RunResult(
+            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name,
+            startedAt: startedAt, finishedAt: Date(), requirements: RunReportMapping.requirements(catalogue),
+            scenarios: results.map {
+                RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))
+            },
+            shard: shard.map { Shard(index: $0.index, count: $0.count) })
+        if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
+        let fileFormats = formats.filter { $0.fileName != nil }
+        if !fileFormats.isEmpty {
+            do {
+                let written = try ReportFormat.write(runResult, formats: fileFormats, to: reportDir)
+                if showConsole { Console.out("Reports: " + written.joined(separator: ", ")) }
+            } catch {
+                Console.error("ringcheck run: cannot write reports to \(reportDir): \(error)")
+                return .usage
+            }
+        }
+        let spreads = results.flatMap { $0.attempts.flatMap(\.raceSpreadsMs) }
+        if showConsole && !spreads.isEmpty {
+            let sorted = spreads.sorted()
+            Console.out(
+                String(
+                    format: "Race spread: median %.3f ms, max %.3f ms over %d races", sorted[sorted.count / 2],
+                    sorted.last!, sorted.count))
+        }
+        return ExitCode(rawValue: runResult.exitCode) ?? .inconclusive
+    }
+}
+
+/// Counts finished scenarios for the progress lines.
+actor ProgressCounter {
+    let total: Int
+    private var done = 0
+
+    init(total: Int) { self.total = total }
+
+    func next() -> Int {
+        done += 1
+        return done
+    }
+}

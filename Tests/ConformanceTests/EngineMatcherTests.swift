@@ -1,0 +1,83 @@
+import JSON
+import PushMocks
+import Testing
+
+@testable import Conformance
+
+/// References, interpolation and matchers as the engine evaluates them.
+@Suite struct EngineMatcherTests {
+    let resolver = ValueResolver(saved: [
+        "call": ["callId": "c-1", "revision": "2", "expiresAtMs": 1_790_000_030_000],
+        "devices": ["b-phone": ["installationId": "i-1"]],
+    ])
+
+    @Test func resolvesReferencesInterpolationAndLiterals() throws {
+        #expect(try resolver.resolve("$call.callId") == "c-1")
+        #expect(try resolver.resolve("/v1/calls/${call.callId}/end") == "/v1/calls/c-1/end")
+        #expect(try resolver.resolve("$$call") == "$call")
+        #expect(try resolver.resolve(["a": "$devices.b-phone.installationId"]) == ["a": "i-1"])
+        #expect(try resolver.resolve("$call.expiresAtMs") == 1_790_000_030_000)
+    }
+
+    @Test func aReferenceToNothingSavedIsAnError() {
+        #expect(throws: ReferenceError.self) { try resolver.resolve("$missing.callId") }
+        #expect(throws: ReferenceError.self) { try resolver.resolve("$call.nothing") }
+    }
+
+    @Test func matchersHoldAndReportMismatches() throws {
+        let doc: JSONValue = [
+            "state": "accepted", "revision": "2", "n": 5, "video": true,
+            "headers": ["apns-expiration": "0"], "list": [1, 2],
+        ]
+        func m(_ path: String, _ c: MatchCondition) -> [PathMatcher] { [PathMatcher(path: path, conditions: [c])] }
+        #expect(MatcherEvaluator.holds(m("state", .equals("accepted")), in: doc))
+        #expect(!MatcherEvaluator.holds(m("state", .equals("ringing")), in: doc))
+        #expect(MatcherEvaluator.holds(m("state", .notEquals("ringing")), in: doc))
+        #expect(MatcherEvaluator.holds(m("missing", .notEquals("x")), in: doc))
+        #expect(MatcherEvaluator.holds(m("revision", .matches("^[1-9][0-9]*$")), in: doc))
+        #expect(!MatcherEvaluator.holds(m("revision", .matches("^1")), in: doc))
+        #expect(MatcherEvaluator.holds(m("state", .oneOf(["ended", "accepted"])), in: doc))
+        #expect(MatcherEvaluator.holds(m("n", .type(.integer)), in: doc))
+        #expect(!MatcherEvaluator.holds(m("revision", .type(.integer)), in: doc))
+        #expect(MatcherEvaluator.holds(m("n", .range(min: 1, max: 5)), in: doc))
+        #expect(!MatcherEvaluator.holds(m("n", .range(min: 6, max: nil)), in: doc))
+        #expect(MatcherEvaluator.holds(m("notification", .absent(true)), in: doc))
+        #expect(!MatcherEvaluator.holds(m("video", .absent(true)), in: doc))
+        #expect(MatcherEvaluator.holds(m("headers.apns-expiration", .equals("0")), in: doc))
+        #expect(MatcherEvaluator.holds(m("list.1", .equals(2)), in: doc))
+        let problems = MatcherEvaluator.mismatches(m("state", .equals("ringing")), in: doc)
+        #expect(problems == ["state: expected \"ringing\", got \"accepted\""])
+    }
+
+    @Test func resolvedMatchersCompareWithSavedValues() throws {
+        let matchers = try resolver.resolve([
+            PathMatcher(path: "revision", conditions: [.equals("$call.revision")]),
+            PathMatcher(path: "expiresAtMs", conditions: [.range(min: "$call.expiresAtMs", max: nil)]),
+        ])
+        #expect(MatcherEvaluator.holds(matchers, in: ["revision": "2", "expiresAtMs": 1_790_000_030_000]))
+        #expect(!MatcherEvaluator.holds(matchers, in: ["revision": "3", "expiresAtMs": 1_790_000_030_000]))
+    }
+
+    @Test func virtualDeviceTokensHaveTheProvidersShapes() {
+        let apns = RandomText.hex(bytes: 32)
+        #expect(apns.count == 64 && apns.allSatisfy(\.isHexDigit))
+        #expect(RandomText.hex(bytes: 32) != apns)
+        let fcm = RandomText.fcmToken()
+        #expect(fcm.contains(":APA91b") && fcm.count > 100)
+        let uuid = RandomText.uuid()
+        #expect(uuid.count == 36 && uuid.split(separator: "-").count == 5)
+        #expect(TargetRoutes.fill("/v1/calls/{callId}", ["callId": "a b/c"]) == "/v1/calls/a%20b%2Fc")
+    }
+}
+
+/// The provider keys the engine looks for in every push.
+@Suite struct EngineProviderSecretTests {
+    @Test func theMocksKeysAreKnownSecrets() throws {
+        let mocks = try PushMocks.MockStack.start()
+        defer { mocks.stop() }
+        let lines = ScenarioEngine.keyLines(mocks)
+        // The .p8 key and the service account's key each give at least one base64 line.
+        #expect(lines.count >= 2)
+        #expect(lines.allSatisfy { $0.count >= 16 && !$0.contains("-----") })
+    }
+}

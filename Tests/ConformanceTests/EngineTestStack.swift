@@ -1,0 +1,83 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+import TestSupport
+
+/// The mocks, the reference backend wired to them with accounts for many runs, and an engine on them.
+final class EngineTestStack: Sendable {
+    let mocks: MockStack
+    let server: ReferenceBackendServer
+    let engine: ScenarioEngine
+    let suite: Suite
+
+    static func account(_ name: String, run: Int) -> TargetUser {
+        TargetUser(userId: "t\(run)-\(name)", bearerToken: "token-t\(run)-\(name)")
+    }
+
+    static func start(
+        defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
+        scenarioTimeout: Duration = .seconds(60)
+    ) throws -> EngineTestStack {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        let mocks = try MockStack.start()
+        var users: [BackendUser] = []
+        for run in 0..<runs {
+            for name in ["a", "b", "c"] {
+                let a = account(name, run: run)
+                users.append(
+                    BackendUser(
+                        userId: a.userId, displayName: "User \(name)", handle: "callx:\(a.userId)",
+                        bearerToken: a.bearerToken))
+            }
+        }
+        let providers = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
+        let server = try ReferenceBackendServer(
+            options: .init(
+                configuration: ReferenceBackendConfiguration(ringSeconds: 4, defects: defects),
+                users: UserDirectory(users),
+                retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
+                sweepIntervalMs: 100),
+            providers: providers)
+        try server.start()
+        let target = Target(
+            name: "reference backend (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },
+            capabilities: capabilities ?? [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession],
+            appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
+        let engine = try ScenarioEngine(
+            target: target, mocks: mocks, catalogue: suite.catalogue, scenarioTimeout: scenarioTimeout)
+        return EngineTestStack(mocks: mocks, server: server, engine: engine, suite: suite)
+    }
+
+    private init(mocks: MockStack, server: ReferenceBackendServer, engine: ScenarioEngine, suite: Suite) {
+        self.mocks = mocks
+        self.server = server
+        self.engine = engine
+        self.suite = suite
+    }
+
+    func stop() async {
+        engine.shutdown()
+        await server.stop()
+        mocks.stop()
+    }
+
+    /// Runs `scenarios` (default: the whole suite) concurrently.
+    func run(_ ids: [String]? = nil, repeatCount: Int = 1) async -> [(scenario: Scenario, attempts: [ScenarioOutcome])]
+    {
+        let chosen = ids.map { ids in suite.scenarios.filter { ids.contains($0.id) } } ?? suite.scenarios
+        return await SuiteRunner(engine: engine, concurrency: 12, repeatCount: repeatCount).run(chosen)
+    }
+}
+
+extension ScenarioOutcome.Status {
+    var name: String {
+        switch self {
+        case .pass: return "pass"
+        case .fail: return "fail"
+        case .notApplicable: return "notApplicable"
+        case .error(let m): return "error: \(m)"
+        case .timeout(let m): return "timeout: \(m)"
+        }
+    }
+}
