@@ -13,7 +13,7 @@ import Testing
     @Test func wholeSuitePassesAgainstTheEmbeddedReferenceBackend() async throws {
         let dir = TemporaryDirectory()
         let started = ContinuousClock.now
-        let r = try await RingcheckBinary.run(["run", "--report-dir", dir.path], timeout: 120)
+        let r = try await RingcheckBinary.runSuite(["run", "--report-dir", dir.path], timeout: 120)
         let wall = ContinuousClock.now - started
         #expect(r.status == 0, "\(r.stdout.suffix(3000))\n\(r.stderr)")
         #expect(r.stdout.contains("Verdict: conformant (exit 0)"))
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aFailureShowsRequirementEvidenceAndTheRerunCommand() async throws {
         let dir = TemporaryDirectory()
-        let r = try await RingcheckBinary.run(
+        let r = try await RingcheckBinary.runSuite(
             ["run", "payload.apns-invitation", "--reference-defect", "apns-expiration-30", "--report-dir", dir.path],
             timeout: 60, environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 })
         #expect(r.status == 1)
@@ -66,7 +66,7 @@ import Testing
 
     @Test func failFastStartsNoScenarioAfterAFailure() async throws {
         let dir = TemporaryDirectory()
-        let r = try await RingcheckBinary.run(
+        let r = try await RingcheckBinary.runSuite(
             [
                 "run", "payload.*", "signals.*", "basic.*", "--reference-defect", "apns-expiration-30", "--fail-fast",
                 "--concurrency", "1", "--format", "json", "--report-dir", dir.path,
@@ -80,7 +80,7 @@ import Testing
 
     @Test func repeatReportsEveryAttempt() async throws {
         let dir = TemporaryDirectory()
-        let r = try await RingcheckBinary.run(
+        let r = try await RingcheckBinary.runSuite(
             ["run", "tokens.delete", "--repeat", "3", "--format", "json", "--report-dir", dir.path], timeout: 60)
         #expect(r.status == 0)
         let s = try #require(try Self.report(dir)["scenarios"]?[0])
@@ -90,10 +90,10 @@ import Testing
 
     @Test func shardsSplitTheSuiteAndMergeBackIntoOneVerdict() async throws {
         let dir = TemporaryDirectory()
-        let one = try await RingcheckBinary.run(
+        let one = try await RingcheckBinary.runSuite(
             ["run", "--tag", "smoke", "--shard", "1/2", "--format", "json", "--report-dir", dir.file("s1")], timeout: 60
         )
-        let two = try await RingcheckBinary.run(
+        let two = try await RingcheckBinary.runSuite(
             ["run", "--tag", "smoke", "--shard", "2/2", "--format", "json", "--report-dir", dir.file("s2")], timeout: 60
         )
         #expect(one.status == 0 && two.status == 0)

@@ -41,7 +41,7 @@ import Testing
 
     static func run(_ defect: String, in dir: TemporaryDirectory) async throws -> Row {
         let out = dir.file(defect)
-        let r = try await RingcheckBinary.run(
+        let r = try await RingcheckBinary.runSuite(
             ["run", "--reference-defect", defect, "--format", "json", "--report-dir", out], timeout: 180)
         let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))))
         var failed: Set<String> = []
@@ -61,17 +61,9 @@ import Testing
     @Test func everyDefectFailsTheRequirementsItBreaks() async throws {
         let dir = TemporaryDirectory()
         var rows: [String: Row] = [:]
-        // Two runs at a time: each is mostly waiting, and the machine has two cores.
-        try await withThrowingTaskGroup(of: Row.self) { group in
-            var pending = Self.matrix.map(\.defect)[...]
-            for _ in 0..<2 {
-                if let d = pending.popFirst() { group.addTask { try await Self.run(d, in: dir) } }
-            }
-            while let row = try await group.next() {
-                rows[row.defect] = row
-                if let d = pending.popFirst() { group.addTask { try await Self.run(d, in: dir) } }
-            }
-        }
+        // One run at a time (SuiteRunGate): concurrent whole-suite runs oversubscribe two cores until
+        // short-ringing calls expire before they are answered.
+        for (defect, _, _) in Self.matrix { rows[defect] = try await Self.run(defect, in: dir) }
         for (defect, exit, requirements) in Self.matrix {
             let row = try #require(rows[defect])
             #expect(row.status == exit, "\(defect): exit \(row.status), failed \(row.failed.sorted()) \(row.output)")

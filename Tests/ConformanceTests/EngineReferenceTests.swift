@@ -2,16 +2,20 @@ import Conformance
 import Foundation
 import JSON
 import ReferenceBackend
+import TestSupport
 import Testing
 
 /// The engine against the in-process reference backend: the whole Callx suite passes with no
 /// defect, a defect is charged to its requirement, and capabilities and time limits are honoured.
 @Suite(.serialized) struct EngineReferenceTests {
     @Test func wholeSuitePassesAgainstTheReferenceBackend() async throws {
-        let stack = try EngineTestStack.start()
-        let results = await stack.run()
-        await stack.stop()
-        #expect(results.count == stack.suite.scenarios.count)
+        let (results, scenarioCount) = try await SuiteRunGate.exclusive {
+            let stack = try EngineTestStack.start()
+            let results = await stack.run()
+            await stack.stop()
+            return (results, stack.suite.scenarios.count)
+        }
+        #expect(results.count == scenarioCount)
         for (scenario, attempts) in results {
             let o = attempts[0]
             #expect(

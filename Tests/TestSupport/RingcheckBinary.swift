@@ -21,4 +21,12 @@ public enum RingcheckBinary {
     {
         try await runProcess(path, arguments, timeout: timeout, environment: environment)
     }
+
+    /// Runs `ringcheck run …` (which executes scenarios) once no other whole-suite run of this test
+    /// process is in progress: see `SuiteRunGate`.
+    public static func runSuite(_ arguments: [String], timeout: Double = 180, environment: [String: String]? = nil)
+        async throws -> ProcessResult
+    {
+        try await SuiteRunGate.exclusive { try await run(arguments, timeout: timeout, environment: environment) }
+    }
 }
