@@ -9,7 +9,7 @@ struct ListCommand: RingcheckCommand {
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to list (default: all).", repeating: true)],
         options: [
             .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
-            .value("tag", "T", help: "Only scenarios with this tag (repeatable).", repeatable: true),
+            .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
         ],
         examples: ["ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke"])
 

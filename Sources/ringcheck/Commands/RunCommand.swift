@@ -19,7 +19,7 @@ struct RunCommand: RingcheckCommand {
         options: [
             .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
             .value("target", "FILE", help: "The backend under test (not available yet: see issue 5)."),
-            .value("tag", "T", help: "Only scenarios with this tag (repeatable).", repeatable: true),
+            .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
             .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
             .value(
                 "format", "LIST", help: "Comma-separated: console, junit, json, html, markdown.",
@@ -28,7 +28,7 @@ struct RunCommand: RingcheckCommand {
             .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
             .flag("fail-fast", help: "Start no further scenarios once one has failed."),
             .value(
-                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect (repeatable).",
+                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
             .value("concurrency", "N", help: "Scenarios run at once.", default: "12"),
         ],
