@@ -33,9 +33,8 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-echo "building ringcheck (release)..." >&2
-swift build -c release --product ringcheck >/dev/null
-bin=$(swift build -c release --show-bin-path)/ringcheck
+. benchmarks/lib.sh
+bin=$(ringcheck_binary release)
 
 "$bin" mocks --quiet --env-file "$work/mocks.env" --state-dir "$work/state" &
 pids+=($!)

@@ -19,13 +19,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-if [ -n "${RINGCHECK_BIN:-}" ]; then
-    bin=$RINGCHECK_BIN
-else
-    echo "building ringcheck ($config)..." >&2
-    swift build -c "$config" --product ringcheck >/dev/null
-    bin=$(swift build -c "$config" --show-bin-path)/ringcheck
-fi
+. benchmarks/lib.sh
+bin=$(ringcheck_binary "$config")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
