@@ -14,7 +14,8 @@ let connectionCounter = Atomic<UInt64>(1)
 
 /// One epoll loop on its own thread: it owns a listening socket and every connection accepted on it,
 /// with their `SSL*` and nghttp2 sessions.
-final class EventLoop: @unchecked Sendable {  // all mutable state is touched only on the loop thread; `inbox` is Sendable
+// @unchecked Sendable: all mutable state is touched only on the loop thread; `inbox` is Sendable.
+final class EventLoop: @unchecked Sendable {
     let configuration: HTTPServer.Configuration
     let handler: any HTTPHandler
     let tls: TLSContext?
