@@ -4,46 +4,36 @@ import Testing
 
 @Suite struct HTTPClientHTTP2Tests {
     @Test func getOverTLSTrustingTheCAFileSpeaksHTTP2() async throws {
-        let dir = TemporaryDirectory()
-        let certs = try await ServerTestCertificates.get()
-        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
-        defer { server.stop() }
-        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
-        defer { client.shutdown() }
+        try await ClientTestServers.withTLSNghttpd { server, client in
+            let response = try await client.send(.get(server.baseURL + "/index.html"))
+            #expect(response.status == 200)
+            #expect(response.version == .http2)
+            #expect(response.bodyString == "hello h2")
+            #expect(response.headers["content-length"] == "8")
+            #expect(response.headers.allSatisfy { !$0.name.hasPrefix(":") && $0.name == $0.name.lowercased() })
+            #expect(response.remotePort == server.port)
+            #expect(response.localPort > 0)
+            #expect(!response.connectionReused)
+            #expect(response.timings.tlsHandshake > 0)
+            #expect(response.timings.total >= response.timings.startTransfer)
+            #expect(response.sentAtMs <= response.receivedAtMs)
 
-        let response = try await client.send(.get(server.baseURL + "/index.html"))
-        #expect(response.status == 200)
-        #expect(response.version == .http2)
-        #expect(response.bodyString == "hello h2")
-        #expect(response.headers["content-length"] == "8")
-        #expect(response.headers.allSatisfy { !$0.name.hasPrefix(":") && $0.name == $0.name.lowercased() })
-        #expect(response.remotePort == server.port)
-        #expect(response.localPort > 0)
-        #expect(!response.connectionReused)
-        #expect(response.timings.tlsHandshake > 0)
-        #expect(response.timings.total >= response.timings.startTransfer)
-        #expect(response.sentAtMs <= response.receivedAtMs)
-
-        let again = try await client.send(.get(server.baseURL + "/index.html"))
-        #expect(again.connectionReused)
-        #expect(again.localPort == response.localPort)
-        #expect(again.timings.tlsHandshake == 0)
+            let again = try await client.send(.get(server.baseURL + "/index.html"))
+            #expect(again.connectionReused)
+            #expect(again.localPort == response.localPort)
+            #expect(again.timings.tlsHandshake == 0)
+        }
     }
 
     @Test func postOverTLSSendsTheBody() async throws {
-        let dir = TemporaryDirectory()
-        let certs = try await ServerTestCertificates.get()
-        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
-        defer { server.stop() }
-        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
-        defer { client.shutdown() }
-
-        let body = #"{"callId":"c-1","answer":true}"#
-        let response = try await client.send(
-            .post(server.baseURL + "/calls", headers: ["content-type": "application/json"], body: body))
-        #expect(response.status == 200)
-        #expect(response.version == .http2)
-        #expect(response.bodyString == body)
+        try await ClientTestServers.withTLSNghttpd { server, client in
+            let body = #"{"callId":"c-1","answer":true}"#
+            let response = try await client.send(
+                .post(server.baseURL + "/calls", headers: ["content-type": "application/json"], body: body))
+            #expect(response.status == 200)
+            #expect(response.version == .http2)
+            #expect(response.bodyString == body)
+        }
     }
 
     @Test func untrustedCertificateIsATLSError() async throws {
@@ -92,23 +82,18 @@ import Testing
     }
 
     @Test func twentyConcurrentRequestsShareOneConnection() async throws {
-        let dir = TemporaryDirectory()
-        let certs = try await ServerTestCertificates.get()
-        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
-        defer { server.stop() }
-        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
-        defer { client.shutdown() }
-
-        let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
-            for i in 0..<20 {
-                group.addTask { try await client.send(.post(server.baseURL + "/n", body: "request \(i)")) }
+        try await ClientTestServers.withTLSNghttpd { server, client in
+            let responses = try await withThrowingTaskGroup(of: ClientResponse.self) { group in
+                for i in 0..<20 {
+                    group.addTask { try await client.send(.post(server.baseURL + "/n", body: "request \(i)")) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            #expect(responses.count == 20)
+            #expect(responses.allSatisfy { $0.version == .http2 && $0.status == 200 })
+            #expect(Set(responses.map(\.localPort)).count == 1)
+            #expect(responses.filter { !$0.connectionReused }.count <= 1)
+            #expect(Set(responses.map(\.bodyString)) == Set((0..<20).map { "request \($0)" }))
         }
-        #expect(responses.count == 20)
-        #expect(responses.allSatisfy { $0.version == .http2 && $0.status == 200 })
-        #expect(Set(responses.map(\.localPort)).count == 1)
-        #expect(responses.filter { !$0.connectionReused }.count <= 1)
-        #expect(Set(responses.map(\.bodyString)) == Set((0..<20).map { "request \($0)" }))
     }
 }

@@ -4,25 +4,20 @@ import Testing
 
 @Suite(.serialized) struct HTTPClientRaceTests {
     @Test func eightRequestsOverHTTP2LeaveTogetherOnOneConnection() async throws {
-        let dir = TemporaryDirectory()
-        let certs = try await ServerTestCertificates.get()
-        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
-        defer { server.stop() }
-        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
-        defer { client.shutdown() }
-
-        let requests = (0..<8).map { ClientRequest.post(server.baseURL + "/answer", body: "device \($0)") }
-        let race = try await client.race(requests)
-        #expect(race.entries.count == 8)
-        for (i, entry) in race.entries.enumerated() {
-            let response = try entry.result.get()
-            #expect(response.version == .http2)
-            #expect(response.bodyString == "device \(i)")
-            #expect(response.connectionReused)  // the warm-up opened it
-            #expect(entry.sentAtNs == response.sentAtMonotonicNs)
+        try await ClientTestServers.withTLSNghttpd { server, client in
+            let requests = (0..<8).map { ClientRequest.post(server.baseURL + "/answer", body: "device \($0)") }
+            let race = try await client.race(requests)
+            #expect(race.entries.count == 8)
+            for (i, entry) in race.entries.enumerated() {
+                let response = try entry.result.get()
+                #expect(response.version == .http2)
+                #expect(response.bodyString == "device \(i)")
+                #expect(response.connectionReused)  // the warm-up opened it
+                #expect(entry.sentAtNs == response.sentAtMonotonicNs)
+            }
+            #expect(race.connectionCount == 1)
+            #expect(race.spreadMs < 50, "spread \(race.spreadMs) ms")
         }
-        #expect(race.connectionCount == 1)
-        #expect(race.spreadMs < 50, "spread \(race.spreadMs) ms")
     }
 
     @Test func eightRequestsOverHTTP1LeaveTogetherOnEightConnections() async throws {
@@ -77,20 +72,15 @@ import Testing
     }
 
     @Test func raceWithoutWarmUpStillCompletes() async throws {
-        let dir = TemporaryDirectory()
-        let certs = try await ServerTestCertificates.get()
-        let server = try await ClientTestServers.nghttpdAsync(certificates: certs, in: dir)
-        defer { server.stop() }
-        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
-        defer { client.shutdown() }
-
-        let race = try await client.race((0..<4).map { _ in .get(server.baseURL + "/index.html") }, warmUp: .none)
-        for entry in race.entries {
-            switch entry.result {
-            case .success(let response): #expect(response.status == 200)
-            case .failure(let error): Issue.record("\(error)")
+        try await ClientTestServers.withTLSNghttpd { server, client in
+            let race = try await client.race((0..<4).map { _ in .get(server.baseURL + "/index.html") }, warmUp: .none)
+            for entry in race.entries {
+                switch entry.result {
+                case .success(let response): #expect(response.status == 200)
+                case .failure(let error): Issue.record("\(error)")
+                }
             }
+            #expect(race.connectionCount == 1)
         }
-        #expect(race.connectionCount == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Servers independent of ringcheck for testing `HTTPClient`: nghttpd for HTTP/2 (TLS and h2c) and a
 /// python `http.server` script for HTTP/1.1 behaviours.
@@ -27,6 +28,20 @@ public enum ClientTestServers {
         async throws -> ClientTestPeer
     {
         try await offPool { try nghttpd(certificates: certificates, in: directory) }
+    }
+
+    /// nghttpd over TLS with the shared test certificates, and a client that trusts their CA; the client
+    /// is shut down and the server stopped once `body` returns or throws.
+    public static func withTLSNghttpd<T: Sendable>(_ body: (ClientTestPeer, HTTPClient) async throws -> T)
+        async throws -> T
+    {
+        let dir = TemporaryDirectory()
+        let certs = try await ServerTestCertificates.get()
+        let server = try await nghttpdAsync(certificates: certs, in: dir)
+        defer { server.stop() }
+        let client = try HTTPClient(configuration: .init(caFile: certs.caFile))
+        defer { client.shutdown() }
+        return try await body(server, client)
     }
 
     /// `python(in:certificates:)` started off the cooperative pool: use it from async tests.
