@@ -41,21 +41,33 @@ import Testing
 
     static func run(_ defect: String, in dir: TemporaryDirectory) async throws -> Row {
         let out = dir.file(defect)
+        // Six scenarios at a time instead of twelve: the matrix runs beside the rest of `swift test`, and the
+        // suite's longest scenario (8.5 s) sets the run's length either way.
         let r = try await RingcheckBinary.runSuite(
-            ["run", "--reference-defect", defect, "--format", "json", "--report-dir", out], timeout: 180)
+            [
+                "run", "--reference-defect", defect, "--concurrency", "6", "--format", "json", "--report-dir", out,
+            ], timeout: 180)
         let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))))
         var failed: Set<String> = []
         var problems: [String] = []
+        var details: [String] = []
         for s in report["scenarios"]?.arrayValue ?? [] {
             let status = s["status"]?.stringValue ?? ""
             if status == "fail" || status == "flaky" {
                 for f in s["failures"]?.arrayValue ?? [] {
-                    if let id = f["requirement"]?.stringValue { failed.insert(id) }
+                    guard let id = f["requirement"]?.stringValue else { continue }
+                    failed.insert(id)
+                    // Which scenario failed what, so an unexpected exit code can be diagnosed from the log.
+                    details.append(
+                        "\(s["id"]?.stringValue ?? "?"): \(id) \(f["check"]?.stringValue ?? "") "
+                            + String((f["actual"]?.stringValue ?? "").prefix(300)))
                 }
             }
             if status == "error" || status == "timeout" { problems.append("\(s["id"]?.stringValue ?? "?"): \(status)") }
         }
-        return Row(defect: defect, status: r.status, failed: failed, harnessProblems: problems, output: r.stderr)
+        return Row(
+            defect: defect, status: r.status, failed: failed, harnessProblems: problems,
+            output: r.stderr + details.joined(separator: "\n"))
     }
 
     @Test func everyDefectFailsTheRequirementsItBreaks() async throws {
