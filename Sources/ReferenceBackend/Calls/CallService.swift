@@ -96,7 +96,10 @@ public final class CallService: Sendable {
                 }
             }
             if cancelInvitations && !defects.contains(.inviteAfterCancel) {
-                try tx.cancelPendingInvitations(callId: call.callId, nowMs: nowMs)
+                // The defect keeps retrying what was already tried once the call has timed out,
+                // also when the retry was not yet in flight at the deadline.
+                let keepRetries = defects.contains(.retryAfterExpiry) && call.endReason == .unanswered
+                try tx.cancelPendingInvitations(callId: call.callId, keepingRetries: keepRetries, nowMs: nowMs)
             }
             return call
         }

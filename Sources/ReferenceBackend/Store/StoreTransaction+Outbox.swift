@@ -24,13 +24,14 @@ extension StoreTransaction {
         return db.lastInsertRowID
     }
 
-    /// Cancels a call's invitations that have not been handed to a provider yet.
-    public func cancelPendingInvitations(callId: String, nowMs: Int64) throws {
+    /// Cancels a call's invitations that have not been handed to a provider yet; when keeping
+    /// retries, only those never tried.
+    public func cancelPendingInvitations(callId: String, keepingRetries: Bool = false, nowMs: Int64) throws {
         try db.execute(
             """
-            UPDATE push_jobs SET status = 'cancelled', updated_at_ms = ?
-            WHERE call_id = ? AND purpose = 'invitation' AND status = 'pending'
-            """, [.integer(nowMs), .text(callId)])
+            UPDATE push_jobs SET status = 'cancelled', updated_at_ms = ?1
+            WHERE call_id = ?2 AND purpose = 'invitation' AND status = 'pending' AND (?3 = 0 OR attempts = 0)
+            """, [.integer(nowMs), .text(callId), .int(keepingRetries ? 1 : 0)])
     }
 
     /// Cancels unsent pushes to an installation (it was rebound or unregistered), optionally of one kind.
