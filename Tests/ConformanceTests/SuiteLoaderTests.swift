@@ -261,6 +261,20 @@ import Testing
             found.contains { $0.contains("steps[3].get.expect.body.a.within.max: expected a number of milliseconds") })
     }
 
+    @Test func overflowEventsNeedsACallerAndACallee() throws {
+        let found = try errors(
+            Self.header + """
+                steps:
+                  - overflowEvents: {as: a}
+                  - overflowEvents: {callee: b}
+                  - overflowEvents: {as: a, callee: b, times: 3}
+                """)
+        #expect(found.count == 3, "\(found)")
+        #expect(found[0].contains("steps[0].overflowEvents: missing required field 'callee'"))
+        #expect(found[1].contains("steps[1].overflowEvents: missing 'as' (a user) or 'device'"))
+        #expect(found[2].contains("steps[2].overflowEvents: unknown field 'times'"))
+    }
+
     @Test func durations() {
         #expect(ScenarioDuration("500ms")?.milliseconds == 500)
         #expect(ScenarioDuration("5s")?.milliseconds == 5000)
