@@ -188,6 +188,15 @@ import Testing
             let replay = try await api.create(callId)
             #expect(replay.errorCode == "call_exists")
         }
+        try await AlternateAPIHarness.run(defects: [.identityFromBody, .noMembershipCheck]) { api in
+            let callId = newCallId()
+            let body = api.createBody(callId).setting("caller", to: ["userId": "user-c", "displayName": "Not Alex"])
+            let created = try await api.send("POST", "/api/v2/calls", as: "user-a", body: body)
+            #expect(created["call.caller.userId"] == "user-c", "the body's caller passes through to the service")
+            #expect(created["call.caller.displayName"] == "Not Alex")
+            let outsider = try await api.send("GET", "/api/v2/calls/\(callId)", as: "user-a")
+            #expect(outsider.status == 200, "user-a is no participant now, and the defect lets it read")
+        }
         try await AlternateAPIHarness.run(defects: [.racyAnswer]) { api in
             let devices = (1...6).map { "b-device-\($0)" }
             for device in devices { try await api.register("user-b", device: device, platform: "fcm") }
