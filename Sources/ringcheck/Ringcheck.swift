@@ -86,6 +86,7 @@ struct Ringcheck {
               1  non-conformant: a MUST failed
               2  usage or configuration error
               3  inconclusive: the harness could not reach a verdict
+              10, 11, 12  ringcheck call: declined, unanswered, cancelled by the caller
 
             See 'ringcheck <command> --help' for a command's options.
 
