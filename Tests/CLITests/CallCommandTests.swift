@@ -24,6 +24,17 @@ import Testing
         }
     }
 
+    /// Runs `ringcheck call` with `arguments` and expects exit `status` and a text output showing `parts` in order.
+    static func expectCall(
+        _ arguments: [String], exits status: Int32, showing parts: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ProcessResult {
+        let r = try await call(arguments)
+        #expect(r.status == status, "\(r.stdout)\n\(r.stderr)", sourceLocation: sourceLocation)
+        expectInOrder(r.stdout, parts, sourceLocation: sourceLocation)
+        return r
+    }
+
     /// The position of the first line containing each text, in order; fails when one is missing or out of order.
     static func expectInOrder(_ text: String, _ parts: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         var from = text.startIndex
@@ -45,11 +56,9 @@ import Testing
     }
 
     @Test func answeredByAVirtualPhoneThenHungUpExitsZero() async throws {
-        let r = try await Self.call(["--to", "user-b", "--auto-answer", "0.5", "--hangup-after", "0.5"])
-        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
-        Self.expectInOrder(
-            r.stdout,
-            [
+        let r = try await Self.expectCall(
+            ["--to", "user-b", "--auto-answer", "0.5", "--hangup-after", "0.5"], exits: 0,
+            showing: [
                 "registered virtual phone for user-b", "created call", "APNs sandbox accepted invitation to phone",
                 "virtual phone answers", "event call.accepted", "answered by installation", "(phone) after 0.",
                 "hanging up after 0.5s", "ended: remoteEnded by caller", "Outcome: answered",
@@ -76,11 +85,9 @@ import Testing
     }
 
     @Test func cancelledAfterOneSecondExitsTwelve() async throws {
-        let r = try await Self.call(["--to", "user-b", "--cancel-after", "1"])
-        #expect(r.status == 12, "\(r.stdout)\n\(r.stderr)")
-        Self.expectInOrder(
-            r.stdout,
-            [
+        let r = try await Self.expectCall(
+            ["--to", "user-b", "--cancel-after", "1"], exits: 12,
+            showing: [
                 "created call", "cancelling after 1s", "(callerCancelled) → 200 ended",
                 "ended: callerCancelled by caller",
                 "Outcome: cancelled", "(exit 12)",
@@ -90,11 +97,9 @@ import Testing
     }
 
     @Test func unansweredWhenTheShortRingRunsOutExitsEleven() async throws {
-        let r = try await Self.call(["--to", "user-b", "--ring-timeout", "2"])
-        #expect(r.status == 11, "\(r.stdout)\n\(r.stderr)")
-        Self.expectInOrder(
-            r.stdout,
-            [
+        let r = try await Self.expectCall(
+            ["--to", "user-b", "--ring-timeout", "2"], exits: 11,
+            showing: [
                 "rings for 2s", "FCM accepted invitation to tablet (priority HIGH, ttl 2s)", "event call.ended",
                 "(unanswered)", "ended: unanswered by backend", "Outcome: unanswered", "(exit 11)",
             ])
@@ -103,11 +108,9 @@ import Testing
     }
 
     @Test func declinedByAVirtualPhoneExitsTen() async throws {
-        let r = try await Self.call(["--to", "user-b", "--auto-decline=0.3"])
-        #expect(r.status == 10, "\(r.stdout)\n\(r.stderr)")
-        Self.expectInOrder(
-            r.stdout,
-            [
+        let r = try await Self.expectCall(
+            ["--to", "user-b", "--auto-decline=0.3"], exits: 10,
+            showing: [
                 "APNs sandbox accepted invitation to phone", "virtual phone declines", "event call.ended", "(declined)",
                 "ended: declined by callee", "Outcome: declined", "(exit 10)",
             ])

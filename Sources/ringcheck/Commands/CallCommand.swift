@@ -111,15 +111,7 @@ struct CallCommand: RingcheckCommand {
         response = answer ? .answer : decline ? .decline : nil
         responseDelay = try Self.duration(arguments, answer ? "auto-answer" : "auto-decline") ?? .seconds(1)
         json = arguments.flag("json")
-        let defectNames = arguments.all("reference-defect")
-        let (parsed, unknown) = Defect.parse(defectNames)
-        if !unknown.isEmpty {
-            throw UsageError(
-                message:
-                    "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are: \(Defect.allCases.map(\.name).joined(separator: ", "))",
-                command: name)
-        }
-        defects = parsed
+        defects = try arguments.referenceDefects()
         if targetFile != nil && !defects.isEmpty {
             throw UsageError(
                 message: "--reference-defect applies to the embedded backend, not to --target", command: name)
