@@ -33,7 +33,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"],
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON", "ReferenceBackend"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP"]),

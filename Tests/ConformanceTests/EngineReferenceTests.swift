@@ -53,6 +53,14 @@ import Testing
         #expect(byId["media.winner-and-caller-only"]?.status == .pass)
     }
 
+    @Test func retentionScenariosNeedADeclaredRetention() async throws {
+        // The capability alone is not enough: overflowing the feed needs the number.
+        let stack = try EngineTestStack.start(eventRetention: nil)
+        let results = await stack.run(["events.retention-gap"])
+        await stack.stop()
+        #expect(results.first?.attempts.first?.status == .notApplicable(reason: "the target lacks eventRetention"))
+    }
+
     @Test func aScenarioPastItsTimeLimitIsATimeoutNeverAPass() async throws {
         let stack = try EngineTestStack.start(scenarioTimeout: .milliseconds(300))
         let results = await stack.run(["basic.cancel-before-answer"])

@@ -219,6 +219,8 @@ actor ScenarioRun {
             }
             let waitMs = expires + Int64(w.margin.milliseconds) - nowMs
             if waitMs > 0 { try await Task.sleep(for: .milliseconds(waitMs)) }
+        case .overflowEvents(let o):
+            try await overflowEvents(o, step: s)
         case .fault(let f):
             var plan = f.plan
             if let name = f.device {

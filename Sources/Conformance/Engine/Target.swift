@@ -16,11 +16,13 @@ public struct Target: Sendable {
     public var appId: String
     /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
     public var eventPageLimit: Int?
+    /// How many events the backend keeps per feed, when it declares the `eventRetention` capability.
+    public var eventRetention: Int?
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
         routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String,
-        eventPageLimit: Int? = nil
+        eventPageLimit: Int? = nil, eventRetention: Int? = nil
     ) {
         self.name = name
         var url = baseURL
@@ -31,11 +33,15 @@ public struct Target: Sendable {
         self.capabilities = capabilities
         self.appId = appId
         self.eventPageLimit = eventPageLimit
+        self.eventRetention = eventRetention
     }
 
     /// Why `scenario` cannot run against this target, or nil when it can.
     public func notApplicableReason(_ scenario: Scenario) -> String? {
-        let missing = scenario.needs.filter { !capabilities.contains($0) }
+        var missing = scenario.needs.filter { !capabilities.contains($0) }
+        if scenario.needs.contains(.eventRetention) && eventRetention == nil && missing.isEmpty {
+            missing = [.eventRetention]
+        }
         guard !missing.isEmpty else { return nil }
         return "the target lacks " + missing.map(\.rawValue).joined(separator: ", ")
     }

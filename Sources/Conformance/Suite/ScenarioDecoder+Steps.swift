@@ -67,6 +67,14 @@ extension ScenarioDecoder {
                 f["margin"].flatMap { d.duration($0.value, p + ".margin") } ?? ScenarioDuration(milliseconds: 500)
             return .waitUntilExpiry(WaitUntilExpiryStep(call: value(call.value, p + ".call"), margin: margin))
         case "fault": return decodeFault(node, p)
+        case "overflowEvents":
+            guard let f = d.mapping(node, p, known: ["as", "device", "callee"], required: ["callee"]) else {
+                return nil
+            }
+            let who = actor(f, p, node: node, required: true)
+            let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
+            guard let who, let callee else { return nil }
+            return .overflowEvents(OverflowEventsStep(actor: who, callee: callee))
         case "expectPush", "expectNoPush", "expectEvent", "expectNoEvent":
             return decodeExpectation(kind, node, p, saves: &saves)
         default:

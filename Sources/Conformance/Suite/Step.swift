@@ -33,6 +33,7 @@ public enum Step: Sendable, Equatable {
     case expectNoEvent(ExpectNoEventStep)
     case race(RaceStep)
     case waitUntilExpiry(WaitUntilExpiryStep)
+    case overflowEvents(OverflowEventsStep)
     case fault(FaultStep)
     case save([String: JSONValue])
 
@@ -54,6 +55,7 @@ public enum Step: Sendable, Equatable {
         case .expectNoEvent: return "expectNoEvent"
         case .race: return "race"
         case .waitUntilExpiry: return "waitUntilExpiry"
+        case .overflowEvents: return "overflowEvents"
         case .fault: return "fault"
         case .save: return "save"
         }
@@ -62,7 +64,9 @@ public enum Step: Sendable, Equatable {
     /// Every step keyword.
     public static let kinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
-        "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "fault", "save",
+        "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "overflowEvents",
+        "fault",
+        "save",
     ]
 
     /// Keywords of steps that send one request and may run inside a `race`.
@@ -264,6 +268,16 @@ public struct WaitUntilExpiryStep: Sendable, Equatable {
     public var call: JSONValue
     /// Extra wait after `expiresAtMs` (default 500ms).
     public var margin: ScenarioDuration
+}
+
+/// Creates and cancels one call more than the target's declared event retention, so that the
+/// callee's feed has had more events than the backend keeps (each cancelled call is at least one
+/// event for the callee).
+public struct OverflowEventsStep: Sendable, Equatable {
+    /// Who places the calls.
+    public var actor: StepActor
+    /// The user whose feed overflows.
+    public var callee: String
 }
 
 public struct FaultStep: Sendable, Equatable {

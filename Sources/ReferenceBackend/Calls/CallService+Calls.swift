@@ -262,7 +262,8 @@ extension CallService {
                         403, "not_winning_installation", "only the installation that answered gets media credentials")
                 }
             }
-            let expiresAtMs = now + Int64(configuration.mediaSessionSeconds) * 1000
+            let lifetimeSeconds = defects.contains(.longLivedMedia) ? 30 * 86_400 : configuration.mediaSessionSeconds
+            let expiresAtMs = now + Int64(lifetimeSeconds) * 1000
             var members: [(key: String, value: JSONValue)] = [
                 ("callId", .string(call.callId)), ("userId", .string(user.userId)),
             ]

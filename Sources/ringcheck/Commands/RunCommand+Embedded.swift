@@ -12,6 +12,9 @@ struct EmbeddedReference {
 
     /// Ring time short enough that expiry scenarios finish quickly, long enough for every other wait.
     static let ringSeconds = 4
+    /// Events kept per feed: small enough that the retention-gap scenario overflows it quickly, larger
+    /// than any other scenario's feed.
+    static let eventRetention = 40
 
     /// The account that plays scenario user `name` in run `run`.
     static func account(_ name: String, run: Int) -> TargetUser {
@@ -49,7 +52,8 @@ struct EmbeddedReference {
                 apnsBundleID: mocks.providers.credentials.bundleID, fcmServiceAccountFile: s.fcmServiceAccountFile,
                 fcmProjectID: s.fcmProjectID)
             let options = ReferenceBackendServer.Options(
-                configuration: ReferenceBackendConfiguration(ringSeconds: ringSeconds, defects: defects),
+                configuration: ReferenceBackendConfiguration(
+                    ringSeconds: ringSeconds, eventRetention: eventRetention, defects: defects),
                 users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
                 sweepIntervalMs: 100)
@@ -60,8 +64,8 @@ struct EmbeddedReference {
                 + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
             let target = Target(
                 name: name, baseURL: server.baseURL, accounts: accounts,
-                capabilities: [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession],
-                appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
+                capabilities: [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention],
+                appId: mocks.providers.credentials.bundleID, eventPageLimit: 1, eventRetention: eventRetention)
             return EmbeddedReference(mocks: mocks, server: server, target: target)
         } catch {
             mocks.stop()

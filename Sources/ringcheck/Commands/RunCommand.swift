@@ -13,7 +13,8 @@ struct RunCommand: RingcheckCommand {
             Without --target, runs against the embedded reference backend wired to ringcheck's mock APNs and
             FCM (ring time \(EmbeddedReference.ringSeconds) s). Scenarios run concurrently, each with fresh accounts and
             devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
-            (a MUST failed), 2 usage or configuration error, 3 inconclusive.
+            (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
+            A failed SHOULD is a warning unless --strict is given.
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
@@ -27,6 +28,11 @@ struct RunCommand: RingcheckCommand {
             .value("repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1"),
             .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
             .flag("fail-fast", help: "Start no further scenarios once one has failed."),
+            .flag(
+                "strict",
+                help:
+                    "Judge SHOULD requirements like MUSTs: any failed requirement exits 1 (for gating a release on the whole suite)."
+            ),
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
@@ -47,6 +53,7 @@ struct RunCommand: RingcheckCommand {
     var repeatCount: Int
     var shard: (index: Int, count: Int)?
     var failFast: Bool
+    var strict: Bool
     var defects: Set<Defect>
     var defectNames: [String]
     var concurrency: Int
@@ -82,6 +89,7 @@ struct RunCommand: RingcheckCommand {
             shard = s
         }
         failFast = arguments.flag("fail-fast")
+        strict = arguments.flag("strict")
         defectNames = arguments.all("reference-defect")
         defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
@@ -109,6 +117,7 @@ struct RunCommand: RingcheckCommand {
         var parts = ["ringcheck", "run", id]
         if suitePath != "suites/callx" && !suitePath.hasSuffix("/suites/callx") { parts += ["--suite", suitePath] }
         for d in defectNames { parts += ["--reference-defect", d] }
+        if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
     }
 
@@ -175,7 +184,7 @@ struct RunCommand: RingcheckCommand {
             scenarios: results.map {
                 RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))
             },
-            shard: shard.map { Shard(index: $0.index, count: $0.count) })
+            shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
         let fileFormats = formats.filter { $0.fileName != nil }
         if !fileFormats.isEmpty {
