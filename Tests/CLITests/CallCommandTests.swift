@@ -169,6 +169,20 @@ import Testing
         #expect(summary["interrupted"] == .bool(true))
     }
 
+    @Test func coloursOnATerminalUnlessNoColor() async throws {
+        guard await processAvailable("script") else { return }
+        // `script` gives the command a terminal; its output is the terminal's.
+        let command = "'\(RingcheckBinary.path)' call --to user-b --auto-decline 0.1"
+        let base = ProcessInfo.processInfo.environment.merging(["TERM": "xterm", "NO_COLOR": ""]) { $1 }
+        let tty = try await runProcess("script", ["-qec", command, "/dev/null"], timeout: 40, environment: base)
+        #expect(tty.stdout.contains("\u{1B}[36mAPNs sandbox accepted invitation to phone"), "\(tty.stdout)")
+        #expect(tty.stdout.contains("\u{1B}[1;33mOutcome: declined"))
+        let plain = try await runProcess(
+            "script", ["-qec", command, "/dev/null"], timeout: 40, environment: base.merging(["NO_COLOR": "1"]) { $1 })
+        #expect(plain.stdout.contains("Outcome: declined"), "\(plain.stdout)")
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
+
     @Test func helpDocumentsOptionsAndExitStatuses() async throws {
         let r = try await RingcheckBinary.run(["call", "--help"])
         #expect(r.status == 0)

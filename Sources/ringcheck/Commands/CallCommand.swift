@@ -21,9 +21,10 @@ struct CallCommand: RingcheckCommand {
             --hangup-after, the caller hangs up 2 s after a virtual device answered; after a real answer it waits
             for the other side to hang up (or Ctrl-C).
 
-            --ring-timeout: on the embedded backend, how long calls ring before they end as unanswered; with
-            --target, the caller's own give-up time (it then ends the call with reason unanswered). Without it the
-            caller waits until the backend's expiresAtMs plus 5 s (a call still ringing then is a finding), or 30 s.
+            --ring-timeout: on the embedded backend, how long calls ring before they end as unanswered (whole
+            seconds, rounded up); with --target, the caller's own give-up time (it then ends the call with reason
+            unanswered). Without it the caller waits until the backend's expiresAtMs plus 5 s (a call still ringing
+            then is a finding), or 30 s when the backend names no expiry.
 
             EXIT STATUS:
               0   answered (and then ended, by either side)
