@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import JSON
+import PushMocks
 import Synchronization
 import TestSupport
 import Testing
@@ -58,6 +59,39 @@ import Testing
         #expect(result.endReason == "unanswered")
         #expect(timeline.messages.contains { $0.hasPrefix("giving up after 0.8s") })
         #expect(result.duration < 3.5, "the ring time is 4 s: the caller must not wait for it")
+    }
+
+    /// With the defect the retry lands after the cancel and is a finding; without it the backend drops the
+    /// retry and the call is simply cancelled.
+    @Test(arguments: [true, false]) func anInvitationRetriedAfterTheCancelIsCaughtAsMisbehaviour(defect: Bool)
+        async throws
+    {
+        // The phone's first attempt gets a 503 with Retry-After 2, so a retry lands well after the cancel.
+        let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4)
+        var plan = Self.plan(stack, run: 3)
+        plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
+        plan.cancelAfter = .milliseconds(300)
+        plan.settleTime = .milliseconds(3_500)
+        _ = try stack.mocks.faults.install(
+            FaultPlan(
+                mock: .apns, deviceToken: plan.calleeDevices[0].token, times: 1,
+                respond: FaultResponse(status: 503, reason: "ServiceUnavailable"), retryAfter: 2))
+        let timeline = Timeline()
+        let caller = try FakeCaller(target: stack.engine.target, mocks: stack.mocks, plan: plan) { timeline.add($0) }
+        let result = await caller.run()
+        await stack.stop()
+        #expect(result.invitationsRejected == 1)
+        #expect(
+            timeline.messages.contains {
+                $0.hasPrefix("APNs sandbox rejected invitation to phone: ServiceUnavailable (503)")
+            })
+        if defect {
+            #expect(result.outcome == .misbehaved, "\(timeline.messages)")
+            #expect(result.findings.contains { $0.contains("an invitation reached phone") }, "\(result.findings)")
+        } else {
+            #expect(result.outcome == .cancelled, "\(timeline.messages)")
+            #expect(result.invitationsAccepted == 1)
+        }
     }
 
     @Test func anUnreachableBackendIsInconclusive() async throws {
