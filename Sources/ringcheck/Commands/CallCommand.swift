@@ -37,7 +37,9 @@ struct CallCommand: RingcheckCommand {
               12  cancelled by the caller (--cancel-after, or Ctrl-C while ringing)
             """,
         options: [
-            .value("target", "FILE", help: "The backend under test (default: the embedded reference backend)."),
+            .value(
+                "target", "FILE",
+                help: "The backend under test (arrives with target files; default: the embedded reference backend)."),
             .value(
                 "as", "USER", help: "The calling user (a test user or an account of the target).", default: "user-a"),
             .value("to", "USER", help: "The user to call. Required."),
@@ -65,7 +67,7 @@ struct CallCommand: RingcheckCommand {
             "ringcheck call --to user-b --auto-decline                      # exit 10",
             "ringcheck call --to user-b --ring-timeout 5                    # nobody answers: exit 11",
             "ringcheck call --to user-b --cancel-after 3 --json             # NDJSON timeline, exit 12",
-            "ringcheck call --target backend.yaml --as alice --to bob      # ring a real phone (Ctrl-C cancels)",
+            "ringcheck call --target backend.yaml --as alice --to bob      # with target files: ring a real phone",
         ])
 
     var targetFile: String?
