@@ -8,6 +8,7 @@ struct Ringcheck {
         MocksCommand.self,
         ServeReferenceCommand.self,
         RunCommand.self,
+        CallCommand.self,
         ListCommand.self,
         ExplainCommand.self,
         ReportMergeCommand.self,
@@ -85,6 +86,7 @@ struct Ringcheck {
               1  non-conformant: a MUST failed
               2  usage or configuration error
               3  inconclusive: the harness could not reach a verdict
+              10, 11, 12  ringcheck call: declined, unanswered, cancelled by the caller
 
             See 'ringcheck <command> --help' for a command's options.
 

@@ -23,18 +23,28 @@ struct EmbeddedReference {
 
     /// Starts mocks and backend with accounts for `runs` runs of `userNames`.
     static func start(defects: Set<Defect>, runs: Int, userNames: [String]) async throws -> EmbeddedReference {
+        var users: [BackendUser] = []
+        for run in 0..<max(runs, 1) {
+            for name in userNames {
+                let a = account(name, run: run)
+                users.append(
+                    BackendUser(
+                        userId: a.userId, displayName: "User \(name.uppercased()) \(run)",
+                        handle: "callx:\(a.userId)", bearerToken: a.bearerToken))
+            }
+        }
+        return try await start(
+            defects: defects, users: users, ringSeconds: ringSeconds, accounts: { account($0, run: $1) })
+    }
+
+    /// Starts mocks and backend knowing `users`, with calls that ring `ringSeconds`; `accounts` is
+    /// how the target names them (see `Target.accounts`).
+    static func start(
+        defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
+        accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?
+    ) async throws -> EmbeddedReference {
         let mocks = try MockStack.start()
         do {
-            var users: [BackendUser] = []
-            for run in 0..<max(runs, 1) {
-                for name in userNames {
-                    let a = account(name, run: run)
-                    users.append(
-                        BackendUser(
-                            userId: a.userId, displayName: "User \(name.uppercased()) \(run)",
-                            handle: "callx:\(a.userId)", bearerToken: a.bearerToken))
-                }
-            }
             let s = mocks.settings
             let providers = PushProviderSettings(
                 apnsURL: s.apnsURL, apnsSandboxURL: s.apnsSandboxURL, fcmURL: s.fcmURL, oauthTokenURL: s.oauthTokenURL,
@@ -53,7 +63,7 @@ struct EmbeddedReference {
                 "embedded reference backend"
                 + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
             let target = Target(
-                name: name, baseURL: server.baseURL, accounts: { account($0, run: $1) },
+                name: name, baseURL: server.baseURL, accounts: accounts,
                 capabilities: [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention],
                 appId: mocks.providers.credentials.bundleID, eventPageLimit: 1, eventRetention: eventRetention)
             return EmbeddedReference(mocks: mocks, server: server, target: target)

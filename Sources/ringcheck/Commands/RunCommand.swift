@@ -91,14 +91,7 @@ struct RunCommand: RingcheckCommand {
         failFast = arguments.flag("fail-fast")
         strict = arguments.flag("strict")
         defectNames = arguments.all("reference-defect")
-        let (parsed, unknown) = Defect.parse(defectNames)
-        if !unknown.isEmpty {
-            throw UsageError(
-                message:
-                    "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are: \(Defect.allCases.map(\.name).joined(separator: ", "))",
-                command: name)
-        }
-        defects = parsed
+        defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
     }
 
