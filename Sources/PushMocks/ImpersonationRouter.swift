@@ -39,13 +39,15 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
     func route(_ request: HTTPRequest) -> Result<ImpersonatedHost, Refusal> {
         guard request.connection.isTLS else {
             // A plain request on the proxy port: an http:// URL through HTTP_PROXY, or a lost client.
-            return .failure(
-                Refusal(
-                    response: .text(
-                        403,
-                        "ringcheck's push-host proxy only tunnels HTTPS: send CONNECT to one of "
-                            + "\(ImpersonatedHost.allNames) on port 443 (set HTTPS_PROXY, not HTTP_PROXY); "
-                            + "it never forwards requests to other hosts.\n")))
+            // Answered, then the connection closes, as for a refused CONNECT.
+            var refusal = Refusal(
+                response: .text(
+                    403,
+                    "ringcheck's push-host proxy only tunnels HTTPS: send CONNECT to one of "
+                        + "\(ImpersonatedHost.allNames) on port 443 (set HTTPS_PROXY, not HTTP_PROXY); "
+                        + "it never forwards requests to other hosts.\n"))
+            refusal.response.directive = .goawayAfterResponse(errorCode: 0, debug: "")
+            return .failure(refusal)
         }
         if let host = ImpersonatedHost.addressed(by: request) { return .success(host) }
         let named = request.authority ?? request.headers["host"] ?? request.connection.serverName ?? "no host"
