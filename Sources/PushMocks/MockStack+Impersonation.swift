@@ -17,30 +17,28 @@ extension MockStack {
         let router = ImpersonationRouter(providers: providers)
         var servers: [HTTPServer] = []
         var endpoints = ImpersonationEndpoints(listen: [], proxy: nil)
-        do {
-            for address in options.listen {
-                let server = HTTPServer(
-                    configuration: .init(
-                        host: address.host, port: address.port, tls: tls, loopCount: loopCount,
-                        initialMaxConcurrentStreamsByServerName: impersonationStreamLimits),
-                    handler: router)
-                servers.append(server)
-                try start(server, at: address, role: "the push-host listener", option: "--impersonate-listen")
-                endpoints.listen.append(ListenAddress(host: address.host, port: server.port))
-            }
-            if let address = options.proxy {
-                let tunnel = ConnectTunnel(tls: tls) { host, port in
+        // One shape for both kinds: a TLS listener, or a plain one whose CONNECT tunnels carry the TLS.
+        func serve(_ address: ListenAddress, proxy: Bool) throws -> ListenAddress {
+            var configuration = HTTPServer.Configuration(
+                host: address.host, port: address.port, loopCount: loopCount,
+                initialMaxConcurrentStreamsByServerName: impersonationStreamLimits)
+            if proxy {
+                configuration.connectTunnel = ConnectTunnel(tls: tls) { host, port in
                     ImpersonationRouter.connectDecision(host: host, port: port)
                 }
-                let server = HTTPServer(
-                    configuration: .init(
-                        host: address.host, port: address.port, loopCount: loopCount, connectTunnel: tunnel,
-                        initialMaxConcurrentStreamsByServerName: impersonationStreamLimits),
-                    handler: router)
-                servers.append(server)
-                try start(server, at: address, role: "the push-host proxy", option: "--proxy-listen")
-                endpoints.proxy = ListenAddress(host: address.host, port: server.port)
+            } else {
+                configuration.tls = tls
             }
+            let server = HTTPServer(configuration: configuration, handler: router)
+            servers.append(server)
+            try start(
+                server, at: address, role: proxy ? "the push-host proxy" : "the push-host listener",
+                option: proxy ? "--proxy-listen" : "--impersonate-listen")
+            return ListenAddress(host: address.host, port: server.port)
+        }
+        do {
+            for address in options.listen { endpoints.listen.append(try serve(address, proxy: false)) }
+            if let address = options.proxy { endpoints.proxy = try serve(address, proxy: true) }
         } catch {
             for server in servers { server.stop() }
             throw error
