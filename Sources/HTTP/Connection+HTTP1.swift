@@ -36,7 +36,8 @@ extension Connection {
                     body: Array((error.message + "\n").utf8))
                 h1Queue.append(
                     HTTP1Exchange(seq: -1, isHead: false, keepAlive: false, closeAfter: true, response: response))
-            case .request(let head, _) where head.method == "CONNECT" && loop.tunnelTLS != nil:
+            // Inside a tunnel (TLS already) a CONNECT is an ordinary request for the handler.
+            case .request(let head, _) where head.method == "CONNECT" && loop.tunnelTLS != nil && tls == nil:
                 queueConnect(head)
             case .request(let head, let body):
                 let seq = h1NextSeq

@@ -92,7 +92,8 @@ import Testing
         }
     }
 
-    /// A client that sends its ClientHello right behind the CONNECT, without waiting for the 200.
+    /// A client that sends its ClientHello right behind the CONNECT, without waiting for the 200, then
+    /// a request and a CONNECT inside the tunnel.
     @Test func aClientHelloSentWithTheConnectIsNotLost() async throws {
         let certs = try await ServerTestCertificates.get()
         let tls = try await ServerTestCertificates.tls()
@@ -129,10 +130,12 @@ import Testing
                         incoming.write(data)
 
             pump(tls.do_handshake)
-            tls.write(b"GET /eager HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            # A CONNECT inside the tunnel is no second tunnel: the handler answers it like any request.
+            tls.write(b"GET /eager HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            tls.write(b"CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\nConnection: close\r\n\r\n")
             sock.sendall(outgoing.read())
             answer = b""
-            while b"tunnelled /eager" not in answer:
+            while b"tunnelled localhost:443" not in answer:
                 answer += pump(lambda: tls.read(65536))
             print(answer.decode(errors="replace"))
             """#
