@@ -86,6 +86,14 @@ import Testing
             #expect(answers[3].0.hasPrefix("HTTP/1.1 400 "), "\(answers[3].0)")
             #expect(answers[4].0.hasPrefix("HTTP/1.1 400 "), "\(answers[4].0)")
             #expect(answers.allSatisfy { $0.1 }, "every refusal closes the connection")
+            // An accepted tunnel whose first bytes are not TLS: answered 200, then closed by the handshake.
+            let garbage = try await offPool { () -> (String, Bool) in
+                let socket = try RawSocket(port: port, receiveTimeout: 10)
+                socket.send("CONNECT localhost:443 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                let r = socket.receive()
+                return (r.bytes.text, r.closed)
+            }
+            #expect(garbage.0.hasPrefix("HTTP/1.1 200 Connection established\r\n\r\n") && garbage.1, "\(garbage)")
             // Not a CONNECT: the handler answers it as a plain request, unencrypted.
             let plain = try await runProcess("curl", curlBase + ["-D", "-", "http://127.0.0.1:\(port)/plain"])
             #expect(plain.stdout.lowercased().contains("x-tls: false"), "\(plain.stdout)")
