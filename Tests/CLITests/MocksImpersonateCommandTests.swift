@@ -67,6 +67,23 @@ import Testing
         #expect(r.stderr.contains("already in use") && r.stderr.contains("--impersonate-listen"), "\(r.stderr)")
     }
 
+    /// The default port 443 as a user without the right to bind it (root drops to `nobody` here).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func port443WithoutPrivilegeSuggestsAnotherPort() async throws {
+        let dir = TemporaryDirectory(prefix: "ringcheck-mocks-impersonate")
+        // `nobody` cannot write into the test's own directory.
+        let state = "/tmp/ringcheck-nobody-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let r = try await MockStackProcess.run(
+            [
+                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", RingcheckBinary.path, "mocks",
+                "--impersonate", "--state-dir", state,
+            ], scratch: dir, timeout: 30)
+        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("cannot listen on 127.0.0.1:443") && r.stderr.contains("permission denied"))
+        #expect(r.stderr.contains("CAP_NET_BIND_SERVICE") && r.stderr.contains("--impersonate-listen 127.0.0.1:8443"))
+    }
+
     @Test(arguments: [
         ["--impersonate-listen", "api.push.apple.com:443"], ["--proxy-listen", "127.0.0.1"],
         ["--impersonate-listen", "127.0.0.1:70000"], ["--impersonate-listen", "none", "--proxy-listen", "none"],
