@@ -41,7 +41,7 @@ struct MocksCommand: RingcheckCommand {
             .value(
                 "impersonate-listen", "ADDR:PORT",
                 help:
-                    "A TLS listener for the real host names (repeatable; 'none' for the proxy only). Implies --impersonate.",
+                    "A TLS listener for the real host names ('none' for the proxy only). Implies --impersonate.",
                 default: "127.0.0.1:443", repeatable: true),
             .value(
                 "proxy-listen", "ADDR:PORT",
