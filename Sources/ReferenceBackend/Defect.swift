@@ -22,6 +22,7 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case retryAfterExpiry = "retry-after-expiry"
     case lateAnswerWins = "late-answer-wins"
     case resurrectEndedCall = "resurrect-ended-call"
+    case forgetOnRestart = "forget-on-restart"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -49,6 +50,8 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
         case .retryAfterExpiry: return "failed invitations are retried even after the call has expired"
         case .lateAnswerWins: return "an answer after the call was answered replaces the winner instead of 409"
         case .resurrectEndedCall: return "a create for an ended callId starts it ringing again instead of 409"
+        case .forgetOnRestart:
+            return "calls, events and pending pushes live in memory only (even with --db), so a restart loses them"
         }
     }
 

@@ -53,7 +53,9 @@ public final class ReferenceBackendServer: Sendable {
     ) throws {
         self.options = options
         self.transport = transport
-        let store = try CallStore(options.database)
+        // The defect keeps everything in memory, whatever the options say, so a restart starts empty.
+        let forget = options.configuration.defects.contains(.forgetOnRestart)
+        let store = try CallStore(forget ? .inMemory : options.database)
         service = CallService(store: store, users: options.users, configuration: options.configuration, clock: clock)
         let settings =
             messageSettings ?? (transport as? ProviderPushTransport)?.messageSettings

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 /// An independent server (nghttpd, a python script) running in the background for a client test,
 /// killed when stopped or released.

@@ -16,6 +16,9 @@ public struct Target: Sendable {
     public var appId: String
     /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
     public var eventPageLimit: Int?
+    /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
+    /// target the `restart` capability with it.
+    public var restart: (@Sendable () async throws -> Void)? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,

@@ -67,6 +67,7 @@ extension ScenarioDecoder {
                 f["margin"].flatMap { d.duration($0.value, p + ".margin") } ?? ScenarioDuration(milliseconds: 500)
             return .waitUntilExpiry(WaitUntilExpiryStep(call: value(call.value, p + ".call"), margin: margin))
         case "fault": return decodeFault(node, p)
+        case "restartBackend": return decodeRestart(node, p)
         case "expectPush", "expectNoPush", "expectEvent", "expectNoEvent":
             return decodeExpectation(kind, node, p, saves: &saves)
         default:

@@ -35,6 +35,8 @@ public enum Step: Sendable, Equatable {
     case waitUntilExpiry(WaitUntilExpiryStep)
     case fault(FaultStep)
     case save([String: JSONValue])
+    /// Restarts the backend through the target's restart hook (needs the `restart` capability).
+    case restartBackend
 
     /// The step's keyword in scenario files.
     public var kind: String {
@@ -56,6 +58,7 @@ public enum Step: Sendable, Equatable {
         case .waitUntilExpiry: return "waitUntilExpiry"
         case .fault: return "fault"
         case .save: return "save"
+        case .restartBackend: return "restartBackend"
         }
     }
 
@@ -63,6 +66,7 @@ public enum Step: Sendable, Equatable {
     public static let kinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
         "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "fault", "save",
+        "restartBackend",
     ]
 
     /// Keywords of steps that send one request and may run inside a `race`.

@@ -4,10 +4,11 @@ import PushMocks
 import ReferenceBackend
 
 /// The mocks and the embedded reference backend wired to them: what `ringcheck run` tests when no
-/// `--target` is given.
+/// `--target` is given. The backend keeps its data in a SQLite file in a temporary folder, so the
+/// `restartBackend` step can restart it without losing calls, events or pending pushes.
 struct EmbeddedReference {
     let mocks: MockStack
-    let server: ReferenceBackendServer
+    let backend: RestartableReference
     let target: Target
 
     /// Ring time short enough that expiry scenarios finish quickly, long enough for every other wait.
@@ -43,16 +44,20 @@ struct EmbeddedReference {
                 users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
                 sweepIntervalMs: 100)
-            let server = try ReferenceBackendServer(options: options, providers: providers)
-            try server.start()
+            let backend = try RestartableReference(options: options, providers: providers)
+            do { try backend.start() } catch {
+                await backend.stop()
+                throw error
+            }
             let name =
                 "embedded reference backend"
                 + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
-            let target = Target(
-                name: name, baseURL: server.baseURL, accounts: { account($0, run: $1) },
-                capabilities: [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession],
+            var target = Target(
+                name: name, baseURL: backend.baseURL, accounts: { account($0, run: $1) },
+                capabilities: [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .restart],
                 appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
-            return EmbeddedReference(mocks: mocks, server: server, target: target)
+            target.restart = { try await backend.restart() }
+            return EmbeddedReference(mocks: mocks, backend: backend, target: target)
         } catch {
             mocks.stop()
             throw error
@@ -60,7 +65,7 @@ struct EmbeddedReference {
     }
 
     func stop() async {
-        await server.stop()
+        await backend.stop()
         mocks.stop()
     }
 }
