@@ -33,7 +33,8 @@ let package = Package(
 
         // MARK: tests
         .target(
-            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
+            name: "TestSupport",
+            dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),

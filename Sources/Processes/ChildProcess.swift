@@ -86,7 +86,8 @@ public struct ChildProcess: Sendable {
     /// Makes the child start in `directory` (glibc's `addchdir_np`, looked up at run time as Swift does
     /// not import it); false when the C library lacks it.
     private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ directory: String) -> Bool {
-        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
+        typealias AddChdir =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
             -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return false }
         return directory.withCString { unsafeBitCast(symbol, to: AddChdir.self)(&actions, $0) } == 0

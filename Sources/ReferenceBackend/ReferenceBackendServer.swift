@@ -61,6 +61,7 @@ public final class ReferenceBackendServer: Sendable {
             messageSettings ?? (transport as? ProviderPushTransport)?.messageSettings
             ?? PushMessageSettings(fcmProjectID: "unset")
         worker = PushWorker(service: service, transport: transport, settings: settings, policy: options.retryPolicy)
+        if let providers = transport as? ProviderPushTransport { try Self.keepProviderToken(providers, in: store) }
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
             handler: CallxAPI(service: service))
@@ -116,6 +117,28 @@ public final class ReferenceBackendServer: Sendable {
                 sleepMs = min(max(next - service.clock() + 1, 1), maxSleepMs)
             }
             try? await Task.sleep(for: .milliseconds(sleepMs))
+        }
+    }
+}
+
+// MARK: - The APNs provider token across restarts
+
+extension ReferenceBackendServer {
+    /// Reuses the APNs provider token the last process signed (from the database) and saves each new
+    /// one: APNs refuses a new token within 20 minutes of the previous one (TooManyProviderTokenUpdates),
+    /// so a backend that restarts must not start over with a fresh token.
+    static func keepProviderToken(_ providers: ProviderPushTransport, in store: CallStore) throws {
+        let keyID = providers.providerTokens.key.keyID
+        let saved = try store.transaction { tx in
+            try tx.db.queryFirst("SELECT token, issued_at_ms FROM provider_tokens WHERE key_id = ?", [.text(keyID)])
+        }
+        providers.providerTokens.restore(token: saved?.string("token"), issuedAtMs: saved?.int64("issued_at_ms")) {
+            token, issuedAtMs in
+            _ = try? store.transaction { tx in
+                try tx.db.execute(
+                    "INSERT OR REPLACE INTO provider_tokens (key_id, token, issued_at_ms) VALUES (?, ?, ?)",
+                    [.text(keyID), .text(token), .integer(issuedAtMs)])
+            }
         }
     }
 }

@@ -9,7 +9,8 @@ extension BackendLifecycle {
     func waitUntilReady(watching watcher: ExitWatcher?, command: BackendCommand?) async throws {
         guard let ready = configuration.ready else {
             if let watcher, let status = await watcher.exited(within: .milliseconds(200)), status.exitCode != 0 {
-                throw BackendLifecycleError("the backend \(status) right after '\(command?.description ?? "")'; \(log.reference)")
+                throw BackendLifecycleError(
+                    "the backend \(status) right after '\(command?.description ?? "")'; \(log.reference)")
             }
             return
         }

@@ -1,6 +1,6 @@
 import Foundation
-import PushMocks
 import Processes
+import PushMocks
 
 #if canImport(Glibc)
     import Glibc
@@ -63,7 +63,8 @@ public actor BackendLifecycle {
             return
         }
         guard configuration.start != nil else {
-            throw BackendLifecycleError("the target has neither a restart nor a start command: ringcheck cannot restart it")
+            throw BackendLifecycleError(
+                "the target has neither a restart nor a start command: ringcheck cannot restart it")
         }
         try await stopBackend()
         try await start()

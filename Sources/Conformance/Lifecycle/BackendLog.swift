@@ -16,7 +16,8 @@ struct BackendLog: Sendable {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw BackendLifecycleError(
-                "cannot open the backend log \(path): \(String(cString: strerror(errno))) (choose another --report-dir)")
+                "cannot open the backend log \(path): \(String(cString: strerror(errno))) (choose another --report-dir)"
+            )
         }
         let header = "==== ringcheck \(ISO8601DateFormatter().string(from: Date())): \(what)\n"
         _ = header.withCString { write(fd, $0, strlen($0)) }

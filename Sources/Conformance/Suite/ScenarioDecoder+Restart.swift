@@ -13,7 +13,8 @@ extension ScenarioDecoder {
     mutating func checkRestartNeeds(_ steps: [ScenarioStep], needs: [Capability]) {
         guard !needs.contains(.restart) else { return }
         for step in steps where step.step == .restartBackend {
-            d.error(step.mark, step.path + ".restartBackend", "a scenario with this step must declare 'needs: [restart]'")
+            d.error(
+                step.mark, step.path + ".restartBackend", "a scenario with this step must declare 'needs: [restart]'")
         }
     }
 }

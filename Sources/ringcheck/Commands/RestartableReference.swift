@@ -19,7 +19,8 @@ final class RestartableReference: Sendable {
 
     /// Creates the database folder; nothing runs until `start()`.
     init(options: ReferenceBackendServer.Options, providers: PushProviderSettings) throws {
-        directory = FileManager.default.temporaryDirectory
+        directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("ringcheck-reference-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var options = options
