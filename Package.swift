@@ -37,7 +37,7 @@ let package = Package(
             dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON", "Processes"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP"]),

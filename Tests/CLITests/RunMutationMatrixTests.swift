@@ -13,6 +13,7 @@ import Testing
         ("apns-expiration-30", 1, ["CALLX-APNS-5"]),
         ("duplicate-invite-on-retry", 0, ["CALLX-OUTBOX-1", "CALLX-OUTBOX-4"]),
         ("fixed-ttl-30s", 1, ["CALLX-FCM-6"]),
+        ("forget-on-restart", 0, ["CALLX-E2E-3", "CALLX-IDEM-2"]),
         ("idempotency-ignores-payload", 0, ["CALLX-IDEM-4"]),
         ("identity-from-body", 1, ["CALLX-AUTH-1"]),
         ("invite-after-cancel", 1, ["CALLX-EXP-2"]),
