@@ -27,6 +27,15 @@ import Testing
             stopGracePeriod: grace, restart: restart, logFile: dir.file("logs/backend.log"))
     }
 
+    /// A lifecycle for `httpBackend` on a free port, and the URL it is ready at.
+    static func httpLifecycle(_ dir: TemporaryDirectory, restart: BackendCommand? = nil) -> (BackendLifecycle, String) {
+        let port = ClientTestPeer.freePort()
+        let url = "http://127.0.0.1:\(port)/"
+        let configuration = configuration(
+            dir, start: httpBackend(port), ready: BackendReadiness(url: url), restart: restart)
+        return (BackendLifecycle(configuration, mocks: nil), url)
+    }
+
     /// Whether `pid` is a live process (a zombie waiting for its reaper counts as gone).
     static func alive(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
@@ -41,10 +50,7 @@ import Testing
 
     @Test func startWaitsUntilReadyAndStopEndsTheProcessGroup() async throws {
         let dir = TemporaryDirectory()
-        let port = ClientTestPeer.freePort()
-        let url = "http://127.0.0.1:\(port)/"
-        let lifecycle = BackendLifecycle(
-            Self.configuration(dir, start: Self.httpBackend(port), ready: BackendReadiness(url: url)), mocks: nil)
+        let (lifecycle, url) = Self.httpLifecycle(dir)
         try await lifecycle.start()
         let pid = try #require(await lifecycle.pid)
         #expect(try await Self.get(url) == 0, "ready means it answers")
@@ -160,13 +166,7 @@ import Testing
 
     @Test func restartByCommandThenReady() async throws {
         let dir = TemporaryDirectory()
-        let port = ClientTestPeer.freePort()
-        let url = "http://127.0.0.1:\(port)/"
-        let lifecycle = BackendLifecycle(
-            Self.configuration(
-                dir, start: Self.httpBackend(port), ready: BackendReadiness(url: url),
-                restart: .shell("echo restarted >> restarts")),
-            mocks: nil)
+        let (lifecycle, _) = Self.httpLifecycle(dir, restart: .shell("echo restarted >> restarts"))
         try await lifecycle.start()
         let pid = await lifecycle.pid
         try await lifecycle.restart()
@@ -184,10 +184,7 @@ import Testing
 
     @Test func restartWithoutACommandStopsAndStartsAgain() async throws {
         let dir = TemporaryDirectory()
-        let port = ClientTestPeer.freePort()
-        let url = "http://127.0.0.1:\(port)/"
-        let lifecycle = BackendLifecycle(
-            Self.configuration(dir, start: Self.httpBackend(port), ready: BackendReadiness(url: url)), mocks: nil)
+        let (lifecycle, url) = Self.httpLifecycle(dir)
         try await lifecycle.start()
         let first = try #require(await lifecycle.pid)
         try await lifecycle.restart()
@@ -208,11 +205,13 @@ import Testing
     @Test func commandsGetTheMockSettingsAndTheTargetsEnvironment() async throws {
         let dir = TemporaryDirectory()
         let mocks = MockSettings(
-            apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002", fcmURL: "https://127.0.0.1:1003",
+            apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002",
+            fcmURL: "https://127.0.0.1:1003",
             oauthTokenURL: "https://127.0.0.1:1004/token", caFile: "/tmp/ca.pem", apnsKeyFile: "/tmp/key.p8",
             apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsTopic: "com.example.voip",
             fcmServiceAccountFile: "/tmp/sa.json", fcmProjectID: "proj", controlURL: "http://127.0.0.1:1005")
-        var configuration = Self.configuration(dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))
+        var configuration = Self.configuration(
+            dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))
         configuration.environment["RINGCHECK_FCM_PROJECT_ID"] = "overridden"
         let lifecycle = BackendLifecycle(configuration, mocks: mocks)
         try await lifecycle.start()

@@ -35,7 +35,9 @@ import Testing
                 steps:
                   - restartBackend: {}
                 """)
-        #expect(errors == ["s.yaml:5:5: steps[0].restartBackend: a scenario with this step must declare 'needs: [restart]'"])
+        #expect(
+            errors == ["s.yaml:5:5: steps[0].restartBackend: a scenario with this step must declare 'needs: [restart]'"]
+        )
     }
 
     @Test func unknownFieldsAndRacesAreRefused() throws {
@@ -48,7 +50,8 @@ import Testing
                       - restartBackend: {}
                       - get: {as: a, call: x}
                 """)
-        #expect(errors.contains { $0.hasPrefix("s.yaml:6:22: steps[0].restartBackend: unknown field 'wait'") }, "\(errors)")
+        #expect(
+            errors.contains { $0.hasPrefix("s.yaml:6:22: steps[0].restartBackend: unknown field 'wait'") }, "\(errors)")
         #expect(errors.contains { $0.contains("steps[1].race[0]: 'restartBackend' cannot run in a race") }, "\(errors)")
     }
 

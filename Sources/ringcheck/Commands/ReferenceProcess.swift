@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import JSON
+import Processes
 import PushMocks
 import ReferenceBackend
 
@@ -35,7 +36,9 @@ struct ReferenceProcess {
                 })
         ]
         try json.serialized().write(toFile: usersFile, atomically: true, encoding: .utf8)
-        let port = try freePort()
+        guard let port = LoopbackPort.free() else {
+            throw BackendLifecycleError("cannot find a free port on 127.0.0.1 for the reference backend")
+        }
         var arguments = [
             selfPath(), "serve-reference", "--port", String(port), "--db", directory + "/reference.db",
             "--ring-seconds", String(EmbeddedReference.ringSeconds), "--users", usersFile, "--quiet",
@@ -54,24 +57,5 @@ struct ReferenceProcess {
     /// This executable, to run its `serve-reference` command.
     static func selfPath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    /// A port the kernel has just handed out on 127.0.0.1 (free unless someone takes it in the meantime).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BackendLifecycleError("cannot open a socket to find a free port") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw BackendLifecycleError("cannot find a free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
