@@ -14,9 +14,9 @@ import PushMocks
 /// stop by signal reaches whatever the start command launched; exits are awaited on a thread of
 /// their own (`ExitWatcher`), never on the cooperative pool. Their output goes to `logFile`.
 public actor BackendLifecycle {
-    public let configuration: BackendLifecycleConfiguration
+    nonisolated public let configuration: BackendLifecycleConfiguration
     /// The environment added to every command (the mocks' settings and the configuration's own).
-    public let environment: [String: String]
+    nonisolated public let environment: [String: String]
     let log: BackendLog
     /// The process `start` launched and still owned.
     private var running: ExitWatcher?

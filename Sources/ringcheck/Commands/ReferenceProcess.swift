@@ -48,9 +48,7 @@ struct ReferenceProcess {
         let configuration = BackendLifecycleConfiguration(
             start: .arguments(arguments), ready: BackendReadiness(url: baseURL + "/v1/calls/ready-check"),
             stopGracePeriod: .seconds(5), logFile: log)
-        let lifecycle = BackendLifecycle(configuration, mocks: mocks.settings)
-        await cleanup.add { await lifecycle.stop() }
-        try await lifecycle.start()
+        let lifecycle = try await BackendLifecycle.startForRun(configuration, mocks: mocks.settings, cleanup: cleanup)
         return ReferenceProcess(lifecycle: lifecycle, baseURL: baseURL, directory: directory)
     }
 

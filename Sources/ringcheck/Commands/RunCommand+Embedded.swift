@@ -40,7 +40,7 @@ struct EmbeddedReference {
         let name =
             "embedded reference backend"
             + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
-        let capabilities: Set<Capability> = [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .restart]
+        let capabilities: Set<Capability> = [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession]
         let appId = mocks.providers.credentials.bundleID
         if let processLog {
             let child = try await ReferenceProcess.start(
@@ -48,7 +48,7 @@ struct EmbeddedReference {
             var target = Target(
                 name: name + " as a child process", baseURL: child.baseURL, accounts: { account($0, run: $1) },
                 capabilities: capabilities, appId: appId, eventPageLimit: 1)
-            target.restart = { try await child.lifecycle.restart() }
+            target.restart(through: child.lifecycle)
             return EmbeddedReference(mocks: mocks, target: target)
         }
         let s = mocks.settings
@@ -66,7 +66,7 @@ struct EmbeddedReference {
         try backend.start()
         var target = Target(
             name: name, baseURL: backend.baseURL, accounts: { account($0, run: $1) },
-            capabilities: capabilities, appId: appId, eventPageLimit: 1)
+            capabilities: capabilities.union([.restart]), appId: appId, eventPageLimit: 1)
         target.restart = { try await backend.restart() }
         return EmbeddedReference(mocks: mocks, target: target)
     }
