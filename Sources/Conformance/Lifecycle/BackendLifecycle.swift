@@ -59,7 +59,8 @@ public actor BackendLifecycle {
         guard !closed else { throw BackendLifecycleError("the backend is being stopped; not restarting it") }
         if let command = configuration.restart {
             try await runToCompletion(command, what: "restart")
-            try await waitUntilReady(watching: running, command: command)
+            // The command may well end the process `start` launched and start another: only `ready` counts.
+            try await waitUntilReady(watching: nil, command: command)
             return
         }
         guard configuration.start != nil else {
