@@ -23,6 +23,7 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case lateAnswerWins = "late-answer-wins"
     case resurrectEndedCall = "resurrect-ended-call"
     case longLivedMedia = "long-lived-media"
+    case forgetOnRestart = "forget-on-restart"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -51,6 +52,8 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
         case .lateAnswerWins: return "an answer after the call was answered replaces the winner instead of 409"
         case .resurrectEndedCall: return "a create for an ended callId starts it ringing again instead of 409"
         case .longLivedMedia: return "media credentials stay valid for 30 days instead of minutes"
+        case .forgetOnRestart:
+            return "calls, events and pending pushes live in memory only (even with --db), so a restart loses them"
         }
     }
 

@@ -54,12 +54,15 @@ public final class ReferenceBackendServer: Sendable {
     ) throws {
         self.options = options
         self.transport = transport
-        let store = try CallStore(options.database)
+        // The defect keeps everything in memory, whatever the options say, so a restart starts empty.
+        let forget = options.configuration.defects.contains(.forgetOnRestart)
+        let store = try CallStore(forget ? .inMemory : options.database)
         service = CallService(store: store, users: options.users, configuration: options.configuration, clock: clock)
         let settings =
             messageSettings ?? (transport as? ProviderPushTransport)?.messageSettings
             ?? PushMessageSettings(fcmProjectID: "unset")
         worker = PushWorker(service: service, transport: transport, settings: settings, policy: options.retryPolicy)
+        if let providers = transport as? ProviderPushTransport { try Self.keepProviderToken(providers, in: store) }
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
             handler: Self.api(options.configuration.apiShape, service: service))
@@ -123,6 +126,28 @@ public final class ReferenceBackendServer: Sendable {
                 sleepMs = min(max(next - service.clock() + 1, 1), maxSleepMs)
             }
             try? await Task.sleep(for: .milliseconds(sleepMs))
+        }
+    }
+}
+
+// MARK: - The APNs provider token across restarts
+
+extension ReferenceBackendServer {
+    /// Reuses the APNs provider token the last process signed (from the database) and saves each new
+    /// one: APNs refuses a new token within 20 minutes of the previous one (TooManyProviderTokenUpdates),
+    /// so a backend that restarts must not start over with a fresh token.
+    static func keepProviderToken(_ providers: ProviderPushTransport, in store: CallStore) throws {
+        let keyID = providers.providerTokens.key.keyID
+        let saved = try store.transaction { tx in
+            try tx.db.queryFirst("SELECT token, issued_at_ms FROM provider_tokens WHERE key_id = ?", [.text(keyID)])
+        }
+        providers.providerTokens.restore(token: saved?.string("token"), issuedAtMs: saved?.int64("issued_at_ms")) {
+            token, issuedAtMs in
+            _ = try? store.transaction { tx in
+                try tx.db.execute(
+                    "INSERT OR REPLACE INTO provider_tokens (key_id, token, issued_at_ms) VALUES (?, ?, ?)",
+                    [.text(keyID), .text(token), .integer(issuedAtMs)])
+            }
         }
     }
 }

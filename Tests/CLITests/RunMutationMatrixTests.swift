@@ -16,6 +16,7 @@ import Testing
         ("apns-expiration-30", true, ["CALLX-APNS-5"]),
         ("duplicate-invite-on-retry", false, ["CALLX-OUTBOX-1", "CALLX-OUTBOX-4"]),
         ("fixed-ttl-30s", true, ["CALLX-FCM-6"]),
+        ("forget-on-restart", false, ["CALLX-E2E-3", "CALLX-IDEM-2"]),
         ("idempotency-ignores-payload", false, ["CALLX-IDEM-4"]),
         ("identity-from-body", true, ["CALLX-AUTH-1"]),
         ("invite-after-cancel", true, ["CALLX-EXP-2"]),

@@ -18,8 +18,11 @@ import Testing
         #expect(results.count == scenarioCount)
         for (scenario, attempts) in results {
             let o = attempts[0]
+            // This stack cannot restart its backend; `RunLifecycleTests` runs those scenarios through the CLI.
+            let skipped =
+                scenario.needs.contains(.restart) && o.status == .notApplicable(reason: "the target lacks restart")
             #expect(
-                o.status == .pass,
+                o.status == .pass || skipped,
                 "\(scenario.id): \(o.status.name) \(o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" })"
             )
         }

@@ -337,7 +337,7 @@ import Testing
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         for id in [
             "basic.answer-and-hang-up", "basic.cancel-before-answer", "arbitration.two-devices-race",
-            "idempotency.create-retry", "delivery.reset-after-accept",
+            "idempotency.create-retry", "delivery.reset-after-accept", "restart.ringing-call-survives",
         ] {
             #expect(suite.scenario(id) != nil, "\(id)")
         }

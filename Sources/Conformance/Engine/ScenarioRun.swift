@@ -236,6 +236,8 @@ actor ScenarioRun {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 resolver.saved[name] = try resolver.resolve(value)
             }
+        case .restartBackend:
+            try await restartBackend(step: s)
         }
     }
 

@@ -18,6 +18,9 @@ public struct Target: Sendable {
     public var eventPageLimit: Int?
     /// How many events the backend keeps per feed, when it declares the `eventRetention` capability.
     public var eventRetention: Int?
+    /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
+    /// target the `restart` capability with it.
+    public var restart: (@Sendable () async throws -> Void)? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,

@@ -75,6 +75,7 @@ extension ScenarioDecoder {
             let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
             guard let who, let callee else { return nil }
             return .overflowEvents(OverflowEventsStep(actor: who, callee: callee))
+        case "restartBackend": return decodeRestart(node, p)
         case "expectPush", "expectNoPush", "expectEvent", "expectNoEvent":
             return decodeExpectation(kind, node, p, saves: &saves)
         default:

@@ -36,6 +36,8 @@ public enum Step: Sendable, Equatable {
     case overflowEvents(OverflowEventsStep)
     case fault(FaultStep)
     case save([String: JSONValue])
+    /// Restarts the backend through the target's restart hook (needs the `restart` capability).
+    case restartBackend
 
     /// The step's keyword in scenario files.
     public var kind: String {
@@ -58,6 +60,7 @@ public enum Step: Sendable, Equatable {
         case .overflowEvents: return "overflowEvents"
         case .fault: return "fault"
         case .save: return "save"
+        case .restartBackend: return "restartBackend"
         }
     }
 
@@ -65,8 +68,7 @@ public enum Step: Sendable, Equatable {
     public static let kinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
         "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "overflowEvents",
-        "fault",
-        "save",
+        "fault", "save", "restartBackend",
     ]
 
     /// Keywords of steps that send one request and may run inside a `race`.

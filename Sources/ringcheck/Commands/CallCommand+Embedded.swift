@@ -21,18 +21,20 @@ extension CallCommand {
         let users = embeddedUsers()
         let ringSeconds = Int((ringTimeout ?? 30).rounded(.up))
         let embedded: EmbeddedReference
+        let cleanup = RunCleanup()
         do {
             embedded = try await EmbeddedReference.start(
                 defects: defects, users: users, ringSeconds: ringSeconds,
                 accounts: { name, _ in
                     users.first { $0.userId == name }.map { TargetUser(userId: $0.userId, bearerToken: $0.bearerToken) }
-                })
+                }, cleanup: cleanup)
         } catch {
+            await cleanup.run()
             Console.error("ringcheck call: cannot start the mocks and the reference backend: \(error)")
             return .inconclusive
         }
         let code = await call(target: embedded.target, mocks: embedded.mocks, embedded: true)
-        await embedded.stop()
+        await cleanup.run()
         return code
     }
 }

@@ -37,12 +37,18 @@ struct RunCommand: RingcheckCommand {
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
             .value("concurrency", "N", help: "Scenarios run at once.", default: "12"),
+            .flag(
+                "reference-process",
+                help:
+                    "Run the reference backend as a child process (serve-reference) that ringcheck starts, restarts and stops like a target's backend; its output goes to <report-dir>/backend.log."
+            ),
         ],
         examples: [
             "ringcheck run                                  # the whole Callx suite against the reference backend",
             "ringcheck run 'arbitration.*' --repeat 5",
             "ringcheck run --reference-defect racy-answer   # see which checks catch a defect",
             "ringcheck run --shard 1/2 --report-dir r1 && ringcheck run --shard 2/2 --report-dir r2",
+            "ringcheck run 'restart.*' --reference-process  # restart a real backend process mid-call",
         ])
 
     var patterns: [String]
@@ -57,6 +63,7 @@ struct RunCommand: RingcheckCommand {
     var defects: Set<Defect>
     var defectNames: [String]
     var concurrency: Int
+    var referenceProcess: Bool
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
@@ -93,6 +100,7 @@ struct RunCommand: RingcheckCommand {
         defectNames = arguments.all("reference-defect")
         defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
+        referenceProcess = arguments.flag("reference-process")
     }
 
     /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
@@ -137,11 +145,16 @@ struct RunCommand: RingcheckCommand {
         for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
 
         let startedAt = Date()
+        // From here on Ctrl-C and SIGTERM stop what the run started before ringcheck exits.
+        let cleanup = RunCleanup()
+        try cleanup.exitOnSignal(command: Self.configuration.name)
         let embedded: EmbeddedReference
         do {
             embedded = try await EmbeddedReference.start(
-                defects: defects, runs: scenarios.count * repeatCount, userNames: userNames)
+                defects: defects, runs: scenarios.count * repeatCount, userNames: userNames,
+                processLog: referenceProcess ? reportDir + "/backend.log" : nil, cleanup: cleanup)
         } catch {
+            await cleanup.run()
             Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
             return .inconclusive
         }
@@ -161,7 +174,7 @@ struct RunCommand: RingcheckCommand {
             engine = try ScenarioEngine(
                 target: embedded.target, mocks: embedded.mocks, catalogue: catalogue)
         } catch {
-            await embedded.stop()
+            await cleanup.run()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
             return .inconclusive
         }
@@ -176,7 +189,7 @@ struct RunCommand: RingcheckCommand {
             Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
         }
         engine.shutdown()
-        await embedded.stop()
+        await cleanup.run()
 
         let runResult = RunResult(
             ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name,
