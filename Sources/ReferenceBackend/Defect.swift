@@ -24,6 +24,7 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case resurrectEndedCall = "resurrect-ended-call"
     case longLivedMedia = "long-lived-media"
     case forgetOnRestart = "forget-on-restart"
+    case logPushSecrets = "log-push-secrets"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -54,6 +55,7 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
         case .longLivedMedia: return "media credentials stay valid for 30 days instead of minutes"
         case .forgetOnRestart:
             return "calls, events and pending pushes live in memory only (even with --db), so a restart loses them"
+        case .logPushSecrets: return "the backend log carries request bodies, push tokens and push payloads in full"
         }
     }
 

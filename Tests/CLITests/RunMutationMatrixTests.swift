@@ -22,6 +22,7 @@ import Testing
         ("invite-after-cancel", true, ["CALLX-EXP-2"]),
         ("keep-dead-tokens", false, ["CALLX-TOK-6", "CALLX-TOK-7"]),
         ("late-answer-wins", false, ["CALLX-ARB-3", "CALLX-ARB-6"]),
+        ("log-push-secrets", true, ["CALLX-SEC-3"]),
         ("long-lived-media", false, ["CALLX-MEDIA-2"]),
         ("no-idempotency", false, ["CALLX-IDEM-1", "CALLX-IDEM-4", "CALLX-IDEM-6"]),
         ("no-membership-check", true, ["CALLX-AUTH-1", "CALLX-AUTH-3"]),

@@ -19,7 +19,7 @@ public final class ReferenceStack: Sendable {
         defects: Set<Defect> = [], ringSeconds: Int = 30, database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
         mockOptions: MockStack.Options = MockStack.Options(),
-        tokenClock: @escaping MillisecondClock = SystemClock.milliseconds
+        tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil
     ) throws -> ReferenceStack {
         let mocks = try MockStack.start(mockOptions)
         do {
@@ -29,7 +29,7 @@ public final class ReferenceStack: Sendable {
                 options: .init(
                     database: database,
                     configuration: ReferenceBackendConfiguration(ringSeconds: ringSeconds, defects: defects),
-                    retryPolicy: retryPolicy),
+                    retryPolicy: retryPolicy, logFile: logFile),
                 transport: transport)
             try server.start()
             return ReferenceStack(

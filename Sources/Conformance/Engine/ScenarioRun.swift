@@ -221,6 +221,8 @@ actor ScenarioRun {
             if waitMs > 0 { try await Task.sleep(for: .milliseconds(waitMs)) }
         case .overflowEvents(let o):
             try await overflowEvents(o, step: s)
+        case .expectNotLogged(let e):
+            try await expectNotLogged(e, step: s)
         case .fault(let f):
             var plan = f.plan
             if let name = f.device {

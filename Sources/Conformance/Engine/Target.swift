@@ -18,6 +18,9 @@ public struct Target: Sendable {
     public var eventPageLimit: Int?
     /// How many events the backend keeps per feed, when it declares the `eventRetention` capability.
     public var eventRetention: Int?
+    /// A file the backend's log lines reach (its output when ringcheck started it), for the
+    /// `backendLog` capability: the `expectNotLogged` step reads it.
+    public var backendLog: String?
     /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
     /// target the `restart` capability with it.
     public var restart: (@Sendable () async throws -> Void)? = nil

@@ -97,8 +97,10 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let mediaSession = Capability(rawValue: "mediaSession")
     /// ringcheck can restart the backend.
     public static let restart = Capability(rawValue: "restart")
+    /// ringcheck can read what the backend logs (it started the backend, or the target names the file).
+    public static let backendLog = Capability(rawValue: "backendLog")
 
     public static let known: [Capability] = [
-        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart,
+        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .backendLog,
     ]
 }

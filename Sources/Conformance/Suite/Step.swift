@@ -34,6 +34,7 @@ public enum Step: Sendable, Equatable {
     case race(RaceStep)
     case waitUntilExpiry(WaitUntilExpiryStep)
     case overflowEvents(OverflowEventsStep)
+    case expectNotLogged(ExpectNotLoggedStep)
     case fault(FaultStep)
     case save([String: JSONValue])
     /// Restarts the backend through the target's restart hook (needs the `restart` capability).
@@ -58,6 +59,7 @@ public enum Step: Sendable, Equatable {
         case .race: return "race"
         case .waitUntilExpiry: return "waitUntilExpiry"
         case .overflowEvents: return "overflowEvents"
+        case .expectNotLogged: return "expectNotLogged"
         case .fault: return "fault"
         case .save: return "save"
         case .restartBackend: return "restartBackend"
@@ -68,7 +70,7 @@ public enum Step: Sendable, Equatable {
     public static let kinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
         "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "overflowEvents",
-        "fault", "save", "restartBackend",
+        "fault", "save", "restartBackend", "expectNotLogged",
     ]
 
     /// Keywords of steps that send one request and may run inside a `race`.
@@ -280,6 +282,15 @@ public struct OverflowEventsStep: Sendable, Equatable {
     public var actor: StepActor
     /// The user whose feed overflows.
     public var callee: String
+}
+
+/// Watches the backend's log (`backendLog` capability) for `duration` and fails if any of the
+/// scenario's push tokens, the full body of any push sent to its devices, or one of `values` appears.
+public struct ExpectNotLoggedStep: Sendable, Equatable {
+    public var duration: ScenarioDuration
+    /// More text that must not be logged (references allowed).
+    public var values: [JSONValue]
+    public var requirement: String?
 }
 
 public struct FaultStep: Sendable, Equatable {

@@ -43,7 +43,7 @@ struct ReferenceProcess {
         var arguments = [
             selfPath(), "serve-reference", "--port", String(port), "--db", directory + "/reference.db",
             "--ring-seconds", String(ringSeconds), "--event-retention", String(eventRetention), "--users", usersFile,
-            "--quiet",
+            "--quiet", "--log", "-",
         ]
         for d in defects.map(\.name).sorted() { arguments += ["--defect", d] }
         let baseURL = "http://127.0.0.1:\(port)"

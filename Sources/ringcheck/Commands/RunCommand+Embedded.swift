@@ -23,10 +23,11 @@ struct EmbeddedReference {
         TargetUser(userId: "u\(run)-\(name)", bearerToken: "token-u\(run)-\(name)")
     }
 
-    /// Starts mocks and backend with accounts for `runs` runs of `userNames`; with `processLog` the
-    /// backend is a child process writing to that file. Both are stopped by `cleanup`.
+    /// Starts mocks and backend with accounts for `runs` runs of `userNames`, the backend logging to
+    /// `log` (a fresh file); as a child process when `asChildProcess`. Both are stopped by `cleanup`.
     static func start(
-        defects: Set<Defect>, runs: Int, userNames: [String], processLog: String? = nil, cleanup: RunCleanup
+        defects: Set<Defect>, runs: Int, userNames: [String], log: String? = nil, asChildProcess: Bool = false,
+        cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
         var users: [BackendUser] = []
         for run in 0..<max(runs, 1) {
@@ -39,34 +40,42 @@ struct EmbeddedReference {
             }
         }
         return try await start(
-            defects: defects, users: users, ringSeconds: ringSeconds, accounts: { account($0, run: $1) },
-            processLog: processLog, cleanup: cleanup)
+            defects: defects, users: users, ringSeconds: ringSeconds, accounts: { account($0, run: $1) }, log: log,
+            asChildProcess: asChildProcess, cleanup: cleanup)
     }
 
     /// Starts mocks and backend knowing `users`, with calls that ring `ringSeconds`; `accounts` is
-    /// how the target names them (see `Target.accounts`). Both are stopped by `cleanup`.
+    /// how the target names them (see `Target.accounts`). The backend logs to `log` when given (the
+    /// target's `backendLog`, so CALLX-SEC-3 can be judged). Both are stopped by `cleanup`.
     static func start(
         defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
-        accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, processLog: String? = nil,
-        cleanup: RunCleanup
+        accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String? = nil,
+        asChildProcess: Bool = false, cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
+        if let log {
+            let dir = (log as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            try? FileManager.default.removeItem(atPath: log)
+        }
         let mocks = try MockStack.start()
         await cleanup.add { mocks.stop() }
         let name =
             "embedded reference backend"
             + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
-        let capabilities: Set<Capability> = [
+        var capabilities: Set<Capability> = [
             .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .restart,
         ]
+        if log != nil { capabilities.insert(.backendLog) }
         let appId = mocks.providers.credentials.bundleID
-        if let processLog {
+        if asChildProcess, let log {
             let child = try await ReferenceProcess.start(
                 mocks: mocks, users: users, defects: defects, ringSeconds: ringSeconds,
-                eventRetention: eventRetention, log: processLog, cleanup: cleanup)
+                eventRetention: eventRetention, log: log, cleanup: cleanup)
             var target = Target(
                 name: name + " as a child process", baseURL: child.baseURL, accounts: accounts,
                 capabilities: capabilities, appId: appId, eventPageLimit: 1, eventRetention: eventRetention)
             target.restart(through: child.lifecycle)
+            target.backendLog = log
             return EmbeddedReference(mocks: mocks, target: target)
         }
         let s = mocks.settings
@@ -79,7 +88,7 @@ struct EmbeddedReference {
                 ringSeconds: ringSeconds, eventRetention: eventRetention, defects: defects),
             users: UserDirectory(users),
             retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
-            sweepIntervalMs: 100)
+            sweepIntervalMs: 100, logFile: log)
         let backend = try RestartableReference(options: options, providers: providers)
         await cleanup.add { await backend.stop() }
         try backend.start()
@@ -87,6 +96,7 @@ struct EmbeddedReference {
             name: name, baseURL: backend.baseURL, accounts: accounts, capabilities: capabilities, appId: appId,
             eventPageLimit: 1, eventRetention: eventRetention)
         target.restart = { try await backend.restart() }
+        target.backendLog = log
         return EmbeddedReference(mocks: mocks, target: target)
     }
 }

@@ -152,7 +152,7 @@ struct RunCommand: RingcheckCommand {
         do {
             embedded = try await EmbeddedReference.start(
                 defects: defects, runs: scenarios.count * repeatCount, userNames: userNames,
-                processLog: referenceProcess ? reportDir + "/backend.log" : nil, cleanup: cleanup)
+                log: reportDir + "/backend.log", asChildProcess: referenceProcess, cleanup: cleanup)
         } catch {
             await cleanup.run()
             Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
