@@ -24,9 +24,10 @@ extension Connection {
 
     private func dispatchCompletedStreams() {
         guard let h2, !h2.completed.isEmpty else { return }
-        let done = h2.completed
-        h2.completed = []
-        for stream in done {
+        // Nothing below adds to `completed` (dispatching only queues), so the list is walked in place
+        // and keeps its capacity.
+        defer { h2.completed.removeAll(keepingCapacity: true) }
+        for stream in h2.completed {
             if stream.headersTooLarge {
                 h2.submitResponse(streamID: stream.id, .text(431, "request header block too large\n"))
             } else if stream.bodyTooLarge {
