@@ -148,7 +148,7 @@ extension APNsMock {
     /// it may carry for this mock's bundle; remembers the last topic, which a client sends again and
     /// again (the same string, as the server reuses header strings).
     func judge(topic: String) -> TopicJudgement {
-        if let last = lastTopic.withLock({ $0 }), last.topic == topic { return last.judgement }
+        if let known = lastTopic.withLock({ last in last?.topic == topic ? last?.judgement : nil }) { return known }
         let isValid = topic.utf8.count <= 255 && topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         let judgement = TopicJudgement(
             isValid: isValid, allowed: isValid ? Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID) : nil

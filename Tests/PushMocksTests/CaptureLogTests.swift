@@ -167,6 +167,26 @@ import Testing
         #expect(c.headers["authorization"] == "bearer \(f.jwt)")
     }
 
+    /// The mock reuses the secrets list of the previous push when both tokens repeat: pushes that
+    /// alternate devices must each redact their own token.
+    @Test func eachCaptureRedactsItsOwnDeviceToken() async throws {
+        let other = String(repeating: "c0ffee", count: 10) + "0042"
+        for token in [MockFixture.deviceToken, MockFixture.deviceToken, other, MockFixture.deviceToken, other] {
+            _ = await f.mocks.apnsProduction.handle(f.apnsRequest(token: token))
+        }
+        let captures = f.mocks.log.captures()
+        #expect(captures.count == 5)
+        for c in captures {
+            let text = rendered(c)
+            #expect(!text.contains(MockFixture.deviceToken) && !text.contains(other) && !text.contains(f.jwt))
+            #expect(c.secrets.map(\.value) == [try #require(c.deviceToken), f.jwt])
+        }
+        #expect(
+            captures.map(\.deviceToken) == [
+                MockFixture.deviceToken, MockFixture.deviceToken, other, MockFixture.deviceToken, other,
+            ])
+    }
+
     @Test func revealShowsSecrets() async throws {
         _ = await f.mocks.apnsProduction.handle(f.apnsRequest())
         let text = rendered(try #require(f.mocks.log.captures().first), reveal: true)
