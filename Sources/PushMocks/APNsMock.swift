@@ -175,7 +175,7 @@ public final class APNsMock: HTTPImmediateHandler {
         }
         capture.apns = info
         capture.response = response
-        _ = log.append(capture)
+        _ = log.append(taking: &capture)
         return response
     }
 

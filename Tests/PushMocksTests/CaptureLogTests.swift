@@ -16,6 +16,28 @@ import Testing
         return c
     }
 
+    // MARK: Value semantics
+
+    /// Captures share their storage until one is changed: a change must never show through a copy,
+    /// nor through what the log holds.
+    @Test func copiesOfACaptureAreIndependent() async throws {
+        let original = Self.request(1, token: "a")
+        var copy = original
+        copy.deviceToken = "b"
+        copy.detail = "changed"
+        copy.apns = APNsPushInfo(topic: "t", apnsID: "x")
+        #expect(original.deviceToken == "a" && original.detail == nil && original.apns == nil)
+        #expect(copy.deviceToken == "b" && copy.detail == "changed" && copy.apns?.topic == "t")
+
+        let stored = log.record(original)
+        #expect(stored.sequence == 1)
+        #expect(original.sequence == 0)
+        var kept = try #require(log.captures().first)
+        kept.deviceToken = "c"
+        #expect(log.captures().first?.deviceToken == "a")
+        #expect(stored.deviceToken == "a")
+    }
+
     // MARK: Contents
 
     @Test func recordsEveryFieldOfAnAcceptedPush() async throws {
