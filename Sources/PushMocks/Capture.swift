@@ -210,8 +210,8 @@ public struct Capture: Sendable {
     }
     /// The fault plan applied to this request, if any.
     public var fault: AppliedFault? {
-        get { storage.fault }
-        set { writable.fault = newValue }
+        get { storage.fault?.value }
+        set { writable.fault = newValue.map(CaptureBox.init) }
     }
     public var connectionID: UInt64 {
         get { storage.connectionID }
@@ -232,8 +232,8 @@ public struct Capture: Sendable {
     }
     /// The normalised FCM message (FCM captures whose body could be read).
     public var fcm: FCMMessageInfo? {
-        get { storage.fcm }
-        set { writable.fcm = newValue }
+        get { storage.fcm?.value }
+        set { writable.fcm = newValue.map(CaptureBox.init) }
     }
     /// The OAuth client (`iss` of the assertion) when known (OAuth captures only).
     public var oauthClient: String? {
@@ -287,12 +287,13 @@ public struct Capture: Sendable {
         var response: HTTPResponse
         var outcome: CaptureOutcome
         var detail: String?
-        var fault: AppliedFault?
+        /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
+        var fault: CaptureBox<AppliedFault>?
         var connectionID: UInt64
         var streamID: Int32?
         var httpVersion: HTTPVersion
         var apns: APNsPushInfo?
-        var fcm: FCMMessageInfo?
+        var fcm: CaptureBox<FCMMessageInfo>?
         var oauthClient: String?
         var secrets: [CaptureSecret]
         var jsonSource: JSONSource
@@ -349,4 +350,10 @@ public struct Capture: Sendable {
             jsonSource = other.jsonSource
         }
     }
+}
+
+/// An immutable value out of line; a new box replaces it on every change, so copies share it safely.
+final class CaptureBox<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
