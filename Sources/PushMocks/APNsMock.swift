@@ -63,8 +63,8 @@ public final class APNsMock: HTTPImmediateHandler {
     let state = Mutex(State())
     /// The topic judged last (see `judge(topic:)`).
     let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
-    /// The path `deviceToken(inPath:)` read last, its token and that token's short form.
-    let lastDevice = Mutex<(path: String, token: String?, short: String?)?>(nil)
+    /// The request target `deviceToken(inTarget:)` read last, its token and that token's short form.
+    let lastDevice = Mutex<(target: String, token: String?, short: String?)?>(nil)
     /// The capture secrets `secrets(token:credential:)` made last, and for which tokens.
     let lastSecrets = Mutex<(token: String?, jwt: String?, secrets: [CaptureSecret])?>(nil)
 
@@ -100,7 +100,7 @@ public final class APNsMock: HTTPImmediateHandler {
     /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
-        let token = deviceToken(inPath: request.path)
+        let token = deviceToken(inTarget: request.target)
         let fault = faults?.next(mock: .apns, deviceToken: token)
         await fault?.delay()
         return respond(to: request, token: token, nowMs: now, fault: fault)
@@ -111,7 +111,7 @@ public final class APNsMock: HTTPImmediateHandler {
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         if let faults, faults.hasLivePlans { return nil }
         let now = clock()
-        return respond(to: request, token: deviceToken(inPath: request.path), nowMs: now, fault: nil)
+        return respond(to: request, token: deviceToken(inTarget: request.target), nowMs: now, fault: nil)
     }
 
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
@@ -210,23 +210,24 @@ public final class APNsMock: HTTPImmediateHandler {
         return secrets
     }
 
-    /// `deviceToken(inPath:)`, remembered for the path seen last (with the token's `Redaction.shortToken`):
-    /// a client pushing to one device sends the same path string again and again.
-    func deviceToken(inPath path: String) -> String? {
+    /// The device token in the path of request target `target` (see `deviceToken(inPath:)`), remembered
+    /// for the target seen last (with the token's `Redaction.shortToken`): a client pushing to one
+    /// device sends the same target string again and again, and a repeat skips splitting off the query.
+    func deviceToken(inTarget target: String) -> String? {
         // Compared under the lock: copying the remembered strings out costs retains and releases.
         if let known = lastDevice.withLock({ last -> String?? in
-            guard let last, last.path == path else { return nil }
+            guard let last, last.target == target else { return nil }
             return .some(last.token)
         }) {
             return known
         }
-        let token = Self.deviceToken(inPath: path)
+        let token = Self.deviceToken(inPath: pathOf(target))
         let short = token.flatMap { $0.isEmpty ? nil : Redaction.shortToken($0) }
-        lastDevice.withLock { $0 = (path, token, short) }
+        lastDevice.withLock { $0 = (target, token, short) }
         return token
     }
 
-    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that path's token.
+    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that target's token.
     func shortToken(_ token: String) -> String {
         let known = lastDevice.withLock { last -> String? in last?.token == token ? last?.short : nil }
         return known ?? Redaction.shortToken(token)
