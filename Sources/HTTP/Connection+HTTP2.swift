@@ -27,6 +27,8 @@ extension Connection {
         // Nothing below adds to `completed` (dispatching only queues), so the list is walked in place
         // and keeps its capacity.
         defer { h2.completed.removeAll(keepingCapacity: true) }
+        // The requests completed by the bytes just received arrived together: one clock read.
+        let arrivalMs = rc_wall_ms()
         for stream in h2.completed {
             if stream.headersTooLarge {
                 h2.submitResponse(streamID: stream.id, .text(431, "request header block too large\n"))
@@ -37,7 +39,7 @@ extension Connection {
                 let request = HTTPRequest(
                     method: stream.method, target: stream.path, authority: stream.authority ?? stream.headers["host"],
                     headers: stream.headers, body: stream.body, version: .http2, connection: info,
-                    streamID: stream.id, arrivalMs: rc_wall_ms())
+                    streamID: stream.id, arrivalMs: arrivalMs)
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }
