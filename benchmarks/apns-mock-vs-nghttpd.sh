@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
-# Throughput of the APNs mock against nghttpd, the same request through h2load, one right after the other.
+# Throughput of the APNs mock against nghttpd, the same request through h2load, in alternating rounds.
 #
 # The mock verifies the provider token (cached after the first check, as the real APNs does), validates
 # every header and the payload, and records every push in the capture log; nghttpd only serves a file.
-# Prints both rates, the CPU time each server spent per request (user+system, from /proc; steadier
-# than rates on a shared machine) and "ratio: X" (mock over nghttpd). Target: ratio >= 0.8.
+# Both get the same h2load settings, the same request, TLS, and as many loop threads (--loops).
+# Each round measures both servers one right after the other, the mock first in odd rounds and
+# nghttpd first in even ones, so a change in the machine's load between them does not always favour
+# the same one. Prints each round's rates, the CPU time each server spent per request (user+system,
+# from /proc; steadier than rates on a shared machine) and their ratios, then the medians, ending with
+# "ratio: X" (median of the rounds' mock/nghttpd rate ratios). Target: ratio >= 0.8.
+# The first round fills the mock's capture log (100,000 captures); later rounds find it full and
+# dropping its oldest captures, as a long-running mock does.
 #
-# Usage: benchmarks/apns-mock-vs-nghttpd.sh [-n REQUESTS] [-c CLIENTS] [-m STREAMS] [--loops N]
+# Usage: benchmarks/apns-mock-vs-nghttpd.sh [-n REQUESTS] [-c CLIENTS] [-m STREAMS] [--loops N] [--rounds N]
 # Needs: h2load and nghttpd (Debian nghttp2-client, nghttp2-server), /usr/bin/python3 with python3-jwt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-requests=100000 clients=10 streams=10 loops=1
+requests=100000 clients=10 streams=10 loops=1 rounds=5
 while [ $# -gt 0 ]; do
     case "$1" in
         -n) requests=$2; shift 2 ;;
         -c) clients=$2; shift 2 ;;
         -m) streams=$2; shift 2 ;;
         --loops) loops=$2; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        --rounds) rounds=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^# Needs/p' "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -80,12 +87,31 @@ run() { # url name pid → requests per second; writes the server's CPU µs per 
     grep -E '^finished in' "$work/h2load.out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
 
-mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock "$mock_pid")
-nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd "$nghttpd_pid")
+echo "requests: $requests per round, clients: $clients, streams per client: $streams, loops: $loops, rounds: $rounds"
+: >"$work/rounds"
+for round in $(seq "$rounds"); do
+    if [ $((round % 2)) -eq 1 ]; then
+        mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock "$mock_pid")
+        nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd "$nghttpd_pid")
+    else
+        nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd "$nghttpd_pid")
+        mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock "$mock_pid")
+    fi
+    echo "$mock_rate $nghttpd_rate $(cat "$work/mock.cpu") $(cat "$work/nghttpd.cpu")" >>"$work/rounds"
+    /usr/bin/python3 -c "import sys; m, n, mc, nc = map(float, sys.argv[1:]); \
+print('round %d: apns mock %.0f req/s, nghttpd %.0f req/s, ratio %.2f; cpu per request: mock %.1f us, nghttpd %.1f us, ratio %.2f' \
+% ($round, m, n, m / n, mc, nc, nc / mc))" $(tail -1 "$work/rounds")
+done
 captured=$(curl -s "$RINGCHECK_CONTROL_URL/v1/health" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["captures"])')
 
-echo "requests: $requests, clients: $clients, streams per client: $streams, loops: $loops"
-echo "apns mock: $mock_rate req/s (captures recorded: $captured)"
-echo "nghttpd:   $nghttpd_rate req/s"
-echo "cpu per request: mock $(cat "$work/mock.cpu") us, nghttpd $(cat "$work/nghttpd.cpu") us"
-/usr/bin/python3 -c "print('ratio: %.2f' % ($mock_rate / $nghttpd_rate))"
+echo "captures in the mock's log: $captured"
+/usr/bin/python3 - "$work/rounds" <<'PY'
+import statistics, sys
+rows = [list(map(float, line.split())) for line in open(sys.argv[1]) if line.strip()]
+med = lambda xs: statistics.median(xs)
+print("apns mock: %.0f req/s (median)" % med([r[0] for r in rows]))
+print("nghttpd:   %.0f req/s (median)" % med([r[1] for r in rows]))
+print("cpu per request: mock %.1f us, nghttpd %.1f us (medians); cpu ratio (nghttpd/mock): %.2f"
+      % (med([r[2] for r in rows]), med([r[3] for r in rows]), med([r[3] / r[2] for r in rows])))
+print("ratio: %.2f" % med([r[0] / r[1] for r in rows]))
+PY

@@ -47,6 +47,7 @@ final class EventLoop: @unchecked Sendable {
     ) throws {
         self.configuration = configuration
         self.handler = handler
+        self.immediateHandler = handler as? any HTTPImmediateHandler
         self.tls = tls
         self.tunnelTLS = tunnelTLS
         self.listenFD = listenFD
@@ -150,14 +151,18 @@ final class EventLoop: @unchecked Sendable {
 
     private func flushDirty() {
         while !dirty.isEmpty {
-            let batch = dirty
-            dirty = []
-            for c in batch {
+            // Two lists taking turns keep their capacity: work on a batch can mark more connections dirty.
+            swap(&dirty, &dirtyBatch)
+            for c in dirtyBatch {
                 c.isDirty = false
                 c.afterWork()
             }
+            dirtyBatch.removeAll(keepingCapacity: true)
         }
     }
+
+    /// The batch `flushDirty` works through (empty in between).
+    @exclusivity(unchecked) private var dirtyBatch: [Connection] = []
 
     private func drainInbox() {
         for message in inbox.takeAll() {
@@ -263,11 +268,17 @@ final class EventLoop: @unchecked Sendable {
     /// lock of this thread, and that contention cost more than everything else per request.
     private func flushDispatches() {
         guard !pendingDispatches.isEmpty else { return }
-        var all = pendingDispatches
-        pendingDispatches = []
+        // Answering can queue more requests (a delivered response lets a connection read on), so the
+        // batch moves to a second list; both keep their capacity from one iteration to the next.
+        swap(&pendingDispatches, &dispatchBatch)
+        let all: [PendingDispatch]
         if let immediateHandler {
-            all = answerImmediately(all, immediateHandler)
+            all = answerImmediately(dispatchBatch, immediateHandler)
+            dispatchBatch.removeAll(keepingCapacity: true)
             if all.isEmpty { return }
+        } else {
+            all = dispatchBatch
+            dispatchBatch = []
         }
         let handler = self.handler
         let inbox = self.inbox
@@ -294,8 +305,11 @@ final class EventLoop: @unchecked Sendable {
 
     private static let dispatchChunk = 16
 
-    /// The handler when it can answer on this thread.
-    private var immediateHandler: (any HTTPImmediateHandler)? { handler as? any HTTPImmediateHandler }
+    /// The batch `flushDispatches` works through (empty in between).
+    @exclusivity(unchecked) private var dispatchBatch: [PendingDispatch] = []
+
+    /// The handler when it can answer on this thread (cast once: a dynamic cast per batch adds up).
+    private let immediateHandler: (any HTTPImmediateHandler)?
 
     /// Delivers what `handler` answers at once and returns the requests it left for the pool.
     private func answerImmediately(

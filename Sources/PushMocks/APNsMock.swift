@@ -63,8 +63,10 @@ public final class APNsMock: HTTPImmediateHandler {
     let state = Mutex(State())
     /// The topic judged last (see `judge(topic:)`).
     let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
-    /// The path `deviceToken(inPath:)` read last, its token and that token's short form.
-    let lastDevice = Mutex<(path: String, token: String?, short: String?)?>(nil)
+    /// The request target `deviceToken(inTarget:)` read last, its token and that token's short form.
+    let lastDevice = Mutex<(target: String, token: String?, short: String?)?>(nil)
+    /// The capture secrets `secrets(token:credential:)` made last, and for which tokens.
+    let lastSecrets = Mutex<(token: String?, jwt: String?, secrets: [CaptureSecret])?>(nil)
 
     /// What `judge(topic:)` found.
     struct TopicJudgement {
@@ -98,7 +100,7 @@ public final class APNsMock: HTTPImmediateHandler {
     /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
-        let token = deviceToken(inPath: request.path)
+        let token = deviceToken(inTarget: request.target)
         let fault = faults?.next(mock: .apns, deviceToken: token)
         await fault?.delay()
         return respond(to: request, token: token, nowMs: now, fault: fault)
@@ -109,24 +111,18 @@ public final class APNsMock: HTTPImmediateHandler {
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         if let faults, faults.hasLivePlans { return nil }
         let now = clock()
-        return respond(to: request, token: deviceToken(inPath: request.path), nowMs: now, fault: nil)
+        return respond(to: request, token: deviceToken(inTarget: request.target), nowMs: now, fault: nil)
     }
 
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
     func respond(to request: HTTPRequest, token: String?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
-        capture.secrets.reserveCapacity(2)  // the device token and the provider token: one allocation
-        if let token, !token.isEmpty {
-            capture.deviceToken = token
-            capture.secrets.append(CaptureSecret(value: token, replacement: shortToken(token)))
-        }
+        if let token, !token.isEmpty { capture.deviceToken = token }
         let fields = APNsRequestHeaders(request.headers)
         let authorization = fields.authorization
         let credential = authorization.flatMap(providerCredential)
-        if let credential {
-            capture.secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder))
-        }
+        capture.secrets = secrets(token: token, credential: credential)
         capture.jsonSource = .body
         let requestID = fields.apnsID
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
@@ -153,7 +149,9 @@ public final class APNsMock: HTTPImmediateHandler {
                     request, fields: fields, token: token, jwt: credential?.jwt,
                     jwtKeyID: credential?.keyID,
                     nowMs: now, info: &info, tokenValid: &tokenValid)
-                response = HTTPResponse(status: 200, headers: ["apns-id": apnsID])
+                var headers = HTTPHeaders()
+                headers.add("apns-id", apnsID)
+                response = HTTPResponse(status: 200, headers: headers)
                 if environment == .sandbox { response.headers.add("apns-unique-id", MockIDs.lowercaseUUID()) }
                 capture.outcome = .accepted
             } catch {
@@ -177,7 +175,7 @@ public final class APNsMock: HTTPImmediateHandler {
         }
         capture.apns = info
         capture.response = response
-        _ = log.append(capture)
+        _ = log.append(taking: &capture)
         return response
     }
 
@@ -185,25 +183,54 @@ public final class APNsMock: HTTPImmediateHandler {
     static func errorResponse(status: Int, reason: String, apnsID: String, timestampMs: Int64) -> HTTPResponse {
         var members: [(key: String, value: JSONValue)] = [("reason", .string(reason))]
         if status == 410 { members.append(("timestamp", .int(timestampMs))) }
-        return HTTPResponse(
-            status: status, headers: ["apns-id": apnsID, "content-type": "application/json"],
-            body: JSONValue.object(members).bytes())
+        var headers = HTTPHeaders()
+        headers.add("apns-id", apnsID)
+        headers.add("content-type", "application/json")
+        return HTTPResponse(status: status, headers: headers, body: JSONValue.object(members).bytes())
     }
 
-    /// `deviceToken(inPath:)`, remembered for the path seen last (with the token's `Redaction.shortToken`):
-    /// a client pushing to one device sends the same path string again and again.
-    func deviceToken(inPath path: String) -> String? {
-        if let last = lastDevice.withLock({ $0 }), last.path == path { return last.token }
-        let token = Self.deviceToken(inPath: path)
+    /// The secrets of a capture: the device token and the provider token, each with what to show instead.
+    ///
+    /// The list made last is handed out again when both tokens are the same: a client pushes with one
+    /// provider token, often to one device, and every capture keeping its own copy cost an allocation.
+    func secrets(token: String?, credential: ProviderCredential?) -> [CaptureSecret] {
+        let token = token.flatMap { $0.isEmpty ? nil : $0 }
+        let jwt = credential?.jwt
+        if let reused = lastSecrets.withLock({ last -> [CaptureSecret]? in
+            guard let last, last.token == token, last.jwt == jwt else { return nil }
+            return last.secrets
+        }) {
+            return reused
+        }
+        var secrets: [CaptureSecret] = []
+        secrets.reserveCapacity(2)
+        if let token { secrets.append(CaptureSecret(value: token, replacement: shortToken(token))) }
+        if let credential { secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder)) }
+        lastSecrets.withLock { $0 = (token, jwt, secrets) }
+        return secrets
+    }
+
+    /// The device token in the path of request target `target` (see `deviceToken(inPath:)`), remembered
+    /// for the target seen last (with the token's `Redaction.shortToken`): a client pushing to one
+    /// device sends the same target string again and again, and a repeat skips splitting off the query.
+    func deviceToken(inTarget target: String) -> String? {
+        // Compared under the lock: copying the remembered strings out costs retains and releases.
+        if let known = lastDevice.withLock({ last -> String?? in
+            guard let last, last.target == target else { return nil }
+            return .some(last.token)
+        }) {
+            return known
+        }
+        let token = Self.deviceToken(inPath: pathOf(target))
         let short = token.flatMap { $0.isEmpty ? nil : Redaction.shortToken($0) }
-        lastDevice.withLock { $0 = (path, token, short) }
+        lastDevice.withLock { $0 = (target, token, short) }
         return token
     }
 
-    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that path's token.
+    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that target's token.
     func shortToken(_ token: String) -> String {
-        if let last = lastDevice.withLock({ $0 }), last.token == token, let short = last.short { return short }
-        return Redaction.shortToken(token)
+        let known = lastDevice.withLock { last -> String? in last?.token == token ? last?.short : nil }
+        return known ?? Redaction.shortToken(token)
     }
 
     /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.

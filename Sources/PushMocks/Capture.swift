@@ -114,40 +114,83 @@ public struct FCMMessageInfo: Sendable, Equatable {
 ///
 /// Raw values (device tokens, JWTs, access tokens) are kept as received for assertions; rendering
 /// through `json(revealSecrets:)` redacts them by default.
+///
+/// A value type whose fields live in one storage object, copied on write: a capture passes through
+/// the mock, the log's lock and its store, and a copy of twenty-odd strings and arrays retained and
+/// released each of them every time (about 5% of the APNs mock's CPU per push).
 public struct Capture: Sendable {
     /// Position in the log, from 1; assigned when recorded.
-    public var sequence: Int
+    public var sequence: Int {
+        get { storage.sequence }
+        set { writable.sequence = newValue }
+    }
     /// Arrival of the complete request, ms since the UNIX epoch.
-    public var arrivalMs: Int64
-    public var mock: MockKind
+    public var arrivalMs: Int64 {
+        get { storage.arrivalMs }
+        set { writable.arrivalMs = newValue }
+    }
+    public var mock: MockKind {
+        get { storage.mock }
+        set { writable.mock = newValue }
+    }
     /// The APNs environment (APNs captures only).
-    public var environment: APNsEnvironment?
+    public var environment: APNsEnvironment? {
+        get { storage.environment }
+        set { writable.environment = newValue }
+    }
     /// `:authority` or `host`.
-    public var authority: String?
+    public var authority: String? {
+        get { storage.authority }
+        set { writable.authority = newValue }
+    }
     /// The real provider host the request was addressed to (`api.push.apple.com`, …) when it came
     /// through impersonation or named one in `:authority`, SNI or its `CONNECT`; nil at the mock's own URL.
-    public var addressedHost: ImpersonatedHost?
+    public var addressedHost: ImpersonatedHost? {
+        get { storage.addressedHost }
+        set { writable.addressedHost = newValue }
+    }
     /// The APNs device token from the path, or the FCM registration token (`message.token`).
-    public var deviceToken: String?
+    public var deviceToken: String? {
+        get { storage.deviceToken }
+        set { writable.deviceToken = newValue }
+    }
     /// The FCM target of any kind (FCM captures only).
-    public var fcmTarget: FCMTarget?
-    public var method: String
+    public var fcmTarget: FCMTarget? {
+        get { storage.fcmTarget }
+        set { writable.fcmTarget = newValue }
+    }
+    public var method: String {
+        get { storage.method }
+        set { writable.method = newValue }
+    }
     /// Path and query as sent.
-    public var target: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var target: String {
+        get { storage.target }
+        set { writable.target = newValue }
+    }
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        set { writable.headers = newValue }
+    }
+    public var body: [UInt8] {
+        get { storage.body }
+        set { writable.body = newValue }
+    }
     /// The body parsed as JSON, when it was JSON.
     public var json: JSONValue? {
         get {
-            switch jsonSource {
+            switch storage.jsonSource {
             case .value(let value): return value
             case .body: return body.isEmpty || body.count > Self.maxParsedBody ? nil : try? JSONValue.parse(body)
             }
         }
-        set { jsonSource = .value(newValue) }
+        set { writable.jsonSource = .value(newValue) }
     }
     /// Where `json` comes from: a value set by the mock, or the body, parsed when read.
-    var jsonSource = JSONSource.value(nil)
+    var jsonSource: JSONSource {
+        get { storage.jsonSource }
+        set { writable.jsonSource = newValue }
+    }
     /// The largest body `json` is parsed from.
     static let maxParsedBody = 1 << 20
 
@@ -158,66 +201,164 @@ public struct Capture: Sendable {
         case body
     }
     /// What the mock answered. When `response.directive` is `.resetWithoutResponse` the client never saw it.
-    public var response: HTTPResponse
-    public var outcome: CaptureOutcome
+    public var response: HTTPResponse {
+        get { storage.response }
+        set { writable.response = newValue }
+    }
+    public var outcome: CaptureOutcome {
+        get { storage.outcome }
+        set { writable.outcome = newValue }
+    }
     /// Why the mock decided as it did, in words (e.g. which JWT claim was wrong); nil when accepted.
-    public var detail: String?
+    public var detail: String? {
+        get { storage.detail }
+        set { writable.detail = newValue }
+    }
     /// The fault plan applied to this request, if any.
     public var fault: AppliedFault? {
-        get { faultBox?.value }
-        set { faultBox = newValue.map(CaptureBox.init) }
+        get { storage.fault?.value }
+        set { writable.fault = newValue.map(CaptureBox.init) }
     }
-    /// `fault` out of line: rarely set, and large; a capture is copied a few times per request.
-    private var faultBox: CaptureBox<AppliedFault>?
-    public var connectionID: UInt64
-    public var streamID: Int32?
-    public var httpVersion: HTTPVersion
+    public var connectionID: UInt64 {
+        get { storage.connectionID }
+        set { writable.connectionID = newValue }
+    }
+    public var streamID: Int32? {
+        get { storage.streamID }
+        set { writable.streamID = newValue }
+    }
+    public var httpVersion: HTTPVersion {
+        get { storage.httpVersion }
+        set { writable.httpVersion = newValue }
+    }
     /// What the APNs mock understood (APNs captures only).
-    public var apns: APNsPushInfo?
+    public var apns: APNsPushInfo? {
+        get { storage.apns }
+        set { writable.apns = newValue }
+    }
     /// The normalised FCM message (FCM captures whose body could be read).
     public var fcm: FCMMessageInfo? {
-        get { fcmBox?.value }
-        set { fcmBox = newValue.map(CaptureBox.init) }
+        get { storage.fcm?.value }
+        set { writable.fcm = newValue.map(CaptureBox.init) }
     }
-    /// `fcm` out of line, as `fault` is: nil in every APNs capture.
-    private var fcmBox: CaptureBox<FCMMessageInfo>?
     /// The OAuth client (`iss` of the assertion) when known (OAuth captures only).
-    public var oauthClient: String?
+    public var oauthClient: String? {
+        get { storage.oauthClient }
+        set { writable.oauthClient = newValue }
+    }
     /// Values to redact when rendering.
-    public var secrets: [CaptureSecret]
+    public var secrets: [CaptureSecret] {
+        get { storage.secrets }
+        set { writable.secrets = newValue }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first when another capture shares it.
+    private var writable: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+    }
 
     /// A capture of `request` with no response yet.
     public init(request: HTTPRequest, mock: MockKind, arrivalMs: Int64) {
-        sequence = 0
-        self.arrivalMs = arrivalMs
-        self.mock = mock
-        environment = nil
-        authority = request.authority ?? request.headers["host"]
-        addressedHost = ImpersonatedHost.addressed(by: request)
-        deviceToken = nil
-        fcmTarget = nil
-        method = request.method
-        target = request.target
-        headers = request.headers
-        body = request.body
-        response = HTTPResponse(status: 0)
-        outcome = .rejected(reason: "unanswered")
-        detail = nil
-        faultBox = nil
-        connectionID = request.connection.id
-        streamID = request.streamID
-        httpVersion = request.version
-        apns = nil
-        fcmBox = nil
-        oauthClient = nil
-        secrets = []
+        storage = Storage(request: request, mock: mock, arrivalMs: arrivalMs)
     }
+
+    /// What `CaptureLog.append(taking:)` leaves behind: one shared, empty capture.
+    static let placeholder = Capture(request: HTTPRequest(method: "", target: ""), mock: .apns, arrivalMs: 0)
 
     /// The path without the query.
     public var path: String { pathOf(target) }
 
     /// False when the mock reset the connection instead of answering.
     public var responseSent: Bool { response.directive != .resetWithoutResponse }
+
+    // @unchecked Sendable: a storage object is mutated only through `writable`, that is while one
+    // capture alone holds it; shared storage is never written.
+    private final class Storage: @unchecked Sendable {
+        var sequence: Int
+        var arrivalMs: Int64
+        var mock: MockKind
+        var environment: APNsEnvironment?
+        var authority: String?
+        var addressedHost: ImpersonatedHost?
+        var deviceToken: String?
+        var fcmTarget: FCMTarget?
+        var method: String
+        var target: String
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var response: HTTPResponse
+        var outcome: CaptureOutcome
+        var detail: String?
+        /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
+        var fault: CaptureBox<AppliedFault>?
+        var connectionID: UInt64
+        var streamID: Int32?
+        var httpVersion: HTTPVersion
+        var apns: APNsPushInfo?
+        var fcm: CaptureBox<FCMMessageInfo>?
+        var oauthClient: String?
+        var secrets: [CaptureSecret]
+        var jsonSource: JSONSource
+
+        init(request: HTTPRequest, mock: MockKind, arrivalMs: Int64) {
+            sequence = 0
+            self.arrivalMs = arrivalMs
+            self.mock = mock
+            environment = nil
+            authority = request.authority ?? request.headers["host"]
+            addressedHost = ImpersonatedHost.addressed(by: request)
+            deviceToken = nil
+            fcmTarget = nil
+            method = request.method
+            target = request.target
+            headers = request.headers
+            body = request.body
+            response = HTTPResponse(status: 0)
+            outcome = .rejected(reason: "unanswered")
+            detail = nil
+            fault = nil
+            connectionID = request.connection.id
+            streamID = request.streamID
+            httpVersion = request.version
+            apns = nil
+            fcm = nil
+            oauthClient = nil
+            secrets = []
+            jsonSource = .value(nil)
+        }
+
+        init(copying other: Storage) {
+            sequence = other.sequence
+            arrivalMs = other.arrivalMs
+            mock = other.mock
+            environment = other.environment
+            authority = other.authority
+            addressedHost = other.addressedHost
+            deviceToken = other.deviceToken
+            fcmTarget = other.fcmTarget
+            method = other.method
+            target = other.target
+            headers = other.headers
+            body = other.body
+            response = other.response
+            outcome = other.outcome
+            detail = other.detail
+            fault = other.fault
+            connectionID = other.connectionID
+            streamID = other.streamID
+            httpVersion = other.httpVersion
+            apns = other.apns
+            fcm = other.fcm
+            oauthClient = other.oauthClient
+            secrets = other.secrets
+            jsonSource = other.jsonSource
+        }
+    }
 }
 
 /// An immutable value out of line; a new box replaces it on every change, so copies share it safely.

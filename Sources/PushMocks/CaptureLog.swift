@@ -41,21 +41,29 @@ public final class CaptureLog: Sendable {
         return stored
     }
 
-    /// `record` without handing the capture back (copying a capture is not free): returns its sequence number.
+    /// `record` without handing the capture back: returns its sequence number.
     func append(_ capture: consuming Capture) -> Int {
-        // Moved into the lock rather than copied into the store and released here: a copy retains
-        // and releases every string and array a capture holds.
-        var pending: Capture? = consume capture
+        var taken = capture
+        return append(taking: &taken)
+    }
+
+    /// `record` for a capture the caller is done with: takes it (leaving `Capture.placeholder`) and
+    /// returns its sequence number.
+    ///
+    /// Taking rather than sharing the caller's capture lets the log number it without copying its
+    /// storage (a capture is copied on write while two values hold it).
+    func append(taking capture: inout Capture) -> Int {
+        var pending: Capture? = Capture.placeholder
+        swap(&pending!, &capture)
         var ready: [(CheckedContinuation<[Capture], Never>, [Capture], Task<Void, Never>?)] = []
         let sequence = state.withLock { state -> Int in
-            var stored = pending.take()!
+            pending!.sequence = state.nextSequence
             let sequence = state.nextSequence
-            stored.sequence = sequence
             state.nextSequence += 1
             if !state.waiters.isEmpty {
                 var remaining: [Waiter] = []
                 for var waiter in state.waiters {
-                    if waiter.predicate(stored) { waiter.matches.append(stored) }
+                    if waiter.predicate(pending!) { waiter.matches.append(pending!) }
                     if waiter.matches.count >= waiter.count {
                         ready.append((waiter.continuation, waiter.matches, waiter.timeoutTask))
                     } else {
@@ -64,7 +72,7 @@ public final class CaptureLog: Sendable {
                 }
                 state.waiters = remaining
             }
-            state.captures.append(stored)
+            state.captures.append(pending.take()!)
             if state.captures.count > capacity {
                 let excess = state.captures.count - capacity
                 state.captures.removeFirst(excess)

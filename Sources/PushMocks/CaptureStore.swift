@@ -20,7 +20,7 @@ struct CaptureStore {
             if !chunks.isEmpty { chunk.reserveCapacity(Self.chunkSize) }
             chunks.append(chunk)
         }
-        chunks[chunks.count - 1].append(capture)
+        chunks[chunks.count - 1].append(consume capture)
         count += 1
     }
 

@@ -142,6 +142,20 @@ import Testing
         expectRejected(await send(f.apnsRequest(headers: [("apns-topic", "com.ringcheck testapp")])), 400, "BadTopic")
     }
 
+    /// The mock remembers what it read from the last header list and the last topic: one mock judging
+    /// alternating good and bad headers must judge each request by its own.
+    @Test func judgesEachRequestByItsOwnHeadersInTurn() async {
+        let good = f.apnsRequest()
+        var bad = good
+        bad.headers.set("apns-topic", "com.ringcheck testapp")
+        #expect(await send(good).status == 200)
+        expectRejected(await send(bad), 400, "BadTopic")
+        #expect(await send(good).status == 200)
+        expectRejected(await send(f.apnsRequest(headers: [("apns-priority", "7")])), 400, "BadPriority")
+        #expect(await send(good).status == 200)
+        expectRejected(await send(bad), 400, "BadTopic")
+    }
+
     @Test(arguments: ["com.other.app.voip", "com.ringcheck.testapp.widget", "com.ringcheck"])
     func rejectsOtherAppsTopics(topic: String) async {
         expectRejected(await send(f.apnsRequest(headers: [("apns-topic", topic)])), 400, "TopicDisallowed")

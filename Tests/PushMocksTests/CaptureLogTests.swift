@@ -16,6 +16,28 @@ import Testing
         return c
     }
 
+    // MARK: Value semantics
+
+    /// Captures share their storage until one is changed: a change must never show through a copy,
+    /// nor through what the log holds.
+    @Test func copiesOfACaptureAreIndependent() async throws {
+        let original = Self.request(1, token: "a")
+        var copy = original
+        copy.deviceToken = "b"
+        copy.detail = "changed"
+        copy.apns = APNsPushInfo(topic: "t", apnsID: "x")
+        #expect(original.deviceToken == "a" && original.detail == nil && original.apns == nil)
+        #expect(copy.deviceToken == "b" && copy.detail == "changed" && copy.apns?.topic == "t")
+
+        let stored = log.record(original)
+        #expect(stored.sequence == 1)
+        #expect(original.sequence == 0)
+        var kept = try #require(log.captures().first)
+        kept.deviceToken = "c"
+        #expect(log.captures().first?.deviceToken == "a")
+        #expect(stored.deviceToken == "a")
+    }
+
     // MARK: Contents
 
     @Test func recordsEveryFieldOfAnAcceptedPush() async throws {
@@ -165,6 +187,26 @@ import Testing
         // Raw values stay in memory.
         #expect(c.deviceToken == MockFixture.deviceToken)
         #expect(c.headers["authorization"] == "bearer \(f.jwt)")
+    }
+
+    /// The mock reuses the secrets list of the previous push when both tokens repeat: pushes that
+    /// alternate devices must each redact their own token.
+    @Test func eachCaptureRedactsItsOwnDeviceToken() async throws {
+        let other = String(repeating: "c0ffee", count: 10) + "0042"
+        for token in [MockFixture.deviceToken, MockFixture.deviceToken, other, MockFixture.deviceToken, other] {
+            _ = await f.mocks.apnsProduction.handle(f.apnsRequest(token: token))
+        }
+        let captures = f.mocks.log.captures()
+        #expect(captures.count == 5)
+        for c in captures {
+            let text = rendered(c)
+            #expect(!text.contains(MockFixture.deviceToken) && !text.contains(other) && !text.contains(f.jwt))
+            #expect(c.secrets.map(\.value) == [try #require(c.deviceToken), f.jwt])
+        }
+        #expect(
+            captures.map(\.deviceToken) == [
+                MockFixture.deviceToken, MockFixture.deviceToken, other, MockFixture.deviceToken, other,
+            ])
     }
 
     @Test func revealShowsSecrets() async throws {
