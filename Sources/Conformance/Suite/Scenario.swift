@@ -97,8 +97,11 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let mediaSession = Capability(rawValue: "mediaSession")
     /// ringcheck can restart the backend.
     public static let restart = Capability(rawValue: "restart")
+    /// Answering is an operation of its own, not a side effect of asking for media (a target file
+    /// declaring `answerByMediaRequest` lacks it).
+    public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
 
     public static let known: [Capability] = [
-        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart,
+        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .answerEndpoint,
     ]
 }
