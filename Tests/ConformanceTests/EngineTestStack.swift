@@ -42,7 +42,9 @@ final class EngineTestStack: Sendable {
         try server.start()
         let target = Target(
             name: "reference backend (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },
-            capabilities: capabilities ?? [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession],
+            capabilities: capabilities ?? [
+                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint,
+            ],
             appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
         let engine = try ScenarioEngine(
             target: target, mocks: mocks, catalogue: suite.catalogue, scenarioTimeout: scenarioTimeout)

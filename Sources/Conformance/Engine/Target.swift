@@ -71,6 +71,12 @@ public struct TargetUser: Sendable, Equatable {
         self.init(userId: userId, authHeaders: ["authorization": "Bearer \(bearerToken)"])
     }
 
+    /// The token of an `Authorization: Bearer` header ("" without one).
+    public var bearerToken: String {
+        guard let v = authHeaders["authorization"], v.hasPrefix("Bearer ") else { return "" }
+        return String(v.dropFirst(7))
+    }
+
     public init(userId: String, authHeaders: [String: String]) {
         self.userId = userId
         self.authHeaders = Dictionary(authHeaders.map { ($0.key.lowercased(), $0.value) }) { _, last in last }

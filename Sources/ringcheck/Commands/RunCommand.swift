@@ -14,11 +14,21 @@ struct RunCommand: RingcheckCommand {
             FCM (ring time \(EmbeddedReference.ringSeconds) s). Scenarios run concurrently, each with fresh accounts and
             devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
             (a MUST failed), 2 usage or configuration error, 3 inconclusive.
+
+            With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
+            describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
+            how each operation maps onto its API, and what it can do. ringcheck starts its mocks where the
+            file's mocks: section says and prints the RINGCHECK_* settings the backend must use. Scenarios the
+            backend cannot run are not applicable, with the reason. A file with problems exits 2 naming
+            file:line and field; a backend that does not answer exits 3.
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
             .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
-            .value("target", "FILE", help: "The backend under test (not available yet: see issue 5)."),
+            .value(
+                "target", "FILE",
+                help: "The backend under test, described by a target file (see 'ringcheck init-target').",
+                default: "the embedded reference backend"),
             .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
             .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
             .value(
@@ -37,6 +47,7 @@ struct RunCommand: RingcheckCommand {
             "ringcheck run 'arbitration.*' --repeat 5",
             "ringcheck run --reference-defect racy-answer   # see which checks catch a defect",
             "ringcheck run --shard 1/2 --report-dir r1 && ringcheck run --shard 2/2 --report-dir r2",
+            "ringcheck init-target my-backend.yaml && ringcheck run --target my-backend.yaml",
         ])
 
     var patterns: [String]
@@ -50,12 +61,15 @@ struct RunCommand: RingcheckCommand {
     var defects: Set<Defect>
     var defectNames: [String]
     var concurrency: Int
+    var targetPath: String?
+    var targetFile: TargetFile?
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
-        if arguments.value("target") != nil {
+        targetPath = arguments.value("target")
+        if targetPath != nil, !arguments.all("reference-defect").isEmpty {
             throw UsageError(
-                message: "--target is not supported yet; without it the embedded reference backend is tested",
+                message: "--reference-defect applies to the embedded reference backend, not to a --target",
                 command: name)
         }
         patterns = arguments.positionals
@@ -92,6 +106,7 @@ struct RunCommand: RingcheckCommand {
         }
         defects = parsed
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
+        targetFile = try targetPath.map(FileTarget.load)
     }
 
     /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
@@ -116,6 +131,7 @@ struct RunCommand: RingcheckCommand {
         var parts = ["ringcheck", "run", id]
         if suitePath != "suites/callx" && !suitePath.hasSuffix("/suites/callx") { parts += ["--suite", suitePath] }
         for d in defectNames { parts += ["--reference-defect", d] }
+        if let targetPath { parts += ["--target", targetPath] }
         return parts.joined(separator: " ")
     }
 
@@ -135,13 +151,21 @@ struct RunCommand: RingcheckCommand {
         for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
 
         let startedAt = Date()
-        let embedded: EmbeddedReference
-        do {
-            embedded = try await EmbeddedReference.start(
-                defects: defects, runs: scenarios.count * repeatCount, userNames: userNames)
-        } catch {
-            Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
-            return .inconclusive
+        let backend: RunBackend
+        if let targetFile {
+            do { backend = try await FileTarget.start(targetFile, announce: formats.contains(.console)) } catch {
+                Console.error("ringcheck run: \(error)")
+                return .inconclusive
+            }
+        } else {
+            do {
+                backend = try await EmbeddedReference.start(
+                    defects: defects, runs: scenarios.count * repeatCount, userNames: userNames
+                ).backend
+            } catch {
+                Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
+                return .inconclusive
+            }
         }
         let catalogue = suite.catalogue
         let suiteInfo = SuiteDescription(
@@ -151,20 +175,21 @@ struct RunCommand: RingcheckCommand {
         if showConsole {
             Console.out(
                 ConsoleReport.header(
-                    RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name, startedAt: startedAt,
+                    RingcheckVersion.current, suite: suiteInfo, target: backend.target.name, startedAt: startedAt,
                     style: style))
         }
         let engine: ScenarioEngine
         do {
             engine = try ScenarioEngine(
-                target: embedded.target, mocks: embedded.mocks, catalogue: catalogue)
+                target: backend.target, mocks: backend.mocks, catalogue: catalogue)
         } catch {
-            await embedded.stop()
+            await backend.stop()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
             return .inconclusive
         }
         let runner = SuiteRunner(
-            engine: engine, concurrency: concurrency, repeatCount: repeatCount, failFast: failFast)
+            engine: engine, concurrency: min(concurrency, backend.maxConcurrency ?? concurrency),
+            repeatCount: repeatCount, failFast: failFast)
         let command = self
         let progress = ProgressCounter(total: scenarios.count)
         let results = await runner.run(scenarios) { scenario, attempts in
@@ -174,10 +199,10 @@ struct RunCommand: RingcheckCommand {
             Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
         }
         engine.shutdown()
-        await embedded.stop()
+        await backend.stop()
 
         let runResult = RunResult(
-            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name,
+            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: backend.target.name,
             startedAt: startedAt, finishedAt: Date(), requirements: RunReportMapping.requirements(catalogue),
             scenarios: results.map {
                 RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))
