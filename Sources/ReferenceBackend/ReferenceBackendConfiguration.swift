@@ -14,11 +14,13 @@ public struct ReferenceBackendConfiguration: Sendable {
     public var finishedPushRetentionSeconds: Int
     /// The defects switched on; empty for a conforming backend.
     public var defects: Set<Defect>
+    /// Which HTTP API the server answers (`--api-shape`): the reference design's, or the alternate one.
+    public var apiShape: APIShape
 
     public init(
         ringSeconds: Int = 30, eventRetention: Int = 1_000, mediaSessionSeconds: Int = 300,
         idempotencyRetentionSeconds: Int = 86_400, finishedPushRetentionSeconds: Int = 3_600,
-        defects: Set<Defect> = []
+        defects: Set<Defect> = [], apiShape: APIShape = .reference
     ) {
         self.ringSeconds = ringSeconds
         self.eventRetention = eventRetention
@@ -26,5 +28,15 @@ public struct ReferenceBackendConfiguration: Sendable {
         self.idempotencyRetentionSeconds = idempotencyRetentionSeconds
         self.finishedPushRetentionSeconds = finishedPushRetentionSeconds
         self.defects = defects
+        self.apiShape = apiShape
     }
+}
+
+/// The shape of the HTTP API in front of the same `CallService`.
+public enum APIShape: String, Sendable, Equatable, CaseIterable {
+    /// `CallxAPI`: the routes and bodies of the Callx backend reference design (`/v1/…`).
+    case reference
+    /// `AlternateAPI`: other routes and bodies (`/api/…`, installation in `X-Device-Id`, answer by
+    /// asking for a media token), to prove that a target file alone can describe a backend.
+    case alternate
 }

@@ -1,7 +1,8 @@
 import HTTP
 import Synchronization
 
-/// The reference backend as a running service: the `CallxAPI` on an `HTTPServer`, the push
+/// The reference backend as a running service: the `CallxAPI` (or, with `apiShape` `.alternate`,
+/// the `AlternateAPI`) on an `HTTPServer`, the push
 /// worker sending the outbox, and the expiry sweeper that ends unanswered calls on time even
 /// when no request arrives. With a file database, a restart picks up where the last process
 /// stopped (pushes it was sending when it died are sent again).
@@ -61,7 +62,15 @@ public final class ReferenceBackendServer: Sendable {
         worker = PushWorker(service: service, transport: transport, settings: settings, policy: options.retryPolicy)
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
-            handler: CallxAPI(service: service))
+            handler: Self.api(options.configuration.apiShape, service: service))
+    }
+
+    /// The HTTP API of the configured shape over `service`.
+    static func api(_ shape: APIShape, service: CallService) -> any HTTPHandler {
+        switch shape {
+        case .reference: return CallxAPI(service: service)
+        case .alternate: return AlternateAPI(service: service)
+        }
     }
 
     /// A server sending real pushes with the given provider settings.

@@ -99,7 +99,7 @@ public struct CallxAPI: HTTPHandler {
     }
 
     /// Checks the method and the bearer token, then runs `body` as that user.
-    private func authenticated(
+    func authenticated(
         _ request: HTTPRequest, allowed: [String], _ body: (BackendUser) async throws -> APIResult
     ) async -> APIResult {
         guard allowed.contains(request.method.uppercased()) else {
@@ -118,7 +118,7 @@ public struct CallxAPI: HTTPHandler {
         return service.users.user(forToken: parts[1].trimmingSpaces)
     }
 
-    private func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
+    func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
         let json: JSONValue
         do { json = try JSONValue.parse(request.body) } catch {
             throw APIError(400, "invalid_json", "the body is not valid JSON: \(error.description)")

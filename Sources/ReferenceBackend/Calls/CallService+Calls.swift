@@ -250,26 +250,17 @@ extension CallService {
             guard let stored = try tx.call(callId) else { throw APIError.callNotFound }
             let party = stored.party(of: user.userId)
             if party == nil && !defects.contains(.noMembershipCheck) { throw APIError.notParticipant }
-            let call = try expireIfDue(tx, stored, nowMs: now)
-            switch call.state {
-            case .ringing: throw APIError(409, "call_not_accepted", "media is available after the call is answered")
-            case .ended: throw APIError(409, "call_ended", "the call has ended")
-            case .accepted: break
-            }
+            let call = try acceptedForMedia(tx, stored, nowMs: now)
             if party == .callee {
                 guard let installationId, installationId == call.winningInstallationId else {
                     throw APIError(
                         403, "not_winning_installation", "only the installation that answered gets media credentials")
                 }
             }
-            let expiresAtMs = now + Int64(configuration.mediaSessionSeconds) * 1000
-            var members: [(key: String, value: JSONValue)] = [
-                ("callId", .string(call.callId)), ("userId", .string(user.userId)),
-            ]
-            if party == .callee, let installationId { members.append(("installationId", .string(installationId))) }
-            members.append(("credential", .string(RandomIdentifier.hex(bytes: 32))))
-            members.append(("expiresAtMs", .int(expiresAtMs)))
-            return APIResult(status: 200, json: .object(members))
+            let credentials = mediaCredentials(
+                callId: call.callId, userId: user.userId, installationId: party == .callee ? installationId : nil,
+                nowMs: now)
+            return APIResult(status: 200, json: credentials)
         }
     }
 

@@ -17,6 +17,16 @@ struct ServeReferenceCommand: RingcheckCommand {
             user-b and user-c authenticate with 'Authorization: Bearer token-user-a' (and so on).
             Events: GET /v1/call-events?installationId=ID&cursor=N (or an x-installation-id header).
 
+            API SHAPES (--api-shape; the same service, rules, defects and pushes behind other routes):
+              reference   the reference design's routes under /v1 (above).
+              alternate   routes under /api, the installation only in an X-Device-Id header:
+                          PUT /api/push-registrations {platform, token, appId, apnsEnvironment?},
+                          DELETE /api/push-registrations/{platform}, POST /api/v2/calls {id, to,
+                          requestId, video?} (201), GET /api/v2/calls/{id}, POST /api/v2/calls/{id}/hangup
+                          {requestId, reason}, POST /api/v2/calls/{id}/media-token {requestId} (from the
+                          callee's device while it rings: the answer; 200 {call, media}), and
+                          GET /api/events?after=CURSOR&max=N ({events, cursor, gap}). /v1 routes are 404.
+
             DEFECTS (each breaks exactly one rule; off unless named with --defect):
 
             """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()),
@@ -34,12 +44,16 @@ struct ServeReferenceCommand: RingcheckCommand {
                 "users", "FILE", help: "JSON users file ({\"users\": [{userId, displayName, handle, token}]}).",
                 default: "user-a, user-b, user-c"),
             .value("defect", "NAME", help: "Switch on a defect (see DEFECTS above).", repeatable: true),
+            .value(
+                "api-shape", "SHAPE", help: "Which HTTP API to serve: reference or alternate (see API SHAPES above).",
+                default: "reference"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
         ],
         examples: [
             "ringcheck mocks --env-file mocks.env &      # mock APNs/FCM, settings in mocks.env",
             "source mocks.env && ringcheck serve-reference --db /tmp/ref.db",
             "ringcheck serve-reference --port 0 --ring-seconds 5 --defect zero-ttl --defect racy-answer",
+            "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
         ])
 
     var options = ReferenceBackendServer.Options()
@@ -59,8 +73,13 @@ struct ServeReferenceCommand: RingcheckCommand {
                 message: "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are:\n\(list)",
                 command: name)
         }
+        let shapeName = arguments.value("api-shape") ?? APIShape.reference.rawValue
+        guard let apiShape = APIShape(rawValue: shapeName) else {
+            let shapes = APIShape.allCases.map(\.rawValue).joined(separator: " or ")
+            throw UsageError(message: "unknown --api-shape '\(shapeName)'; use \(shapes)", command: name)
+        }
         options.configuration = ReferenceBackendConfiguration(
-            ringSeconds: ringSeconds, eventRetention: retention, defects: defects)
+            ringSeconds: ringSeconds, eventRetention: retention, defects: defects, apiShape: apiShape)
         if let path = arguments.value("users") {
             do { options.users = try UserDirectory.load(path: path) } catch {
                 throw ConfigurationError(message: "--users: \(error)")
@@ -100,6 +119,7 @@ struct ServeReferenceCommand: RingcheckCommand {
         let out = """
             ringcheck serve-reference: listening on \(server.baseURL)
               users        \(options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", "))
+              api shape    \(options.configuration.apiShape.rawValue)\(options.configuration.apiShape == .alternate ? " (routes under /api, installation in X-Device-Id)" : " (routes under /v1)")
               database     \(database)
               ring time    \(options.configuration.ringSeconds) s, event retention \(options.configuration.eventRetention)
               APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsBundleID).voip
