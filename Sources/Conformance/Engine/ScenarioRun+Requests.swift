@@ -170,7 +170,8 @@ extension ScenarioRun {
                 PreparedRequest(
                     actor: who.label, method: "POST", path: try callPath(routes.mediaSession, m.call),
                     credentials: who.user.authHeaders, body: body, operation: .mediaSession,
-                    values: callValues(try resolver.string(m.call), who.user)), m.options
+                    values: callValues(try resolver.string(m.call), who.user).merging(
+                        ["operationId": .string(freshOperationId())]) { a, _ in a }), m.options
             )
         case .request(let r):
             var label = "anonymous"

@@ -21,7 +21,8 @@ public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
         case .answer: return common + ["callId", "operationId", "expectedRevision"]
         case .end: return common + ["callId", "operationId", "reason"]
         case .get: return common + ["callId"]
-        case .mediaSession: return common + ["callId"]
+        // A fresh key: a backend may want one on media requests (answering with them, say).
+        case .mediaSession: return common + ["callId", "operationId"]
         case .events: return common + ["cursor", "limit"]
         }
     }

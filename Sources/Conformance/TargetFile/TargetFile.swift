@@ -37,6 +37,11 @@ public struct TargetFile: Sendable {
 public struct TargetAccount: Sendable, Equatable {
     public var userId: String
     public var auth: TargetAuth
+
+    public init(userId: String, auth: TargetAuth) {
+        self.userId = userId
+        self.auth = auth
+    }
 }
 
 /// How an account authenticates its requests.
