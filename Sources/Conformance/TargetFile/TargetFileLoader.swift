@@ -26,7 +26,9 @@ extension TargetFile {
     static func load(_ root: YAMLNode, file: String, directory: String) throws(SuiteLoadError) -> TargetFile {
         var decoder = TargetFileDecoder(file: file, directory: directory)
         let result = decoder.decode(root)
-        guard decoder.d.errors.isEmpty, let result else { throw SuiteLoadError(errors: decoder.d.errors) }
+        guard decoder.d.errors.isEmpty, let result else {
+            throw SuiteLoadError(errors: decoder.d.errors.sorted { $0.mark < $1.mark })
+        }
         return result
     }
 }
