@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `ringcheck init-target` and `ringcheck run --target` as a user runs them.
+@Suite struct TargetCommandTests {
+    /// Nothing listens on the discard port of the loopback address.
+    static let closedURL = "http://127.0.0.1:9"
+
+    static let users = """
+        users:
+          a: {userId: ua, auth: {bearer: ta}}
+          b: {userId: ub, auth: {bearer: tb}}
+          c: {userId: uc, auth: {bearer: tc}}
+        """
+
+    @Test func initTargetWritesATemplateOnceUnlessForced() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("backend.yaml")
+        let first = try await RingcheckBinary.run(["init-target", path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("baseURL:"))
+        #expect(text.contains("# lifecycle:"))
+        let again = try await RingcheckBinary.run(["init-target", path])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("exists; pass --force"))
+        let forced = try await RingcheckBinary.run(["init-target", path, "--force"])
+        #expect(forced.status == 0)
+        let help = try await RingcheckBinary.run(["init-target", "--help"])
+        #expect(help.stdout.contains("--force"))
+        #expect(help.stdout.contains("EXAMPLES") || help.stdout.contains("ringcheck init-target my-backend.yaml"))
+    }
+
+    @Test func theTemplateLoadsAndAnUnreachableBackendIsInconclusive() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("backend.yaml")
+        _ = try await RingcheckBinary.run(["init-target", path])
+        // The template as written, pointed at a port where nothing listens.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8080", with: Self.closedURL)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try await RingcheckBinary.run(["run", "--target", path, "--report-dir", dir.file("r")])
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr.contains("does not answer"))
+        #expect(r.stdout.contains("RINGCHECK_APNS_URL="))
+    }
+
+    @Test func aTargetFileWithProblemsExitsTwoNamingLineAndField() async throws {
+        let dir = TemporaryDirectory()
+        let path = try dir.write(
+            "bad.yaml",
+            """
+            baseURL: \(Self.closedURL)
+            capabilities: [faults, teleport]
+            \(Self.users)
+            operations:
+              get: {path: "/calls/{id}"}
+            """)
+        let r = try await RingcheckBinary.run(["run", "--target", path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("bad.yaml:2:24: capabilities[1]: unknown capability 'teleport'"), "\(r.stderr)")
+        #expect(r.stderr.contains("bad.yaml:8:15: operations.get.path: unknown placeholder '{id}'"), "\(r.stderr)")
+        let defect = try await RingcheckBinary.run(["run", "--target", path, "--reference-defect", "zero-ttl"])
+        #expect(defect.status == 2)
+        #expect(defect.stderr.contains("--reference-defect applies to the embedded reference backend"))
+    }
+
+    @Test func mocksSettingsAreWrittenAndSkippedVerificationIsWarnedAbout() async throws {
+        let dir = TemporaryDirectory()
+        let path = try dir.write(
+            "t.yaml",
+            """
+            baseURL: https://127.0.0.1:9
+            tls: {insecureSkipVerify: true}
+            \(Self.users)
+            mocks: {stateDir: state, envFile: mocks.env, jsonFile: mocks.json}
+            """)
+        let r = try await RingcheckBinary.run(["run", "--target", path, "--report-dir", dir.file("r")])
+        #expect(r.status == 3)
+        #expect(r.stderr.contains("WARNING") && r.stderr.contains("NOT verified"))
+        let env = try String(contentsOfFile: dir.file("mocks.env"), encoding: .utf8)
+        #expect(env.contains("/state/ca.pem'\n") && env.contains("export RINGCHECK_CA_FILE="))
+        #expect(FileManager.default.fileExists(atPath: dir.file("mocks.json")))
+    }
+}
