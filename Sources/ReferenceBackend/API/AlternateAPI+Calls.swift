@@ -65,10 +65,16 @@ extension AlternateAPI {
         let shaped = outcome.status == 200 ? outcome : AlternateShape.refusal(outcome)
         guard let json = try? JSONValue.parse(shaped.body) else { return shaped }
         if shaped.status != 200 && (shaped.status != 409 || json["call"] != nil) { return shaped }
-        let now = service.snapshot(user: user, callId: callId)
-        guard let snapshot = call ?? (now.status == 200 ? try? JSONValue.parse(now.body) : nil) else {
-            return shaped.status == 200 ? AlternateShape.refusal(now) : shaped
+        var snapshot = call
+        if snapshot == nil {
+            let current = service.snapshot(user: user, callId: callId)
+            guard current.status == 200, let parsed = try? JSONValue.parse(current.body) else {
+                // The call cannot be shown (it was readable a moment ago): refuse as the read does.
+                return shaped.status == 200 ? AlternateShape.refusal(current) : shaped
+            }
+            snapshot = parsed
         }
+        guard let snapshot else { return shaped }
         if shaped.status == 200 { return APIResult(status: 200, json: ["call": snapshot, "media": json]) }
         return APIResult(status: 409, json: json.setting("call", to: snapshot))
     }
