@@ -5,15 +5,9 @@ import Testing
 
 /// The mapping layer: canonical requests become the target's, its answers become canonical.
 @Suite struct TargetMappingTests {
-    static let users = """
-        users:
-          a: {userId: ua, auth: {bearer: ta}}
-          b: {userId: ub, auth: {bearer: tb}}
-          c: {userId: uc, auth: {bearer: tc}}
-        """
-
     func mapping(_ extra: String) throws -> TargetMapping {
-        try TargetFile.load(text: "baseURL: http://h\n\(Self.users)\n\(extra)", file: "t.yaml").mapping
+        try TargetFile.load(text: "baseURL: http://h\n\(TargetFileLoaderTests.users)\n\(extra)", file: "t.yaml")
+            .mapping
     }
 
     /// A canonical answer from device installation `inst-1`.

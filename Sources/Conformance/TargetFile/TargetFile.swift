@@ -1,4 +1,5 @@
 import JSON
+import PushMocks
 
 /// A loaded `--target` file: the backend under test and how ringcheck reaches, signs in to and maps it.
 public struct TargetFile: Sendable {
@@ -98,17 +99,9 @@ public enum TargetCommand: Sendable, Equatable {
 }
 
 /// `mocks:`: start ringcheck's mocks where an already-configured backend expects them.
-public struct TargetMocks: Sendable, Equatable {
-    public var host: String = "127.0.0.1"
-    public var apnsPort: Int = 0
-    public var apnsSandboxPort: Int = 0
-    public var googlePort: Int = 0
-    public var controlPort: Int = 0
-    /// Resolved against the target file's folder.
-    public var stateDirectory: String?
-    public var persistentCA: Bool = false
-    public var bundleID: String?
-    public var projectID: String?
+public struct TargetMocks: Sendable {
+    /// Host, ports, state folder (resolved against the target file's folder), CA persistence, IDs.
+    public var options = MockStack.Options()
     /// Where the RINGCHECK_* settings are written (shell lines / JSON), resolved against the file's folder.
     public var envFile: String?
     public var jsonFile: String?

@@ -16,18 +16,18 @@ extension TargetFileDecoder {
             if n > 65535 { d.error(e.value.mark, "mocks." + key, "\(n) is not a port (0-65535)") }
             return n
         }
-        m.host = f["host"].flatMap { d.nonEmptyString($0.value, "mocks.host") } ?? m.host
-        m.apnsPort = port("apnsPort")
-        m.apnsSandboxPort = port("apnsSandboxPort")
-        m.googlePort = port("googlePort")
-        m.controlPort = port("controlPort")
-        m.stateDirectory = f["stateDir"].flatMap { d.nonEmptyString($0.value, "mocks.stateDir") }.map(resolve)
-        m.persistentCA = f["persistentCA"].flatMap { d.bool($0.value, "mocks.persistentCA") } ?? false
-        if m.persistentCA, m.stateDirectory == nil, let e = f["persistentCA"] {
+        m.options.host = f["host"].flatMap { d.nonEmptyString($0.value, "mocks.host") } ?? m.options.host
+        m.options.apnsPort = port("apnsPort")
+        m.options.apnsSandboxPort = port("apnsSandboxPort")
+        m.options.googlePort = port("googlePort")
+        m.options.controlPort = port("controlPort")
+        m.options.stateDirectory = f["stateDir"].flatMap { d.nonEmptyString($0.value, "mocks.stateDir") }.map(resolve)
+        m.options.persistentCA = f["persistentCA"].flatMap { d.bool($0.value, "mocks.persistentCA") } ?? false
+        if m.options.persistentCA, m.options.stateDirectory == nil, let e = f["persistentCA"] {
             d.error(e.keyMark, "mocks", "'persistentCA' needs 'stateDir' (where the CA is kept)")
         }
-        m.bundleID = f["bundleID"].flatMap { d.nonEmptyString($0.value, "mocks.bundleID") }
-        m.projectID = f["projectID"].flatMap { d.nonEmptyString($0.value, "mocks.projectID") }
+        if let s = f["bundleID"].flatMap({ d.nonEmptyString($0.value, "mocks.bundleID") }) { m.options.bundleID = s }
+        if let s = f["projectID"].flatMap({ d.nonEmptyString($0.value, "mocks.projectID") }) { m.options.projectID = s }
         m.envFile = f["envFile"].flatMap { d.nonEmptyString($0.value, "mocks.envFile") }.map(resolve)
         m.jsonFile = f["jsonFile"].flatMap { d.nonEmptyString($0.value, "mocks.jsonFile") }.map(resolve)
         return m

@@ -37,7 +37,7 @@ enum FileTarget {
                 """)
         }
         let mocks: MockStack
-        do { mocks = try MockStack.start(options(file.mocks)) } catch {
+        do { mocks = try MockStack.start(file.mocks?.options ?? MockStack.Options()) } catch {
             throw TargetUnavailable(message: "cannot start the mocks: \(error)")
         }
         do {
@@ -50,21 +50,6 @@ enum FileTarget {
         }
         let target = file.target(defaultAppId: mocks.providers.credentials.bundleID)
         return RunBackend(target: target, mocks: mocks, stop: { mocks.stop() }, maxConcurrency: file.poolSize)
-    }
-
-    static func options(_ m: TargetMocks?) -> MockStack.Options {
-        var o = MockStack.Options()
-        guard let m else { return o }
-        o.host = m.host
-        o.apnsPort = m.apnsPort
-        o.apnsSandboxPort = m.apnsSandboxPort
-        o.googlePort = m.googlePort
-        o.controlPort = m.controlPort
-        o.stateDirectory = m.stateDirectory
-        o.persistentCA = m.persistentCA
-        if let b = m.bundleID { o.bundleID = b }
-        if let p = m.projectID { o.projectID = p }
-        return o
     }
 
     static func writeSettings(_ mocks: MockStack, _ m: TargetMocks?) throws {
