@@ -43,7 +43,7 @@ final class EngineTestStack: Sendable {
         let target = Target(
             name: "reference backend (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },
             capabilities: capabilities ?? [
-                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint,
+                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint, .idempotency,
             ],
             appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
         let engine = try ScenarioEngine(

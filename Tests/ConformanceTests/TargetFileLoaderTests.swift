@@ -90,6 +90,26 @@ import Testing
         #expect(twoModes.contains { $0.hasPrefix("t.yaml:3:3: users: every user needs the same number of accounts") })
     }
 
+    @Test func idempotencyNeedsTheKeyInEveryRetriedOperation() throws {
+        let found = errors(
+            "baseURL: http://h\ncapabilities: [idempotency]\n\(Self.users)\noperations:\n  end: {body: {why: \"{reason}\"}}"
+        )
+        #expect(
+            found == ["t.yaml:2:15: capabilities: 'idempotency' is declared, but operations.end sends no {operationId}"]
+        )
+        // Without it, the scenarios that retry operations are not applicable, with the reason.
+        let target = try load("baseURL: http://h\ncapabilities: [faults]\n\(Self.users)").target(defaultAppId: "x")
+        let retry = Scenario(
+            id: "x.retry", title: "t", requirements: ["R"], needs: [.idempotency],
+            steps: [ScenarioStep(.save([:]), path: "steps[0]", mark: YAMLMark(line: 1, column: 1))])
+        #expect(target.notApplicableReason(retry) == "the target lacks idempotency")
+        var plain = retry
+        plain.needs = []
+        #expect(target.notApplicableReason(plain) == nil)
+        plain.users = ["d"]
+        #expect(target.notApplicableReason(plain) == "the target has no account for user 'd'")
+    }
+
     @Test func aBrokenYAMLFileIsAnErrorWithItsPosition() {
         let found = errors("baseURL: [unclosed\n")
         #expect(found.count == 1)

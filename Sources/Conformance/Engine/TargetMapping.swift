@@ -99,6 +99,13 @@ public struct OperationMapping: Sendable, Equatable {
         self.response = response
     }
 
+    /// Whether the request carries the operation's idempotency key (the canonical body always does).
+    public var carriesOperationId: Bool {
+        guard let body else { return true }
+        let texts = [path] + Array(headers.values) + [body.serialized()]
+        return texts.contains { $0.contains("{operationId}") }
+    }
+
     /// The reference design's mapping of `operation`.
     public static func reference(_ operation: TargetOperation) -> OperationMapping {
         let r = TargetRoutes()

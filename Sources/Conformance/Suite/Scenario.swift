@@ -100,8 +100,11 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// Answering is an operation of its own, not a side effect of asking for media (a target file
     /// declaring `answerByMediaRequest` lacks it).
     public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
+    /// The backend honours operationId idempotency keys on create, answer and end.
+    public static let idempotency = Capability(rawValue: "idempotency")
 
     public static let known: [Capability] = [
         .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .answerEndpoint,
+        .idempotency,
     ]
 }

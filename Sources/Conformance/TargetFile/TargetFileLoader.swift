@@ -77,6 +77,13 @@ struct TargetFileDecoder {
             f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
             mark: f["operations"]?.keyMark ?? root.mark)
         if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
+        if file.capabilities.contains(.idempotency), let e = f["capabilities"] {
+            for operation in [TargetOperation.create, .answer, .end] where !file.mapping[operation].carriesOperationId {
+                d.error(
+                    e.value.mark, "capabilities",
+                    "'idempotency' is declared, but operations.\(operation.rawValue) sends no {operationId}")
+            }
+        }
         if let e = f["mocks"] { file.mocks = decodeMocks(e.value) }
         if let e = f["impersonate"] { file.impersonate = decodeImpersonate(e.value) }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }

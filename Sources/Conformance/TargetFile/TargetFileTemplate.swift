@@ -26,10 +26,11 @@ extension TargetFile {
         #   shortRing     calls ring a few seconds only, so expiry can be waited for
         #   pushSignals   it sends Android push signals (call.accepted / call.ended over FCM)
         #   mediaSession  it issues media sessions
+        #   idempotency   a retried create, answer or end (same operationId) gets the first outcome
         #   restart       ringcheck can restart it (see lifecycle below)
         #   eventRetention: N      written {eventRetention: 1000}: its feeds keep N events
         #   answerByMediaRequest   no answer endpoint: a callee device's media request answers the call
-        capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession]
+        capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency]
 
         # The test users: a calls, b is called, c is in no call. Each is one account, or a list of
         # accounts: with lists, as many scenarios run at once as each list is long (one account each).

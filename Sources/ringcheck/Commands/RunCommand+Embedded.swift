@@ -50,7 +50,9 @@ struct EmbeddedReference {
                 + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
             let target = Target(
                 name: name, baseURL: server.baseURL, accounts: { account($0, run: $1) },
-                capabilities: [.faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint],
+                capabilities: [
+                    .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint, .idempotency,
+                ],
                 appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
             return EmbeddedReference(mocks: mocks, server: server, target: target)
         } catch {
