@@ -1,9 +1,16 @@
 import Foundation
+import JSON
 import TestSupport
 import Testing
 
 /// `ringcheck init-target` and `ringcheck run --target` as a user runs them.
 @Suite struct TargetCommandTests {
+    static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
     /// Nothing listens on the discard port of the loopback address.
     static let closedURL = "http://127.0.0.1:9"
 
@@ -44,6 +51,38 @@ import Testing
         #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
         #expect(r.stderr.contains("does not answer"))
         #expect(r.stdout.contains("RINGCHECK_APNS_URL="))
+    }
+
+    @Test func runsScenariosThroughTheAlternateShapesExampleFile() async throws {
+        // The backend's pushes go to mocks of its own: only scenarios that watch no push can pass here.
+        let stack = try ReferenceStack.start(ringSeconds: 4, apiShape: .alternate)
+        let dir = TemporaryDirectory()
+        let example = try String(
+            contentsOfFile: Self.repositoryRoot + "/examples/targets/reference-alternate.yaml",
+            encoding: .utf8)
+        let text = String(example[..<example.range(of: "\nmocks:")!.lowerBound])
+            .replacingOccurrences(of: "http://127.0.0.1:8090", with: stack.server.baseURL)
+        let path = try dir.write("alternate.yaml", text)
+        let r = try await RingcheckBinary.run(
+            [
+                "run", "--target", path, "events.unknown-cursor-gap", "lifecycle.end-retry",
+                "calls.idempotency-per-account", "security.unauthenticated", "--report-dir", dir.file("r"),
+            ], timeout: 60)
+        await stack.stop()
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("RINGCHECK_FCM_URL="))
+        let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("r/report.json")))))
+        let statuses = Dictionary(
+            uniqueKeysWithValues: (report["scenarios"]?.arrayValue ?? []).map {
+                ($0["id"]?.stringValue ?? "", $0["status"]?.stringValue ?? "")
+            })
+        #expect(statuses["events.unknown-cursor-gap"] == "pass")
+        #expect(statuses["lifecycle.end-retry"] == "pass")
+        #expect(statuses["calls.idempotency-per-account"] == "pass")
+        #expect(statuses["security.unauthenticated"] == "notApplicable")
+        #expect(report.serialized().contains("and the target maps create differently"))
+        #expect(report.serialized().contains("reference backend (alternate API shape)"))
+        #expect(!report.serialized().contains("token-user-"))
     }
 
     @Test func aTargetFileWithProblemsExitsTwoNamingLineAndField() async throws {

@@ -134,6 +134,37 @@ import Testing
         #expect(target.appId == "com.x")
     }
 
+    @Test func mocksImpersonationAndLifecycleAreReadForTheirFeatures() throws {
+        let file = try TargetFile.load(
+            text: """
+                baseURL: http://h
+                \(Self.users)
+                mocks: {apnsPort: 18443, controlPort: 18446, stateDir: state, persistentCA: true, envFile: m.env}
+                impersonate: {hosts: [api.push.apple.com]}
+                lifecycle:
+                  start: [./run.sh, --port, "8080"]
+                  ready: {url: "http://h/health", timeout: 5s}
+                  stop: "kill $(cat pid)"
+                """, file: "t.yaml", directory: "/srv/backend")
+        let mocks = try #require(file.mocks)
+        #expect(mocks.options.apnsPort == 18443 && mocks.options.controlPort == 18446 && mocks.options.googlePort == 0)
+        #expect(mocks.options.stateDirectory == "/srv/backend/state" && mocks.options.persistentCA)
+        #expect(mocks.envFile == "/srv/backend/m.env")
+        #expect(file.impersonate?.enabled == true)
+        #expect(file.impersonate?.settings["hosts"]?[0] == "api.push.apple.com")
+        let lifecycle = try #require(file.lifecycle)
+        #expect(lifecycle.start == .arguments(["./run.sh", "--port", "8080"]))
+        #expect(lifecycle.stop == .shell("kill $(cat pid)"))
+        #expect(lifecycle.ready == TargetReadiness(url: "http://h/health", timeoutSeconds: 5))
+        #expect(lifecycle.restart == nil)
+        #expect(lifecycle.start?.argv(in: "/srv/backend").suffix(4) == ["/srv/backend", "./run.sh", "--port", "8080"])
+        let bad = errors(
+            "baseURL: http://h\n\(Self.users)\nlifecycle: {begin: x, ready: {timeout: 5s}}\nimpersonate: 3")
+        #expect(bad.contains { $0 == "t.yaml:6:13: lifecycle: unknown field 'begin'" })
+        #expect(bad.contains("t.yaml:6:30: lifecycle.ready: missing required field 'url'"))
+        #expect(bad.contains { $0.hasPrefix("t.yaml:7:14: impersonate: expected true or false") })
+    }
+
     // MARK: Sign-in modes
 
     @Test func staticHeadersAreSentAsWritten() throws {
