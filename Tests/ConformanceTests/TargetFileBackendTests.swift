@@ -50,6 +50,22 @@ import Testing
         }
     }
 
+    @Test func aSecondRunOnTheSameAccountsStillPasses() async throws {
+        // Fixed accounts outlive a run: literal operation and call IDs must not meet an earlier run's.
+        let file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")
+        let ids = [
+            "idempotency.create-retry", "idempotency.create-conflict", "idempotency.concurrent-creates",
+            "lifecycle.answer-retry", "calls.idempotency-per-account",
+        ]
+        let results = try await TargetFileStack.run(file, shape: .alternate, slots: 1, only: ids, times: 2)
+        #expect(results.count == ids.count * 2)
+        for (scenario, attempts) in results {
+            #expect(
+                attempts[0].status == .pass,
+                "\(scenario.id): \(attempts[0].status.name) \(TargetFileStack.findings(attempts[0]))")
+        }
+    }
+
     @Test func theAlternateShapeFailsWhenItsMappingIsWrong() async throws {
         // Without the snapshot under "call", the create answers miss their state: checks must fail.
         var file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")
@@ -66,7 +82,7 @@ import Testing
 /// target file whose users are replaced by `slots` accounts each (so scenarios run `slots` at once).
 enum TargetFileStack {
     static func run(
-        _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil
+        _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1
     ) async throws -> [(scenario: Scenario, attempts: [ScenarioOutcome])] {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try MockStack.start()
@@ -95,7 +111,8 @@ enum TargetFileStack {
             target: file.target(defaultAppId: mocks.providers.credentials.bundleID), mocks: mocks,
             catalogue: suite.catalogue)
         let chosen = ids.map { ids in suite.scenarios.filter { ids.contains($0.id) } } ?? suite.scenarios
-        let results = await SuiteRunner(engine: engine, concurrency: file.poolSize).run(chosen)
+        var results: [(scenario: Scenario, attempts: [ScenarioOutcome])] = []
+        for _ in 0..<times { results += await SuiteRunner(engine: engine, concurrency: file.poolSize).run(chosen) }
         engine.shutdown()
         await server.stop()
         return results

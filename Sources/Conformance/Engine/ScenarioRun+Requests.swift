@@ -95,6 +95,16 @@ extension ScenarioRun {
 
     func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
 
+    /// The operation ID a step sends: fresh unless the scenario names one. A target's fixed accounts
+    /// outlive the run, so there a named one is made the run's own (prefixed with its tag): an earlier
+    /// run's `create-1` must not be replayed or conflict.
+    func operationId(_ given: JSONValue?) throws -> JSONValue {
+        guard let given else { return .string(freshOperationId()) }
+        let value = try resolver.resolve(given)
+        if engine.target.accountSlots != nil, case .string(let s) = value { return .string("\(runTag)-\(s)") }
+        return value
+    }
+
     /// The request a request step sends, and its options.
     func prepare(_ step: Step) throws -> (PreparedRequest, RequestOptions) {
         let routes = engine.target.routes
@@ -117,7 +127,7 @@ extension ScenarioRun {
             var body: JSONValue = [
                 "callId": try c.callId.map { try resolver.resolve($0) } ?? .string(RandomText.uuid()),
                 "calleeUserId": .string(try user(c.callee).userId),
-                "operationId": try c.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "operationId": try operationId(c.operationId),
             ]
             if let video = c.video { body = body.setting("video", to: .bool(video)) }
             body = try merged(body, c.body)
@@ -130,7 +140,7 @@ extension ScenarioRun {
         case .answer(let a):
             let who = try identity(a.actor)
             var body: JSONValue = [
-                "operationId": try a.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "operationId": try operationId(a.operationId),
                 "installationId": try a.installationId.map { try resolver.resolve($0) } ?? .string(who.installationId),
             ]
             if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
@@ -144,7 +154,7 @@ extension ScenarioRun {
         case .end(let e):
             let who = try identity(e.actor)
             var body: JSONValue = [
-                "operationId": try e.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "operationId": try operationId(e.operationId),
                 "reason": try e.reason.map { try resolver.resolve($0) } ?? "remoteEnded",
             ]
             if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }

@@ -165,6 +165,7 @@ actor ScenarioRun {
         }
         resolver.saved["devices"] = .object(deviceValues)
         resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
+        resolver.saved["run"] = ["tag": .string(runTag), "uuid": .string(RandomText.uuid())]
         for d in scenario.devices where d.registered {
             let request = try registerRequest(
                 RegisterTokenStep(device: d.name, options: RequestOptions()))
