@@ -40,7 +40,10 @@ struct RunCommand: RingcheckCommand {
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
-            .value("concurrency", "N", help: "Scenarios run at once.", default: "12"),
+            .value(
+                "concurrency", "N",
+                help: "Scenarios run at once (with --target, at most one per account of each user).",
+                default: "12"),
         ],
         examples: [
             "ringcheck run                                  # the whole Callx suite against the reference backend",
