@@ -163,6 +163,10 @@ import Testing
         #expect(bad.contains { $0 == "t.yaml:6:13: lifecycle: unknown field 'begin'" })
         #expect(bad.contains("t.yaml:6:30: lifecycle.ready: missing required field 'url'"))
         #expect(bad.contains { $0.hasPrefix("t.yaml:7:14: impersonate: expected true or false") })
+        #expect(
+            errors("baseURL: http://h\ncapabilities: [restart]\n\(Self.users)") == [
+                "t.yaml:2:15: capabilities: 'restart' needs lifecycle.restart (how ringcheck restarts the backend)"
+            ])
     }
 
     // MARK: Sign-in modes

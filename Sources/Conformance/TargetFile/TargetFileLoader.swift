@@ -87,6 +87,10 @@ struct TargetFileDecoder {
         if let e = f["mocks"] { file.mocks = decodeMocks(e.value) }
         if let e = f["impersonate"] { file.impersonate = decodeImpersonate(e.value) }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
+        if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, let e = f["capabilities"] {
+            d.error(
+                e.value.mark, "capabilities", "'restart' needs lifecycle.restart (how ringcheck restarts the backend)")
+        }
         return file
     }
 
