@@ -18,22 +18,27 @@ let package = Package(
 
         // MARK: ringcheck modules
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Processes"),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
         .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
-        .target(name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON"]),
+        .target(name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes"]),
         .target(name: "Reports"),
         .executableTarget(
             name: "ringcheck",
-            dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON"]),
+            dependencies: [
+                "HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON", "Processes",
+            ]),
 
         // MARK: tests
         .target(
-            name: "TestSupport", dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON"],
+            name: "TestSupport",
+            dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP"]),

@@ -8,6 +8,8 @@ struct HTTP1Exchange {
     /// Set for parse errors: answer and close.
     var closeAfter: Bool
     var response: HTTPResponse?
+    /// An accepted `CONNECT`: once its turn comes, answer 200 and start TLS inside the tunnel.
+    var opensTunnel = false
 }
 
 extension Connection {
@@ -18,6 +20,11 @@ extension Connection {
         while true {
             writeReadyHTTP1()
             if isClosed { return }
+            if mode != .http1 {
+                // A CONNECT tunnel opened: what follows is TLS, served on the next pass.
+                loop.markDirty(self)
+                return
+            }
             guard !h1Closing, h1Queue.count < Self.maxQueuedHTTP1Requests, let event = h1Parser.next() else { return }
             switch event {
             case .expectContinue:
@@ -29,6 +36,9 @@ extension Connection {
                     body: Array((error.message + "\n").utf8))
                 h1Queue.append(
                     HTTP1Exchange(seq: -1, isHead: false, keepAlive: false, closeAfter: true, response: response))
+            // Inside a tunnel (TLS already) a CONNECT is an ordinary request for the handler.
+            case .request(let head, _) where head.method == "CONNECT" && loop.tunnelTLS != nil && tls == nil:
+                queueConnect(head)
             case .request(let head, let body):
                 let seq = h1NextSeq
                 h1NextSeq += 1
@@ -54,6 +64,10 @@ extension Connection {
     private func writeReadyHTTP1() {
         while let first = h1Queue.first, let response = first.response {
             h1Queue.removeFirst()
+            if first.opensTunnel {
+                openTunnel()
+                return
+            }
             var closeAfter = first.closeAfter || !first.keepAlive
             var abortAfter = false
             switch response.directive {
@@ -123,6 +137,7 @@ func reasonPhrase(_ status: Int) -> String {
     case 405: return "Method Not Allowed"
     case 408: return "Request Timeout"
     case 410: return "Gone"
+    case 421: return "Misdirected Request"
     case 413: return "Content Too Large"
     case 429: return "Too Many Requests"
     case 431: return "Request Header Fields Too Large"

@@ -6,8 +6,15 @@ extension Connection {
     func startHTTP2() {
         mode = .http2
         let c = loop.configuration
+        var maxStreams = c.initialMaxConcurrentStreams
+        if !c.initialMaxConcurrentStreamsByServerName.isEmpty,
+            let name = info.serverName ?? info.tunnelAuthority.flatMap({ ConnectTunnel.authority($0)?.host }),
+            let n = c.initialMaxConcurrentStreamsByServerName[name.lowercased()]
+        {
+            maxStreams = n
+        }
         h2 = HTTP2Session(
-            maxConcurrentStreams: c.initialMaxConcurrentStreams, maxHeaderBytes: c.maxHeaderBytes,
+            maxConcurrentStreams: maxStreams, maxHeaderBytes: c.maxHeaderBytes,
             maxBodyBytes: c.maxBodyBytes)
         if h2 == nil { closeNow() }
         if shuttingDown { h2?.submitGoaway() }

@@ -27,7 +27,8 @@ final class Connection {
     unowned let loop: EventLoop
     let fd: Int32
     @exclusivity(unchecked) var info: ConnectionInfo
-    let tls: TLSSession?
+    /// Set from the start on a TLS listener; set later when a `CONNECT` tunnel opens on a plain one.
+    @exclusivity(unchecked) var tls: TLSSession?
     @exclusivity(unchecked) var isDirty = false
     @exclusivity(unchecked) var registeredEvents: UInt32 = 0
     @exclusivity(unchecked) var mode: Mode = .detecting
@@ -44,6 +45,9 @@ final class Connection {
     @exclusivity(unchecked) var h1NextSeq: Int64 = 0
     /// No further requests are read (close requested, parse error or shutdown).
     @exclusivity(unchecked) var h1Closing = false
+
+    /// The target of the `CONNECT` being answered, until the tunnel opens.
+    @exclusivity(unchecked) var tunnelTarget: String?
 
     // HTTP/2
     @exclusivity(unchecked) var h2: HTTP2Session?
@@ -123,7 +127,7 @@ final class Connection {
         if mode != .http1 { closeNow() }
     }
 
-    private func received(_ bytes: UnsafeRawBufferPointer) {
+    func received(_ bytes: UnsafeRawBufferPointer) {
         guard let tls else {
             receivedPlaintext(bytes)
             return

@@ -19,6 +19,8 @@ final class EventLoop: @unchecked Sendable {
     let configuration: HTTPServer.Configuration
     let handler: any HTTPHandler
     let tls: TLSContext?
+    /// What connections present inside accepted `CONNECT` tunnels (`Configuration.connectTunnel`).
+    let tunnelTLS: TLSContext?
     let inbox: LoopInbox
     let localPort: Int
     private let epollFD: Int32
@@ -38,10 +40,15 @@ final class EventLoop: @unchecked Sendable {
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
 
-    init(configuration: HTTPServer.Configuration, handler: any HTTPHandler, tls: TLSContext?, listenFD: Int32) throws {
+    init(
+        configuration: HTTPServer.Configuration, handler: any HTTPHandler, tls: TLSContext?,
+        tunnelTLS: TLSContext? = nil,
+        listenFD: Int32
+    ) throws {
         self.configuration = configuration
         self.handler = handler
         self.tls = tls
+        self.tunnelTLS = tunnelTLS
         self.listenFD = listenFD
         self.localPort = Int(rc_local_port(listenFD))
         let ep = rc_epoll_create()

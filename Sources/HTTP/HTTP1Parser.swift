@@ -66,6 +66,16 @@ struct HTTP1Parser: Sendable {
         return false
     }
 
+    /// Removes and returns the bytes received after the last complete request: what a client sent
+    /// after `CONNECT` once the connection stops being HTTP/1.1.
+    mutating func takeBufferedBytes() -> [UInt8] {
+        let rest = Array(buffer[readIndex...])
+        buffer = []
+        readIndex = 0
+        scanIndex = 0
+        return rest
+    }
+
     /// Adds received bytes.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if case .failed = state { return }

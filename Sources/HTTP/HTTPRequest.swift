@@ -18,9 +18,13 @@ public struct ConnectionInfo: Sendable, Equatable {
     public var alpn: String?
     /// The TLS server name the client asked for (SNI), if any.
     public var serverName: String?
+    /// The `host:port` of the `CONNECT` request that opened this tunnel, when the connection came
+    /// through the server's HTTPS forward proxy (`HTTPServer.Configuration.connectTunnel`).
+    public var tunnelAuthority: String?
 
     public init(
-        id: UInt64, remoteAddress: String, localPort: Int, isTLS: Bool, alpn: String? = nil, serverName: String? = nil
+        id: UInt64, remoteAddress: String, localPort: Int, isTLS: Bool, alpn: String? = nil, serverName: String? = nil,
+        tunnelAuthority: String? = nil
     ) {
         self.id = id
         self.remoteAddress = remoteAddress
@@ -28,6 +32,7 @@ public struct ConnectionInfo: Sendable, Equatable {
         self.isTLS = isTLS
         self.alpn = alpn
         self.serverName = serverName
+        self.tunnelAuthority = tunnelAuthority
     }
 }
 

@@ -31,12 +31,19 @@ public final class HTTPServer: Sendable {
         public var shutdownGraceSeconds: Double
         /// Event-loop threads, each with its own SO_REUSEPORT listener on the same port.
         public var loopCount: Int
+        /// On a plain listener, answer `CONNECT` as an HTTPS forward proxy that terminates TLS itself;
+        /// nil hands `CONNECT` requests to the handler like any other.
+        public var connectTunnel: ConnectTunnel?
+        /// SETTINGS_MAX_CONCURRENT_STREAMS by TLS server name (SNI, or the `CONNECT` host of a tunnel),
+        /// lower-cased; names not listed get `initialMaxConcurrentStreams`.
+        public var initialMaxConcurrentStreamsByServerName: [String: UInt32]
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil, maxHeaderBytes: Int = 16 * 1024,
             maxBodyBytes: Int = 1024 * 1024, initialMaxConcurrentStreams: UInt32 = 100,
             idleTimeoutSeconds: Double = 60, maxBufferedOutputBytes: Int = 8 * 1024 * 1024,
-            shutdownGraceSeconds: Double = 1, loopCount: Int = 1
+            shutdownGraceSeconds: Double = 1, loopCount: Int = 1, connectTunnel: ConnectTunnel? = nil,
+            initialMaxConcurrentStreamsByServerName: [String: UInt32] = [:]
         ) {
             self.host = host
             self.port = port
@@ -48,6 +55,8 @@ public final class HTTPServer: Sendable {
             self.maxBufferedOutputBytes = maxBufferedOutputBytes
             self.shutdownGraceSeconds = shutdownGraceSeconds
             self.loopCount = loopCount
+            self.connectTunnel = connectTunnel
+            self.initialMaxConcurrentStreamsByServerName = initialMaxConcurrentStreamsByServerName
         }
     }
 
@@ -85,6 +94,7 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(operation: "start", message: "the server was already started")
             }
             let tls = try configuration.tls.map { try TLSContext($0) }
+            let tunnelTLS = try configuration.connectTunnel.map { try TLSContext($0.tls) }
             let count = max(1, configuration.loopCount)
             var loops: [EventLoop] = []
             var port = configuration.port
@@ -106,7 +116,9 @@ public final class HTTPServer: Sendable {
                     }
                     let loop: EventLoop
                     do {
-                        loop = try EventLoop(configuration: configuration, handler: handler, tls: tls, listenFD: fd)
+                        loop = try EventLoop(
+                            configuration: configuration, handler: handler, tls: tls, tunnelTLS: tunnelTLS,
+                            listenFD: fd)
                     } catch {
                         close(fd)
                         throw error

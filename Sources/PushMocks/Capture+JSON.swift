@@ -16,6 +16,7 @@ extension Capture {
         ]
         if let environment { m.append(("environment", .string(environment.rawValue))) }
         m.append(("authority", authority.map { r($0) } ?? .null))
+        m.append(("addressedHost", addressedHost.map { .string($0.name) } ?? .null))
         m.append(("deviceToken", deviceToken.map { r($0) } ?? .null))
         if let fcmTarget {
             m.append(("fcmTarget", ["kind": .string(fcmTarget.kind.rawValue), "value": r(fcmTarget.value)]))

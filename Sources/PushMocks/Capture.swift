@@ -124,6 +124,9 @@ public struct Capture: Sendable {
     public var environment: APNsEnvironment?
     /// `:authority` or `host`.
     public var authority: String?
+    /// The real provider host the request was addressed to (`api.push.apple.com`, …) when it came
+    /// through impersonation or named one in `:authority`, SNI or its `CONNECT`; nil at the mock's own URL.
+    public var addressedHost: ImpersonatedHost?
     /// The APNs device token from the path, or the FCM registration token (`message.token`).
     public var deviceToken: String?
     /// The FCM target of any kind (FCM captures only).
@@ -190,6 +193,7 @@ public struct Capture: Sendable {
         self.mock = mock
         environment = nil
         authority = request.authority ?? request.headers["host"]
+        addressedHost = ImpersonatedHost.addressed(by: request)
         deviceToken = nil
         fcmTarget = nil
         method = request.method

@@ -16,11 +16,15 @@ public struct MockSettings: Sendable, Equatable {
     public var fcmServiceAccountFile: String
     public var fcmProjectID: String
     public var controlURL: String
+    /// The TLS listeners presenting the real host names (`ADDR:PORT`), when impersonation is on.
+    public var impersonateAddresses: [String]
+    /// The HTTPS forward proxy for the real host names (`http://ADDR:PORT`), when it runs.
+    public var httpsProxy: String?
 
     public init(
         apnsURL: String, apnsSandboxURL: String, fcmURL: String, oauthTokenURL: String, caFile: String,
         apnsKeyFile: String, apnsKeyID: String, apnsTeamID: String, apnsTopic: String, fcmServiceAccountFile: String,
-        fcmProjectID: String, controlURL: String
+        fcmProjectID: String, controlURL: String, impersonateAddresses: [String] = [], httpsProxy: String? = nil
     ) {
         self.apnsURL = apnsURL
         self.apnsSandboxURL = apnsSandboxURL
@@ -34,10 +38,22 @@ public struct MockSettings: Sendable, Equatable {
         self.fcmServiceAccountFile = fcmServiceAccountFile
         self.fcmProjectID = fcmProjectID
         self.controlURL = controlURL
+        self.impersonateAddresses = impersonateAddresses
+        self.httpsProxy = httpsProxy
     }
 
-    /// The settings as `(variable, value)` pairs, in the documented order.
+    /// The settings as `(variable, value)` pairs, in the documented order; the impersonation ones
+    /// (`RINGCHECK_IMPERSONATE_ADDRESSES`, space-separated, and `RINGCHECK_HTTPS_PROXY`) only when set.
     public var environment: [(name: String, value: String)] {
+        var pairs = required
+        if !impersonateAddresses.isEmpty {
+            pairs.append(("RINGCHECK_IMPERSONATE_ADDRESSES", impersonateAddresses.joined(separator: " ")))
+        }
+        if let httpsProxy { pairs.append(("RINGCHECK_HTTPS_PROXY", httpsProxy)) }
+        return pairs
+    }
+
+    private var required: [(name: String, value: String)] {
         [
             ("RINGCHECK_APNS_URL", apnsURL),
             ("RINGCHECK_APNS_SANDBOX_URL", apnsSandboxURL),
@@ -70,7 +86,9 @@ public struct MockSettings: Sendable, Equatable {
             caFile: env["RINGCHECK_CA_FILE"]!, apnsKeyFile: env["RINGCHECK_APNS_KEY_FILE"]!,
             apnsKeyID: env["RINGCHECK_APNS_KEY_ID"]!, apnsTeamID: env["RINGCHECK_APNS_TEAM_ID"]!,
             apnsTopic: env["RINGCHECK_APNS_TOPIC"]!, fcmServiceAccountFile: env["RINGCHECK_FCM_SERVICE_ACCOUNT"]!,
-            fcmProjectID: env["RINGCHECK_FCM_PROJECT_ID"]!, controlURL: env["RINGCHECK_CONTROL_URL"]!)
+            fcmProjectID: env["RINGCHECK_FCM_PROJECT_ID"]!, controlURL: env["RINGCHECK_CONTROL_URL"]!,
+            impersonateAddresses: (env["RINGCHECK_IMPERSONATE_ADDRESSES"] ?? "").split(separator: " ").map(String.init),
+            httpsProxy: env["RINGCHECK_HTTPS_PROXY"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Shell `export` lines, values single-quoted so any path survives `source`.

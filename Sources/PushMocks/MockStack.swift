@@ -24,21 +24,23 @@ public final class MockStack: Sendable {
         public var clock: MockClock = .system
         /// Event-loop threads per listener (SO_REUSEPORT).
         public var loopCount: Int = 1
+        /// Also serve the real host names (TLS listeners and a `CONNECT` proxy); nil for none.
+        public var impersonation: ImpersonationOptions?
 
         public init() {}
     }
 
     /// The real provider host names the certificate covers, so a backend that hard-codes them can be
     /// pointed here through a hosts entry or a proxy.
-    public static let realProviderHosts = [
-        "api.push.apple.com", "api.sandbox.push.apple.com", "fcm.googleapis.com", "oauth2.googleapis.com",
-    ]
+    public static let realProviderHosts = ImpersonatedHost.allCases.map(\.name)
 
     public let settings: MockSettings
     public let providers: MockProviders
     public let keys: MockKeyMaterial
     public let certificateAuthority: CertificateAuthority
     public let stateDirectory: String
+    /// Where the real host names are served, when `Options.impersonation` asked for it.
+    public let impersonation: ImpersonationEndpoints?
     private let servers: [HTTPServer]
 
     /// The capture log shared by every mock.
@@ -80,12 +82,24 @@ public final class MockStack: Sendable {
             handler: providers.google)
         let control = HTTPServer(
             configuration: .init(host: options.host, port: options.controlPort), handler: providers.control)
-        let servers = [apns, sandbox, google, control]
+        var servers = [apns, sandbox, google, control]
         do {
             for server in servers { try server.start() }
         } catch {
             for server in servers { server.stop() }
             throw error
+        }
+        var impersonation: ImpersonationEndpoints?
+        if let requested = options.impersonation {
+            do {
+                let started = try startImpersonation(
+                    requested, tls: tls, providers: providers, loopCount: options.loopCount)
+                servers += started.servers
+                impersonation = started.endpoints
+            } catch {
+                for server in servers { server.stop() }
+                throw error
+            }
         }
 
         let urlHost = urlHostLiteral(options.host)
@@ -106,22 +120,24 @@ public final class MockStack: Sendable {
             fcmURL: googleBase, oauthTokenURL: googleBase + "/token", caFile: caFile, apnsKeyFile: keyFile,
             apnsKeyID: keys.apnsKey.keyID, apnsTeamID: keys.apnsKey.teamID, apnsTopic: keys.credentials.voipTopic,
             fcmServiceAccountFile: serviceAccountFile, fcmProjectID: options.projectID,
-            controlURL: "http://\(urlHost):\(control.port)")
+            controlURL: "http://\(urlHost):\(control.port)",
+            impersonateAddresses: impersonation?.listen.map(\.description) ?? [], httpsProxy: impersonation?.proxyURL)
         return MockStack(
             settings: settings, providers: providers, keys: keys, certificateAuthority: ca, stateDirectory: dir,
-            servers: servers)
+            impersonation: impersonation, servers: servers)
     }
 
     private init(
         settings: MockSettings, providers: MockProviders, keys: MockKeyMaterial,
         certificateAuthority: CertificateAuthority,
-        stateDirectory: String, servers: [HTTPServer]
+        stateDirectory: String, impersonation: ImpersonationEndpoints?, servers: [HTTPServer]
     ) {
         self.settings = settings
         self.providers = providers
         self.keys = keys
         self.certificateAuthority = certificateAuthority
         self.stateDirectory = stateDirectory
+        self.impersonation = impersonation
         self.servers = servers
     }
 

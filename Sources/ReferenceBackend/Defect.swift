@@ -22,6 +22,9 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case retryAfterExpiry = "retry-after-expiry"
     case lateAnswerWins = "late-answer-wins"
     case resurrectEndedCall = "resurrect-ended-call"
+    case longLivedMedia = "long-lived-media"
+    case forgetOnRestart = "forget-on-restart"
+    case logPushSecrets = "log-push-secrets"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -49,6 +52,10 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
         case .retryAfterExpiry: return "failed invitations are retried even after the call has expired"
         case .lateAnswerWins: return "an answer after the call was answered replaces the winner instead of 409"
         case .resurrectEndedCall: return "a create for an ended callId starts it ringing again instead of 409"
+        case .longLivedMedia: return "media credentials stay valid for 30 days instead of minutes"
+        case .forgetOnRestart:
+            return "calls, events and pending pushes live in memory only (even with --db), so a restart loses them"
+        case .logPushSecrets: return "the backend log carries request bodies, push tokens and push payloads in full"
         }
     }
 

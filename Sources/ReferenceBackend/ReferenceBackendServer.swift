@@ -21,12 +21,14 @@ public final class ReferenceBackendServer: Sendable {
         public var sweepIntervalMs: Int64
         /// Event-loop threads of the HTTP server.
         public var loopCount: Int
+        /// Where the backend logs requests and push attempts (`-` for standard output); nil logs nothing.
+        public var logFile: String?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, database: Database.Location = .inMemory,
             configuration: ReferenceBackendConfiguration = ReferenceBackendConfiguration(),
             users: UserDirectory = .testUsers, retryPolicy: PushRetryPolicy = PushRetryPolicy(),
-            sweepIntervalMs: Int64 = 250, loopCount: Int = 1
+            sweepIntervalMs: Int64 = 250, loopCount: Int = 1, logFile: String? = nil
         ) {
             self.host = host
             self.port = port
@@ -36,6 +38,7 @@ public final class ReferenceBackendServer: Sendable {
             self.retryPolicy = retryPolicy
             self.sweepIntervalMs = sweepIntervalMs
             self.loopCount = loopCount
+            self.logFile = logFile
         }
     }
 
@@ -54,23 +57,32 @@ public final class ReferenceBackendServer: Sendable {
     ) throws {
         self.options = options
         self.transport = transport
-        let store = try CallStore(options.database)
+        // The defect keeps everything in memory, whatever the options say, so a restart starts empty.
+        let forget = options.configuration.defects.contains(.forgetOnRestart)
+        let store = try CallStore(forget ? .inMemory : options.database)
         service = CallService(store: store, users: options.users, configuration: options.configuration, clock: clock)
         let settings =
             messageSettings ?? (transport as? ProviderPushTransport)?.messageSettings
             ?? PushMessageSettings(fcmProjectID: "unset")
-        worker = PushWorker(service: service, transport: transport, settings: settings, policy: options.retryPolicy)
+        let log = try options.logFile.map { try BackendLog(path: $0) }
+        worker = PushWorker(
+            service: service, transport: transport, settings: settings, policy: options.retryPolicy, log: log)
+        if let providers = transport as? ProviderPushTransport { try Self.keepProviderToken(providers, in: store) }
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
-            handler: Self.api(options.configuration.apiShape, service: service))
+            handler: Self.api(options.configuration.apiShape, service: service, log: log))
     }
 
     /// The HTTP API of the configured shape over `service`.
-    static func api(_ shape: APIShape, service: CallService) -> any HTTPHandler {
+    static func api(_ shape: APIShape, service: CallService, log: BackendLog? = nil) -> any HTTPHandler {
+        let api: any HTTPHandler
         switch shape {
-        case .reference: return CallxAPI(service: service)
-        case .alternate: return AlternateAPI(service: service)
+        case .reference: api = CallxAPI(service: service)
+        case .alternate: api = AlternateAPI(service: service)
         }
+        guard let log else { return api }
+        return LoggingHandler(
+            inner: api, log: log, logBodies: service.configuration.defects.contains(.logPushSecrets))
     }
 
     /// A server sending real pushes with the given provider settings.
@@ -123,6 +135,28 @@ public final class ReferenceBackendServer: Sendable {
                 sleepMs = min(max(next - service.clock() + 1, 1), maxSleepMs)
             }
             try? await Task.sleep(for: .milliseconds(sleepMs))
+        }
+    }
+}
+
+// MARK: - The APNs provider token across restarts
+
+extension ReferenceBackendServer {
+    /// Reuses the APNs provider token the last process signed (from the database) and saves each new
+    /// one: APNs refuses a new token within 20 minutes of the previous one (TooManyProviderTokenUpdates),
+    /// so a backend that restarts must not start over with a fresh token.
+    static func keepProviderToken(_ providers: ProviderPushTransport, in store: CallStore) throws {
+        let keyID = providers.providerTokens.key.keyID
+        let saved = try store.transaction { tx in
+            try tx.db.queryFirst("SELECT token, issued_at_ms FROM provider_tokens WHERE key_id = ?", [.text(keyID)])
+        }
+        providers.providerTokens.restore(token: saved?.string("token"), issuedAtMs: saved?.int64("issued_at_ms")) {
+            token, issuedAtMs in
+            _ = try? store.transaction { tx in
+                try tx.db.execute(
+                    "INSERT OR REPLACE INTO provider_tokens (key_id, token, issued_at_ms) VALUES (?, ?, ?)",
+                    [.text(keyID), .text(token), .integer(issuedAtMs)])
+            }
         }
     }
 }

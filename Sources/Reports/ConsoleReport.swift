@@ -64,7 +64,8 @@ public enum ConsoleReport {
         case .conformant:
             let w = r.warnings.count
             verdict = style.paint("conformant", .green) + (w > 0 ? " with \(w) SHOULD warning\(w == 1 ? "" : "s")" : "")
-        case .nonConformant: verdict = style.paint("non-conformant", .red)
+        case .nonConformant:
+            verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")
         case .inconclusive: verdict = style.paint("inconclusive", .yellow)
         }
         out += header(r.ringcheckVersion, suite: r.suite, target: r.target, startedAt: r.startedAt, style: style) + "\n"

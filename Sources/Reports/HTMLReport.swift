@@ -42,6 +42,7 @@ public enum HTMLReport {
         h += "<table class=\"meta\">\n"
         var rows: [(String, String)] = [
             ("Target", r.target), ("ringcheck", r.ringcheckVersion), ("Suite", "\(r.suite.id) \(r.suite.version)"),
+            ("Judging", r.strict ? "strict: SHOULD failures count" : "MUST failures decide; SHOULD failures warn"),
             ("Started", ReportText.timestamp(r.startedAt)), ("Finished", ReportText.timestamp(r.finishedAt)),
             ("Duration", ReportText.duration(ms: r.durationSeconds * 1000)),
         ]

@@ -61,7 +61,7 @@ public enum MarkdownReport {
         case .conformant:
             let w = r.warnings.count
             return w == 0 ? "✅ conformant" : "✅ conformant with \(w) SHOULD warning\(w == 1 ? "" : "s")"
-        case .nonConformant: return "❌ non-conformant (exit 1)"
+        case .nonConformant: return "❌ non-conformant" + (r.strict ? " (strict: SHOULDs count)" : "") + " (exit 1)"
         case .inconclusive: return "⚠️ inconclusive (exit 3)"
         }
     }

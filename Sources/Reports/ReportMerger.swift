@@ -27,6 +27,9 @@ public enum ReportMerger {
                 throw ReportMergeError(
                     "shards ran different ringcheck versions: \(first.ringcheckVersion) and \(p.ringcheckVersion)")
             }
+            if p.strict != first.strict {
+                throw ReportMergeError("some shards ran with --strict and some without: run them all the same way")
+            }
         }
         let counts = Set(parts.compactMap { $0.shard?.count })
         if counts.count > 1 {
@@ -57,7 +60,7 @@ public enum ReportMerger {
             ringcheckVersion: first.ringcheckVersion, suite: first.suite, target: first.target,
             startedAt: parts.map(\.startedAt).min() ?? first.startedAt,
             finishedAt: parts.map(\.finishedAt).max() ?? first.finishedAt, requirements: requirements,
-            scenarios: scenarios.sorted { $0.id < $1.id }, shard: nil)
+            scenarios: scenarios.sorted { $0.id < $1.id }, shard: nil, strict: first.strict)
     }
 
     /// Reads JSON reports and merges them; a file that is not a report is named in the error.

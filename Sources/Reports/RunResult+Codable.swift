@@ -5,7 +5,8 @@ import Foundation
 
 extension RunResult: Codable {
     enum CodingKeys: String, CodingKey {
-        case schema, ringcheckVersion, suite, target, startedAt, finishedAt, durationMs, shard, verdict, exitCode
+        case schema, ringcheckVersion, suite, target, startedAt, finishedAt, durationMs, shard, strict, verdict
+        case exitCode
         case summary, requirements, scenarios
     }
 
@@ -32,6 +33,7 @@ extension RunResult: Codable {
         try c.encode(ReportText.timestamp(finishedAt), forKey: .finishedAt)
         try c.encode((durationSeconds * 1000).rounded(), forKey: .durationMs)
         try c.encodeIfPresent(shard, forKey: .shard)
+        try c.encode(strict, forKey: .strict)
         try c.encode(verdict, forKey: .verdict)
         try c.encode(exitCode, forKey: .exitCode)
         let counts = statusCounts
@@ -76,7 +78,8 @@ extension RunResult: Codable {
                 RequirementInfo(id: $0.id, level: $0.level, statement: $0.statement, section: $0.section)
             },
             scenarios: try c.decode([ScenarioResult].self, forKey: .scenarios),
-            shard: try c.decodeIfPresent(Shard.self, forKey: .shard))
+            shard: try c.decodeIfPresent(Shard.self, forKey: .shard),
+            strict: try c.decodeIfPresent(Bool.self, forKey: .strict) ?? false)
     }
 }
 

@@ -16,10 +16,12 @@ public struct RunResult: Sendable, Equatable {
     public var scenarios: [ScenarioResult]
     /// Which part of a sharded run this is; nil for a whole run (or a merged one).
     public var shard: Shard?
+    /// Strict judging (`--strict`): a failed SHOULD makes the run non-conformant too.
+    public var strict: Bool
 
     public init(
         ringcheckVersion: String, suite: SuiteDescription, target: String, startedAt: Date, finishedAt: Date,
-        requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil
+        requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil, strict: Bool = false
     ) {
         self.ringcheckVersion = ringcheckVersion
         self.suite = suite
@@ -29,6 +31,7 @@ public struct RunResult: Sendable, Equatable {
         self.requirements = requirements
         self.scenarios = scenarios
         self.shard = shard
+        self.strict = strict
     }
 
     /// Wall time of the run in seconds.

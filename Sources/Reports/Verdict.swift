@@ -52,10 +52,11 @@ extension RunResult {
     /// The failures of failed and flaky scenarios.
     public var failures: [Failure] { scenarios.filter { $0.status.isFailure }.flatMap(\.failures) }
 
-    /// Any failed MUST → non-conformant; otherwise an error or timeout, or no scenario judged at all →
-    /// inconclusive; otherwise conformant (SHOULD failures are warnings).
+    /// Any failed MUST (in a strict run, any failed requirement) → non-conformant; otherwise an error or
+    /// timeout, or no scenario judged at all → inconclusive; otherwise conformant (SHOULD failures are
+    /// warnings).
     public var verdict: Verdict {
-        if failures.contains(where: { $0.level == .must }) { return .nonConformant }
+        if failures.contains(where: { $0.level == .must || strict }) { return .nonConformant }
         // A failed scenario whose failures carry no level still says the backend misbehaved; without a
         // MUST the run cannot be called non-conformant, so it is at best inconclusive.
         if scenarios.contains(where: { $0.status.isFailure && $0.failures.isEmpty }) { return .inconclusive }
@@ -67,7 +68,7 @@ extension RunResult {
     /// The exit code of `verdict`.
     public var exitCode: Int32 { verdict.exitCode }
 
-    /// Failed SHOULDs: warnings of a conformant run.
+    /// Failed SHOULDs: warnings of a conformant run (failures of a strict one).
     public var warnings: [Failure] { failures.filter { $0.level == .should } }
 
     /// Scenario counts by status name.

@@ -9,6 +9,7 @@ struct Ringcheck {
         ServeReferenceCommand.self,
         RunCommand.self,
         InitTargetCommand.self,
+        CallCommand.self,
         ListCommand.self,
         ExplainCommand.self,
         ReportMergeCommand.self,
@@ -86,6 +87,7 @@ struct Ringcheck {
               1  non-conformant: a MUST failed
               2  usage or configuration error
               3  inconclusive: the harness could not reach a verdict
+              10, 11, 12  ringcheck call: declined, unanswered, cancelled by the caller
 
             See 'ringcheck <command> --help' for a command's options.
 

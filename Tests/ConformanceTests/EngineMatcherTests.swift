@@ -58,6 +58,24 @@ import Testing
         #expect(!MatcherEvaluator.holds(matchers, in: ["revision": "3", "expiresAtMs": 1_790_000_030_000]))
     }
 
+    @Test func withinMeasuresTheDistanceFromASavedValue() throws {
+        let matchers = try resolver.resolve([
+            PathMatcher(
+                path: "expiresAtMs", conditions: [.within(of: "$call.expiresAtMs", min: 1, max: 3_600_000)])
+        ])
+        #expect(MatcherEvaluator.holds(matchers, in: ["expiresAtMs": 1_790_000_330_000]))
+        #expect(MatcherEvaluator.holds(matchers, in: ["expiresAtMs": 1_790_003_630_000]))
+        #expect(!MatcherEvaluator.holds(matchers, in: ["expiresAtMs": 1_790_003_630_001]))
+        #expect(!MatcherEvaluator.holds(matchers, in: ["expiresAtMs": 1_790_000_030_000]))
+        #expect(!MatcherEvaluator.holds(matchers, in: ["expiresAtMs": "1790000330000"]))
+        #expect(!MatcherEvaluator.holds(matchers, in: [:]))
+        let problems = MatcherEvaluator.mismatches(matchers, in: ["expiresAtMs": 1_792_592_030_000])
+        #expect(
+            problems == [
+                "expiresAtMs: expected at most 3600000 past 1790000030000, got 1792592030000 (2592000000)"
+            ])
+    }
+
     @Test func virtualDeviceTokensHaveTheProvidersShapes() {
         let apns = RandomText.hex(bytes: 32)
         #expect(apns.count == 64 && apns.allSatisfy(\.isHexDigit))

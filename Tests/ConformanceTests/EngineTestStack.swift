@@ -17,7 +17,7 @@ final class EngineTestStack: Sendable {
 
     static func start(
         defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
-        scenarioTimeout: Duration = .seconds(60)
+        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40
     ) throws -> EngineTestStack {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try MockStack.start()
@@ -34,7 +34,8 @@ final class EngineTestStack: Sendable {
         let providers = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
         let server = try ReferenceBackendServer(
             options: .init(
-                configuration: ReferenceBackendConfiguration(ringSeconds: 4, defects: defects),
+                configuration: ReferenceBackendConfiguration(
+                    ringSeconds: 4, eventRetention: eventRetention ?? 1_000, defects: defects),
                 users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
                 sweepIntervalMs: 100),
@@ -43,9 +44,10 @@ final class EngineTestStack: Sendable {
         let target = Target(
             name: "reference backend (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },
             capabilities: capabilities ?? [
-                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint, .idempotency,
+                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .answerEndpoint,
+                .idempotency,
             ],
-            appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
+            appId: mocks.providers.credentials.bundleID, eventPageLimit: 1, eventRetention: eventRetention)
         let engine = try ScenarioEngine(
             target: target, mocks: mocks, catalogue: suite.catalogue, scenarioTimeout: scenarioTimeout)
         return EngineTestStack(mocks: mocks, server: server, engine: engine, suite: suite)

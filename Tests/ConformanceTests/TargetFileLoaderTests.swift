@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JSON
+import PushMocks
 import TestSupport
 import Testing
 
@@ -134,38 +135,51 @@ import Testing
         #expect(target.appId == "com.x")
     }
 
-    @Test func mocksImpersonationAndLifecycleAreReadForTheirFeatures() throws {
+    @Test func mocksImpersonationAndLifecycleAreRead() throws {
         let file = try TargetFile.load(
             text: """
                 baseURL: http://h
                 \(Self.users)
                 mocks: {apnsPort: 18443, controlPort: 18446, stateDir: state, persistentCA: true, envFile: m.env}
-                impersonate: {hosts: [api.push.apple.com]}
+                impersonate: {listen: ["127.0.0.1:8443", "[::1]:2197"], proxy: none}
                 lifecycle:
                   start: [./run.sh, --port, "8080"]
                   ready: {url: "http://h/health", timeout: 5s}
                   stop: "kill $(cat pid)"
+                  environment: {DATABASE_URL: "sqlite:test.db"}
                 """, file: "t.yaml", directory: "/srv/backend")
         let mocks = try #require(file.mocks)
         #expect(mocks.options.apnsPort == 18443 && mocks.options.controlPort == 18446 && mocks.options.googlePort == 0)
         #expect(mocks.options.stateDirectory == "/srv/backend/state" && mocks.options.persistentCA)
         #expect(mocks.envFile == "/srv/backend/m.env")
-        #expect(file.impersonate?.enabled == true)
-        #expect(file.impersonate?.settings["hosts"]?[0] == "api.push.apple.com")
+        #expect(
+            mocks.options.impersonation
+                == ImpersonationOptions(
+                    listen: [ListenAddress(host: "127.0.0.1", port: 8443), ListenAddress(host: "::1", port: 2197)],
+                    proxy: nil))
         let lifecycle = try #require(file.lifecycle)
-        #expect(lifecycle.start == .arguments(["./run.sh", "--port", "8080"]))
-        #expect(lifecycle.stop == .shell("kill $(cat pid)"))
-        #expect(lifecycle.ready == TargetReadiness(url: "http://h/health", timeoutSeconds: 5))
-        #expect(lifecycle.restart == nil)
-        #expect(lifecycle.start?.argv(in: "/srv/backend").suffix(4) == ["/srv/backend", "./run.sh", "--port", "8080"])
+        let configuration = lifecycle.configuration(directory: file.directory, logFile: "/tmp/b.log")
+        #expect(configuration.start == .arguments(["./run.sh", "--port", "8080"]))
+        #expect(configuration.stop == .shell("kill $(cat pid)"))
+        #expect(configuration.ready == BackendReadiness(url: "http://h/health", timeout: .seconds(5)))
+        #expect(configuration.restart == nil && configuration.canRestart)
+        #expect(configuration.workingDirectory == "/srv/backend")
+        #expect(configuration.environment == ["DATABASE_URL": "sqlite:test.db"])
+        #expect(
+            try load("baseURL: http://h\n\(Self.users)\nimpersonate: true").mocks?.options.impersonation
+                == ImpersonationOptions())
         let bad = errors(
-            "baseURL: http://h\n\(Self.users)\nlifecycle: {begin: x, ready: {timeout: 5s}}\nimpersonate: 3")
-        #expect(bad.contains { $0 == "t.yaml:6:13: lifecycle: unknown field 'begin'" })
+            "baseURL: http://h\n\(Self.users)\nlifecycle: {begin: x, ready: {timeout: 5s}}\nimpersonate: {listen: [api.push.apple.com:443]}"
+        )
+        #expect(bad.contains("t.yaml:6:13: lifecycle: unknown field 'begin'"))
         #expect(bad.contains("t.yaml:6:30: lifecycle.ready: missing required field 'url'"))
-        #expect(bad.contains { $0.hasPrefix("t.yaml:7:14: impersonate: expected true or false") })
+        #expect(
+            bad.contains {
+                $0.hasPrefix("t.yaml:7:24: impersonate.listen[0]: 'api.push.apple.com:443' is not ADDR:PORT")
+            })
         #expect(
             errors("baseURL: http://h\ncapabilities: [restart]\n\(Self.users)") == [
-                "t.yaml:2:15: capabilities: 'restart' needs lifecycle.restart (how ringcheck restarts the backend)"
+                "t.yaml:2:15: capabilities: 'restart' needs lifecycle.restart or lifecycle.start (how ringcheck restarts the backend)"
             ])
     }
 

@@ -43,6 +43,10 @@ import Testing
         let error = #expect(throws: ReportMergeError.self) { try ReportMerger.merge([one, other]) }
         #expect(error?.message.contains("b.two appears in parts 1 and 2") == true)
         #expect(throws: ReportMergeError.self) { try ReportMerger.merge([]) }
+        other = two
+        other.strict = true
+        let mixed = #expect(throws: ReportMergeError.self) { try ReportMerger.merge([one, other]) }
+        #expect(mixed?.message.contains("--strict") == true)
     }
 
     @Test func mergesJSONFiles() throws {

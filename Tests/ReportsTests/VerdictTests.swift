@@ -22,6 +22,20 @@ import Testing
         #expect(r.warnings.count == 1)
     }
 
+    @Test func strictRunsFailOnShoulds() throws {
+        var r = F.run([
+            F.scenario("a.b", .fail, requirements: ["CALLX-ARB-1"], failures: [F.failure("CALLX-ARB-1", .should)])
+        ])
+        r.strict = true
+        #expect(r.verdict == .nonConformant && r.exitCode == 1)
+        #expect(ConsoleReport.summary(r, style: ConsoleStyle(colors: false)).contains("non-conformant (strict"))
+        #expect(MarkdownReport.render(r).contains("non-conformant (strict"))
+        let decoded = try JSONReport.decode(Data(JSONReport.render(r).utf8))
+        #expect(decoded.strict && decoded.verdict == .nonConformant)
+        r.scenarios = [F.scenario("a.c", .pass, requirements: ["CALLX-ARB-1"])]
+        #expect(r.verdict == .conformant)
+    }
+
     @Test func harnessProblemsWithoutMustFailureAreInconclusive() {
         for status in [ScenarioStatus.error(message: "x"), .timeout(message: "y")] {
             let r = F.run([F.scenario("a.b", .pass, requirements: []), F.scenario("a.c", status, requirements: [])])

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 /// An independent server (nghttpd, a python script) running in the background for a client test,
 /// killed when stopped or released.
@@ -74,22 +75,7 @@ public final class ClientTestPeer: @unchecked Sendable {  // immutable after ini
     }
 
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound, read, and released).
-    public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
-        }
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
+    public static func freePort() -> Int { LoopbackPort.free() ?? 0 }
 
     /// A port on 127.0.0.1 where nothing listens: connecting is refused.
     public static func closedPort() -> Int { freePort() }

@@ -51,10 +51,11 @@ public struct MockStackClients: Sendable {
     // MARK: curl
 
     /// One request with curl 7.88: `--http2 --cacert $RINGCHECK_CA_FILE` for https URLs (HTTP/2 over TLS
-    /// through ALPN), `--http2-prior-knowledge` or `--http1.1` for the plain control API.
+    /// through ALPN), `--http2-prior-knowledge` or `--http1.1` for the plain control API. `environment`
+    /// adds variables for this run only (`HTTPS_PROXY=…`).
     public func curl(
         _ url: String, method: String = "GET", headers: [(String, String)] = [], body: String? = nil,
-        options: [String] = [], timeout: Double = 20
+        options: [String] = [], timeout: Double = 20, environment: [String: String] = [:]
     ) async throws -> CurlResponse {
         let id = UUID().uuidString
         let headerFile = scratch.file("curl-\(id).headers")
@@ -69,7 +70,11 @@ public struct MockStackClients: Sendable {
             try body.write(toFile: file, atomically: false, encoding: .utf8)
             args += ["--data-binary", "@" + file]
         }
-        let r = try await run("curl", args + options + [url], timeout: timeout)
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let r =
+            environment.isEmpty
+            ? try await run("curl", args + options + [url], timeout: timeout)
+            : try await run("env", variables + ["curl"] + args + options + [url], timeout: timeout)
         let written = r.stdout.split(separator: " ").map(String.init)
         var headers = HTTPHeaders()
         // With several header blocks (a 100-continue), the last one is the response.
@@ -174,11 +179,18 @@ public struct MockStackClients: Sendable {
 
     /// The Google flow in Python: assertion from the service-account JSON, token from its `token_uri`,
     /// then each message to FCM. `{"oauth": {status, body, headers}, "sends": […], "accessToken": …}`.
-    public func googleSend(_ messages: [JSONValue]) async throws -> JSONValue {
+    /// `fcmURL` and `tokenURI` replace the settings' (e.g. the real host names, reached through
+    /// `environment`'s `https_proxy`).
+    public func googleSend(
+        _ messages: [JSONValue], fcmURL: String? = nil, tokenURI: String = "", environment: [String: String] = [:]
+    ) async throws -> JSONValue {
         try await MockStackPython.run(
             self,
             "google-send",
-            [settings.fcmServiceAccountFile, settings.caFile, settings.fcmURL, JSONValue.array(messages).serialized()])
+            [
+                settings.fcmServiceAccountFile, settings.caFile, fcmURL ?? settings.fcmURL,
+                JSONValue.array(messages).serialized(), tokenURI,
+            ], environment: environment)
     }
 
     /// A token request whose assertion carries the account's `kid` and email but another RSA key's signature.
@@ -189,9 +201,10 @@ public struct MockStackClients: Sendable {
     /// One HTTP/2 POST with Python's h2 over TLS (ALPN h2); the events seen: `settings`, `response`,
     /// `data`, `streamEnded`, `streamReset`, `goaway`, `reset`, `eof`. Reads on for `settle` seconds
     /// after the stream ends, to see frames the server sends later. `alpn: false` offers no ALPN.
+    /// `serverName` goes in SNI and `:authority` instead of the URL's host (a hosts entry's view).
     public func h2Request(
         baseURL: String, path: String, headers: [(String, String)], body: String, settle: Double = 0.3,
-        alpn: Bool = true
+        alpn: Bool = true, serverName: String = ""
     ) async throws -> [JSONValue] {
         guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
             throw MockStackClientError(message: "not a base URL with a port: \(baseURL)")
@@ -199,7 +212,8 @@ public struct MockStackClients: Sendable {
         let list = JSONValue.array(headers.map { [.string($0.0), .string($0.1)] }).serialized()
         let events = try await MockStackPython.run(
             self,
-            "h2-request", [host, String(port), settings.caFile, path, list, body, String(settle), alpn ? "h2" : ""])
+            "h2-request",
+            [host, String(port), settings.caFile, path, list, body, String(settle), alpn ? "h2" : "", serverName])
         return events.arrayValue ?? []
     }
 

@@ -8,20 +8,23 @@ public final class MockStackHarness: Sendable {
     public let directory: TemporaryDirectory
     public let clients: MockStackClients
 
-    /// Starts the mocks (APNs production and sandbox, FCM + OAuth, control API).
-    public init() throws {
+    /// Starts the mocks (APNs production and sandbox, FCM + OAuth, control API), with `configure`'s changes.
+    public init(configure: (inout MockStack.Options) -> Void = { _ in }) throws {
         directory = TemporaryDirectory(prefix: "ringcheck-mockstack")
         var options = MockStack.Options()
         options.stateDirectory = directory.file("state")
+        configure(&options)
         stack = try MockStack.start(options)
         clients = MockStackClients(settings: stack.settings, scratch: directory)
     }
 
     /// Starts the mocks on a thread of its own: key generation (RSA) would otherwise hold a thread of
     /// the cooperative pool that the mocks' handlers and other tests need.
-    public static func start() async throws -> MockStackHarness {
+    public static func start(
+        configure: @escaping @Sendable (inout MockStack.Options) -> Void = { _ in }
+    ) async throws -> MockStackHarness {
         try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try MockStackHarness() }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try MockStackHarness(configure: configure) }) }
         }
     }
 

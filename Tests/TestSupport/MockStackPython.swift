@@ -8,10 +8,17 @@ public enum MockStackPython {
     public static let interpreter = "/usr/bin/python3"
 
     /// Runs one command of `script` and parses what it printed.
+    /// `environment` adds variables (`https_proxy=…`) for this run only.
     public static func run(
-        _ clients: MockStackClients, _ command: String, _ arguments: [String], timeout: Double = 30
+        _ clients: MockStackClients, _ command: String, _ arguments: [String], timeout: Double = 30,
+        environment: [String: String] = [:]
     ) async throws -> JSONValue {
-        let r = try await clients.run(interpreter, ["-c", script, command] + arguments, timeout: timeout)
+        let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let r =
+            environment.isEmpty
+            ? try await clients.run(interpreter, ["-c", script, command] + arguments, timeout: timeout)
+            : try await clients.run(
+                "env", variables + [interpreter, "-c", script, command] + arguments, timeout: timeout)
         guard r.status == 0, let value = try? JSONValue.parse(r.stdoutBytes) else {
             throw MockStackClientError(message: "python \(command) exited \(r.status): \(r.stderr)\(r.stdout)")
         }
@@ -87,9 +94,11 @@ public enum MockStackPython {
             return http(account["token_uri"], ca_file, form.encode(), {"Content-Type": "application/x-www-form-urlencoded"}, "POST")
 
 
-        def google_send(account_file, ca_file, fcm_url, messages_json):
+        def google_send(account_file, ca_file, fcm_url, messages_json, token_uri=""):
             """The Google flow: sign the assertion, get an access token from token_uri, send each message to FCM."""
             account = json.load(open(account_file))
+            if token_uri:  # as SDKs default it, e.g. the real https://oauth2.googleapis.com/token
+                account["token_uri"] = token_uri
             token = exchange(account, ca_file, assertion(account))
             result = {"oauth": token, "sends": []}
             if token["status"] != 200:
@@ -111,16 +120,18 @@ public enum MockStackPython {
             emit(exchange(account, ca_file, assertion(account, other)))
 
 
-        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2"):
-            """One HTTP/2 request with the h2 library; reports every frame-level event until the server is done."""
+        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2", server_name=""):
+            """One HTTP/2 request with the h2 library; reports every frame-level event until the server is done.
+            With server_name, connects to host but names server_name in SNI and :authority (as a hosts entry would)."""
             context = ssl.create_default_context(cafile=ca_file)
             if alpn:  # Some APNs clients offer no ALPN at all and still speak h2.
                 context.set_alpn_protocols([alpn])
-            sock = context.wrap_socket(socket.create_connection((host, int(port)), timeout=5), server_hostname=host)
+            sni = server_name or host
+            sock = context.wrap_socket(socket.create_connection((host, int(port)), timeout=5), server_hostname=sni)
             conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
             conn.initiate_connection()
             stream = conn.get_next_available_stream_id()
-            headers = [(":method", "POST"), (":scheme", "https"), (":authority", "%s:%s" % (host, port)), (":path", path)]
+            headers = [(":method", "POST"), (":scheme", "https"), (":authority", "%s:%s" % (sni, port)), (":path", path)]
             headers += [tuple(h) for h in json.loads(headers_json)]
             conn.send_headers(stream, headers)
             conn.send_data(stream, body.encode(), end_stream=True)

@@ -1,4 +1,9 @@
 import Foundation
+import Processes
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The outcome of running an external program to completion.
 public struct ProcessResult: Sendable {
@@ -89,4 +94,24 @@ public func runProcess(
 /// `ProcessRunner.available(_:)`, checked on a thread of its own.
 public func processAvailable(_ executable: String) async -> Bool {
     (try? await offPool { ProcessRunner.available(executable) }) ?? false
+}
+
+/// Writes `bytes` to `fd` on a thread of its own (a large input would fill the pipe before the child reads
+/// it), then closes `fd`. A child that exits without reading costs an EPIPE, not a SIGPIPE.
+func writeAndClose(_ fd: Int32, _ bytes: [UInt8]) {
+    let thread = Thread {
+        var block = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &block, nil)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            off += n
+        }
+        close(fd)
+    }
+    thread.start()
 }

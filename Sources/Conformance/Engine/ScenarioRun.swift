@@ -231,6 +231,10 @@ actor ScenarioRun {
             }
             let waitMs = expires + Int64(w.margin.milliseconds) - nowMs
             if waitMs > 0 { try await Task.sleep(for: .milliseconds(waitMs)) }
+        case .overflowEvents(let o):
+            try await overflowEvents(o, step: s)
+        case .expectNotLogged(let e):
+            try await expectNotLogged(e, step: s)
         case .fault(let f):
             var plan = f.plan
             if let name = f.device {
@@ -246,6 +250,8 @@ actor ScenarioRun {
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                 resolver.saved[name] = try resolver.resolve(value)
             }
+        case .restartBackend:
+            try await restartBackend(step: s)
         }
     }
 

@@ -20,9 +20,25 @@ public struct SuiteRunner: Sendable {
 
     /// Runs `scenarios`; `onFinish` is called as each scenario's attempts are all done. Returns the
     /// attempts of every scenario that ran, in the order given (with fail-fast, later ones may be missing).
+    /// Scenarios that restart the backend (`runsAlone`) run one at a time after all the others.
     public func run(
         _ scenarios: [Scenario], onFinish: @escaping @Sendable (Scenario, [ScenarioOutcome]) async -> Void = { _, _ in }
     ) async -> [(scenario: Scenario, attempts: [ScenarioOutcome])] {
+        let shared = scenarios.indices.filter { !scenarios[$0].runsAlone }
+        let alone = scenarios.indices.filter { scenarios[$0].runsAlone }
+        var results = await run(scenarios, shared, concurrency: concurrency, onFinish: onFinish)
+        let failed = results.values.contains { $0.contains { $0.status == .fail } }
+        if !(failFast && failed) {
+            results.merge(await run(scenarios, alone, concurrency: 1, onFinish: onFinish)) { $1 }
+        }
+        return scenarios.indices.compactMap { i in results[i].map { (scenarios[i], $0) } }
+    }
+
+    /// Runs the scenarios at `indices`, `concurrency` at a time; the attempts by index.
+    private func run(
+        _ scenarios: [Scenario], _ indices: [Int], concurrency: Int,
+        onFinish: @escaping @Sendable (Scenario, [ScenarioOutcome]) async -> Void
+    ) async -> [Int: [ScenarioOutcome]] {
         let engine = self.engine
         let repeatCount = self.repeatCount
         var results: [Int: [ScenarioOutcome]] = [:]
@@ -30,8 +46,8 @@ public struct SuiteRunner: Sendable {
             var next = 0
             var stop = false
             func startNext() {
-                guard next < scenarios.count, !stop else { return }
-                let index = next
+                guard next < indices.count, !stop else { return }
+                let index = indices[next]
                 let scenario = scenarios[index]
                 next += 1
                 group.addTask {
@@ -51,6 +67,6 @@ public struct SuiteRunner: Sendable {
                 startNext()
             }
         }
-        return scenarios.indices.compactMap { i in results[i].map { (scenarios[i], $0) } }
+        return results
     }
 }

@@ -31,11 +31,19 @@ public struct Target: Sendable {
     public var appId: String
     /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
     public var eventPageLimit: Int?
+    /// How many events the backend keeps per feed, when it declares the `eventRetention` capability.
+    public var eventRetention: Int?
+    /// A file the backend's log lines reach (its output when ringcheck started it), for the
+    /// `backendLog` capability: the `expectNotLogged` step reads it.
+    public var backendLog: String?
+    /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
+    /// target the `restart` capability with it.
+    public var restart: (@Sendable () async throws -> Void)? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
         routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String,
-        eventPageLimit: Int? = nil
+        eventPageLimit: Int? = nil, eventRetention: Int? = nil
     ) {
         self.name = name
         var url = baseURL
@@ -46,12 +54,16 @@ public struct Target: Sendable {
         self.capabilities = capabilities
         self.appId = appId
         self.eventPageLimit = eventPageLimit
+        self.eventRetention = eventRetention
     }
 
     /// Why `scenario` cannot run against this target, or nil when it can.
     public func notApplicableReason(_ scenario: Scenario) -> String? {
         let missing = scenario.needs.filter { !capabilities.contains($0) }
         if !missing.isEmpty { return "the target lacks " + missing.map(\.rawValue).joined(separator: ", ") }
+        if scenario.needs.contains(.eventRetention) && eventRetention == nil {
+            return "the target lacks eventRetention"
+        }
         if let name = scenario.allUsers.first(where: { accounts($0, 0) == nil }) {
             return "the target has no account for user '\(name)'"
         }

@@ -91,6 +91,7 @@ struct ValueResolver: Sendable {
                             min: try lo.map { v throws(ReferenceError) in try resolve(v) },
                             max: try hi.map { v throws(ReferenceError) in try resolve(v) }))
                 case .matches(let pattern): conditions.append(.matches(try string(.string(pattern))))
+                case .within(let of, let lo, let hi): conditions.append(.within(of: try resolve(of), min: lo, max: hi))
                 default: conditions.append(c)
                 }
             }
@@ -123,6 +124,11 @@ enum MatcherEvaluator {
     }
 
     static func show(_ v: JSONValue?) -> String { v.map { $0.serialized() } ?? "absent" }
+
+    /// A number as a person writes it: no `.0` on whole numbers.
+    static func text(_ n: Double) -> String {
+        n.rounded() == n && abs(n) < 9.0e15 ? String(Int64(n)) : String(n)
+    }
 
     static func check(_ c: MatchCondition, _ actual: JSONValue?) -> String? {
         switch c {
@@ -159,6 +165,18 @@ enum MatcherEvaluator {
             }
             if let lo = lo?.doubleValue, n < lo { return "expected at least \(lo), got \(show(actual))" }
             if let hi = hi?.doubleValue, n > hi { return "expected at most \(hi), got \(show(actual))" }
+            return nil
+        case .within(let of, let lo, let hi):
+            guard let n = actual?.doubleValue, case .number = actual!, let base = of.doubleValue else {
+                return "expected a number within range of \(of.serialized()), got \(show(actual))"
+            }
+            let distance = n - base
+            if let lo, distance < lo {
+                return "expected at least \(text(lo)) past \(of.serialized()), got \(show(actual)) (\(text(distance)))"
+            }
+            if let hi, distance > hi {
+                return "expected at most \(text(hi)) past \(of.serialized()), got \(show(actual)) (\(text(distance)))"
+            }
             return nil
         case .absent(let mustBeAbsent):
             if mustBeAbsent { return actual == nil ? nil : "expected absent, got \(show(actual))" }

@@ -27,8 +27,11 @@ public enum MatchCondition: Sendable, Equatable {
     case range(min: JSONValue?, max: JSONValue?)
     /// `absent: true`: the path must not exist; `absent: false`: it must.
     case absent(Bool)
+    /// A number whose distance from `of` (value minus `of`) lies within the inclusive bounds, e.g. an
+    /// expiry at most an hour after the call was created.
+    case within(of: JSONValue, min: Double?, max: Double?)
 
-    public static let keywords = ["equals", "notEquals", "matches", "oneOf", "type", "range", "absent"]
+    public static let keywords = ["equals", "notEquals", "matches", "oneOf", "type", "range", "absent", "within"]
 }
 
 /// JSON types a `type` condition names; `integer` is a number written without fraction or exponent.

@@ -97,6 +97,8 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let mediaSession = Capability(rawValue: "mediaSession")
     /// ringcheck can restart the backend.
     public static let restart = Capability(rawValue: "restart")
+    /// ringcheck can read what the backend logs (it started the backend, or the target names the file).
+    public static let backendLog = Capability(rawValue: "backendLog")
     /// Answering is an operation of its own, not a side effect of asking for media (a target file
     /// declaring `answerByMediaRequest` lacks it).
     public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
@@ -104,7 +106,7 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let idempotency = Capability(rawValue: "idempotency")
 
     public static let known: [Capability] = [
-        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .answerEndpoint,
-        .idempotency,
+        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .backendLog,
+        .answerEndpoint, .idempotency,
     ]
 }

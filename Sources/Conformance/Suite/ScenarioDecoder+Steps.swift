@@ -67,6 +67,29 @@ extension ScenarioDecoder {
                 f["margin"].flatMap { d.duration($0.value, p + ".margin") } ?? ScenarioDuration(milliseconds: 500)
             return .waitUntilExpiry(WaitUntilExpiryStep(call: value(call.value, p + ".call"), margin: margin))
         case "fault": return decodeFault(node, p)
+        case "expectNotLogged":
+            guard let f = d.mapping(node, p, known: ["for", "values", "requirement"], required: ["for"]),
+                let duration = f["for"].flatMap({ d.duration($0.value, p + ".for") })
+            else { return nil }
+            var values: [JSONValue] = []
+            if let list = f["values"] {
+                guard let items = list.value.items else {
+                    d.error(list.value.mark, p + ".values", "expected a list of values, got \(list.value.kindName)")
+                    return nil
+                }
+                for (i, item) in items.enumerated() { values.append(value(item, "\(p).values[\(i)]")) }
+            }
+            let requirement = f["requirement"].flatMap { self.requirement($0.value, p + ".requirement") }
+            return .expectNotLogged(ExpectNotLoggedStep(duration: duration, values: values, requirement: requirement))
+        case "overflowEvents":
+            guard let f = d.mapping(node, p, known: ["as", "device", "callee"], required: ["callee"]) else {
+                return nil
+            }
+            let who = actor(f, p, node: node, required: true)
+            let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
+            guard let who, let callee else { return nil }
+            return .overflowEvents(OverflowEventsStep(actor: who, callee: callee))
+        case "restartBackend": return decodeRestart(node, p)
         case "expectPush", "expectNoPush", "expectEvent", "expectNoEvent":
             return decodeExpectation(kind, node, p, saves: &saves)
         default:

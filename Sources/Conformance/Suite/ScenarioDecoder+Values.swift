@@ -232,6 +232,8 @@ extension ScenarioDecoder {
                     if let bounds = range(entry.value, p) { out.append(.range(min: bounds.0, max: bounds.1)) }
                 case "absent":
                     if let b = d.bool(entry.value, p) { out.append(.absent(b)) }
+                case "within":
+                    if let w = within(entry.value, p) { out.append(w) }
                 default: break
                 }
             }
@@ -268,5 +270,36 @@ extension ScenarioDecoder {
         }
         let bounds = (bound(lower, "min"), bound(upper, "max"))
         return ok ? bounds : nil
+    }
+
+    /// `{of: $call.createdAtMs, min: 0, max: 3600000}`: `of` a number or a reference, the bounds numbers.
+    mutating func within(_ node: YAMLNode, _ path: String) -> MatchCondition? {
+        guard let f = d.mapping(node, path, known: ["of", "min", "max"]) else { return nil }
+        guard let ofNode = f["of"]?.value else {
+            d.error(node.mark, path, "missing field 'of' (the value the distance is measured from)")
+            return nil
+        }
+        let of = value(ofNode, "\(path).of")
+        switch of {
+        case .number: break
+        case .string(let s) where ValueReference(parsing: s) != nil: break
+        default:
+            d.error(ofNode.mark, "\(path).of", "expected a number or a reference, got \(ofNode.kindName)")
+            return nil
+        }
+        var ok = true
+        func bound(_ name: String) -> Double? {
+            guard let n = f[name]?.value else { return nil }
+            guard case .number = n.json, let v = n.json.doubleValue else {
+                d.error(n.mark, "\(path).\(name)", "expected a number of milliseconds, got \(n.kindName)")
+                ok = false
+                return nil
+            }
+            return v
+        }
+        let lower = bound("min")
+        let upper = bound("max")
+        if ok && lower == nil && upper == nil { d.error(node.mark, path, "give 'min', 'max' or both") }
+        return ok && (lower != nil || upper != nil) ? .within(of: of, min: lower, max: upper) : nil
     }
 }

@@ -101,6 +101,7 @@ struct ScenarioDecoder {
                 d.error(e.value.mark, field("steps"), "expected a non-empty list of steps, got \(e.value.kindName)")
             }
         }
+        checkRestartNeeds(steps, needs: needs)
         guard d.errors.count == errorsBefore, let id, let title else { return nil }
         return Scenario(
             id: id, title: title, description: description, requirements: requirements, tags: tags,

@@ -33,8 +33,12 @@ public enum Step: Sendable, Equatable {
     case expectNoEvent(ExpectNoEventStep)
     case race(RaceStep)
     case waitUntilExpiry(WaitUntilExpiryStep)
+    case overflowEvents(OverflowEventsStep)
+    case expectNotLogged(ExpectNotLoggedStep)
     case fault(FaultStep)
     case save([String: JSONValue])
+    /// Restarts the backend through the target's restart hook (needs the `restart` capability).
+    case restartBackend
 
     /// The step's keyword in scenario files.
     public var kind: String {
@@ -54,15 +58,19 @@ public enum Step: Sendable, Equatable {
         case .expectNoEvent: return "expectNoEvent"
         case .race: return "race"
         case .waitUntilExpiry: return "waitUntilExpiry"
+        case .overflowEvents: return "overflowEvents"
+        case .expectNotLogged: return "expectNotLogged"
         case .fault: return "fault"
         case .save: return "save"
+        case .restartBackend: return "restartBackend"
         }
     }
 
     /// Every step keyword.
     public static let kinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
-        "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "fault", "save",
+        "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "overflowEvents",
+        "fault", "save", "restartBackend", "expectNotLogged",
     ]
 
     /// Keywords of steps that send one request and may run inside a `race`.
@@ -264,6 +272,25 @@ public struct WaitUntilExpiryStep: Sendable, Equatable {
     public var call: JSONValue
     /// Extra wait after `expiresAtMs` (default 500ms).
     public var margin: ScenarioDuration
+}
+
+/// Creates and cancels one call more than the target's declared event retention, so that the
+/// callee's feed has had more events than the backend keeps (each cancelled call is at least one
+/// event for the callee).
+public struct OverflowEventsStep: Sendable, Equatable {
+    /// Who places the calls.
+    public var actor: StepActor
+    /// The user whose feed overflows.
+    public var callee: String
+}
+
+/// Watches the backend's log (`backendLog` capability) for `duration` and fails if any of the
+/// scenario's push tokens, the full body of any push sent to its devices, or one of `values` appears.
+public struct ExpectNotLoggedStep: Sendable, Equatable {
+    public var duration: ScenarioDuration
+    /// More text that must not be logged (references allowed).
+    public var values: [JSONValue]
+    public var requirement: String?
 }
 
 public struct FaultStep: Sendable, Equatable {

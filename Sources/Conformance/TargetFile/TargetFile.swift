@@ -24,10 +24,8 @@ public struct TargetFile: Sendable {
     public var mapping: TargetMapping
     /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
     public var cleanUp: Bool
+    /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).
     public var mocks: TargetMocks?
-    /// `impersonate:` as written: wired to the host-name impersonation when merged.
-    public var impersonate: TargetImpersonation?
-    /// `lifecycle:` as written: wired to backend process management when merged.
     public var lifecycle: TargetLifecycle?
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
@@ -77,56 +75,35 @@ public struct TargetLogin: Sendable, Equatable {
 }
 
 public struct TargetTokenCommand: Sendable, Equatable {
-    public var command: TargetCommand
+    /// Run from the target file's folder.
+    public var command: BackendCommand
     public var timeoutSeconds: Double
     public var send: TokenDelivery
 }
 
-/// A command: an argument list run as is, or a line run by `/bin/sh -c`.
-public enum TargetCommand: Sendable, Equatable {
-    case arguments([String])
-    case shell(String)
-
-    /// The argument list to spawn, run from `directory`.
-    public func argv(in directory: String) -> [String] {
-        switch self {
-        case .arguments(let args):
-            return ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + args
-        case .shell(let line):
-            return ["/bin/sh", "-c", "cd \"$0\" && \(line)", directory]
-        }
-    }
-}
-
-/// `mocks:`: start ringcheck's mocks where an already-configured backend expects them.
+/// `mocks:` (and `impersonate:`): start ringcheck's mocks where an already-configured backend expects them.
 public struct TargetMocks: Sendable {
-    /// Host, ports, state folder (resolved against the target file's folder), CA persistence, IDs.
+    /// Host, ports, state folder (resolved against the target file's folder), CA persistence, IDs, and
+    /// the listeners that serve the real push host names.
     public var options = MockStack.Options()
     /// Where the RINGCHECK_* settings are written (shell lines / JSON), resolved against the file's folder.
     public var envFile: String?
     public var jsonFile: String?
 }
 
-/// `impersonate:`: the mocks answer under the real push host names. Kept as written (with its
-/// position) for the impersonation feature to read.
-public struct TargetImpersonation: Sendable, Equatable {
-    public var enabled: Bool
-    /// The section's settings as written (an empty object for `impersonate: true`).
-    public var settings: JSONValue
-    public var mark: YAMLMark
-}
-
-/// `lifecycle:`: how ringcheck starts, waits for, stops and restarts the backend.
+/// `lifecycle:`: how ringcheck starts, waits for, stops and restarts the backend (commands run from the
+/// target file's folder, with the mocks' RINGCHECK_* settings and `environment` added).
 public struct TargetLifecycle: Sendable, Equatable {
-    public var start: TargetCommand?
-    public var ready: TargetReadiness?
-    public var stop: TargetCommand?
-    public var restart: TargetCommand?
-    public var mark: YAMLMark
-}
+    public var start: BackendCommand?
+    public var ready: BackendReadiness?
+    public var stop: BackendCommand?
+    public var restart: BackendCommand?
+    public var environment: [String: String] = [:]
 
-/// The backend is ready once `url` answers (any status below 500) within `timeoutSeconds`.
-public struct TargetReadiness: Sendable, Equatable {
-    public var url: String
-    public var timeoutSeconds: Double
+    /// The lifecycle's configuration for a run whose backend output goes to `logFile`.
+    public func configuration(directory: String, logFile: String) -> BackendLifecycleConfiguration {
+        BackendLifecycleConfiguration(
+            start: start, workingDirectory: directory, environment: environment, ready: ready, stop: stop,
+            restart: restart, logFile: logFile)
+    }
 }

@@ -1,4 +1,5 @@
 import JSON
+import PushMocks
 
 extension TargetFileDecoder {
     static let mocksKeys = [
@@ -33,34 +34,56 @@ extension TargetFileDecoder {
         return m
     }
 
-    /// `impersonate: true`, or a mapping of its settings (read by the impersonation feature).
-    mutating func decodeImpersonate(_ node: YAMLNode) -> TargetImpersonation? {
+    /// `impersonate: true` (a TLS listener on 127.0.0.1:443 and a proxy on a free port), or
+    /// `{listen: [ADDR:PORT, …], proxy: ADDR:PORT | none}`: the real push host names served by the mocks.
+    mutating func decodeImpersonate(_ node: YAMLNode) -> ImpersonationOptions? {
         if node.scalarText != nil {
-            guard let b = d.bool(node, "impersonate") else { return nil }
-            return TargetImpersonation(enabled: b, settings: .object([]), mark: node.mark)
+            guard let on = d.bool(node, "impersonate") else { return nil }
+            return on ? ImpersonationOptions() : nil
         }
-        guard node.entries != nil else {
-            d.error(node.mark, "impersonate", "expected true, false or a mapping of settings, got \(node.kindName)")
-            return nil
+        guard let f = d.mapping(node, "impersonate", known: ["listen", "proxy"]) else { return nil }
+        var out = ImpersonationOptions()
+        func address(_ item: YAMLNode, _ path: String) -> ListenAddress? {
+            guard let text = d.string(item, path) else { return nil }
+            guard let a = ListenAddress(parsing: text) else {
+                d.error(item.mark, path, "'\(text)' is not ADDR:PORT with an IP address (127.0.0.1:443, [::1]:8443)")
+                return nil
+            }
+            return a
         }
-        return TargetImpersonation(enabled: true, settings: node.json, mark: node.mark)
+        if let e = f["listen"], let list = d.stringList(e.value, "impersonate.listen") {
+            let items = e.value.items ?? [e.value]
+            out.listen = zip(list, items).enumerated().compactMap { i, pair in
+                pair.0 == "none" ? nil : address(pair.1, "impersonate.listen[\(i)]")
+            }
+        }
+        if let e = f["proxy"] {
+            out.proxy = e.value.scalarText == "none" ? nil : address(e.value, "impersonate.proxy")
+        }
+        if out.listen.isEmpty && out.proxy == nil {
+            d.error(node.mark, "impersonate", "no listener and no proxy leave nothing to impersonate with")
+        }
+        return out
     }
 
-    /// `lifecycle: {start, ready: {url, timeout}, stop, restart}`.
+    /// `lifecycle: {start, ready: {url, timeout}, stop, restart, environment}`.
     mutating func decodeLifecycle(_ node: YAMLNode) -> TargetLifecycle? {
-        guard let f = d.mapping(node, "lifecycle", known: ["start", "ready", "stop", "restart"]) else { return nil }
-        var out = TargetLifecycle(mark: node.mark)
+        let keys = ["start", "ready", "stop", "restart", "environment"]
+        guard let f = d.mapping(node, "lifecycle", known: keys) else { return nil }
+        var out = TargetLifecycle()
         out.start = f["start"].flatMap { decodeCommand($0.value, "lifecycle.start") }
         out.stop = f["stop"].flatMap { decodeCommand($0.value, "lifecycle.stop") }
         out.restart = f["restart"].flatMap { decodeCommand($0.value, "lifecycle.restart") }
+        out.environment = f["environment"].flatMap { stringMap($0.value, "lifecycle.environment") } ?? [:]
         if let e = f["ready"],
             let r = d.mapping(e.value, "lifecycle.ready", known: ["url", "timeout"], required: ["url"])
         {
             let url = r["url"].flatMap { d.nonEmptyString($0.value, "lifecycle.ready.url") }
-            let timeout = r["timeout"].flatMap { d.duration($0.value, "lifecycle.ready.timeout") }
-            if let url {
-                out.ready = TargetReadiness(url: url, timeoutSeconds: Double(timeout?.milliseconds ?? 30_000) / 1000)
+            if let url, let mark = r["url"]?.value.mark, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                d.error(mark, "lifecycle.ready.url", "'\(url)' is not an http:// or https:// URL")
             }
+            let timeout = r["timeout"].flatMap { d.duration($0.value, "lifecycle.ready.timeout") }
+            if let url { out.ready = BackendReadiness(url: url, timeout: timeout?.duration ?? .seconds(30)) }
         }
         return out
     }

@@ -114,8 +114,8 @@ extension TargetFileDecoder {
     }
 
     /// A command: a list of arguments, or one line for the shell.
-    mutating func decodeCommand(_ node: YAMLNode, _ path: String) -> TargetCommand? {
-        if node.scalarText != nil { return d.nonEmptyString(node, path).map(TargetCommand.shell) }
+    mutating func decodeCommand(_ node: YAMLNode, _ path: String) -> BackendCommand? {
+        if node.scalarText != nil { return d.nonEmptyString(node, path).map(BackendCommand.shell) }
         guard let list = d.stringList(node, path) else { return nil }
         if list.isEmpty {
             d.error(node.mark, path, "name the program to run")

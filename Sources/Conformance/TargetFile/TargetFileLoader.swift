@@ -61,7 +61,7 @@ struct TargetFileDecoder {
         var file = TargetFile(
             path: d.file, directory: directory, name: baseURL, baseURL: baseURL, caFile: nil, insecureSkipVerify: false,
             appId: nil, capabilities: [], eventRetention: nil, eventPageLimit: nil, users: [:],
-            mapping: TargetMapping(), cleanUp: true, mocks: nil, impersonate: nil, lifecycle: nil)
+            mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
         if let e = f["name"], let s = d.nonEmptyString(e.value, "name") { file.name = s }
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
@@ -85,11 +85,18 @@ struct TargetFileDecoder {
             }
         }
         if let e = f["mocks"] { file.mocks = decodeMocks(e.value) }
-        if let e = f["impersonate"] { file.impersonate = decodeImpersonate(e.value) }
+        if let e = f["impersonate"], let options = decodeImpersonate(e.value) {
+            var mocks = file.mocks ?? TargetMocks()
+            mocks.options.impersonation = options
+            file.mocks = mocks
+        }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
-        if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, let e = f["capabilities"] {
+        if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
+            let e = f["capabilities"]
+        {
             d.error(
-                e.value.mark, "capabilities", "'restart' needs lifecycle.restart (how ringcheck restarts the backend)")
+                e.value.mark, "capabilities",
+                "'restart' needs lifecycle.restart or lifecycle.start (how ringcheck restarts the backend)")
         }
         return file
     }

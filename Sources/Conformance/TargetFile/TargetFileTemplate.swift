@@ -27,7 +27,7 @@ extension TargetFile {
         #   pushSignals   it sends Android push signals (call.accepted / call.ended over FCM)
         #   mediaSession  it issues media sessions
         #   idempotency   a retried create, answer or end (same operationId) gets the first outcome
-        #   restart       ringcheck can restart it (see lifecycle below)
+        #   restart       ringcheck can restart it (implied by lifecycle start or restart below)
         #   eventRetention: N      written {eventRetention: 1000}: its feeds keep N events
         #   answerByMediaRequest   no answer endpoint: a callee device's media request answers the call
         capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency]
@@ -90,16 +90,21 @@ extension TargetFile {
         #   envFile: mocks.env
         #   jsonFile: mocks.json
 
-        # Answer as the real push host names (api.push.apple.com, fcm.googleapis.com, …).
+        # Also serve the real push host names (api.push.apple.com, fcm.googleapis.com, …) for a backend
+        # that hard-codes them: true is a TLS listener on 127.0.0.1:443 and an HTTPS proxy on a free port.
         # impersonate: true
+        # impersonate: {listen: ["127.0.0.1:8443"], proxy: "127.0.0.1:3128"}   # or proxy: none
 
-        # How ringcheck starts, waits for, stops and restarts the backend (commands are argument
-        # lists or shell lines).
+        # How ringcheck starts, waits for, stops and restarts the backend. Commands are argument lists or
+        # shell lines, run from this file's folder with the mocks' RINGCHECK_* settings (and `environment`)
+        # added to the environment; their output goes to <report-dir>/backend.log. With start or restart,
+        # the restart scenarios apply; with start, so do the backend-log checks.
         # lifecycle:
         #   start: [./run-backend.sh]
         #   ready: {url: "http://127.0.0.1:8080/health", timeout: 30s}
         #   stop: "kill $(cat backend.pid)"
         #   restart: [./restart-backend.sh]
+        #   environment: {DATABASE_URL: "postgres://localhost/calls_test"}
 
         """
 }

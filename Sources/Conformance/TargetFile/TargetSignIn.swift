@@ -63,7 +63,7 @@ actor TargetSignIn {
     static func runCommand(_ c: TargetTokenCommand, account: TargetAccount, directory: String) async throws -> [String:
         String]
     {
-        let output = try await CommandRunner.run(c.command.argv(in: directory), timeout: c.timeoutSeconds)
+        let output = try await CommandRunner.run(c.command, in: directory, timeout: c.timeoutSeconds)
         guard output.status == 0 else {
             throw CommandError(
                 message:
@@ -98,7 +98,8 @@ extension TargetFile {
                 if case .headers(let h) = account.auth { return TargetUser(userId: account.userId, authHeaders: h) }
                 return TargetUser(userId: account.userId, authHeaders: [:])
             },
-            capabilities: capabilities, appId: appId ?? defaultAppId, eventPageLimit: eventPageLimit)
+            capabilities: capabilities, appId: appId ?? defaultAppId, eventPageLimit: eventPageLimit,
+            eventRetention: eventRetention)
         target.mapping = mapping
         target.accountSlots = poolSize
         target.cleanUp = cleanUp

@@ -31,12 +31,14 @@ extension CallService {
     }
 
     /// A new media credential for `userId` (and the callee's `installationId`), valid for
-    /// `mediaSessionSeconds`: the media session object both API shapes return.
+    /// `mediaSessionSeconds` (30 days with the `long-lived-media` defect): the media session object both
+    /// API shapes return.
     func mediaCredentials(callId: String, userId: String, installationId: String?, nowMs: Int64) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("callId", .string(callId)), ("userId", .string(userId))]
         if let installationId { members.append(("installationId", .string(installationId))) }
         members.append(("credential", .string(RandomIdentifier.hex(bytes: 32))))
-        members.append(("expiresAtMs", .int(nowMs + Int64(configuration.mediaSessionSeconds) * 1000)))
+        let lifetimeSeconds = defects.contains(.longLivedMedia) ? 30 * 86_400 : configuration.mediaSessionSeconds
+        members.append(("expiresAtMs", .int(nowMs + Int64(lifetimeSeconds) * 1000)))
         return .object(members)
     }
 }

@@ -44,6 +44,7 @@ public final class APNsProviderTokenCache: Sendable {
         var schedule = ProviderTokenSchedule()
         var token: String?
         var signedCount = 0
+        var onSigned: (@Sendable (_ token: String, _ issuedAtMs: Int64) -> Void)?
     }
 
     public let key: APNsSigningKey
@@ -65,6 +66,7 @@ public final class APNsProviderTokenCache: Sendable {
                 state.token = token
                 state.schedule.signed(atMs: now)
                 state.signedCount += 1
+                state.onSigned?(token, now)
                 return .success(token)
             } catch { return .failure(error) }
         }
@@ -75,6 +77,20 @@ public final class APNsProviderTokenCache: Sendable {
     public func rejected(_ token: String) {
         state.withLock { state in
             if state.token == token { state.schedule.markRejected() }
+        }
+    }
+
+    /// Takes over a token a previous process signed at `issuedAtMs` (kept in its database), so a restart
+    /// does not sign a new one within APNs's 20 minutes; `onSigned` hears of every token signed later.
+    public func restore(
+        token: String?, issuedAtMs: Int64?, onSigned: @escaping @Sendable (_ token: String, _ issuedAtMs: Int64) -> Void
+    ) {
+        state.withLock { state in
+            if state.token == nil, let token, let issuedAtMs {
+                state.token = token
+                state.schedule.signed(atMs: issuedAtMs)
+            }
+            state.onSigned = onSigned
         }
     }
 

@@ -45,3 +45,16 @@ public enum PushOutcome: Sendable, Equatable {
         return seconds * 1000
     }
 }
+
+extension PushOutcome {
+    /// How the backend log names the outcome: `accepted`, `retry (ServiceUnavailable)`, …
+    var logName: String {
+        switch self {
+        case .accepted: return "accepted"
+        case .retry(let after, let reason):
+            return "retry" + (after.map { " after \($0) ms" } ?? "") + " (\(reason))"
+        case .deadToken(let reason): return "dead token (\(reason))"
+        case .failed(let reason): return "failed (\(reason))"
+        }
+    }
+}

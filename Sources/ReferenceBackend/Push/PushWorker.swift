@@ -55,15 +55,18 @@ public final class PushWorker: Sendable {
     public let transport: any PushTransport
     public let builder: PushMessageBuilder
     public let policy: PushRetryPolicy
+    /// Where each push attempt is logged, if anywhere.
+    public let log: BackendLog?
 
     public init(
         service: CallService, transport: any PushTransport, settings: PushMessageSettings,
-        policy: PushRetryPolicy = PushRetryPolicy()
+        policy: PushRetryPolicy = PushRetryPolicy(), log: BackendLog? = nil
     ) {
         self.service = service
         self.transport = transport
         self.builder = PushMessageBuilder(settings: settings, defects: service.configuration.defects)
         self.policy = policy
+        self.log = log
     }
 
     private var defects: Set<Defect> { service.configuration.defects }
@@ -175,6 +178,7 @@ public final class PushWorker: Sendable {
     func record(_ outcome: PushOutcome, for push: ClaimedPush, report: inout PushWorkerReport) throws {
         let now = service.clock()
         let job = push.job
+        logAttempt(push, outcome)
         try service.store.transaction { tx in
             if let status = push.status {
                 try tx.updateJob(job.jobId, status: .sending, lastStatus: status, nowMs: now)
@@ -210,5 +214,22 @@ public final class PushWorker: Sendable {
                 try tx.updateJob(job.jobId, status: .failed, lastError: reason, nowMs: now)
             }
         }
+    }
+}
+
+extension PushWorker {
+    /// One log line per attempt: which job, call and installation, and what the provider said. The
+    /// token and the payload stay out of it unless the `log-push-secrets` defect is on.
+    func logAttempt(_ push: ClaimedPush, _ outcome: PushOutcome) {
+        guard let log else { return }
+        let job = push.job
+        var line =
+            "push job \(job.jobId) \(job.purpose.rawValue) via \(job.kind.rawValue) call \(job.callId)"
+            + " installation \(job.installationId) attempt \(job.attempts) → \(push.status.map(String.init) ?? "no answer")"
+            + " \(outcome.logName)"
+        if defects.contains(.logPushSecrets) {
+            line += " token=\(job.token) payload=" + String(decoding: push.request.body, as: UTF8.self)
+        }
+        log.write(line)
     }
 }

@@ -1,6 +1,6 @@
 /// The reference backend's tables. Versioned with `PRAGMA user_version`.
 enum Schema {
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     static let statements = """
         CREATE TABLE IF NOT EXISTS installations (
@@ -90,6 +90,11 @@ enum Schema {
         );
         CREATE INDEX IF NOT EXISTS push_jobs_due ON push_jobs(status, next_attempt_at_ms);
         CREATE INDEX IF NOT EXISTS push_jobs_by_call ON push_jobs(call_id);
+        CREATE TABLE IF NOT EXISTS provider_tokens (
+            key_id TEXT PRIMARY KEY,
+            token TEXT NOT NULL,
+            issued_at_ms INTEGER NOT NULL
+        );
         """
 
     /// Creates the tables if missing and records the schema version.

@@ -62,13 +62,19 @@ enum ArgumentParser {
             let value: String
             if let inlineValue {
                 value = inlineValue
+            } else if spec.optionalValue && (i >= args.count || args[i].hasPrefix("-")) {
+                if result.flags.contains(spec.name) || result.values[spec.name] != nil {
+                    throw UsageError(message: "--\(spec.name) was given more than once", command: config.name)
+                }
+                result.flags.insert(spec.name)
+                continue
             } else if i < args.count {
                 value = args[i]
                 i += 1
             } else {
                 throw UsageError(message: "--\(spec.name) needs a value (\(spec.valueName!))", command: config.name)
             }
-            if !spec.repeatable, result.values[spec.name] != nil {
+            if !spec.repeatable, result.values[spec.name] != nil || result.flags.contains(spec.name) {
                 throw UsageError(message: "--\(spec.name) was given more than once", command: config.name)
             }
             result.values[spec.name, default: []].append(value)

@@ -11,6 +11,9 @@ struct OptionSpec: Sendable {
     var defaultDescription: String?
     /// May be given more than once.
     var repeatable: Bool
+    /// The value may be left out (`--auto-answer` or `--auto-answer 0.5`): without one the option
+    /// is recorded as a flag. The next argument is its value unless it starts with `-`.
+    var optionalValue = false
 
     static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, defaultDescription: nil, repeatable: false)
@@ -23,6 +26,15 @@ struct OptionSpec: Sendable {
         OptionSpec(
             name: name, short: nil, valueName: valueName, help: help, defaultDescription: defaultDescription,
             repeatable: repeatable)
+    }
+
+    /// An option whose value may be left out; `ParsedArguments.flag` is true when it was.
+    static func optionalValue(
+        _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, short: nil, valueName: valueName, help: help, defaultDescription: defaultDescription,
+            repeatable: false, optionalValue: true)
     }
 }
 

@@ -8,4 +8,10 @@ enum ExitCode: Int32, Sendable {
     case usage = 2
     /// Inconclusive: the harness could not reach a verdict (e.g. the backend is unreachable).
     case inconclusive = 3
+    /// `ringcheck call`: the callee's side declined the call (or was busy) while it rang.
+    case callDeclined = 10
+    /// `ringcheck call`: nobody answered (the ring timed out, or the caller gave up).
+    case callUnanswered = 11
+    /// `ringcheck call`: the caller cancelled the call while it rang (`--cancel-after`, Ctrl-C).
+    case callCancelled = 12
 }

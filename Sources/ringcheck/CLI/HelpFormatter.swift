@@ -12,7 +12,7 @@ enum HelpFormatter {
         for o in config.options {
             var left = o.short.map { "-\($0), " } ?? ""
             left += "--\(o.name)"
-            if let v = o.valueName { left += " <\(v)>" }
+            if let v = o.valueName { left += o.optionalValue ? " [<\(v)>]" : " <\(v)>" }
             var text = o.help
             if let d = o.defaultDescription { text += " (default: \(d))" }
             if o.repeatable { text += " Repeatable." }

@@ -12,6 +12,13 @@ struct MocksCommand: RingcheckCommand {
             .p8 key, issue and check OAuth access tokens for a generated service account, and reject what
             APNs and FCM reject. Every request is captured; read captures and install fault plans through
             the control API. Point a backend at them with the settings written to --env-file or --json.
+
+            For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com, fcm.googleapis.com
+            and oauth2.googleapis.com, --impersonate also serves those names (certificates from the ringcheck
+            CA) on a TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
+            forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
+            Aim the backend there with an /etc/hosts line or a container's extra host, or with HTTPS_PROXY,
+            and make it trust the CA file. Captures record the real host name in "addressedHost".
             """,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
@@ -30,12 +37,27 @@ struct MocksCommand: RingcheckCommand {
             .value(
                 "project-id", "ID", help: "The Firebase project ID the FCM mock expects.", default: "ringcheck-test"),
             .value("threads", "N", help: "Event-loop threads per listener.", default: "1"),
+            .flag("impersonate", help: "Also serve the real push host names (TLS listener and HTTPS proxy)."),
+            .value(
+                "impersonate-listen", "ADDR:PORT",
+                help:
+                    "A TLS listener for the real host names ('none' for the proxy only). Implies --impersonate.",
+                default: "127.0.0.1:443", repeatable: true),
+            .value(
+                "proxy-listen", "ADDR:PORT",
+                help:
+                    "Where the HTTPS (CONNECT) proxy for the real host names listens ('none' for no proxy). Implies --impersonate.",
+                default: "127.0.0.1:ephemeral"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
         ],
         examples: [
             "ringcheck mocks --env-file mocks.env     # then: source mocks.env && ./start-my-backend",
             "ringcheck mocks --apns-port 8443 --json mocks.json",
             "curl -s $RINGCHECK_CONTROL_URL/v1/captures    # what the backend sent, secrets redacted",
+            "ringcheck mocks --impersonate --env-file mocks.env   # + api.push.apple.com etc. on 127.0.0.1:443",
+            "ringcheck mocks --impersonate-listen 127.0.0.1:8443 --proxy-listen 127.0.0.1:3128",
+            "HTTPS_PROXY=http://127.0.0.1:3128 SSL_CERT_FILE=$RINGCHECK_CA_FILE ./start-my-backend",
+            "curl --resolve api.push.apple.com:8443:127.0.0.1 --cacert $RINGCHECK_CA_FILE https://api.push.apple.com:8443/3/device/…",
         ])
 
     var options = MockStack.Options()
@@ -59,6 +81,7 @@ struct MocksCommand: RingcheckCommand {
         envFile = arguments.value("env-file")
         jsonFile = arguments.value("json")
         options.loopCount = try arguments.int("threads", in: 1...64) ?? 1
+        options.impersonation = try Self.impersonation(arguments)
         quiet = arguments.flag("quiet")
     }
 
@@ -81,7 +104,10 @@ struct MocksCommand: RingcheckCommand {
             Console.error("ringcheck mocks: cannot write the settings: \(error.localizedDescription)")
             return .usage
         }
-        if !quiet { Console.out(summary(stack)) }
+        if !quiet {
+            Console.out(summary(stack))
+            if let endpoints = stack.impersonation { Console.out(Self.impersonationSummary(endpoints, stack.settings)) }
+        }
         let signal = await TerminationSignals.wait()
         if !quiet {
             Console.out("ringcheck mocks: stopping (signal \(signal)); \(stack.log.count) requests were captured.")

@@ -4,65 +4,100 @@ import PushMocks
 import ReferenceBackend
 
 /// The mocks and the embedded reference backend wired to them: what `ringcheck run` tests when no
-/// `--target` is given.
+/// `--target` is given. The backend keeps its data in a SQLite file in a temporary folder, so the
+/// `restartBackend` step can restart it without losing calls, events or pending pushes. It runs in
+/// process, or (`--reference-process`) as a `ringcheck serve-reference` child started, restarted and
+/// stopped through `BackendLifecycle` as a target's backend would be.
 struct EmbeddedReference {
     let mocks: MockStack
-    let server: ReferenceBackendServer
     let target: Target
 
     /// Ring time short enough that expiry scenarios finish quickly, long enough for every other wait.
     static let ringSeconds = 4
+    /// Events kept per feed: small enough that the retention-gap scenario overflows it quickly, larger
+    /// than any other scenario's feed.
+    static let eventRetention = 40
 
     /// The account that plays scenario user `name` in run `run`.
     static func account(_ name: String, run: Int) -> TargetUser {
         TargetUser(userId: "u\(run)-\(name)", bearerToken: "token-u\(run)-\(name)")
     }
 
-    /// Starts mocks and backend with accounts for `runs` runs of `userNames`.
-    static func start(defects: Set<Defect>, runs: Int, userNames: [String]) async throws -> EmbeddedReference {
-        let mocks = try MockStack.start()
-        do {
-            var users: [BackendUser] = []
-            for run in 0..<max(runs, 1) {
-                for name in userNames {
-                    let a = account(name, run: run)
-                    users.append(
-                        BackendUser(
-                            userId: a.userId, displayName: "User \(name.uppercased()) \(run)",
-                            handle: "callx:\(a.userId)", bearerToken: a.bearerToken))
-                }
+    /// Starts mocks and backend with accounts for `runs` runs of `userNames`, the backend logging to
+    /// `log` (a fresh file); as a child process when `asChildProcess`. Both are stopped by `cleanup`.
+    static func start(
+        defects: Set<Defect>, runs: Int, userNames: [String], log: String? = nil, asChildProcess: Bool = false,
+        cleanup: RunCleanup
+    ) async throws -> EmbeddedReference {
+        var users: [BackendUser] = []
+        for run in 0..<max(runs, 1) {
+            for name in userNames {
+                let a = account(name, run: run)
+                users.append(
+                    BackendUser(
+                        userId: a.userId, displayName: "User \(name.uppercased()) \(run)",
+                        handle: "callx:\(a.userId)", bearerToken: a.bearerToken))
             }
-            let s = mocks.settings
-            let providers = PushProviderSettings(
-                apnsURL: s.apnsURL, apnsSandboxURL: s.apnsSandboxURL, fcmURL: s.fcmURL, oauthTokenURL: s.oauthTokenURL,
-                caFile: s.caFile, apnsKeyFile: s.apnsKeyFile, apnsKeyID: s.apnsKeyID, apnsTeamID: s.apnsTeamID,
-                apnsBundleID: mocks.providers.credentials.bundleID, fcmServiceAccountFile: s.fcmServiceAccountFile,
-                fcmProjectID: s.fcmProjectID)
-            let options = ReferenceBackendServer.Options(
-                configuration: ReferenceBackendConfiguration(ringSeconds: ringSeconds, defects: defects),
-                users: UserDirectory(users),
-                retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
-                sweepIntervalMs: 100)
-            let server = try ReferenceBackendServer(options: options, providers: providers)
-            try server.start()
-            let name =
-                "embedded reference backend"
-                + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
-            let target = Target(
-                name: name, baseURL: server.baseURL, accounts: { account($0, run: $1) },
-                capabilities: [
-                    .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .answerEndpoint, .idempotency,
-                ],
-                appId: mocks.providers.credentials.bundleID, eventPageLimit: 1)
-            return EmbeddedReference(mocks: mocks, server: server, target: target)
-        } catch {
-            mocks.stop()
-            throw error
         }
+        return try await start(
+            defects: defects, users: users, ringSeconds: ringSeconds, accounts: { account($0, run: $1) }, log: log,
+            asChildProcess: asChildProcess, cleanup: cleanup)
     }
 
-    func stop() async {
-        await server.stop()
-        mocks.stop()
+    /// Starts mocks and backend knowing `users`, with calls that ring `ringSeconds`; `accounts` is
+    /// how the target names them (see `Target.accounts`). The backend logs to `log` when given (the
+    /// target's `backendLog`, so CALLX-SEC-3 can be judged). Both are stopped by `cleanup`.
+    static func start(
+        defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
+        accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String? = nil,
+        asChildProcess: Bool = false, cleanup: RunCleanup
+    ) async throws -> EmbeddedReference {
+        if let log {
+            let dir = (log as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            try? FileManager.default.removeItem(atPath: log)
+        }
+        let mocks = try MockStack.start()
+        await cleanup.add { mocks.stop() }
+        let name =
+            "embedded reference backend"
+            + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
+        var capabilities: Set<Capability> = [
+            .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .restart, .answerEndpoint,
+            .idempotency,
+        ]
+        if log != nil { capabilities.insert(.backendLog) }
+        let appId = mocks.providers.credentials.bundleID
+        if asChildProcess, let log {
+            let child = try await ReferenceProcess.start(
+                mocks: mocks, users: users, defects: defects, ringSeconds: ringSeconds,
+                eventRetention: eventRetention, log: log, cleanup: cleanup)
+            var target = Target(
+                name: name + " as a child process", baseURL: child.baseURL, accounts: accounts,
+                capabilities: capabilities, appId: appId, eventPageLimit: 1, eventRetention: eventRetention)
+            target.restart(through: child.lifecycle)
+            target.backendLog = log
+            return EmbeddedReference(mocks: mocks, target: target)
+        }
+        let s = mocks.settings
+        let providers = PushProviderSettings(
+            apnsURL: s.apnsURL, apnsSandboxURL: s.apnsSandboxURL, fcmURL: s.fcmURL, oauthTokenURL: s.oauthTokenURL,
+            caFile: s.caFile, apnsKeyFile: s.apnsKeyFile, apnsKeyID: s.apnsKeyID, apnsTeamID: s.apnsTeamID,
+            apnsBundleID: appId, fcmServiceAccountFile: s.fcmServiceAccountFile, fcmProjectID: s.fcmProjectID)
+        let options = ReferenceBackendServer.Options(
+            configuration: ReferenceBackendConfiguration(
+                ringSeconds: ringSeconds, eventRetention: eventRetention, defects: defects),
+            users: UserDirectory(users),
+            retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
+            sweepIntervalMs: 100, logFile: log)
+        let backend = try RestartableReference(options: options, providers: providers)
+        await cleanup.add { await backend.stop() }
+        try backend.start()
+        var target = Target(
+            name: name, baseURL: backend.baseURL, accounts: accounts, capabilities: capabilities, appId: appId,
+            eventPageLimit: 1, eventRetention: eventRetention)
+        target.restart = { try await backend.restart() }
+        target.backendLog = log
+        return EmbeddedReference(mocks: mocks, target: target)
     }
 }

@@ -3,11 +3,10 @@ import Foundation
 import HTTP
 import PushMocks
 
-/// What `ringcheck run` tests: a target with the mocks its pushes reach, and how to stop both.
+/// What `ringcheck run` tests: a target with the mocks its pushes reach (both stopped by the run's cleanup).
 struct RunBackend {
     let target: Target
     let mocks: MockStack
-    let stop: @Sendable () async -> Void
     /// Most scenarios the target can run at once (its pool of fixed accounts), nil for no limit.
     var maxConcurrency: Int?
 }
@@ -27,8 +26,9 @@ enum FileTarget {
         }
     }
 
-    /// Starts the mocks the file asks for, checks the backend answers, and builds the target.
-    static func start(_ file: TargetFile, announce: Bool) async throws -> RunBackend {
+    /// Starts the mocks the file asks for, then the backend when its lifecycle says how (output to `log`),
+    /// checks the backend answers, and builds the target. What it starts is stopped by `cleanup`.
+    static func start(_ file: TargetFile, announce: Bool, log: String, cleanup: RunCleanup) async throws -> RunBackend {
         if file.insecureSkipVerify {
             Console.error(
                 """
@@ -40,16 +40,28 @@ enum FileTarget {
         do { mocks = try MockStack.start(file.mocks?.options ?? MockStack.Options()) } catch {
             throw TargetUnavailable(message: "cannot start the mocks: \(error)")
         }
-        do {
-            try writeSettings(mocks, file.mocks)
-            if announce { Console.out(settingsSummary(mocks, file)) }
-            try await checkReachable(file)
-        } catch {
-            mocks.stop()
-            throw error
+        await cleanup.add { mocks.stop() }
+        try writeSettings(mocks, file.mocks)
+        if announce { Console.out(settingsSummary(mocks, file)) }
+        var lifecycle: BackendLifecycle?
+        if let l = file.lifecycle, l.start != nil || l.ready != nil || l.restart != nil || l.stop != nil {
+            let dir = (log as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            do {
+                lifecycle = try await BackendLifecycle.startForRun(
+                    l.configuration(directory: file.directory, logFile: log), mocks: mocks.settings, cleanup: cleanup)
+            } catch { throw TargetUnavailable(message: "cannot start the backend: \(error)") }
         }
-        let target = file.target(defaultAppId: mocks.providers.credentials.bundleID)
-        return RunBackend(target: target, mocks: mocks, stop: { mocks.stop() }, maxConcurrency: file.poolSize)
+        try await checkReachable(file)
+        var target = file.target(defaultAppId: mocks.providers.credentials.bundleID)
+        if let lifecycle {
+            target.restart(through: lifecycle)
+            if file.lifecycle?.start != nil {
+                target.backendLog = log
+                target.capabilities.insert(.backendLog)
+            }
+        }
+        return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize)
     }
 
     static func writeSettings(_ mocks: MockStack, _ m: TargetMocks?) throws {
@@ -82,18 +94,5 @@ enum FileTarget {
         do { _ = try await client.send(ClientRequest(method: "GET", url: file.baseURL + "/")) } catch {
             throw TargetUnavailable(message: "the backend at \(file.baseURL) does not answer: \(error)")
         }
-    }
-}
-
-extension EmbeddedReference {
-    var backend: RunBackend {
-        let server = self.server
-        let mocks = self.mocks
-        return RunBackend(
-            target: target, mocks: mocks,
-            stop: {
-                await server.stop()
-                mocks.stop()
-            })
     }
 }

@@ -13,14 +13,17 @@ struct RunCommand: RingcheckCommand {
             Without --target, runs against the embedded reference backend wired to ringcheck's mock APNs and
             FCM (ring time \(EmbeddedReference.ringSeconds) s). Scenarios run concurrently, each with fresh accounts and
             devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
-            (a MUST failed), 2 usage or configuration error, 3 inconclusive.
+            (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
+            A failed SHOULD is a warning unless --strict is given.
 
             With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
             describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
             how each operation maps onto its API, and what it can do. ringcheck starts its mocks where the
-            file's mocks: section says and prints the RINGCHECK_* settings the backend must use. Scenarios the
-            backend cannot run are not applicable, with the reason. A file with problems exits 2 naming
-            file:line and field; a backend that does not answer exits 3.
+            file's mocks: section says (serving the real push host names with impersonate:), prints the
+            RINGCHECK_* settings the backend must use, and starts, restarts and stops the backend when the
+            file's lifecycle: says how (its output in <report-dir>/backend.log). Scenarios the backend cannot
+            run are not applicable, with the reason. A file with problems exits 2 naming file:line and
+            field; a backend that does not answer exits 3.
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
@@ -37,6 +40,11 @@ struct RunCommand: RingcheckCommand {
             .value("repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1"),
             .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
             .flag("fail-fast", help: "Start no further scenarios once one has failed."),
+            .flag(
+                "strict",
+                help:
+                    "Judge SHOULD requirements like MUSTs: any failed requirement exits 1 (for gating a release on the whole suite)."
+            ),
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
@@ -44,12 +52,18 @@ struct RunCommand: RingcheckCommand {
                 "concurrency", "N",
                 help: "Scenarios run at once (with --target, at most one per account of each user).",
                 default: "12"),
+            .flag(
+                "reference-process",
+                help:
+                    "Run the reference backend as a child process (serve-reference) that ringcheck starts, restarts and stops like a target's backend; its output goes to <report-dir>/backend.log."
+            ),
         ],
         examples: [
             "ringcheck run                                  # the whole Callx suite against the reference backend",
             "ringcheck run 'arbitration.*' --repeat 5",
             "ringcheck run --reference-defect racy-answer   # see which checks catch a defect",
             "ringcheck run --shard 1/2 --report-dir r1 && ringcheck run --shard 2/2 --report-dir r2",
+            "ringcheck run 'restart.*' --reference-process  # restart a real backend process mid-call",
             "ringcheck init-target my-backend.yaml && ringcheck run --target my-backend.yaml",
         ])
 
@@ -61,18 +75,21 @@ struct RunCommand: RingcheckCommand {
     var repeatCount: Int
     var shard: (index: Int, count: Int)?
     var failFast: Bool
+    var strict: Bool
     var defects: Set<Defect>
     var defectNames: [String]
     var concurrency: Int
+    var referenceProcess: Bool
     var targetPath: String?
     var targetFile: TargetFile?
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
         targetPath = arguments.value("target")
-        if targetPath != nil, !arguments.all("reference-defect").isEmpty {
+        if targetPath != nil, !arguments.all("reference-defect").isEmpty || arguments.flag("reference-process") {
             throw UsageError(
-                message: "--reference-defect applies to the embedded reference backend, not to a --target",
+                message:
+                    "--reference-defect and --reference-process apply to the embedded reference backend, not to a --target",
                 command: name)
         }
         patterns = arguments.positionals
@@ -99,16 +116,11 @@ struct RunCommand: RingcheckCommand {
             shard = s
         }
         failFast = arguments.flag("fail-fast")
+        strict = arguments.flag("strict")
         defectNames = arguments.all("reference-defect")
-        let (parsed, unknown) = Defect.parse(defectNames)
-        if !unknown.isEmpty {
-            throw UsageError(
-                message:
-                    "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are: \(Defect.allCases.map(\.name).joined(separator: ", "))",
-                command: name)
-        }
-        defects = parsed
+        defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
+        referenceProcess = arguments.flag("reference-process")
         targetFile = try targetPath.map(FileTarget.load)
     }
 
@@ -135,6 +147,7 @@ struct RunCommand: RingcheckCommand {
         if suitePath != "suites/callx" && !suitePath.hasSuffix("/suites/callx") { parts += ["--suite", suitePath] }
         for d in defectNames { parts += ["--reference-defect", d] }
         if let targetPath { parts += ["--target", targetPath] }
+        if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
     }
 
@@ -154,18 +167,27 @@ struct RunCommand: RingcheckCommand {
         for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
 
         let startedAt = Date()
+        // From here on Ctrl-C and SIGTERM stop what the run started before ringcheck exits.
+        let cleanup = RunCleanup()
+        try cleanup.exitOnSignal(command: Self.configuration.name)
         let backend: RunBackend
         if let targetFile {
-            do { backend = try await FileTarget.start(targetFile, announce: formats.contains(.console)) } catch {
+            do {
+                backend = try await FileTarget.start(
+                    targetFile, announce: formats.contains(.console), log: reportDir + "/backend.log", cleanup: cleanup)
+            } catch {
+                await cleanup.run()
                 Console.error("ringcheck run: \(error)")
                 return .inconclusive
             }
         } else {
             do {
-                backend = try await EmbeddedReference.start(
-                    defects: defects, runs: scenarios.count * repeatCount, userNames: userNames
-                ).backend
+                let embedded = try await EmbeddedReference.start(
+                    defects: defects, runs: scenarios.count * repeatCount, userNames: userNames,
+                    log: reportDir + "/backend.log", asChildProcess: referenceProcess, cleanup: cleanup)
+                backend = RunBackend(target: embedded.target, mocks: embedded.mocks)
             } catch {
+                await cleanup.run()
                 Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
                 return .inconclusive
             }
@@ -186,7 +208,7 @@ struct RunCommand: RingcheckCommand {
             engine = try ScenarioEngine(
                 target: backend.target, mocks: backend.mocks, catalogue: catalogue)
         } catch {
-            await backend.stop()
+            await cleanup.run()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
             return .inconclusive
         }
@@ -202,7 +224,7 @@ struct RunCommand: RingcheckCommand {
             Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
         }
         engine.shutdown()
-        await backend.stop()
+        await cleanup.run()
 
         let runResult = RunResult(
             ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: backend.target.name,
@@ -210,7 +232,7 @@ struct RunCommand: RingcheckCommand {
             scenarios: results.map {
                 RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))
             },
-            shard: shard.map { Shard(index: $0.index, count: $0.count) })
+            shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
         let fileFormats = formats.filter { $0.fileName != nil }
         if !fileFormats.isEmpty {

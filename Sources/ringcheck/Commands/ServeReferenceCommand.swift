@@ -47,6 +47,10 @@ struct ServeReferenceCommand: RingcheckCommand {
             .value(
                 "api-shape", "SHAPE", help: "Which HTTP API to serve: reference or alternate (see API SHAPES above).",
                 default: "reference"),
+            .value(
+                "log", "FILE",
+                help: "Log each request and push attempt to FILE (- for standard output); no tokens or payloads.",
+                default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
         ],
         examples: [
@@ -54,6 +58,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             "source mocks.env && ringcheck serve-reference --db /tmp/ref.db",
             "ringcheck serve-reference --port 0 --ring-seconds 5 --defect zero-ttl --defect racy-answer",
             "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
+            "ringcheck serve-reference --log - --quiet                 # one line per request and push on stdout",
         ])
 
     var options = ReferenceBackendServer.Options()
@@ -86,6 +91,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             }
         }
         quiet = arguments.flag("quiet")
+        options.logFile = arguments.value("log")
     }
 
     func run() async throws -> ExitCode {

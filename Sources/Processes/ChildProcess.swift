@@ -14,17 +14,30 @@ import Foundation
 /// pool). Here the child gets only stdin, stdout and stderr (every other descriptor is closed at spawn
 /// time), default signal handling with nothing blocked, and a process group of its own, so a kill
 /// also ends whatever it started.
-struct ChildProcess: Sendable {
-    let pid: pid_t
+///
+/// Reap a child one way only: `poll`/`wait(timeout:)`/`kill`, or an `ExitWatcher`.
+public struct ChildProcess: Sendable {
+    public let pid: pid_t
 
     /// Starts `arguments[0]` (looked up on PATH) with the rest as arguments, reading `stdin` and writing
-    /// `stdout` and `stderr` (descriptors the caller keeps and closes).
-    init(_ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32, environment: [String: String]? = nil)
-        throws
-    {
+    /// `stdout` and `stderr` (descriptors the caller keeps and closes). `environment` is added to this
+    /// process's own; `workingDirectory` is where the child starts (this process's when nil).
+    public init(
+        _ arguments: [String], stdin: Int32, stdout: Int32, stderr: Int32, environment: [String: String]? = nil,
+        workingDirectory: String? = nil
+    ) throws {
+        guard let program = arguments.first, !program.isEmpty else {
+            throw ChildProcessError(program: "", code: EINVAL, message: "no program to run")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let workingDirectory {
+            guard Self.addChdir(&actions, workingDirectory) else {
+                throw ChildProcessError(
+                    program: program, code: ENOSYS, message: "this C library cannot start a child in another directory")
+            }
+        }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
@@ -49,11 +62,9 @@ struct ChildProcess: Sendable {
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
+        let rc = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
         guard rc == 0 else {
-            throw NSError(
-                domain: "ChildProcess", code: Int(rc),
-                userInfo: [NSLocalizedDescriptionKey: "posix_spawnp \(arguments[0]): \(String(cString: strerror(rc)))"])
+            throw ChildProcessError(program: program, code: rc, message: String(cString: strerror(rc)))
         }
         pid = child
     }
@@ -72,19 +83,29 @@ struct ChildProcess: Sendable {
         }
     }
 
+    /// Makes the child start in `directory` (glibc's `addchdir_np`, looked up at run time as Swift does
+    /// not import it); false when the C library lacks it.
+    private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ directory: String) -> Bool {
+        typealias AddChdir =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
+            -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return false }
+        return directory.withCString { unsafeBitCast(symbol, to: AddChdir.self)(&actions, $0) } == 0
+    }
+
     /// The exit status once the child has ended (the signal number if a signal ended it), without waiting.
-    func poll() -> Int32? {
+    public func poll() -> Int32? {
         var status: Int32 = 0
         while true {
             let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { return Self.decode(status) }
+            if r == pid { return ExitStatus(waitStatus: status).code }
             if r == 0 { return nil }
             if errno != EINTR { return -1 }  // already reaped
         }
     }
 
     /// Waits up to `timeout` seconds for the child to end and returns its status; nil if it is still running.
-    func wait(timeout: Double) -> Int32? {
+    public func wait(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         var pause: UInt32 = 200
         while true {
@@ -95,36 +116,65 @@ struct ChildProcess: Sendable {
         }
     }
 
+    /// Sends `signal` to the child's whole process group (the child and whatever it started); false when
+    /// the group is gone.
+    @discardableResult
+    public func signalGroup(_ signal: Int32) -> Bool {
+        Glibc.kill(-pid, signal) == 0
+    }
+
     /// Kills the child and everything in its process group (SIGKILL), and reaps it.
-    func kill() {
+    public func kill() {
         _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
+}
 
-    private static func decode(_ status: Int32) -> Int32 {
+/// How a child ended.
+public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The exit status, or nil when a signal ended it.
+    public var exitCode: Int32?
+    /// The signal that ended it, if any.
+    public var signal: Int32?
+
+    public init(exitCode: Int32? = nil, signal: Int32? = nil) {
+        self.exitCode = exitCode
+        self.signal = signal
+    }
+
+    /// Decodes a `waitpid` status.
+    public init(waitStatus status: Int32) {
         let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : signal
+        if signal == 0 { self.init(exitCode: (status >> 8) & 0xff) } else { self.init(signal: signal) }
+    }
+
+    /// The exit status, or the signal number when a signal ended the child (what `poll` returns).
+    public var code: Int32 { exitCode ?? signal ?? -1 }
+
+    public var description: String {
+        if let exitCode { return "exited with status \(exitCode)" }
+        return "was killed by signal \(signal ?? 0)\(signal.map { Self.signalName($0) } ?? "")"
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGKILL: return " (SIGKILL)"
+        case SIGTERM: return " (SIGTERM)"
+        case SIGINT: return " (SIGINT)"
+        case SIGSEGV: return " (SIGSEGV)"
+        case SIGABRT: return " (SIGABRT)"
+        default: return ""
+        }
     }
 }
 
-/// Writes `bytes` to `fd` on a thread of its own (a large input would fill the pipe before the child reads
-/// it), then closes `fd`. A child that exits without reading costs an EPIPE, not a SIGPIPE.
-func writeAndClose(_ fd: Int32, _ bytes: [UInt8]) {
-    let thread = Thread {
-        var block = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &block, nil)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, $0.count - off) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            off += n
-        }
-        close(fd)
-    }
-    thread.start()
+/// A child could not be started.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var program: String
+    public var code: Int32
+    public var message: String
+
+    public var description: String { "cannot start \(program): \(message)" }
 }

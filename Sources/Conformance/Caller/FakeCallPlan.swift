@@ -1,0 +1,99 @@
+/// What the fake caller is to do: who calls whom, when it cancels or hangs up, when it gives up,
+/// and which virtual devices of the callee take part.
+public struct FakeCallPlan: Sendable {
+    /// The account that plays user A.
+    public var caller: TargetUser
+    /// The account that is called.
+    public var callee: TargetUser
+    public var video = false
+    /// Cancel (end with `callerCancelled`) if the call still rings this long after it was created.
+    public var cancelAfter: Duration?
+    /// Hang up (end with `remoteEnded`) this long after the call was answered. Nil: wait for the
+    /// other side, or hang up `virtualHangupAfter` after a virtual device answered.
+    public var hangupAfter: Duration?
+    /// When a virtual device answered and `hangupAfter` is nil: hang up after this long.
+    public var virtualHangupAfter: Duration = .seconds(2)
+    /// Give up (end with `unanswered`) if the call still rings this long after it was created. Nil:
+    /// the backend's `expiresAtMs` plus `expiryGrace` (a call still ringing then is a finding), or
+    /// `defaultGiveUp` when the backend names no expiry.
+    public var giveUpAfter: Duration?
+    /// How long past `expiresAtMs` the backend may take to end an unanswered call.
+    public var expiryGrace: Duration = .seconds(5)
+    public var defaultGiveUp: Duration = .seconds(30)
+    /// Virtual devices registered for the callee before the call.
+    public var calleeDevices: [VirtualCallee] = []
+    /// What one virtual device does when its invitation arrives.
+    public var response: VirtualResponse?
+    /// The caller's own installation, whose event feed is read.
+    public var callerInstallationId: String
+    /// How often the caller's feed is read.
+    public var pollInterval: Duration = .milliseconds(100)
+    /// How long the caller keeps watching after the call ended (trailing pushes and events).
+    public var settleTime: Duration = .milliseconds(1_500)
+
+    /// A plan for `caller` calling `callee` that only watches.
+    public init(caller: TargetUser, callee: TargetUser, callerInstallationId: String) {
+        self.caller = caller
+        self.callee = callee
+        self.callerInstallationId = callerInstallationId
+    }
+}
+
+/// A virtual device of the callee: a fresh installation with its own push token, registered
+/// before the call so the backend rings it.
+public struct VirtualCallee: Sendable, Equatable {
+    /// Its name on the timeline (`phone`, `tablet`).
+    public var name: String
+    public var kind: VirtualDevice.Kind
+    /// The APNs environment of a VoIP token.
+    public var environment: VirtualDevice.Environment?
+    public var installationId: String
+    /// The push token (a secret: shown redacted).
+    public var token: String
+
+    /// Creates a value from its parts.
+    public init(
+        name: String, kind: VirtualDevice.Kind, environment: VirtualDevice.Environment? = nil, installationId: String,
+        token: String
+    ) {
+        self.name = name
+        self.kind = kind
+        self.environment = kind == .apnsVoip ? (environment ?? .production) : nil
+        self.installationId = installationId
+        self.token = token
+    }
+
+    /// An iOS phone (APNs VoIP, sandbox) and an Android tablet (FCM) with fresh tokens, their
+    /// installation IDs starting with `prefix`.
+    public static func pair(prefix: String) -> [VirtualCallee] {
+        [
+            VirtualCallee(
+                name: "phone", kind: .apnsVoip, environment: .sandbox, installationId: prefix + "-phone",
+                token: RandomText.hex(bytes: 32)),
+            VirtualCallee(
+                name: "tablet", kind: .fcm, installationId: prefix + "-tablet", token: RandomText.fcmToken()),
+        ]
+    }
+
+    /// A fresh random suffix for installation IDs, so runs never share one.
+    public static func freshPrefix(_ base: String) -> String { base + "-" + RandomText.alphanumeric(6).lowercased() }
+}
+
+/// What a virtual device does with its invitation.
+public struct VirtualResponse: Sendable, Equatable {
+    public enum Action: String, Sendable { case answer, decline }
+
+    public var action: Action
+    /// The virtual device's name.
+    public var device: String
+    /// How long after its invitation arrived (or, when ringcheck cannot see pushes, after the call
+    /// was created) it acts.
+    public var after: Duration
+
+    /// Creates a value from its parts.
+    public init(action: Action, device: String, after: Duration) {
+        self.action = action
+        self.device = device
+        self.after = after
+    }
+}

@@ -1,0 +1,193 @@
+import Conformance
+import Foundation
+import HTTP
+import PushMocks
+import ReferenceBackend
+
+/// `ringcheck call`: play user A against a backend, follow the call live and exit with how it went.
+struct CallCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "call",
+        abstract: "Play the caller: place one call, show its live timeline, exit with how it went.",
+        discussion: """
+            Creates a call from --as to --to and follows it: the pushes ringcheck's mocks receive for it (APNs/FCM,
+            accepted or rejected), the caller's event feed, who answered after how long, and how it ended. Ctrl-C
+            while it rings cancels the call (reason callerCancelled); once answered, Ctrl-C hangs up.
+
+            Without --target it runs against the embedded reference backend wired to ringcheck's mock APNs and FCM,
+            with test users user-a (Alex), user-b (Blake), user-c (Casey) (any other name is added), and registers two
+            virtual devices for the callee: a phone (APNs VoIP, sandbox) and a tablet (FCM). --auto-answer or
+            --auto-decline makes the phone act on its invitation, so a demo needs nothing else running. With no
+            --hangup-after, the caller hangs up 2 s after a virtual device answered; after a real answer it waits
+            for the other side to hang up (or Ctrl-C).
+
+            --ring-timeout: on the embedded backend, how long calls ring before they end as unanswered (whole
+            seconds, rounded up); with --target, the caller's own give-up time (it then ends the call with reason
+            unanswered). Without it the caller waits until the backend's expiresAtMs plus 5 s (a call still ringing
+            then is a finding), or 30 s when the backend names no expiry.
+
+            EXIT STATUS:
+              0   answered (and then ended, by either side)
+              1   the backend misbehaved: an invitation after the call ended, two winners, a call that never
+                  ended or came back to life
+              2   usage or configuration error
+              3   inconclusive: the backend could not be reached, refused to create the call, or the end was not seen
+              10  declined (or busy, or refused otherwise) by the callee while it rang
+              11  unanswered: the ring timed out, or the caller gave up
+              12  cancelled by the caller (--cancel-after, or Ctrl-C while ringing)
+            """,
+        options: [
+            .value(
+                "target", "FILE",
+                help: "The backend under test (arrives with target files; default: the embedded reference backend)."),
+            .value(
+                "as", "USER", help: "The calling user (a test user or an account of the target).", default: "user-a"),
+            .value("to", "USER", help: "The user to call. Required."),
+            .flag("video", help: "Place a video call."),
+            .value("cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created."),
+            .value("hangup-after", "S", help: "Hang up S seconds after the call was answered."),
+            .value(
+                "ring-timeout", "S",
+                help: "Embedded backend: how long calls ring. --target: the caller's own give-up time.",
+                default: "30 on the embedded backend"),
+            .optionalValue(
+                "auto-answer", "S", help: "The callee's virtual phone answers S seconds after its invitation arrived.",
+                default: "1"),
+            .optionalValue(
+                "auto-decline", "S",
+                help: "The callee's virtual phone declines (reason declined) S seconds after its invitation arrived.",
+                default: "1"),
+            .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
+            .value(
+                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
+                repeatable: true),
+        ],
+        examples: [
+            "ringcheck call --to user-b --auto-answer 2 --hangup-after 5   # a whole call with nothing else running",
+            "ringcheck call --to user-b --auto-decline                      # exit 10",
+            "ringcheck call --to user-b --ring-timeout 5                    # nobody answers: exit 11",
+            "ringcheck call --to user-b --cancel-after 3 --json             # NDJSON timeline, exit 12",
+            "ringcheck call --target backend.yaml --as alice --to bob      # with target files: ring a real phone",
+        ])
+
+    var targetFile: String?
+    var callerName: String
+    var calleeName: String
+    var video: Bool
+    var cancelAfter: Duration?
+    var hangupAfter: Duration?
+    var ringTimeout: Double?
+    var response: VirtualResponse.Action?
+    var responseDelay: Duration
+    var json: Bool
+    var defects: Set<Defect>
+
+    init(arguments: ParsedArguments) throws {
+        let name = Self.configuration.name
+        targetFile = arguments.value("target")
+        callerName = arguments.value("as") ?? "user-a"
+        guard let to = arguments.value("to"), !to.isEmpty else {
+            throw UsageError(message: "--to USER is required: whom to call", command: name)
+        }
+        calleeName = to
+        guard calleeName != callerName else {
+            throw UsageError(message: "--as and --to name the same user '\(to)': call someone else", command: name)
+        }
+        video = arguments.flag("video")
+        cancelAfter = try Self.duration(arguments, "cancel-after")
+        hangupAfter = try Self.duration(arguments, "hangup-after")
+        if cancelAfter != nil && hangupAfter != nil {
+            throw UsageError(
+                message:
+                    "--cancel-after and --hangup-after exclude each other: cancel a ringing call, or hang up an answered one",
+                command: name)
+        }
+        ringTimeout = try arguments.double("ring-timeout")
+        if let r = ringTimeout, r <= 0 {
+            throw UsageError(message: "--ring-timeout takes a number of seconds above 0", command: name)
+        }
+        let answer = arguments.flag("auto-answer") || arguments.value("auto-answer") != nil
+        let decline = arguments.flag("auto-decline") || arguments.value("auto-decline") != nil
+        if answer && decline {
+            throw UsageError(message: "--auto-answer and --auto-decline exclude each other", command: name)
+        }
+        response = answer ? .answer : decline ? .decline : nil
+        responseDelay = try Self.duration(arguments, answer ? "auto-answer" : "auto-decline") ?? .seconds(1)
+        json = arguments.flag("json")
+        defects = try arguments.referenceDefects()
+        if targetFile != nil && !defects.isEmpty {
+            throw UsageError(
+                message: "--reference-defect applies to the embedded backend, not to --target", command: name)
+        }
+    }
+
+    static func duration(_ arguments: ParsedArguments, _ option: String) throws -> Duration? {
+        try arguments.double(option).map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
+    func run() async throws -> ExitCode {
+        if targetFile != nil {
+            // The target-file loader (branch target-files) plugs in here: load the file into a `Target`,
+            // then `call(target:mocks:)` with the mocks it starts (or nil when the backend's pushes
+            // go elsewhere).
+            throw ConfigurationError(message: "target files arrive with the target-files change")
+        }
+        return try await runEmbedded()
+    }
+
+    /// Places the call on `target` and follows it; `mocks` are watched for the call's pushes when
+    /// the backend sends them there. `embedded` makes the ring time the backend's own.
+    func call(target: Target, mocks: MockStack?, embedded: Bool) async -> ExitCode {
+        guard let caller = target.accounts(callerName, 0) else {
+            Console.error("ringcheck call: the target has no account '\(callerName)' (--as)")
+            return .usage
+        }
+        guard let callee = target.accounts(calleeName, 0) else {
+            Console.error("ringcheck call: the target has no account '\(calleeName)' (--to)")
+            return .usage
+        }
+        let prefix = VirtualCallee.freshPrefix("ringcheck")
+        var plan = FakeCallPlan(caller: caller, callee: callee, callerInstallationId: prefix + "-caller")
+        plan.video = video
+        plan.cancelAfter = cancelAfter
+        plan.hangupAfter = hangupAfter
+        if !embedded, let ringTimeout { plan.giveUpAfter = .milliseconds(Int64(ringTimeout * 1000)) }
+        // Virtual devices ring on the embedded backend always; on a real one only when asked to act,
+        // so a real phone is not joined by ringcheck's.
+        if embedded || response != nil { plan.calleeDevices = VirtualCallee.pair(prefix: prefix) }
+        if let response { plan.response = VirtualResponse(action: response, device: "phone", after: responseDelay) }
+
+        let printer = CallTimelinePrinter(json: json)
+        let fakeCaller: FakeCaller
+        do {
+            fakeCaller = try FakeCaller(target: target, mocks: mocks, plan: plan) { printer.print($0) }
+        } catch {
+            Console.error("ringcheck call: cannot start the HTTP client: \(error)")
+            return .inconclusive
+        }
+        if !json { Console.out("Calling \(calleeName) as \(callerName) on \(target.name) (\(target.baseURL))") }
+        let interruption: (@Sendable () async -> Void)?
+        do {
+            try TerminationSignals.install()
+            interruption = { _ = await TerminationSignals.wait() }
+        } catch {
+            Console.error("ringcheck call: Ctrl-C will not cancel the call: \(error)")
+            interruption = nil
+        }
+        let result = await fakeCaller.run(interruption: interruption)
+        let code = Self.exitCode(result.outcome)
+        printer.summary(result, exitCode: code)
+        return code
+    }
+
+    static func exitCode(_ outcome: FakeCallOutcome) -> ExitCode {
+        switch outcome {
+        case .answered: return .success
+        case .misbehaved: return .nonConformant
+        case .inconclusive: return .inconclusive
+        case .declined: return .callDeclined
+        case .unanswered: return .callUnanswered
+        case .cancelled: return .callCancelled
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HTTP
+
+/// What `ringcheck run` must undo before it exits (stop the backend it started, the mocks), done once:
+/// at the normal end, after a failure, or on Ctrl-C / SIGTERM, whichever comes first.
+actor RunCleanup {
+    private var actions: [@Sendable () async -> Void] = []
+    private var running: Task<Void, Never>?
+
+    /// Adds an action; actions run in the reverse order of adding (the backend before the mocks it uses).
+    func add(_ action: @escaping @Sendable () async -> Void) {
+        actions.append(action)
+    }
+
+    /// Runs every action once; a second caller waits until the first run is over.
+    func run() async {
+        if running == nil {
+            let actions = self.actions.reversed()
+            self.actions = []
+            running = Task {
+                for action in actions { await action() }
+            }
+        }
+        await running?.value
+    }
+
+    /// Catches SIGINT and SIGTERM from now on; the first one runs the cleanup, says so on stderr and
+    /// exits with 128 + the signal's number (130 for Ctrl-C), as shells expect of an interrupted program.
+    nonisolated func exitOnSignal(command: String) throws {
+        try TerminationSignals.install()
+        Task.detached {
+            let signal = await TerminationSignals.wait()
+            Console.error("ringcheck \(command): interrupted (signal \(signal)); stopping what it started…")
+            await self.run()
+            Console.error("ringcheck \(command): stopped.")
+            exit(128 + signal)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import JSON
+import Processes
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `ringcheck run` restarting the backend mid-call (the seed's "engine restart"), and stopping what it
+/// started when interrupted.
+@Suite struct RunLifecycleTests {
+    static func report(_ dir: TemporaryDirectory) throws -> JSONValue {
+        try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("report.json")))))
+    }
+
+    /// Live `serve-reference` processes started by the ringcheck with process ID `parent` (their database
+    /// folder is named after it).
+    static func referenceProcesses(startedBy parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name),
+                let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline")
+            else { return nil }
+            let cmdline = String(decoding: data, as: UTF8.self)
+            guard cmdline.contains("serve-reference"), cmdline.contains("ringcheck-reference-\(parent)-") else {
+                return nil
+            }
+            let stat = (try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8)) ?? ""
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z" ? nil : pid
+        }
+    }
+
+    @Test func restartScenariosPassAgainstTheEmbeddedBackendAndRunLast() async throws {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.runSuite(
+            ["run", "restart.*", "basic.*", "--format", "console,json", "--report-dir", dir.path], timeout: 90,
+            environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let progress = r.stdout.split(separator: "\n").filter { $0.hasPrefix("[") && $0.contains("/4] ") }
+        #expect(progress.count == 4)
+        // Run alone after the others: they finish last.
+        #expect(progress.suffix(2).allSatisfy { $0.contains("restart.") }, "\(progress)")
+        let scenarios = try Self.report(dir)["scenarios"]?.arrayValue ?? []
+        #expect(scenarios.count == 4)
+        #expect(scenarios.allSatisfy { $0["status"]?.stringValue == "pass" })
+        #expect(try Self.report(dir).serialized().contains("backend restarted and ready again after"))
+    }
+
+    @Test func aBackendProcessIsRestartedThroughItsLifecycle() async throws {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.runSuite(
+            ["run", "restart.*", "--reference-process", "--format", "json", "--report-dir", dir.path], timeout: 90)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let scenarios = try Self.report(dir)["scenarios"]?.arrayValue ?? []
+        #expect(scenarios.map { $0["status"]?.stringValue } == ["pass", "pass"], "\(scenarios)")
+        let log = try String(contentsOfFile: dir.file("backend.log"), encoding: .utf8)
+        // The first start and one per restart, each a new serve-reference process.
+        #expect(log.components(separatedBy: ": start: ").count - 1 == 3, "\(log)")
+        #expect(!log.contains("token-u"), "the log shows no account token")
+    }
+
+    @Test func ctrlCStopsTheBackendItStarted() async throws {
+        try await SuiteRunGate.exclusive {
+            let dir = TemporaryDirectory()
+            let out = open(dir.file("stdout"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            let child = try ChildProcess(
+                [RingcheckBinary.path, "run", "--reference-process", "--report-dir", dir.path], stdin: null,
+                stdout: out, stderr: out)
+            close(out)
+            close(null)
+            let ringcheck = ExitWatcher(child)
+            // Wait until the backend process is up and scenarios are running.
+            var backends: [pid_t] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                backends = Self.referenceProcesses(startedBy: child.pid)
+                let output = (try? String(contentsOfFile: dir.file("stdout"), encoding: .utf8)) ?? ""
+                if !backends.isEmpty && output.contains("[1/") { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(backends.count == 1, "a serve-reference child is running")
+            kill(child.pid, SIGINT)
+            let status = await ringcheck.exited(within: .seconds(30))
+            if status == nil { child.signalGroup(SIGKILL) }
+            let output = (try? String(contentsOfFile: dir.file("stdout"), encoding: .utf8)) ?? ""
+            #expect(status?.exitCode == 130, "\(String(describing: status)) \(output.suffix(2000))")
+            #expect(output.contains("interrupted (signal 2)"))
+            #expect(Self.referenceProcesses(startedBy: child.pid).isEmpty, "no orphan serve-reference")
+            for pid in backends { #expect(kill(pid, 0) != 0, "backend \(pid) still exists") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+                .filter { $0.hasPrefix("ringcheck-reference-\(child.pid)-") }
+            #expect(leftovers.isEmpty, "the backend's database folder is removed")
+        }
+    }
+}

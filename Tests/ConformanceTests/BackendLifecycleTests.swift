@@ -1,0 +1,237 @@
+import Foundation
+import PushMocks
+import TestSupport
+import Testing
+
+@testable import Conformance
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `BackendLifecycle` with small shell-script backends: start and ready, the errors a user sees when a
+/// backend never answers or dies early, stop by signal and by command, restart by command and by
+/// stop-and-start, and the environment the commands get.
+@Suite struct BackendLifecycleTests {
+    /// A backend that prints a line, then serves HTTP on `port` (python's http.server answers 200 on `/`).
+    static func httpBackend(_ port: Int, banner: String = "backend starting") -> BackendCommand {
+        .shell("echo \(banner); sleep 0.2; exec /usr/bin/python3 -m http.server \(port) --bind 127.0.0.1")
+    }
+
+    static func configuration(
+        _ dir: TemporaryDirectory, start: BackendCommand?, ready: BackendReadiness? = nil, stop: BackendCommand? = nil,
+        restart: BackendCommand? = nil, grace: Duration = .seconds(2)
+    ) -> BackendLifecycleConfiguration {
+        BackendLifecycleConfiguration(
+            start: start, workingDirectory: dir.path, environment: ["BACKEND_MODE": "test"], ready: ready, stop: stop,
+            stopGracePeriod: grace, restart: restart, logFile: dir.file("logs/backend.log"))
+    }
+
+    /// A lifecycle for `httpBackend` on a free port, and the URL it is ready at.
+    static func httpLifecycle(_ dir: TemporaryDirectory, restart: BackendCommand? = nil) -> (BackendLifecycle, String) {
+        let port = ClientTestPeer.freePort()
+        let url = "http://127.0.0.1:\(port)/"
+        let configuration = configuration(
+            dir, start: httpBackend(port), ready: BackendReadiness(url: url), restart: restart)
+        return (BackendLifecycle(configuration, mocks: nil), url)
+    }
+
+    /// Whether `pid` is a live process (a zombie waiting for its reaper counts as gone).
+    static func alive(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+        return state != "Z"
+    }
+
+    static func get(_ url: String) async throws -> Int32 {
+        try await runProcess("curl", ["-s", "-o", "/dev/null", "--max-time", "2", url]).status
+    }
+
+    @Test func startWaitsUntilReadyAndStopEndsTheProcessGroup() async throws {
+        let dir = TemporaryDirectory()
+        let (lifecycle, url) = Self.httpLifecycle(dir)
+        try await lifecycle.start()
+        let pid = try #require(await lifecycle.pid)
+        #expect(try await Self.get(url) == 0, "ready means it answers")
+        #expect(await lifecycle.stop() == nil)
+        #expect(!Self.alive(pid))
+        #expect(try await Self.get(url) != 0)
+        let log = try String(contentsOfFile: dir.file("logs/backend.log"), encoding: .utf8)
+        #expect(log.contains("backend starting"))
+        #expect(log.contains("start: /bin/sh") == false, "the header shows the command line as written")
+        #expect(log.contains("start: echo backend starting"))
+        // A second stop does nothing.
+        #expect(await lifecycle.stop() == nil)
+    }
+
+    @Test func aBackendThatNeverAnswersTimesOutWithTheURLAndItsOutput() async throws {
+        let dir = TemporaryDirectory()
+        let port = ClientTestPeer.freePort()
+        let url = "http://127.0.0.1:\(port)/health"
+        let lifecycle = BackendLifecycle(
+            Self.configuration(
+                dir, start: .shell("echo still warming up; echo $$ > pid; exec sleep 30"),
+                ready: BackendReadiness(url: url, timeout: .milliseconds(800), interval: .milliseconds(50))),
+            mocks: nil)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: BackendLifecycleError.self) { try await lifecycle.start() }
+        let message = error?.message ?? ""
+        #expect(message.contains("did not answer \(url) within"), "\(message)")
+        #expect(message.contains("last error:"), "\(message)")
+        #expect(message.contains(dir.file("logs/backend.log")), "\(message)")
+        #expect(message.contains("still warming up"), "\(message)")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        // What it started is stopped after the failure.
+        let pid = try #require(pid_t(try String(contentsOfFile: dir.file("pid"), encoding: .utf8).trimmed))
+        #expect(!Self.alive(pid))
+    }
+
+    @Test func aBackendThatExitsEarlyIsReportedWithItsStatusAndOutput() async throws {
+        let dir = TemporaryDirectory()
+        let port = ClientTestPeer.freePort()
+        let lifecycle = BackendLifecycle(
+            Self.configuration(
+                dir, start: .shell("echo cannot open database >&2; exit 3"),
+                ready: BackendReadiness(url: "http://127.0.0.1:\(port)/", timeout: .seconds(20))),
+            mocks: nil)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: BackendLifecycleError.self) { try await lifecycle.start() }
+        let message = error?.message ?? ""
+        #expect(message.contains("the backend exited with status 3 before it was ready"), "\(message)")
+        #expect(message.contains("its output: \(dir.file("logs/backend.log"))"), "\(message)")
+        #expect(message.contains("cannot open database"), "\(message)")
+        #expect(ContinuousClock.now - started < .seconds(10), "an early exit does not wait for the timeout")
+    }
+
+    @Test func aMissingProgramIsAClearError() async throws {
+        let dir = TemporaryDirectory()
+        let lifecycle = BackendLifecycle(
+            Self.configuration(dir, start: .arguments(["./no-such-backend", "--serve"])), mocks: nil)
+        let error = await #expect(throws: BackendLifecycleError.self) { try await lifecycle.start() }
+        #expect(error?.message.contains("cannot run the start command './no-such-backend --serve'") == true)
+        #expect(error?.message.contains("(in \(dir.path))") == true)
+    }
+
+    @Test func stopBySignalEscalatesToSIGKILLAndReachesBackgroundChildren() async throws {
+        let dir = TemporaryDirectory()
+        // The shell ignores SIGTERM; its background child writes its pid and lives on in the group.
+        let script = "trap '' TERM; sleep 60 & echo $! > child; echo $$ > pid; while true; do sleep 0.1; done"
+        let lifecycle = BackendLifecycle(
+            Self.configuration(dir, start: .shell(script), grace: .milliseconds(500)), mocks: nil)
+        try await lifecycle.start()
+        var tries = 0
+        while !FileManager.default.fileExists(atPath: dir.file("child")) && tries < 100 {
+            try await Task.sleep(for: .milliseconds(20))
+            tries += 1
+        }
+        let shell = try #require(await lifecycle.pid)
+        let child = try #require(pid_t(try String(contentsOfFile: dir.file("child"), encoding: .utf8).trimmed))
+        let started = ContinuousClock.now
+        #expect(await lifecycle.stop() == nil)
+        #expect(ContinuousClock.now - started >= .milliseconds(450), "SIGKILL only after the grace period")
+        #expect(!Self.alive(shell))
+        #expect(!Self.alive(child), "the background child is stopped with its group")
+    }
+
+    @Test func stopByCommandRunsTheCommandWithTheEnvironment() async throws {
+        let dir = TemporaryDirectory()
+        let lifecycle = BackendLifecycle(
+            Self.configuration(
+                dir, start: .shell("echo $$ > pid; exec sleep 30"),
+                stop: .shell("echo stopping in mode $BACKEND_MODE; kill -TERM $(cat pid)")),
+            mocks: nil)
+        try await lifecycle.start()
+        let pid = try #require(await lifecycle.pid)
+        #expect(await lifecycle.stop() == nil)
+        #expect(!Self.alive(pid))
+        let log = try String(contentsOfFile: dir.file("logs/backend.log"), encoding: .utf8)
+        #expect(log.contains("stopping in mode test"))
+    }
+
+    @Test func aFailingStopCommandIsReportedAndTheProcessStillStops() async throws {
+        let dir = TemporaryDirectory()
+        let lifecycle = BackendLifecycle(
+            Self.configuration(
+                dir, start: .shell("exec sleep 30"), stop: .shell("echo no such service; exit 5"),
+                grace: .milliseconds(300)),
+            mocks: nil)
+        try await lifecycle.start()
+        let pid = try #require(await lifecycle.pid)
+        let problem = await lifecycle.stop()
+        #expect(problem?.contains("the stop command 'echo no such service; exit 5' exited with status 5") == true)
+        #expect(problem?.contains("no such service") == true)
+        #expect(!Self.alive(pid))
+    }
+
+    @Test func restartByCommandThenReady() async throws {
+        let dir = TemporaryDirectory()
+        let (lifecycle, _) = Self.httpLifecycle(dir, restart: .shell("echo restarted >> restarts"))
+        try await lifecycle.start()
+        let pid = await lifecycle.pid
+        try await lifecycle.restart()
+        #expect(try String(contentsOfFile: dir.file("restarts"), encoding: .utf8) == "restarted\n")
+        #expect(await lifecycle.pid == pid, "the restart command manages the process itself")
+        await lifecycle.stop()
+
+        let failing = BackendLifecycle(
+            Self.configuration(dir, start: .shell("exec sleep 30"), restart: .shell("echo nope; exit 1")), mocks: nil)
+        try await failing.start()
+        let error = await #expect(throws: BackendLifecycleError.self) { try await failing.restart() }
+        #expect(error?.message.contains("the restart command 'echo nope; exit 1' exited with status 1") == true)
+        await failing.stop()
+    }
+
+    @Test func restartWithoutACommandStopsAndStartsAgain() async throws {
+        let dir = TemporaryDirectory()
+        let (lifecycle, url) = Self.httpLifecycle(dir)
+        try await lifecycle.start()
+        let first = try #require(await lifecycle.pid)
+        try await lifecycle.restart()
+        let second = try #require(await lifecycle.pid)
+        #expect(first != second)
+        #expect(!Self.alive(first))
+        #expect(try await Self.get(url) == 0)
+        await lifecycle.stop()
+        #expect(!Self.alive(second))
+        // After the final stop nothing starts again.
+        await #expect(throws: BackendLifecycleError.self) { try await lifecycle.restart() }
+
+        let noStart = BackendLifecycle(Self.configuration(dir, start: nil), mocks: nil)
+        let error = await #expect(throws: BackendLifecycleError.self) { try await noStart.restart() }
+        #expect(error?.message.contains("neither a restart nor a start command") == true)
+    }
+
+    @Test func commandsGetTheMockSettingsAndTheTargetsEnvironment() async throws {
+        let dir = TemporaryDirectory()
+        let mocks = MockSettings(
+            apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002",
+            fcmURL: "https://127.0.0.1:1003",
+            oauthTokenURL: "https://127.0.0.1:1004/token", caFile: "/tmp/ca.pem", apnsKeyFile: "/tmp/key.p8",
+            apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsTopic: "com.example.voip",
+            fcmServiceAccountFile: "/tmp/sa.json", fcmProjectID: "proj", controlURL: "http://127.0.0.1:1005")
+        var configuration = Self.configuration(
+            dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))
+        configuration.environment["RINGCHECK_FCM_PROJECT_ID"] = "overridden"
+        let lifecycle = BackendLifecycle(configuration, mocks: mocks)
+        try await lifecycle.start()
+        var tries = 0
+        while (try? String(contentsOfFile: dir.file("env.txt"), encoding: .utf8))?.contains("BACKEND_MODE") != true
+            && tries < 100
+        {
+            try await Task.sleep(for: .milliseconds(20))
+            tries += 1
+        }
+        await lifecycle.stop()
+        let env = try String(contentsOfFile: dir.file("env.txt"), encoding: .utf8)
+        #expect(env.contains("RINGCHECK_APNS_URL=https://127.0.0.1:1001"))
+        #expect(env.contains("RINGCHECK_CONTROL_URL=http://127.0.0.1:1005"))
+        #expect(env.contains("BACKEND_MODE=test"))
+        #expect(env.contains("RINGCHECK_FCM_PROJECT_ID=overridden"), "the target's environment wins")
+        #expect(env.contains("PATH="), "ringcheck's own environment is kept")
+    }
+}
+
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}

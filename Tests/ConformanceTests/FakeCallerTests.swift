@@ -1,0 +1,113 @@
+import Conformance
+import Foundation
+import JSON
+import PushMocks
+import Synchronization
+import TestSupport
+import Testing
+
+/// The fake caller in-process, as `--target` uses it: against a backend whose pushes ringcheck may
+/// not see, with the caller's own give-up time, and against a backend that is not there.
+@Suite struct FakeCallerTests {
+    /// Collects the timeline.
+    final class Timeline: Sendable {
+        let entries = Mutex<[CallTimelineEntry]>([])
+        func add(_ e: CallTimelineEntry) { entries.withLock { $0.append(e) } }
+        var kinds: [CallTimelineEntry.Kind] { entries.withLock { $0.map(\.kind) } }
+        var messages: [String] { entries.withLock { $0.map(\.message) } }
+    }
+
+    static func plan(_ stack: EngineTestStack, run: Int) -> FakeCallPlan {
+        let target = stack.engine.target
+        return FakeCallPlan(
+            caller: target.accounts("a", run)!, callee: target.accounts("b", run)!,
+            callerInstallationId: "fake-caller-test-\(run)")
+    }
+
+    @Test func withoutMocksAVirtualPhoneAnswersAfterTheCreateAndTheCallerHangsUp() async throws {
+        let stack = try EngineTestStack.start(runs: 3)
+        var plan = Self.plan(stack, run: 1)
+        plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
+        plan.response = VirtualResponse(action: .answer, device: "phone", after: .milliseconds(300))
+        plan.hangupAfter = .milliseconds(300)
+        plan.settleTime = .milliseconds(200)
+        let timeline = Timeline()
+        let caller = try FakeCaller(target: stack.engine.target, mocks: nil, plan: plan) { timeline.add($0) }
+        let result = await caller.run()
+        await stack.stop()
+        #expect(result.outcome == .answered, "\(timeline.messages)")
+        #expect(result.answeredBy == plan.calleeDevices[0].installationId)
+        #expect(result.endReason == "remoteEnded")
+        #expect(result.endedBy == .caller)
+        // Without the mocks no push is on the timeline, yet the call is followed through the feed.
+        #expect(!timeline.kinds.contains(.push))
+        #expect(timeline.kinds.contains(.event))
+        #expect((result.answeredAfterMs ?? 0) >= 300)
+    }
+
+    @Test func theCallersOwnGiveUpEndsTheCallAsUnanswered() async throws {
+        let stack = try EngineTestStack.start(runs: 3)
+        var plan = Self.plan(stack, run: 2)
+        plan.giveUpAfter = .milliseconds(800)
+        plan.settleTime = .milliseconds(200)
+        let timeline = Timeline()
+        let caller = try FakeCaller(target: stack.engine.target, mocks: stack.mocks, plan: plan) { timeline.add($0) }
+        let result = await caller.run()
+        await stack.stop()
+        #expect(result.outcome == .unanswered, "\(timeline.messages)")
+        #expect(result.endedBy == .caller)
+        #expect(result.endReason == "unanswered")
+        #expect(timeline.messages.contains { $0.hasPrefix("giving up after 0.8s") })
+        #expect(result.duration < 3.5, "the ring time is 4 s: the caller must not wait for it")
+    }
+
+    /// With the defect the retry lands after the cancel and is a finding; without it the backend drops the
+    /// retry and the call is simply cancelled.
+    @Test(arguments: [true, false]) func anInvitationRetriedAfterTheCancelIsCaughtAsMisbehaviour(defect: Bool)
+        async throws
+    {
+        // The phone's first attempt gets a 503 with Retry-After 2, so a retry lands well after the cancel.
+        let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4)
+        var plan = Self.plan(stack, run: 3)
+        plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
+        plan.cancelAfter = .milliseconds(300)
+        plan.settleTime = .milliseconds(3_500)
+        _ = try stack.mocks.faults.install(
+            FaultPlan(
+                mock: .apns, deviceToken: plan.calleeDevices[0].token, times: 1,
+                respond: FaultResponse(status: 503, reason: "ServiceUnavailable"), retryAfter: 2))
+        let timeline = Timeline()
+        let caller = try FakeCaller(target: stack.engine.target, mocks: stack.mocks, plan: plan) { timeline.add($0) }
+        let result = await caller.run()
+        await stack.stop()
+        #expect(result.invitationsRejected == 1)
+        #expect(
+            timeline.messages.contains {
+                $0.hasPrefix("APNs sandbox rejected invitation to phone: ServiceUnavailable (503)")
+            })
+        if defect {
+            #expect(result.outcome == .misbehaved, "\(timeline.messages)")
+            #expect(result.findings.contains { $0.contains("an invitation reached phone") }, "\(result.findings)")
+        } else {
+            #expect(result.outcome == .cancelled, "\(timeline.messages)")
+            #expect(result.invitationsAccepted == 1)
+        }
+    }
+
+    @Test func anUnreachableBackendIsInconclusive() async throws {
+        // A port nothing listens on: hold one, note it, release it (closing it).
+        let port: Int = try { try MockStackOccupiedPort().port }()
+        let url = "http://127.0.0.1:\(port)"
+        let target = Target(
+            name: "nothing", baseURL: url, accounts: { name, _ in TargetUser(userId: name, bearerToken: "t") },
+            capabilities: [], appId: "com.example")
+        let plan = FakeCallPlan(
+            caller: TargetUser(userId: "a", bearerToken: "t"), callee: TargetUser(userId: "b", bearerToken: "t"),
+            callerInstallationId: "x")
+        let timeline = Timeline()
+        let result = await (try FakeCaller(target: target, mocks: nil, plan: plan) { timeline.add($0) }).run()
+        #expect(result.outcome == .inconclusive)
+        #expect(result.detail.contains("could not be reached"), "\(result.detail)")
+        #expect(!timeline.kinds.contains(.created))
+    }
+}
