@@ -81,7 +81,8 @@ import Testing
         #expect(message.contains("last error:"), "\(message)")
         #expect(message.contains(dir.file("logs/backend.log")), "\(message)")
         #expect(message.contains("still warming up"), "\(message)")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Well before the backend's 30 s sleep would end (generous: CI machines are busy).
+        #expect(ContinuousClock.now - started < .seconds(20))
         // What it started is stopped after the failure.
         let pid = try #require(pid_t(try String(contentsOfFile: dir.file("pid"), encoding: .utf8).trimmed))
         #expect(!Self.alive(pid))

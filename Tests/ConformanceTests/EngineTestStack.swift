@@ -32,22 +32,27 @@ final class EngineTestStack: Sendable {
             }
         }
         let providers = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
+        // The backend's log, read by expectNotLogged (the file is left in the temporary folder).
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ringcheck-engine-\(UUID().uuidString.prefix(8)).log"
+        ).path
         let server = try ReferenceBackendServer(
             options: .init(
                 configuration: ReferenceBackendConfiguration(
                     ringSeconds: 4, eventRetention: eventRetention ?? 1_000, defects: defects),
                 users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
-                sweepIntervalMs: 100),
+                sweepIntervalMs: 100, logFile: log),
             providers: providers)
         try server.start()
-        let target = Target(
+        var target = Target(
             name: "reference backend (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },
             capabilities: capabilities ?? [
-                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .answerEndpoint,
-                .idempotency,
+                .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .backendLog,
+                .answerEndpoint, .idempotency,
             ],
             appId: mocks.providers.credentials.bundleID, eventPageLimit: 1, eventRetention: eventRetention)
+        target.backendLog = log
         let engine = try ScenarioEngine(
             target: target, mocks: mocks, catalogue: suite.catalogue, scenarioTimeout: scenarioTimeout)
         return EngineTestStack(mocks: mocks, server: server, engine: engine, suite: suite)
@@ -64,6 +69,7 @@ final class EngineTestStack: Sendable {
         engine.shutdown()
         await server.stop()
         mocks.stop()
+        if let log = engine.target.backendLog { try? FileManager.default.removeItem(atPath: log) }
     }
 
     /// Runs `scenarios` (default: the whole suite) concurrently.

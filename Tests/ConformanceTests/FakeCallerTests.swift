@@ -57,8 +57,8 @@ import Testing
         #expect(result.outcome == .unanswered, "\(timeline.messages)")
         #expect(result.endedBy == .caller)
         #expect(result.endReason == "unanswered")
-        #expect(timeline.messages.contains { $0.hasPrefix("giving up after 0.8s") })
-        #expect(result.duration < 3.5, "the ring time is 4 s: the caller must not wait for it")
+        // Ended by the caller, not by the backend's 4 s expiry: the caller did not wait for the ring time.
+        #expect(timeline.messages.contains { $0.hasPrefix("giving up after 0.8s") }, "\(timeline.messages)")
     }
 
     /// With the defect the retry lands after the cancel and is a finding; without it the backend drops the
@@ -71,7 +71,8 @@ import Testing
         var plan = Self.plan(stack, run: 3)
         plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
         plan.cancelAfter = .milliseconds(300)
-        plan.settleTime = .milliseconds(3_500)
+        // Watch long enough for the retry (Retry-After 2 s) even on a busy machine.
+        plan.settleTime = .milliseconds(6_000)
         _ = try stack.mocks.faults.install(
             FaultPlan(
                 mock: .apns, deviceToken: plan.calleeDevices[0].token, times: 1,

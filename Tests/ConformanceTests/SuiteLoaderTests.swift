@@ -289,6 +289,27 @@ import Testing
         #expect(found[2].contains("steps[2].expectNotLogged.values[0]: '$nothing.saved'"))
     }
 
+    @Test func expectNoPushCountsFromTheStartOrFromNow() throws {
+        let found = try errors(
+            Self.header + """
+                steps:
+                  - expectNoPush: {to: b-phone, for: 1s, from: later}
+                  - expectNoEvent: {as: a, for: 1s, from: now}
+                """)
+        #expect(found.count == 2, "\(found)")
+        #expect(found[0].contains("steps[0].expectNoPush.from:"))
+        #expect(found[1].contains("steps[1].expectNoEvent: unknown field 'from'"))
+        let dir = try suite([
+            "ok.yaml": Self.header + "steps:\n  - expectNoPush: {to: b-phone, for: 1s, from: now}\n"
+                + "  - expectNoPush: {to: b-phone, for: 1s}\n"
+        ])
+        let steps = try #require(try Suite.load(directory: dir.path).scenarios.first).steps
+        guard case .expectNoPush(let now) = steps[0].step, case .expectNoPush(let start) = steps[1].step else {
+            throw Failure()
+        }
+        #expect(now.fromNow && !start.fromNow)
+    }
+
     @Test func durations() {
         #expect(ScenarioDuration("500ms")?.milliseconds == 500)
         #expect(ScenarioDuration("5s")?.milliseconds == 5000)

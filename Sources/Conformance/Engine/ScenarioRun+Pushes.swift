@@ -152,7 +152,8 @@ extension ScenarioRun {
                     device: try device(name), type: e.type, call: call, matchers: matchers, acceptedOnly: false)
             )
         }
-        let combined: @Sendable (Capture) -> Bool = { c in predicates.contains { $0.1(c) } }
+        let sinceMs = e.fromNow ? nowMs : Int64.min
+        let combined: @Sendable (Capture) -> Bool = { c in c.arrivalMs >= sinceMs && predicates.contains { $0.1(c) } }
         let found = await engine.mocks.log.waitFor(combined, timeout: e.duration.duration)
         try Task.checkCancellation()
         guard let found else { return }
@@ -161,7 +162,9 @@ extension ScenarioRun {
         let callx = PushMatchDocument.callx(found)
         fail(
             e.requirement, check: "\(step.path) expectNoPush to \(e.to.joined(separator: ", "))",
-            expected: "no \(e.type ?? "") push\(call.map { " for call \($0)" } ?? "") for \(e.duration)",
+            expected:
+                "no \(e.type ?? "") push\(call.map { " for call \($0)" } ?? "") for \(e.duration)"
+                + (e.fromNow ? " from the step's start" : ""),
             actual:
                 "\(name) got \(callx?["type"]?.stringValue ?? "a push") rev \(callx?["revision"]?.stringValue ?? "?")",
             evidence: [

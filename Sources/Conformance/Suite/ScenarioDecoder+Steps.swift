@@ -224,6 +224,7 @@ extension ScenarioDecoder {
         let isNegative = kind == "expectNoPush" || kind == "expectNoEvent"
         var known = ["type", "call", "match", "requirement"] + (isPush ? ["to"] : ["as", "device"])
         known += isNegative ? ["for"] : ["within", "save"] + (kind == "expectPush" ? ["count"] : [])
+        if kind == "expectNoPush" { known.append("from") }
         let required = (isPush ? ["to"] : []) + (isNegative ? ["for"] : []) + (kind == "expectEvent" ? ["type"] : [])
         guard let f = d.mapping(node, p, known: known, required: required) else { return nil }
 
@@ -251,7 +252,8 @@ extension ScenarioDecoder {
             guard let to = f["to"].flatMap({ deviceList($0.value, p + ".to") }), let duration else { return nil }
             return .expectNoPush(
                 ExpectNoPushStep(
-                    to: to, type: type, call: call, duration: duration, match: match, requirement: requirement))
+                    to: to, type: type, call: call, duration: duration, match: match, requirement: requirement,
+                    fromNow: f["from"].flatMap { d.choice($0.value, p + ".from", ["start", "now"]) } == "now"))
         case "expectEvent":
             guard let who = actor(f, p, node: node, required: true), let type else { return nil }
             return .expectEvent(

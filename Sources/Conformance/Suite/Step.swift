@@ -235,6 +235,10 @@ public struct ExpectNoPushStep: Sendable, Equatable {
     public var duration: ScenarioDuration
     public var match: [PathMatcher]
     public var requirement: String?
+    /// `from: now`: only pushes arriving once the step begins count (after an end, a push that was
+    /// already on its way, or a transport-level resend of it, is no finding); default: from the
+    /// scenario's start.
+    public var fromNow = false
 }
 
 /// Waits for a matching event not consumed by an earlier `expectEvent` to reach the actor, then consumes it.
