@@ -8,6 +8,7 @@ struct Ringcheck {
         MocksCommand.self,
         ServeReferenceCommand.self,
         RunCommand.self,
+        InitTargetCommand.self,
         CallCommand.self,
         ListCommand.self,
         ExplainCommand.self,

@@ -49,6 +49,7 @@ final class EngineTestStack: Sendable {
             name: "reference backend (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },
             capabilities: capabilities ?? [
                 .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .backendLog,
+                .answerEndpoint, .idempotency,
             ],
             appId: mocks.providers.credentials.bundleID, eventPageLimit: 1, eventRetention: eventRetention)
         target.backendLog = log

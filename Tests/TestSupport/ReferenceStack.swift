@@ -19,7 +19,8 @@ public final class ReferenceStack: Sendable {
         defects: Set<Defect> = [], ringSeconds: Int = 30, database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
         mockOptions: MockStack.Options = MockStack.Options(),
-        tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil
+        tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil,
+        apiShape: APIShape = .reference
     ) throws -> ReferenceStack {
         let mocks = try MockStack.start(mockOptions)
         do {
@@ -28,7 +29,8 @@ public final class ReferenceStack: Sendable {
             let server = try ReferenceBackendServer(
                 options: .init(
                     database: database,
-                    configuration: ReferenceBackendConfiguration(ringSeconds: ringSeconds, defects: defects),
+                    configuration: ReferenceBackendConfiguration(
+                        ringSeconds: ringSeconds, defects: defects, apiShape: apiShape),
                     retryPolicy: retryPolicy, logFile: logFile),
                 transport: transport)
             try server.start()

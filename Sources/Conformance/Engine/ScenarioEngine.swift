@@ -21,6 +21,8 @@ public final class ScenarioEngine: Sendable {
     public let scenarioTimeout: Duration
     /// How often the events feed is read while waiting for an event.
     public let pollInterval: Duration
+    /// The account slots of a target with fixed accounts (nil when every run gets fresh accounts).
+    let slots: AccountSlots?
 
     public init(
         target: Target, mocks: MockStack, catalogue: RequirementCatalogue, scenarioTimeout: Duration = .seconds(60),
@@ -33,10 +35,13 @@ public final class ScenarioEngine: Sendable {
         self.pollInterval = pollInterval
         self.inFlightMarginMs = inFlightMarginMs
         providerSecrets = Self.keyLines(mocks)
+        slots = target.accountSlots.map { AccountSlots(count: $0) }
         // libcurl cannot reuse h2c prior-knowledge connections: plain-HTTP backends get HTTP/1.1.
         let version: ClientHTTPVersion = target.baseURL.hasPrefix("https://") ? .automatic : .http1_1
         client = try HTTPClient(
-            configuration: .init(timeoutSeconds: 15, connectTimeoutSeconds: 5, httpVersion: version))
+            configuration: .init(
+                caFile: target.caFile, insecureSkipVerify: target.insecureSkipVerify, timeoutSeconds: 15,
+                connectTimeoutSeconds: 5, httpVersion: version))
     }
 
     /// The base64 lines of the private keys the backend was given (the `.p8` file and the service
@@ -67,7 +72,9 @@ public final class ScenarioEngine: Sendable {
         if let reason = target.notApplicableReason(scenario) {
             return ScenarioOutcome(scenarioId: scenario.id, status: .notApplicable(reason: reason), durationMs: 0)
         }
-        let state = ScenarioRun(engine: self, scenario: scenario, run: run)
+        // With fixed accounts, a run waits for a free slot of them (before its time limit starts).
+        let slot = await slots?.acquire()
+        let state = ScenarioRun(engine: self, scenario: scenario, run: run, accountIndex: slot ?? run)
         let limit = scenarioTimeout
         let finished = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await state.execute() }
@@ -79,6 +86,30 @@ public final class ScenarioEngine: Sendable {
             group.cancelAll()
             return first
         }
-        return await state.outcome(timedOut: !finished)
+        let outcome = await state.outcome(timedOut: !finished)
+        if target.cleanUp { await state.cleanUpBackend() }
+        if let slot { await slots?.release(slot) }
+        return outcome
+    }
+}
+
+/// Hands out the slots of a target's fixed accounts, one run per slot at a time.
+actor AccountSlots {
+    private var free: [Int]
+    private var waiting: [CheckedContinuation<Int, Never>] = []
+
+    init(count: Int) { free = Array((0..<max(count, 1)).reversed()) }
+
+    func acquire() async -> Int {
+        if let slot = free.popLast() { return slot }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release(_ slot: Int) {
+        if waiting.isEmpty {
+            free.append(slot)
+        } else {
+            waiting.removeFirst().resume(returning: slot)
+        }
     }
 }

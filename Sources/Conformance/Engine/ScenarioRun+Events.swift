@@ -19,7 +19,15 @@ extension ScenarioRun {
         var path = engine.target.routes.events + "?installationId=" + TargetRoutes.percentEncode(feed.installationId)
         if let cursor { path += "&cursor=" + TargetRoutes.percentEncode(cursor) }
         if let limit { path += "&limit=\(limit)" }
-        let request = PreparedRequest(actor: reader, method: "GET", path: path, bearer: account.bearerToken)
+        var values: [String: JSONValue] = [
+            "installationId": .string(feed.installationId), "userId": .string(account.userId),
+        ]
+        if let cursor { values["cursor"] = .string(cursor) }
+        if let limit { values["limit"] = .int(limit) }
+        let request = wire(
+            PreparedRequest(
+                actor: reader, method: "GET", path: path, credentials: account.authHeaders, operation: .events,
+                values: values))
         let result: Result<ClientResponseBox, Error>
         do { result = .success(ClientResponseBox(try await engine.client.send(clientRequest(request)))) } catch {
             result = .failure(error)

@@ -6,10 +6,16 @@ struct PreparedRequest: Sendable {
     var actor: String
     var method: String
     var path: String
-    /// nil sends no credentials.
-    var bearer: String?
+    /// The headers that authenticate the request; nil sends no credentials.
+    var credentials: [String: String]?
     var headers: [(String, String)] = []
     var body: JSONValue?
+    /// The abstract operation (nil for a raw request), which a target's mapping turns into its own request.
+    var operation: TargetOperation?
+    /// The operation's values beside the body's members (path and query parameters, the installation, the user).
+    var values: [String: JSONValue] = [:]
+    /// Body members the scenario added or replaced (sent even when the target's body template omits them).
+    var extraKeys: [String] = []
 }
 
 extension ScenarioRun {
@@ -53,7 +59,26 @@ extension ScenarioRun {
         let path = TargetRoutes.fill(
             engine.target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
         return PreparedRequest(
-            actor: r.asUser ?? d.name, method: "PUT", path: path, bearer: account.bearerToken, body: .object(body))
+            actor: r.asUser ?? d.name, method: "PUT", path: path, credentials: account.authHeaders, body: .object(body),
+            operation: .registerToken, values: deviceValues(d, account))
+    }
+
+    /// The values of a request about device `d`'s token, made by `account`.
+    func deviceValues(_ d: DeviceIdentity, _ account: TargetUser) -> [String: JSONValue] {
+        [
+            "installationId": .string(d.installationId), "kind": .string(d.kind.rawValue),
+            "userId": .string(account.userId),
+        ]
+    }
+
+    /// The values of a request about call `callId` by `who`.
+    func callValues(_ callId: String, _ who: TargetUser) -> [String: JSONValue] {
+        ["callId": .string(callId), "userId": .string(who.userId)]
+    }
+
+    /// The keys of a scenario's extra body fields.
+    func extraKeys(_ extra: JSONValue?) -> [String] {
+        extra?.objectValue?.map(\.key) ?? []
     }
 
     func callPath(_ template: String, _ call: JSONValue) throws -> String {
@@ -70,6 +95,16 @@ extension ScenarioRun {
 
     func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
 
+    /// The operation ID a step sends: fresh unless the scenario names one. A target's fixed accounts
+    /// outlive the run, so there a named one is made the run's own (prefixed with its tag): an earlier
+    /// run's `create-1` must not be replayed or conflict.
+    func operationId(_ given: JSONValue?) throws -> JSONValue {
+        guard let given else { return .string(freshOperationId()) }
+        let value = try resolver.resolve(given)
+        if engine.target.accountSlots != nil, case .string(let s) = value { return .string("\(runTag)-\(s)") }
+        return value
+    }
+
     /// The request a request step sends, and its options.
     func prepare(_ step: Step) throws -> (PreparedRequest, RequestOptions) {
         let routes = engine.target.routes
@@ -82,7 +117,9 @@ extension ScenarioRun {
             let path = TargetRoutes.fill(
                 routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
             return (
-                PreparedRequest(actor: r.asUser ?? d.name, method: "DELETE", path: path, bearer: account.bearerToken),
+                PreparedRequest(
+                    actor: r.asUser ?? d.name, method: "DELETE", path: path, credentials: account.authHeaders,
+                    operation: .deleteToken, values: deviceValues(d, account)),
                 r.options
             )
         case .create(let c):
@@ -90,19 +127,20 @@ extension ScenarioRun {
             var body: JSONValue = [
                 "callId": try c.callId.map { try resolver.resolve($0) } ?? .string(RandomText.uuid()),
                 "calleeUserId": .string(try user(c.callee).userId),
-                "operationId": try c.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "operationId": try operationId(c.operationId),
             ]
             if let video = c.video { body = body.setting("video", to: .bool(video)) }
             body = try merged(body, c.body)
             return (
                 PreparedRequest(
-                    actor: who.label, method: "POST", path: routes.calls, bearer: who.user.bearerToken, body: body),
+                    actor: who.label, method: "POST", path: routes.calls, credentials: who.user.authHeaders, body: body,
+                    operation: .create, values: ["userId": .string(who.user.userId)], extraKeys: extraKeys(c.body)),
                 c.options
             )
         case .answer(let a):
             let who = try identity(a.actor)
             var body: JSONValue = [
-                "operationId": try a.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "operationId": try operationId(a.operationId),
                 "installationId": try a.installationId.map { try resolver.resolve($0) } ?? .string(who.installationId),
             ]
             if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
@@ -110,12 +148,13 @@ extension ScenarioRun {
             return (
                 PreparedRequest(
                     actor: who.label, method: "POST", path: try callPath(routes.answer, a.call),
-                    bearer: who.user.bearerToken, body: body), a.options
+                    credentials: who.user.authHeaders, body: body, operation: .answer,
+                    values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body)), a.options
             )
         case .end(let e):
             let who = try identity(e.actor)
             var body: JSONValue = [
-                "operationId": try e.operationId.map { try resolver.resolve($0) } ?? .string(freshOperationId()),
+                "operationId": try operationId(e.operationId),
                 "reason": try e.reason.map { try resolver.resolve($0) } ?? "remoteEnded",
             ]
             if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }
@@ -123,14 +162,16 @@ extension ScenarioRun {
             return (
                 PreparedRequest(
                     actor: who.label, method: "POST", path: try callPath(routes.end, e.call),
-                    bearer: who.user.bearerToken, body: body), e.options
+                    credentials: who.user.authHeaders, body: body, operation: .end,
+                    values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body)), e.options
             )
         case .get(let g):
             let who = try identity(g.actor)
             return (
                 PreparedRequest(
                     actor: who.label, method: "GET", path: try callPath(routes.call, g.call),
-                    bearer: who.user.bearerToken), g.options
+                    credentials: who.user.authHeaders, operation: .get,
+                    values: callValues(try resolver.string(g.call), who.user)), g.options
             )
         case .mediaSession(let m):
             let who = try identity(m.actor)
@@ -138,23 +179,25 @@ extension ScenarioRun {
             return (
                 PreparedRequest(
                     actor: who.label, method: "POST", path: try callPath(routes.mediaSession, m.call),
-                    bearer: who.user.bearerToken, body: body), m.options
+                    credentials: who.user.authHeaders, body: body, operation: .mediaSession,
+                    values: callValues(try resolver.string(m.call), who.user).merging(
+                        ["operationId": .string(freshOperationId())]) { a, _ in a }), m.options
             )
         case .request(let r):
             var label = "anonymous"
-            var bearer: String?
+            var credentials: [String: String]?
             if let actor = r.actor {
                 let who = try identity(actor)
                 label = who.label
-                bearer = who.user.bearerToken
-            } else if r.auth == .session {
-                bearer = try user("a").bearerToken
+                credentials = who.user.authHeaders
+            } else if r.auth != .none {
+                credentials = try user("a").authHeaders
                 label = "a"
             }
             switch r.auth {
             case .session: break
-            case .none: bearer = nil
-            case .invalid: bearer = "invalid-" + RandomText.alphanumeric(24)
+            case .none: credentials = nil
+            case .invalid: credentials = credentials.map(Self.invalidCredentials)
             }
             var headers: [(String, String)] = []
             for (name, value) in r.headers.sorted(by: { $0.key < $1.key }) {
@@ -162,7 +205,8 @@ extension ScenarioRun {
             }
             return (
                 PreparedRequest(
-                    actor: label, method: r.method.uppercased(), path: try resolver.string(r.path), bearer: bearer,
+                    actor: label, method: r.method.uppercased(), path: try resolver.string(r.path),
+                    credentials: credentials,
                     headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
             )
         default:
@@ -172,9 +216,25 @@ extension ScenarioRun {
 
     // MARK: Sending
 
+    /// Credentials of the same shape that the backend must not accept (a bearer keeps its scheme).
+    static func invalidCredentials(_ real: [String: String]) -> [String: String] {
+        real.mapValues { scheme($0) + "invalid-" + RandomText.alphanumeric(24) }
+    }
+
+    /// `Bearer ` of `Bearer abc`, or "" for a value without a scheme.
+    static func scheme(_ value: String) -> String {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        return parts.count == 2 ? String(parts[0]) + " " : ""
+    }
+
+    /// The request as the target wants it (its mapping applied).
+    func wire(_ p: PreparedRequest) -> PreparedRequest {
+        engine.target.mapping?.apply(p) ?? p
+    }
+
     func clientRequest(_ p: PreparedRequest) -> ClientRequest {
         var headers = HTTPHeaders()
-        if let bearer = p.bearer { headers.add("authorization", "Bearer \(bearer)") }
+        for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(n, v) }
         if p.body != nil { headers.add("content-type", "application/json") }
         for (n, v) in p.headers { headers.set(n, v) }
         return ClientRequest(
@@ -184,22 +244,34 @@ extension ScenarioRun {
 
     func exchange(_ p: PreparedRequest, _ result: Result<ClientResponse, Error>) -> Exchange {
         var headers: [(String, String)] = []
-        if p.bearer != nil { headers.append(("authorization", "Bearer <redacted>")) }
+        for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers.append((n, Self.scheme(v) + "<redacted>"))
+        }
         if p.body != nil { headers.append(("content-type", "application/json")) }
         for (n, v) in p.headers { headers.append((n, n == "authorization" ? "<redacted>" : v)) }
         var ex = Exchange(actor: p.actor, method: p.method, path: p.path, headers: headers, body: p.body)
+        ex.operation = p.operation
         switch result {
         case .success(let r):
             ex.status = r.status
             ex.responseBody = r.body
             ex.json = try? JSONValue.parse(r.body)
+            if let mapping = engine.target.mapping, let operation = p.operation {
+                let n = mapping.normalize(operation, status: r.status, json: ex.json)
+                ex.status = n.status
+                ex.json = n.json
+                ex.media = n.media
+            } else if p.operation == .mediaSession {
+                ex.media = ex.json
+            }
         case .failure(let e):
             ex.error = "\(e)"
         }
         return ex
     }
 
-    func send(_ p: PreparedRequest) async -> Exchange {
+    func send(_ canonical: PreparedRequest) async -> Exchange {
+        let p = wire(canonical)
         record(.request, p.actor, "\(p.method) \(p.path)", p.body?.serialized())
         let result: Result<ClientResponse, Error>
         do { result = .success(try await engine.client.send(clientRequest(p))) } catch { result = .failure(error) }
@@ -218,9 +290,7 @@ extension ScenarioRun {
                 snapshots[callId] = json
                 observeCall(json, isEvent: false)
             }
-            if let json = ex.json, (200..<300).contains(status), ex.path.hasSuffix("/media-session") {
-                observeMediaSession(json)
-            }
+            if let media = ex.media, (200..<300).contains(status) { observeMediaSession(media) }
         } else {
             record(.response, ex.actor, "no response: \(ex.error ?? "?")")
         }
@@ -290,7 +360,7 @@ extension ScenarioRun {
         var prepared: [(PreparedRequest, RequestOptions, ScenarioStep)] = []
         for sub in r.steps {
             let (p, o) = try prepare(sub.step)
-            prepared.append((p, o, sub))
+            prepared.append((wire(p), o, sub))
         }
         for (p, _, _) in prepared { record(.request, p.actor, "\(p.method) \(p.path) (race)", p.body?.serialized()) }
         let result: RaceResult

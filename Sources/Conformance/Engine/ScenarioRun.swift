@@ -42,6 +42,9 @@ struct Exchange: Sendable {
     var responseBody: [UInt8] = []
     var json: JSONValue?
     var error: String?
+    var operation: TargetOperation?
+    /// The media-session object of the (normalized) response, if it carried one.
+    var media: JSONValue?
 
     var isSuccess: Bool { status.map { (200..<300).contains($0) } ?? false }
 }
@@ -51,6 +54,8 @@ actor ScenarioRun {
     let engine: ScenarioEngine
     let scenario: Scenario
     let run: Int
+    /// Picks the accounts: the run number, or the slot it holds of a target's fixed accounts.
+    let accountIndex: Int
     let runTag: String
     let started = ContinuousClock.now
     /// The wall clock at the start, to place pushes (stamped with wall-clock arrival) on the timeline.
@@ -74,10 +79,11 @@ actor ScenarioRun {
     var harnessError: String?
     var finished = false
 
-    init(engine: ScenarioEngine, scenario: Scenario, run: Int) {
+    init(engine: ScenarioEngine, scenario: Scenario, run: Int, accountIndex: Int? = nil) {
         self.engine = engine
         self.scenario = scenario
         self.run = run
+        self.accountIndex = accountIndex ?? run
         runTag = "r\(run)-" + RandomText.alphanumeric(6).lowercased()
     }
 
@@ -133,8 +139,13 @@ actor ScenarioRun {
 
     private func setUp() async throws {
         for name in scenario.allUsers {
-            guard let user = engine.target.accounts(name, run) else {
+            guard var user = engine.target.accounts(name, accountIndex) else {
                 throw HarnessStop(message: "the target has no account for user '\(name)'")
+            }
+            if let credentials = engine.target.credentials {
+                do { user.authHeaders = try await credentials(name, accountIndex) } catch {
+                    throw HarnessStop(message: "signing in user '\(name)' failed: \(error)")
+                }
             }
             users[name] = user
         }
@@ -154,6 +165,7 @@ actor ScenarioRun {
         }
         resolver.saved["devices"] = .object(deviceValues)
         resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
+        resolver.saved["run"] = ["tag": .string(runTag), "uuid": .string(RandomText.uuid())]
         for d in scenario.devices where d.registered {
             let request = try registerRequest(
                 RegisterTokenStep(device: d.name, options: RequestOptions()))

@@ -1,15 +1,30 @@
 /// A backend under test as the engine talks to it: where it listens, how each test user signs in,
-/// its routes and what it can do. `--target FILE` (a later issue) builds one from a file; without it
-/// the CLI builds one for the embedded reference backend.
+/// its routes and what it can do. `--target FILE` builds one from a target file (`TargetFile`);
+/// without it the CLI builds one for the embedded reference backend.
 public struct Target: Sendable {
     /// How reports name the target (`embedded reference backend`, a base URL).
     public var name: String
     /// `http://host:port` or `https://…`, without a trailing slash.
     public var baseURL: String
     /// The account that plays scenario user `name` in run number `run` (each scenario run gets fresh
-    /// accounts, so runs never interfere); nil when the target has no account for it.
+    /// accounts, so runs never interfere); nil when the target has no account for it. With
+    /// `accountSlots`, the second argument is the slot the run holds instead.
     public var accounts: @Sendable (_ name: String, _ run: Int) -> TargetUser?
+    /// The reference design's routes: the canonical requests the engine builds.
     public var routes: TargetRoutes
+    /// How canonical requests and responses map to this target's API; nil when it speaks the reference design.
+    public var mapping: TargetMapping?
+    /// Fixed accounts: how many scenarios may run at once, each holding one slot of accounts (nil when
+    /// every run gets fresh accounts).
+    public var accountSlots: Int?
+    /// Signs an account in (a login request, a token command): the headers its requests carry. Nil
+    /// when `TargetUser.authHeaders` already hold them.
+    public var credentials: (@Sendable (_ name: String, _ slot: Int) async throws -> [String: String])?
+    /// Whether each scenario's tokens are deleted and its unfinished calls ended afterwards (fixed accounts).
+    public var cleanUp: Bool = false
+    /// TLS trust for an `https://` base URL: a CA file, or no verification at all.
+    public var caFile: String?
+    public var insecureSkipVerify: Bool = false
     /// What the target can do; scenarios needing anything else are not applicable.
     public var capabilities: Set<Capability>
     /// The app ID (bundle ID) tokens are registered for.
@@ -44,12 +59,15 @@ public struct Target: Sendable {
 
     /// Why `scenario` cannot run against this target, or nil when it can.
     public func notApplicableReason(_ scenario: Scenario) -> String? {
-        var missing = scenario.needs.filter { !capabilities.contains($0) }
-        if scenario.needs.contains(.eventRetention) && eventRetention == nil && missing.isEmpty {
-            missing = [.eventRetention]
+        let missing = scenario.needs.filter { !capabilities.contains($0) }
+        if !missing.isEmpty { return "the target lacks " + missing.map(\.rawValue).joined(separator: ", ") }
+        if scenario.needs.contains(.eventRetention) && eventRetention == nil {
+            return "the target lacks eventRetention"
         }
-        guard !missing.isEmpty else { return nil }
-        return "the target lacks " + missing.map(\.rawValue).joined(separator: ", ")
+        if let name = scenario.allUsers.first(where: { accounts($0, 0) == nil }) {
+            return "the target has no account for user '\(name)'"
+        }
+        return mapping?.rawRequestProblem(scenario)
     }
 }
 
@@ -57,12 +75,23 @@ public struct Target: Sendable {
 public struct TargetUser: Sendable, Equatable {
     /// The backend's ID for the user (what `calleeUserId` names).
     public var userId: String
-    /// Sent as `Authorization: Bearer <token>`.
-    public var bearerToken: String
+    /// The headers that authenticate the user's requests (names in lower case).
+    public var authHeaders: [String: String]
 
+    /// Sent as `Authorization: Bearer <token>`.
     public init(userId: String, bearerToken: String) {
+        self.init(userId: userId, authHeaders: ["authorization": "Bearer \(bearerToken)"])
+    }
+
+    /// The token of an `Authorization: Bearer` header ("" without one).
+    public var bearerToken: String {
+        guard let v = authHeaders["authorization"], v.hasPrefix("Bearer ") else { return "" }
+        return String(v.dropFirst(7))
+    }
+
+    public init(userId: String, authHeaders: [String: String]) {
         self.userId = userId
-        self.bearerToken = bearerToken
+        self.authHeaders = Dictionary(authHeaders.map { ($0.key.lowercased(), $0.value) }) { _, last in last }
     }
 }
 

@@ -99,8 +99,14 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let restart = Capability(rawValue: "restart")
     /// ringcheck can read what the backend logs (it started the backend, or the target names the file).
     public static let backendLog = Capability(rawValue: "backendLog")
+    /// Answering is an operation of its own, not a side effect of asking for media (a target file
+    /// declaring `answerByMediaRequest` lacks it).
+    public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
+    /// The backend honours operationId idempotency keys on create, answer and end.
+    public static let idempotency = Capability(rawValue: "idempotency")
 
     public static let known: [Capability] = [
         .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .backendLog,
+        .answerEndpoint, .idempotency,
     ]
 }

@@ -100,6 +100,13 @@ extension ScenarioDecoder {
                     "'\(ref)' needs one of \(ValueReference.deviceFields.map { ".\($0)" }.joined(separator: ", ")) after the device\(Diagnostics.suggestion(parts.count > 1 ? parts[1] : "", ValueReference.deviceFields))"
                 )
             }
+        case "run":
+            if !ValueReference.runFields.contains(ref.path) {
+                d.error(
+                    mark, path,
+                    "'\(ref)' needs one of \(ValueReference.runFields.map { ".\($0)" }.joined(separator: ", ")) after run"
+                )
+            }
         case "users":
             let parts = ref.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             if !users.contains(parts[0]) {

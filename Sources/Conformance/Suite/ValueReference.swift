@@ -16,7 +16,10 @@ public struct ValueReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The built-in roots.
-    public static let builtIns = ["devices", "users"]
+    public static let builtIns = ["devices", "users", "run"]
+    /// What `$run.…` may name: the run's tag and a UUID fresh for the run (for literal-looking IDs
+    /// that must not collide with an earlier run on the same backend).
+    public static let runFields = ["tag", "uuid"]
     /// What `$devices.<name>.…` may name.
     public static let deviceFields = ["installationId", "token", "user", "kind", "environment"]
     /// What `$users.<name>.…` may name.

@@ -63,7 +63,8 @@ struct EmbeddedReference {
             "embedded reference backend"
             + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
         var capabilities: Set<Capability> = [
-            .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .restart,
+            .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .restart, .answerEndpoint,
+            .idempotency,
         ]
         if log != nil { capabilities.insert(.backendLog) }
         let appId = mocks.providers.credentials.bundleID

@@ -15,11 +15,23 @@ struct RunCommand: RingcheckCommand {
             devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
             (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
             A failed SHOULD is a warning unless --strict is given.
+
+            With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
+            describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
+            how each operation maps onto its API, and what it can do. ringcheck starts its mocks where the
+            file's mocks: section says (serving the real push host names with impersonate:), prints the
+            RINGCHECK_* settings the backend must use, and starts, restarts and stops the backend when the
+            file's lifecycle: says how (its output in <report-dir>/backend.log). Scenarios the backend cannot
+            run are not applicable, with the reason. A file with problems exits 2 naming file:line and
+            field; a backend that does not answer exits 3.
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
             .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
-            .value("target", "FILE", help: "The backend under test (not available yet: see issue 5)."),
+            .value(
+                "target", "FILE",
+                help: "The backend under test, described by a target file (see 'ringcheck init-target').",
+                default: "the embedded reference backend"),
             .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
             .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
             .value(
@@ -36,7 +48,10 @@ struct RunCommand: RingcheckCommand {
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
-            .value("concurrency", "N", help: "Scenarios run at once.", default: "12"),
+            .value(
+                "concurrency", "N",
+                help: "Scenarios run at once (with --target, at most one per account of each user).",
+                default: "12"),
             .flag(
                 "reference-process",
                 help:
@@ -49,6 +64,7 @@ struct RunCommand: RingcheckCommand {
             "ringcheck run --reference-defect racy-answer   # see which checks catch a defect",
             "ringcheck run --shard 1/2 --report-dir r1 && ringcheck run --shard 2/2 --report-dir r2",
             "ringcheck run 'restart.*' --reference-process  # restart a real backend process mid-call",
+            "ringcheck init-target my-backend.yaml && ringcheck run --target my-backend.yaml",
         ])
 
     var patterns: [String]
@@ -64,12 +80,16 @@ struct RunCommand: RingcheckCommand {
     var defectNames: [String]
     var concurrency: Int
     var referenceProcess: Bool
+    var targetPath: String?
+    var targetFile: TargetFile?
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
-        if arguments.value("target") != nil {
+        targetPath = arguments.value("target")
+        if targetPath != nil, !arguments.all("reference-defect").isEmpty || arguments.flag("reference-process") {
             throw UsageError(
-                message: "--target is not supported yet; without it the embedded reference backend is tested",
+                message:
+                    "--reference-defect and --reference-process apply to the embedded reference backend, not to a --target",
                 command: name)
         }
         patterns = arguments.positionals
@@ -101,6 +121,7 @@ struct RunCommand: RingcheckCommand {
         defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
         referenceProcess = arguments.flag("reference-process")
+        targetFile = try targetPath.map(FileTarget.load)
     }
 
     /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
@@ -125,6 +146,7 @@ struct RunCommand: RingcheckCommand {
         var parts = ["ringcheck", "run", id]
         if suitePath != "suites/callx" && !suitePath.hasSuffix("/suites/callx") { parts += ["--suite", suitePath] }
         for d in defectNames { parts += ["--reference-defect", d] }
+        if let targetPath { parts += ["--target", targetPath] }
         if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
     }
@@ -148,15 +170,27 @@ struct RunCommand: RingcheckCommand {
         // From here on Ctrl-C and SIGTERM stop what the run started before ringcheck exits.
         let cleanup = RunCleanup()
         try cleanup.exitOnSignal(command: Self.configuration.name)
-        let embedded: EmbeddedReference
-        do {
-            embedded = try await EmbeddedReference.start(
-                defects: defects, runs: scenarios.count * repeatCount, userNames: userNames,
-                log: reportDir + "/backend.log", asChildProcess: referenceProcess, cleanup: cleanup)
-        } catch {
-            await cleanup.run()
-            Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
-            return .inconclusive
+        let backend: RunBackend
+        if let targetFile {
+            do {
+                backend = try await FileTarget.start(
+                    targetFile, announce: formats.contains(.console), log: reportDir + "/backend.log", cleanup: cleanup)
+            } catch {
+                await cleanup.run()
+                Console.error("ringcheck run: \(error)")
+                return .inconclusive
+            }
+        } else {
+            do {
+                let embedded = try await EmbeddedReference.start(
+                    defects: defects, runs: scenarios.count * repeatCount, userNames: userNames,
+                    log: reportDir + "/backend.log", asChildProcess: referenceProcess, cleanup: cleanup)
+                backend = RunBackend(target: embedded.target, mocks: embedded.mocks)
+            } catch {
+                await cleanup.run()
+                Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
+                return .inconclusive
+            }
         }
         let catalogue = suite.catalogue
         let suiteInfo = SuiteDescription(
@@ -166,20 +200,21 @@ struct RunCommand: RingcheckCommand {
         if showConsole {
             Console.out(
                 ConsoleReport.header(
-                    RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name, startedAt: startedAt,
+                    RingcheckVersion.current, suite: suiteInfo, target: backend.target.name, startedAt: startedAt,
                     style: style))
         }
         let engine: ScenarioEngine
         do {
             engine = try ScenarioEngine(
-                target: embedded.target, mocks: embedded.mocks, catalogue: catalogue)
+                target: backend.target, mocks: backend.mocks, catalogue: catalogue)
         } catch {
             await cleanup.run()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
             return .inconclusive
         }
         let runner = SuiteRunner(
-            engine: engine, concurrency: concurrency, repeatCount: repeatCount, failFast: failFast)
+            engine: engine, concurrency: min(concurrency, backend.maxConcurrency ?? concurrency),
+            repeatCount: repeatCount, failFast: failFast)
         let command = self
         let progress = ProgressCounter(total: scenarios.count)
         let results = await runner.run(scenarios) { scenario, attempts in
@@ -192,7 +227,7 @@ struct RunCommand: RingcheckCommand {
         await cleanup.run()
 
         let runResult = RunResult(
-            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: embedded.target.name,
+            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: backend.target.name,
             startedAt: startedAt, finishedAt: Date(), requirements: RunReportMapping.requirements(catalogue),
             scenarios: results.map {
                 RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))

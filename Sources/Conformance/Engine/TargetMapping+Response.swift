@@ -1,0 +1,41 @@
+import JSON
+
+/// A target's answer in the reference design's shape, for scenarios and invariants to judge alike.
+struct NormalizedResponse {
+    var status: Int
+    var json: JSONValue?
+    /// The media-session object a 2xx answer carried, if any (its credentials must never travel in a push).
+    var media: JSONValue?
+}
+
+extension TargetMapping {
+    /// The canonical form of the target's `status` and `json` for `operation`.
+    func normalize(_ operation: TargetOperation, status: Int, json: JSONValue?) -> NormalizedResponse {
+        let r = self[operation].response
+        let canonicalStatus = r.statuses[status] ?? status
+        guard let json else { return NormalizedResponse(status: canonicalStatus, json: nil) }
+        let success = (200..<300).contains(canonicalStatus)
+        var media: JSONValue?
+        if success, let path = r.media { media = path.isEmpty ? json : json.value(atPath: path) }
+        if operation == .events {
+            var doc: [(key: String, value: JSONValue)] = []
+            for name in ["events", "nextCursor", "gap"] {
+                if let v = json.value(atPath: r.fields[name] ?? name) { doc.append((name, v)) }
+            }
+            return NormalizedResponse(status: canonicalStatus, json: .object(doc))
+        }
+        if operation == .mediaSession, success, let media, r.media != "" {
+            return NormalizedResponse(status: canonicalStatus, json: media, media: media)
+        }
+        var out = json
+        if let path = r.snapshot, let snapshot = json.value(atPath: path), case .object(let members) = snapshot {
+            let top = String(path.split(separator: ".").first ?? "")
+            out = .object((json.objectValue ?? []).filter { $0.key != top })
+            for m in members { out = out.setting(m.key, to: m.value) }
+        }
+        for (name, path) in r.fields.sorted(by: { $0.key < $1.key }) {
+            if let v = json.value(atPath: path) { out = out.setting(name, to: v) }
+        }
+        return NormalizedResponse(status: canonicalStatus, json: out, media: media)
+    }
+}

@@ -1,0 +1,148 @@
+import JSON
+
+/// The abstract operations scenarios perform; a target file maps each onto the backend's API.
+public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
+    case registerToken
+    case deleteToken
+    case create
+    case answer
+    case end
+    case get
+    case mediaSession
+    case events
+
+    /// The placeholders a path, header or body template of the operation may use.
+    public var placeholders: [String] {
+        let common = ["userId", "installationId"]
+        switch self {
+        case .registerToken: return common + ["kind", "token", "appId", "apnsEnvironment"]
+        case .deleteToken: return common + ["kind"]
+        case .create: return common + ["callId", "calleeUserId", "operationId", "video"]
+        case .answer: return common + ["callId", "operationId", "expectedRevision"]
+        case .end: return common + ["callId", "operationId", "reason"]
+        case .get: return common + ["callId"]
+        // A fresh key: a backend may want one on media requests (answering with them, say).
+        case .mediaSession: return common + ["callId", "operationId"]
+        case .events: return common + ["cursor", "limit"]
+        }
+    }
+}
+
+/// Where a request carries the installation (device) it is made from.
+public enum InstallationPlacement: Sendable, Equatable {
+    /// The path template holds `{installationId}`.
+    case path
+    case header(String)
+    /// A top-level body field.
+    case body(String)
+    case query(String)
+    /// Not sent.
+    case none
+
+    public var description: String {
+        switch self {
+        case .path: return "path"
+        case .header(let n): return "header \(n)"
+        case .body(let n): return "body field \(n)"
+        case .query(let n): return "query parameter \(n)"
+        case .none: return "not sent"
+        }
+    }
+}
+
+/// Where the canonical parts of a response are in the target's response.
+public struct ResponseMapping: Sendable, Equatable {
+    /// Dotted path of the call snapshot (nil: its members are at the top level, as in the reference).
+    /// Its members are lifted to the top level, beside `error` on refusals.
+    public var snapshot: String?
+    /// Dotted path of the media-session object ("" for the whole body; nil when the response has none).
+    public var media: String?
+    /// Canonical member name → dotted path in the target's response (`answeredByInstallationId`,
+    /// `error`, and for the events feed `events`, `nextCursor`, `gap`).
+    public var fields: [String: String]
+    /// Target status → canonical status (a backend answering conflicts with 412 maps 412: 409).
+    public var statuses: [Int: Int]
+
+    public init(
+        snapshot: String? = nil, media: String? = nil, fields: [String: String] = [:], statuses: [Int: Int] = [:]
+    ) {
+        self.snapshot = snapshot
+        self.media = media
+        self.fields = fields
+        self.statuses = statuses
+    }
+}
+
+/// How one abstract operation is sent to the target and how its answer is read.
+public struct OperationMapping: Sendable, Equatable {
+    public var method: String
+    /// Path template with `{placeholder}`s, optionally with a query (`?after={cursor}`); a query
+    /// parameter whose placeholder has no value is left out.
+    public var path: String
+    /// Body template: a string that is exactly `{name}` becomes that value (any JSON type) and is left
+    /// out when there is none; other strings interpolate. Nil sends the canonical body.
+    public var body: JSONValue?
+    /// Extra headers (templates too).
+    public var headers: [String: String]
+    public var installation: InstallationPlacement
+    public var response: ResponseMapping
+
+    public init(
+        method: String, path: String, body: JSONValue? = nil, headers: [String: String] = [:],
+        installation: InstallationPlacement, response: ResponseMapping = ResponseMapping()
+    ) {
+        self.method = method.uppercased()
+        self.path = path
+        self.body = body
+        self.headers = headers
+        self.installation = installation
+        self.response = response
+    }
+
+    /// Whether the request carries the operation's idempotency key (the canonical body always does).
+    public var carriesOperationId: Bool {
+        guard let body else { return true }
+        let texts = [path] + Array(headers.values) + [body.serialized()]
+        return texts.contains { $0.contains("{operationId}") }
+    }
+
+    /// The reference design's mapping of `operation`.
+    public static func reference(_ operation: TargetOperation) -> OperationMapping {
+        let r = TargetRoutes()
+        switch operation {
+        case .registerToken: return OperationMapping(method: "PUT", path: r.pushToken, installation: .path)
+        case .deleteToken: return OperationMapping(method: "DELETE", path: r.pushToken, installation: .path)
+        case .create: return OperationMapping(method: "POST", path: r.calls, installation: .none)
+        case .answer: return OperationMapping(method: "POST", path: r.answer, installation: .body("installationId"))
+        case .end: return OperationMapping(method: "POST", path: r.end, installation: .body("installationId"))
+        case .get: return OperationMapping(method: "GET", path: r.call, installation: .none)
+        case .mediaSession:
+            return OperationMapping(
+                method: "POST", path: r.mediaSession, installation: .body("installationId"),
+                response: ResponseMapping(media: ""))
+        case .events:
+            return OperationMapping(
+                method: "GET", path: r.events + "?cursor={cursor}&limit={limit}",
+                installation: .query("installationId"))
+        }
+    }
+}
+
+/// How a backend's API differs from the reference design, operation by operation.
+public struct TargetMapping: Sendable, Equatable {
+    /// Operations mapped differently; the others use the reference design's mapping.
+    public var operations: [TargetOperation: OperationMapping]
+
+    public init(operations: [TargetOperation: OperationMapping] = [:]) {
+        self.operations = operations
+    }
+
+    public subscript(operation: TargetOperation) -> OperationMapping {
+        operations[operation] ?? .reference(operation)
+    }
+
+    /// True when `operation` is sent and read exactly as the reference design does.
+    public func isReference(_ operation: TargetOperation) -> Bool {
+        self[operation] == .reference(operation)
+    }
+}

@@ -1,0 +1,109 @@
+import JSON
+import PushMocks
+
+/// A loaded `--target` file: the backend under test and how ringcheck reaches, signs in to and maps it.
+public struct TargetFile: Sendable {
+    /// The file as given (errors and reports name it).
+    public var path: String
+    /// The folder relative paths in the file are resolved against.
+    public var directory: String
+    public var name: String
+    public var baseURL: String
+    public var caFile: String?
+    /// Skip verifying the backend's certificate (warned about loudly).
+    public var insecureSkipVerify: Bool
+    /// The app ID tokens are registered for; nil uses the mocks' bundle ID.
+    public var appId: String?
+    public var capabilities: Set<Capability>
+    /// How many events the backend keeps per feed, when it declares `eventRetention: N`.
+    public var eventRetention: Int?
+    /// The events page size the engine asks for while draining.
+    public var eventPageLimit: Int?
+    /// Scenario user name (`a` caller, `b` callee, `c` outsider, …) → its pool of accounts.
+    public var users: [String: [TargetAccount]]
+    public var mapping: TargetMapping
+    /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
+    public var cleanUp: Bool
+    /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).
+    public var mocks: TargetMocks?
+    public var lifecycle: TargetLifecycle?
+
+    /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
+    public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }
+}
+
+/// One account of a fixed test user.
+public struct TargetAccount: Sendable, Equatable {
+    public var userId: String
+    public var auth: TargetAuth
+
+    public init(userId: String, auth: TargetAuth) {
+        self.userId = userId
+        self.auth = auth
+    }
+}
+
+/// How an account authenticates its requests.
+public enum TargetAuth: Sendable, Equatable {
+    /// Fixed headers (`bearer: T` is `Authorization: Bearer T`).
+    case headers([String: String])
+    /// A login request whose response holds the token.
+    case login(TargetLogin)
+    /// A command that prints the token on its standard output.
+    case command(TargetTokenCommand)
+}
+
+/// How a token is sent once obtained: `header` with `format`'s `{token}` replaced.
+public struct TokenDelivery: Sendable, Equatable {
+    public var header: String = "authorization"
+    public var format: String = "Bearer {token}"
+
+    public func headers(_ token: String) -> [String: String] {
+        [header.lowercased(): format.replacingOccurrences(of: "{token}", with: token)]
+    }
+}
+
+public struct TargetLogin: Sendable, Equatable {
+    public var method: String
+    /// Absolute, or a path under the base URL.
+    public var url: String
+    public var headers: [String: String]
+    public var body: JSONValue?
+    /// Dotted path of the token in the JSON response.
+    public var tokenPath: String
+    public var send: TokenDelivery
+}
+
+public struct TargetTokenCommand: Sendable, Equatable {
+    /// Run from the target file's folder.
+    public var command: BackendCommand
+    public var timeoutSeconds: Double
+    public var send: TokenDelivery
+}
+
+/// `mocks:` (and `impersonate:`): start ringcheck's mocks where an already-configured backend expects them.
+public struct TargetMocks: Sendable {
+    /// Host, ports, state folder (resolved against the target file's folder), CA persistence, IDs, and
+    /// the listeners that serve the real push host names.
+    public var options = MockStack.Options()
+    /// Where the RINGCHECK_* settings are written (shell lines / JSON), resolved against the file's folder.
+    public var envFile: String?
+    public var jsonFile: String?
+}
+
+/// `lifecycle:`: how ringcheck starts, waits for, stops and restarts the backend (commands run from the
+/// target file's folder, with the mocks' RINGCHECK_* settings and `environment` added).
+public struct TargetLifecycle: Sendable, Equatable {
+    public var start: BackendCommand?
+    public var ready: BackendReadiness?
+    public var stop: BackendCommand?
+    public var restart: BackendCommand?
+    public var environment: [String: String] = [:]
+
+    /// The lifecycle's configuration for a run whose backend output goes to `logFile`.
+    public func configuration(directory: String, logFile: String) -> BackendLifecycleConfiguration {
+        BackendLifecycleConfiguration(
+            start: start, workingDirectory: directory, environment: environment, ready: ready, stop: stop,
+            restart: restart, logFile: logFile)
+    }
+}

@@ -1,0 +1,162 @@
+import JSON
+
+extension TargetFileDecoder {
+    static let operationKeys = ["method", "path", "body", "headers", "installation", "response", "statuses"]
+    static let responseKeys = ["snapshot", "media", "winner", "error", "events", "nextCursor", "gap", "fields"]
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+    /// `operations:` over the reference design's defaults; `installation` applies wherever an
+    /// operation does not say otherwise.
+    mutating func decodeOperations(
+        _ node: YAMLNode?, installation: InstallationPlacement?, answerByMedia: Bool, mark: YAMLMark
+    ) -> TargetMapping {
+        var entries: [String: YAMLMapEntry] = [:]
+        if let node {
+            entries = d.mapping(node, "operations", known: TargetOperation.allCases.map(\.rawValue)) ?? [:]
+        }
+        var mapping = TargetMapping()
+        // Answer last: with answerByMediaRequest it copies the media-session mapping.
+        for operation in TargetOperation.allCases.filter({ $0 != .answer }) + [.answer] {
+            var m = OperationMapping.reference(operation)
+            let given = entries[operation.rawValue]
+            if operation == .answer, answerByMedia, given == nil {
+                // Answering is the callee device's media request: same mapping as mediaSession.
+                m = mapping[.mediaSession]
+                m.response.media = m.response.media == "" ? nil : m.response.media
+                mapping.operations[.answer] = m
+                continue
+            }
+            if let installation, given?.value["installation"] == nil, m.installation != .none {
+                m.installation = installation
+            }
+            if let given { decodeOperation(given.value, operation, into: &m) }
+            checkInstallation(m, operation, mark: given?.value.mark ?? mark)
+            if m != .reference(operation) { mapping.operations[operation] = m }
+        }
+        return mapping
+    }
+
+    mutating func decodeOperation(_ node: YAMLNode, _ operation: TargetOperation, into m: inout OperationMapping) {
+        let path = "operations.\(operation.rawValue)"
+        guard let f = d.mapping(node, path, known: Self.operationKeys) else { return }
+        if let e = f["method"], let s = d.choice(e.value, path + ".method", Self.methods) { m.method = s }
+        if let e = f["path"], let s = d.nonEmptyString(e.value, path + ".path") {
+            if !s.hasPrefix("/") { d.error(e.value.mark, path + ".path", "'\(s)' must start with '/'") }
+            checkPlaceholders(TargetMapping.placeholders(in: s), operation, e.value.mark, path + ".path")
+            m.path = s
+        }
+        if let e = f["body"] {
+            let template = e.value.json
+            checkPlaceholders(Self.bodyPlaceholders(template), operation, e.value.mark, path + ".body")
+            m.body = template
+        }
+        if let e = f["headers"], let headers = stringMap(e.value, path + ".headers") {
+            for (name, value) in headers {
+                checkPlaceholders(
+                    TargetMapping.placeholders(in: value), operation, e.value.mark, path + ".headers.\(name)")
+            }
+            m.headers = headers
+        }
+        if let e = f["installation"], let placement = decodeInstallation(e.value, path + ".installation") {
+            m.installation = placement
+        }
+        if let e = f["response"] { decodeResponse(e.value, path + ".response", into: &m.response) }
+        if let e = f["statuses"] { m.response.statuses = decodeStatuses(e.value, path + ".statuses") }
+    }
+
+    /// `installation: {in: header, name: X-Device-Id}` (or `in: path`, `in: body`, `in: query`, `in: none`).
+    mutating func decodeInstallation(_ node: YAMLNode, _ path: String) -> InstallationPlacement? {
+        guard let f = d.mapping(node, path, known: ["in", "name"], required: ["in"]) else { return nil }
+        guard
+            let place = f["in"].flatMap({
+                d.choice($0.value, path + ".in", ["path", "header", "body", "query", "none"])
+            })
+        else { return nil }
+        let name = f["name"].flatMap { d.nonEmptyString($0.value, path + ".name") }
+        switch place {
+        case "path", "none":
+            if let e = f["name"] { d.error(e.keyMark, path, "'name' does not apply to 'in: \(place)'") }
+            return place == "path" ? .path : InstallationPlacement.none
+        case "header":
+            guard let name else {
+                d.error(node.mark, path, "'in: header' needs 'name' (the header, such as X-Device-Id)")
+                return nil
+            }
+            return .header(name)
+        case "body": return .body(name ?? "installationId")
+        default: return .query(name ?? "installationId")
+        }
+    }
+
+    mutating func checkInstallation(_ m: OperationMapping, _ operation: TargetOperation, mark: YAMLMark) {
+        if m.installation == .path, !TargetMapping.placeholders(in: m.path).contains("installationId") {
+            d.error(
+                mark, "operations.\(operation.rawValue)",
+                "the installation goes in the path, but the path '\(m.path)' has no {installationId}")
+        }
+    }
+
+    mutating func decodeResponse(_ node: YAMLNode, _ path: String, into r: inout ResponseMapping) {
+        guard let f = d.mapping(node, path, known: Self.responseKeys) else { return }
+        func text(_ key: String) -> String? { f[key].flatMap { d.string($0.value, path + "." + key) } }
+        if f["snapshot"] != nil { r.snapshot = text("snapshot").flatMap { $0.isEmpty ? nil : $0 } }
+        if f["media"] != nil { r.media = text("media") }
+        let named = [
+            "winner": "answeredByInstallationId", "error": "error", "events": "events",
+            "nextCursor": "nextCursor", "gap": "gap",
+        ]
+        for (key, canonical) in named.sorted(by: { $0.key < $1.key }) {
+            if let s = text(key) { r.fields[canonical] = s }
+        }
+        if let e = f["fields"], let map = stringMap(e.value, path + ".fields") {
+            for (k, v) in map { r.fields[k] = v }
+        }
+    }
+
+    mutating func decodeStatuses(_ node: YAMLNode, _ path: String) -> [Int: Int] {
+        guard let entries = node.entries else {
+            d.error(node.mark, path, "expected a mapping of the target's status to the reference's, such as {412: 409}")
+            return [:]
+        }
+        var out: [Int: Int] = [:]
+        for entry in entries {
+            guard let from = Int(entry.key), (100...599).contains(from) else {
+                d.error(entry.keyMark, path, "'\(entry.key)' is not an HTTP status")
+                continue
+            }
+            if let to = d.int(entry.value, "\(path).\(entry.key)", min: 100) { out[from] = to }
+        }
+        return out
+    }
+
+    /// A mapping of text to text (header names, field paths).
+    mutating func stringMap(_ node: YAMLNode, _ path: String) -> [String: String]? {
+        guard let entries = node.entries else {
+            d.error(node.mark, path, "expected a mapping of names to text, got \(node.kindName)")
+            return nil
+        }
+        var out: [String: String] = [:]
+        for entry in entries {
+            if let s = d.string(entry.value, "\(path).\(entry.key)") { out[entry.key] = s }
+        }
+        return out
+    }
+
+    mutating func checkPlaceholders(_ names: [String], _ operation: TargetOperation, _ mark: YAMLMark, _ path: String) {
+        for name in names where !operation.placeholders.contains(name) {
+            d.error(
+                mark, path,
+                "unknown placeholder '{\(name)}'\(Diagnostics.suggestion(name, operation.placeholders)); \(operation.rawValue) has \(operation.placeholders.map { "{\($0)}" }.joined(separator: ", "))"
+            )
+        }
+    }
+
+    static func bodyPlaceholders(_ v: JSONValue) -> [String] {
+        switch v {
+        case .string(let s): return TargetMapping.placeholders(in: s)
+        case .object(let members): return members.flatMap { bodyPlaceholders($0.value) }
+        case .array(let items): return items.flatMap(bodyPlaceholders)
+        default: return []
+        }
+    }
+}

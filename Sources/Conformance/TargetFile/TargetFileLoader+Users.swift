@@ -1,0 +1,126 @@
+import JSON
+
+extension TargetFileDecoder {
+    /// The users every suite scenario may name: the caller, the callee, and a user in no call.
+    static let requiredUsers = ["a", "b", "c"]
+
+    /// `users:`: each scenario user name to one account or a list of them (a pool).
+    mutating func decodeUsers(_ node: YAMLNode) -> [String: [TargetAccount]] {
+        guard let entries = node.entries else {
+            d.error(node.mark, "users", "expected a mapping of user names (a, b, c) to accounts, got \(node.kindName)")
+            return [:]
+        }
+        var out: [String: [TargetAccount]] = [:]
+        for entry in entries {
+            let path = "users.\(entry.key)"
+            if !ScenarioDecoder.isName(entry.key) {
+                d.error(entry.keyMark, "users", "'\(entry.key)' is not a user name (a-z, 0-9, -)")
+            }
+            if let items = entry.value.items {
+                if items.isEmpty { d.error(entry.value.mark, path, "list at least one account") }
+                out[entry.key] = items.enumerated().compactMap { decodeAccount($1, "\(path)[\($0)]") }
+            } else if let account = decodeAccount(entry.value, path) {
+                out[entry.key] = [account]
+            }
+        }
+        for name in Self.requiredUsers where out[name] == nil && !entries.contains(where: { $0.key == name }) {
+            d.error(node.mark, "users", "missing user '\(name)' (the suite's scenarios use a, b and c)")
+        }
+        let sizes = Set(out.values.map(\.count))
+        if sizes.count > 1 {
+            d.error(
+                node.mark, "users",
+                "every user needs the same number of accounts (one slot per concurrent scenario); got \(out.map { "\($0.key): \($0.value.count)" }.sorted().joined(separator: ", "))"
+            )
+        }
+        return out
+    }
+
+    mutating func decodeAccount(_ node: YAMLNode, _ path: String) -> TargetAccount? {
+        guard let f = d.mapping(node, path, known: ["userId", "auth"], required: ["userId", "auth"]) else { return nil }
+        let userId = f["userId"].flatMap { d.nonEmptyString($0.value, path + ".userId") }
+        let auth = f["auth"].flatMap { decodeAuth($0.value, path + ".auth") }
+        guard let userId, let auth else { return nil }
+        return TargetAccount(userId: userId, auth: auth)
+    }
+
+    /// One of `bearer: T`, `headers: {…}`, `login: {…}`, `command: […]`.
+    mutating func decodeAuth(_ node: YAMLNode, _ path: String) -> TargetAuth? {
+        let modes = ["bearer", "headers", "login", "command"]
+        guard let f = d.mapping(node, path, known: modes + ["timeout", "send"]) else { return nil }
+        let given = modes.filter { f[$0] != nil }
+        guard given.count == 1 else {
+            d.error(
+                node.mark, path,
+                given.isEmpty
+                    ? "say how the user authenticates: one of \(Diagnostics.list(modes))"
+                    : "give one way to authenticate, not \(Diagnostics.list(given))")
+            return nil
+        }
+        let send = f["send"].flatMap { decodeSend($0.value, path + ".send") } ?? TokenDelivery()
+        if given[0] != "command", let e = f["timeout"] {
+            d.error(e.keyMark, path, "'timeout' applies to 'command' only")
+        }
+        if ["bearer", "headers"].contains(given[0]), let e = f["send"] {
+            d.error(e.keyMark, path, "'send' applies to 'login' and 'command' only")
+        }
+        switch given[0] {
+        case "bearer":
+            return f["bearer"].flatMap { d.nonEmptyString($0.value, path + ".bearer") }.map {
+                .headers(["authorization": "Bearer \($0)"])
+            }
+        case "headers":
+            guard let e = f["headers"], let headers = stringMap(e.value, path + ".headers") else { return nil }
+            if headers.isEmpty { d.error(e.value.mark, path + ".headers", "name at least one header") }
+            return .headers(Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { _, last in last })
+        case "login":
+            return f["login"].flatMap { decodeLogin($0.value, path + ".login", send: send) }.map(TargetAuth.login)
+        default:
+            guard let command = f["command"].flatMap({ decodeCommand($0.value, path + ".command") }) else { return nil }
+            let timeout = f["timeout"].flatMap { d.duration($0.value, path + ".timeout") }
+            return .command(
+                TargetTokenCommand(
+                    command: command, timeoutSeconds: Double(timeout?.milliseconds ?? 10_000) / 1000, send: send))
+        }
+    }
+
+    mutating func decodeLogin(_ node: YAMLNode, _ path: String, send: TokenDelivery) -> TargetLogin? {
+        guard
+            let f = d.mapping(
+                node, path, known: ["method", "url", "headers", "body", "token"], required: ["url", "token"])
+        else { return nil }
+        let method = f["method"].flatMap { d.choice($0.value, path + ".method", Self.methods) } ?? "POST"
+        let url = f["url"].flatMap { d.nonEmptyString($0.value, path + ".url") }
+        if let url, let e = f["url"], !(url.hasPrefix("/") || url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            d.error(e.value.mark, path + ".url", "'\(url)' is neither a path under baseURL (/…) nor an http(s) URL")
+        }
+        let headers = f["headers"].flatMap { stringMap($0.value, path + ".headers") } ?? [:]
+        let token = f["token"].flatMap { d.nonEmptyString($0.value, path + ".token") }
+        guard let url, let token else { return nil }
+        return TargetLogin(
+            method: method, url: url, headers: headers, body: f["body"]?.value.json, tokenPath: token, send: send)
+    }
+
+    /// `send: {header: Authorization, format: "Bearer {token}"}`.
+    mutating func decodeSend(_ node: YAMLNode, _ path: String) -> TokenDelivery? {
+        guard let f = d.mapping(node, path, known: ["header", "format"]) else { return nil }
+        var out = TokenDelivery()
+        if let s = f["header"].flatMap({ d.nonEmptyString($0.value, path + ".header") }) { out.header = s }
+        if let e = f["format"], let s = d.string(e.value, path + ".format") {
+            if !s.contains("{token}") { d.error(e.value.mark, path + ".format", "'\(s)' has no {token}") }
+            out.format = s
+        }
+        return out
+    }
+
+    /// A command: a list of arguments, or one line for the shell.
+    mutating func decodeCommand(_ node: YAMLNode, _ path: String) -> BackendCommand? {
+        if node.scalarText != nil { return d.nonEmptyString(node, path).map(BackendCommand.shell) }
+        guard let list = d.stringList(node, path) else { return nil }
+        if list.isEmpty {
+            d.error(node.mark, path, "name the program to run")
+            return nil
+        }
+        return .arguments(list)
+    }
+}

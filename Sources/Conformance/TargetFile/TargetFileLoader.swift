@@ -1,0 +1,162 @@
+import Foundation
+import JSON
+
+extension TargetFile {
+    /// Reads and checks the target file at `path`; every problem is reported with its line and field.
+    public static func load(path: String) throws(SuiteLoadError) -> TargetFile {
+        let root: YAMLNode
+        do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
+            throw SuiteLoadError(errors: [SuiteError(error)])
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try load(root, file: path, directory: directory)
+    }
+
+    /// Reads a target file's text (`file` names it in errors; relative paths resolve against `directory`).
+    public static func load(text: String, file: String = "<target>", directory: String = ".") throws(SuiteLoadError)
+        -> TargetFile
+    {
+        let root: YAMLNode
+        do { root = try YAMLDocument.parse(text, file: file) } catch {
+            throw SuiteLoadError(errors: [SuiteError(error)])
+        }
+        return try load(root, file: file, directory: directory)
+    }
+
+    static func load(_ root: YAMLNode, file: String, directory: String) throws(SuiteLoadError) -> TargetFile {
+        var decoder = TargetFileDecoder(file: file, directory: directory)
+        let result = decoder.decode(root)
+        guard decoder.d.errors.isEmpty, let result else {
+            throw SuiteLoadError(errors: decoder.d.errors.sorted { $0.mark < $1.mark })
+        }
+        return result
+    }
+}
+
+/// Reads a target file's tree, collecting every problem with its line and field.
+struct TargetFileDecoder {
+    var d: Diagnostics
+    let directory: String
+
+    init(file: String, directory: String) {
+        d = Diagnostics(file: file)
+        self.directory = directory
+    }
+
+    static let topKeys = [
+        "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
+        "cleanUp", "mocks", "impersonate", "lifecycle",
+    ]
+
+    /// Capabilities a target may declare beyond the scenarios' ones.
+    static let mappingCapabilities = ["answerByMediaRequest"]
+
+    mutating func decode(_ root: YAMLNode) -> TargetFile? {
+        guard let f = d.mapping(root, "", known: Self.topKeys, required: ["baseURL", "users"]) else { return nil }
+        var baseURL = f["baseURL"].flatMap { d.nonEmptyString($0.value, "baseURL") } ?? ""
+        if let e = f["baseURL"], !baseURL.isEmpty, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
+            d.error(e.value.mark, "baseURL", "'\(baseURL)' is not an http:// or https:// URL")
+        }
+        while baseURL.hasSuffix("/") { baseURL.removeLast() }
+        var file = TargetFile(
+            path: d.file, directory: directory, name: baseURL, baseURL: baseURL, caFile: nil, insecureSkipVerify: false,
+            appId: nil, capabilities: [], eventRetention: nil, eventPageLimit: nil, users: [:],
+            mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
+        if let e = f["name"], let s = d.nonEmptyString(e.value, "name") { file.name = s }
+        if let e = f["tls"] { decodeTLS(e.value, into: &file) }
+        file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
+        file.eventPageLimit = f["eventPageLimit"].flatMap { d.int($0.value, "eventPageLimit", min: 1) }
+        file.cleanUp = f["cleanUp"].flatMap { d.bool($0.value, "cleanUp") } ?? true
+        var answerByMedia = false
+        if let e = f["capabilities"] {
+            (file.capabilities, file.eventRetention, answerByMedia) = decodeCapabilities(e.value)
+        }
+        if let e = f["users"] { file.users = decodeUsers(e.value) }
+        let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
+        file.mapping = decodeOperations(
+            f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
+            mark: f["operations"]?.keyMark ?? root.mark)
+        if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
+        if file.capabilities.contains(.idempotency), let e = f["capabilities"] {
+            for operation in [TargetOperation.create, .answer, .end] where !file.mapping[operation].carriesOperationId {
+                d.error(
+                    e.value.mark, "capabilities",
+                    "'idempotency' is declared, but operations.\(operation.rawValue) sends no {operationId}")
+            }
+        }
+        if let e = f["mocks"] { file.mocks = decodeMocks(e.value) }
+        if let e = f["impersonate"], let options = decodeImpersonate(e.value) {
+            var mocks = file.mocks ?? TargetMocks()
+            mocks.options.impersonation = options
+            file.mocks = mocks
+        }
+        if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
+        if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
+            let e = f["capabilities"]
+        {
+            d.error(
+                e.value.mark, "capabilities",
+                "'restart' needs lifecycle.restart or lifecycle.start (how ringcheck restarts the backend)")
+        }
+        return file
+    }
+
+    /// `path` resolved against the target file's folder.
+    func resolve(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: directory).appendingPathComponent(path).standardized.path
+    }
+
+    mutating func decodeTLS(_ node: YAMLNode, into file: inout TargetFile) {
+        guard let f = d.mapping(node, "tls", known: ["caFile", "insecureSkipVerify"]) else { return }
+        if let e = f["caFile"], let s = d.nonEmptyString(e.value, "tls.caFile") {
+            file.caFile = resolve(s)
+            if !FileManager.default.fileExists(atPath: resolve(s)) {
+                d.error(e.value.mark, "tls.caFile", "no file at '\(resolve(s))'")
+            }
+        }
+        file.insecureSkipVerify =
+            f["insecureSkipVerify"].flatMap { d.bool($0.value, "tls.insecureSkipVerify") } ?? false
+        if file.insecureSkipVerify, file.caFile != nil, let e = f["insecureSkipVerify"] {
+            d.error(e.keyMark, "tls", "give either caFile or insecureSkipVerify, not both")
+        }
+    }
+
+    /// The declared capabilities, the event retention, and whether answers are media requests.
+    mutating func decodeCapabilities(_ node: YAMLNode) -> (Set<Capability>, Int?, Bool) {
+        guard let items = node.items else {
+            d.error(node.mark, "capabilities", "expected a list such as [faults, shortRing], got \(node.kindName)")
+            return ([], nil, false)
+        }
+        let known = Capability.known.map(\.rawValue) + Self.mappingCapabilities
+        var out: Set<Capability> = []
+        var retention: Int?
+        var answerByMedia = false
+        for (i, item) in items.enumerated() {
+            let path = "capabilities[\(i)]"
+            var name: String?
+            if let entries = item.entries, entries.count == 1, entries[0].key == Capability.eventRetention.rawValue {
+                name = entries[0].key
+                retention = d.int(entries[0].value, path + ".eventRetention", min: 1)
+            } else {
+                name = d.string(item, path)
+            }
+            guard let name else { continue }
+            guard known.contains(name) else {
+                d.error(
+                    item.mark, path,
+                    "unknown capability '\(name)'\(Diagnostics.suggestion(name, known)) (known: \(known.joined(separator: ", ")))"
+                )
+                continue
+            }
+            if name == "answerByMediaRequest" {
+                answerByMedia = true
+            } else {
+                out.insert(Capability(rawValue: name))
+            }
+        }
+        if answerByMedia && out.contains(.answerEndpoint) {
+            d.error(node.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
+        }
+        return (out, retention, answerByMedia)
+    }
+}

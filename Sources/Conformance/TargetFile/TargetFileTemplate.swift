@@ -1,0 +1,110 @@
+extension TargetFile {
+    /// The commented target file `ringcheck init-target` writes: a backend that follows the reference
+    /// design, as `ringcheck serve-reference` runs it, with every other setting shown commented out.
+    public static let template = """
+        # ringcheck target file: the backend under test, for `ringcheck run --target FILE`.
+        # Relative paths are resolved against this file's folder. Every line not commented out must be
+        # right: a problem stops the run (exit 2) naming this file, the line and the field.
+
+        # How reports name the backend.
+        name: my backend
+        # Where its API listens (http:// or https://).
+        baseURL: http://127.0.0.1:8080
+
+        # TLS trust for an https:// baseURL: the CA that signed its certificate, or (loudly warned
+        # about, never for a verdict you rely on) no verification at all.
+        # tls:
+        #   caFile: certs/ca.pem
+        #   insecureSkipVerify: true
+
+        # The app ID (bundle ID) device tokens are registered for; default: the mocks' bundle ID.
+        # appId: com.example.calls
+
+        # What the backend can do. Scenarios needing anything else are "not applicable", with the reason.
+        #   faults        its pushes reach ringcheck's mocks, so provider failures can be injected
+        #   sandbox       it honours APNs sandbox registrations
+        #   shortRing     calls ring a few seconds only, so expiry can be waited for
+        #   pushSignals   it sends Android push signals (call.accepted / call.ended over FCM)
+        #   mediaSession  it issues media sessions
+        #   idempotency   a retried create, answer or end (same operationId) gets the first outcome
+        #   restart       ringcheck can restart it (implied by lifecycle start or restart below)
+        #   eventRetention: N      written {eventRetention: 1000}: its feeds keep N events
+        #   answerByMediaRequest   no answer endpoint: a callee device's media request answers the call
+        capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency]
+
+        # The test users: a calls, b is called, c is in no call. Each is one account, or a list of
+        # accounts: with lists, as many scenarios run at once as each list is long (one account each).
+        # After each scenario its device tokens are deleted and its unfinished calls ended
+        # (cleanUp: false keeps them).
+        users:
+          a: {userId: user-a, auth: {bearer: token-user-a}}
+          b: {userId: user-b, auth: {bearer: token-user-b}}
+          c: {userId: user-c, auth: {bearer: token-user-c}}
+        # How else a user may sign in (the token is sent as `send` says; default Authorization: Bearer):
+        #   auth: {headers: {X-Api-Key: secret-b}}
+        #   auth:
+        #     login:
+        #       method: POST
+        #       url: /auth/login                  # a path under baseURL, or a full URL
+        #       body: {username: "{userId}", password: secret}
+        #       token: data.accessToken           # where the token is in the JSON answer
+        #     send: {header: Authorization, format: "Bearer {token}"}
+        #   auth:
+        #     command: [./scripts/token.sh, user-b]   # prints the token on its first line
+        #     timeout: 10s
+
+        # Where requests carry the installation (the device); default: as the reference design does
+        # (path for push tokens, body for answer/end/media, query for events).
+        # installation: {in: header, name: X-Device-Id}   # in: path | header | body | query | none
+
+        # Operations that differ from the reference design. Placeholders: {callId}, {calleeUserId},
+        # {operationId}, {installationId}, {userId}, {kind}, {token}, {appId}, {apnsEnvironment},
+        # {reason}, {expectedRevision}, {video}, {cursor}, {limit}. A body string that is exactly one
+        # placeholder takes its value (any JSON type) and is left out when there is none; a query
+        # parameter whose placeholder has no value is left out.
+        # operations:
+        #   registerToken:
+        #     method: PUT
+        #     path: /api/push-registrations
+        #     body: {platform: "{kind}", token: "{token}", appId: "{appId}", apnsEnvironment: "{apnsEnvironment}"}
+        #   create:
+        #     path: /api/v2/calls
+        #     body: {id: "{callId}", to: "{calleeUserId}", requestId: "{operationId}", video: "{video}"}
+        #     response: {snapshot: call}          # the call snapshot is under "call"
+        #     statuses: {412: 409}                # the backend's status -> the reference's
+        #   events:
+        #     path: /api/events?after={cursor}&max={limit}
+        #     response: {nextCursor: cursor}      # also: events, gap, winner, error, media, fields
+        # (registerToken, deleteToken, create, answer, end, get, mediaSession, events)
+
+        # ringcheck's mocks (APNs, FCM, OAuth) where a backend configured in advance expects them.
+        # The RINGCHECK_* settings are printed at the start of every run, and written where asked.
+        # mocks:
+        #   host: 127.0.0.1
+        #   apnsPort: 8443
+        #   apnsSandboxPort: 8444
+        #   googlePort: 8445
+        #   controlPort: 8446
+        #   stateDir: .ringcheck-mocks
+        #   persistentCA: true
+        #   envFile: mocks.env
+        #   jsonFile: mocks.json
+
+        # Also serve the real push host names (api.push.apple.com, fcm.googleapis.com, …) for a backend
+        # that hard-codes them: true is a TLS listener on 127.0.0.1:443 and an HTTPS proxy on a free port.
+        # impersonate: true
+        # impersonate: {listen: ["127.0.0.1:8443"], proxy: "127.0.0.1:3128"}   # or proxy: none
+
+        # How ringcheck starts, waits for, stops and restarts the backend. Commands are argument lists or
+        # shell lines, run from this file's folder with the mocks' RINGCHECK_* settings (and `environment`)
+        # added to the environment; their output goes to <report-dir>/backend.log. With start or restart,
+        # the restart scenarios apply; with start, so do the backend-log checks.
+        # lifecycle:
+        #   start: [./run-backend.sh]
+        #   ready: {url: "http://127.0.0.1:8080/health", timeout: 30s}
+        #   stop: "kill $(cat backend.pid)"
+        #   restart: [./restart-backend.sh]
+        #   environment: {DATABASE_URL: "postgres://localhost/calls_test"}
+
+        """
+}

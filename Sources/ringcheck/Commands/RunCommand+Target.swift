@@ -1,0 +1,98 @@
+import Conformance
+import Foundation
+import HTTP
+import PushMocks
+
+/// What `ringcheck run` tests: a target with the mocks its pushes reach (both stopped by the run's cleanup).
+struct RunBackend {
+    let target: Target
+    let mocks: MockStack
+    /// Most scenarios the target can run at once (its pool of fixed accounts), nil for no limit.
+    var maxConcurrency: Int?
+}
+
+/// Why a target cannot be tested (unreachable, mocks that cannot start): the run is inconclusive.
+struct TargetUnavailable: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// `run --target FILE`: the backend a target file describes.
+enum FileTarget {
+    /// Loads the file; its problems (file:line: field: message) are a configuration error.
+    static func load(_ path: String) throws -> TargetFile {
+        do { return try TargetFile.load(path: path) } catch {
+            throw ConfigurationError(message: "the target file has problems:\n\(error)")
+        }
+    }
+
+    /// Starts the mocks the file asks for, then the backend when its lifecycle says how (output to `log`),
+    /// checks the backend answers, and builds the target. What it starts is stopped by `cleanup`.
+    static func start(_ file: TargetFile, announce: Bool, log: String, cleanup: RunCleanup) async throws -> RunBackend {
+        if file.insecureSkipVerify {
+            Console.error(
+                """
+                ringcheck run: WARNING: \(file.path) sets tls.insecureSkipVerify: the backend's certificate is NOT \
+                verified. Anyone on the path could answer for it; do not trust this run's verdict for a deployment.
+                """)
+        }
+        let mocks: MockStack
+        do { mocks = try MockStack.start(file.mocks?.options ?? MockStack.Options()) } catch {
+            throw TargetUnavailable(message: "cannot start the mocks: \(error)")
+        }
+        await cleanup.add { mocks.stop() }
+        try writeSettings(mocks, file.mocks)
+        if announce { Console.out(settingsSummary(mocks, file)) }
+        var lifecycle: BackendLifecycle?
+        if let l = file.lifecycle, l.start != nil || l.ready != nil || l.restart != nil || l.stop != nil {
+            let dir = (log as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            do {
+                lifecycle = try await BackendLifecycle.startForRun(
+                    l.configuration(directory: file.directory, logFile: log), mocks: mocks.settings, cleanup: cleanup)
+            } catch { throw TargetUnavailable(message: "cannot start the backend: \(error)") }
+        }
+        try await checkReachable(file)
+        var target = file.target(defaultAppId: mocks.providers.credentials.bundleID)
+        if let lifecycle {
+            target.restart(through: lifecycle)
+            if file.lifecycle?.start != nil {
+                target.backendLog = log
+                target.capabilities.insert(.backendLog)
+            }
+        }
+        return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize)
+    }
+
+    static func writeSettings(_ mocks: MockStack, _ m: TargetMocks?) throws {
+        do {
+            if let f = m?.envFile { try mocks.settings.envFile().write(toFile: f, atomically: true, encoding: .utf8) }
+            if let f = m?.jsonFile { try mocks.settings.json().write(toFile: f, atomically: true, encoding: .utf8) }
+        } catch {
+            throw TargetUnavailable(message: "cannot write the mock settings: \(error.localizedDescription)")
+        }
+    }
+
+    /// The RINGCHECK_* settings the backend must use to reach the mocks.
+    static func settingsSummary(_ mocks: MockStack, _ file: TargetFile) -> String {
+        var out = "Mocks for \(file.name) (the backend must use these settings and trust the CA file):\n"
+        for (name, value) in mocks.settings.environment { out += "  \(name)=\(value)\n" }
+        if file.mocks == nil {
+            out += "  (no mocks: section in \(file.path): these ports are new each run; fix them there for a "
+            out += "backend configured in advance)\n"
+        }
+        return out
+    }
+
+    /// Any HTTP answer from the base URL will do; no answer at all makes the run inconclusive.
+    static func checkReachable(_ file: TargetFile) async throws {
+        let client = try HTTPClient(
+            configuration: .init(
+                caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify, timeoutSeconds: 10,
+                connectTimeoutSeconds: 5, httpVersion: file.baseURL.hasPrefix("https://") ? .automatic : .http1_1))
+        defer { client.shutdown() }
+        do { _ = try await client.send(ClientRequest(method: "GET", url: file.baseURL + "/")) } catch {
+            throw TargetUnavailable(message: "the backend at \(file.baseURL) does not answer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+import TestSupport
+import Testing
+
+/// The whole Callx suite driven only through target files: the reference backend in its alternate API
+/// shape (other routes, installation in a header, answer by media request, `{events, cursor, gap}`)
+/// and in the reference shape described in a few lines.
+@Suite(.serialized) struct TargetFileBackendTests {
+    static var examples: String { ConformanceFixtures.repositoryRoot + "/examples/targets" }
+
+    /// Scenarios that send raw requests to reference routes, which the alternate shape maps differently.
+    static let rawRequestScenarios: Set = [
+        "security.unauthenticated", "security.outsider-cannot-read", "tokens.unknown-kind-refused",
+    ]
+
+    /// In process nothing restarts the backend or reads its log (the target file's lifecycle does that
+    /// in `ringcheck run`): those scenarios are not applicable, with the reason.
+    static func lacking(_ scenario: Scenario) -> String? {
+        let missing = scenario.needs.filter { $0 == .restart || $0 == .backendLog }
+        return missing.isEmpty ? nil : "the target lacks " + missing.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Every scenario passes, except those the target cannot run: not applicable with the reason.
+    static func judge(_ results: [(scenario: Scenario, attempts: [ScenarioOutcome])], rawRequestsMapped: Bool) {
+        #expect(results.count > 30)
+        for (scenario, attempts) in results {
+            let o = attempts[0]
+            if let reason = lacking(scenario) {
+                #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status.name)")
+            } else if !rawRequestsMapped && rawRequestScenarios.contains(scenario.id) {
+                guard case .notApplicable(let reason) = o.status else {
+                    Issue.record("\(scenario.id): expected not applicable, got \(o.status.name)")
+                    continue
+                }
+                #expect(reason.contains("raw request") && reason.contains("maps"), "\(scenario.id): \(reason)")
+            } else {
+                #expect(o.status == .pass, "\(scenario.id): \(o.status.name) \(TargetFileStack.findings(o))")
+            }
+        }
+    }
+
+    @Test func alternateShapeRunsTheWholeSuiteThroughItsTargetFile() async throws {
+        let file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")
+        #expect(!file.capabilities.contains(.answerEndpoint))
+        let results = try await SuiteRunGate.exclusive {
+            try await TargetFileStack.run(file, shape: .alternate, slots: 6)
+        }
+        Self.judge(results, rawRequestsMapped: false)
+    }
+
+    @Test func referenceShapeRunsTheWholeSuiteFromAFewLines() async throws {
+        let file = try TargetFile.load(path: Self.examples + "/reference.yaml")
+        #expect(file.mapping.operations.isEmpty)
+        let results = try await SuiteRunGate.exclusive {
+            try await TargetFileStack.run(file, shape: .reference, slots: 6)
+        }
+        Self.judge(results, rawRequestsMapped: true)
+    }
+
+    @Test func aSecondRunOnTheSameAccountsStillPasses() async throws {
+        // Fixed accounts outlive a run: literal operation and call IDs must not meet an earlier run's.
+        let file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")
+        let ids = [
+            "idempotency.create-retry", "idempotency.create-conflict", "idempotency.concurrent-creates",
+            "lifecycle.answer-retry", "calls.idempotency-per-account",
+        ]
+        let results = try await TargetFileStack.run(file, shape: .alternate, slots: 1, only: ids, times: 2)
+        #expect(results.count == ids.count * 2)
+        for (scenario, attempts) in results {
+            #expect(
+                attempts[0].status == .pass,
+                "\(scenario.id): \(attempts[0].status.name) \(TargetFileStack.findings(attempts[0]))")
+        }
+    }
+
+    @Test func theAlternateShapeFailsWhenItsMappingIsWrong() async throws {
+        // Without the snapshot under "call", the create answers miss their state: checks must fail.
+        var file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")
+        file.mapping.operations[.create]?.response.snapshot = nil
+        let results = try await TargetFileStack.run(
+            file, shape: .alternate, slots: 1, only: ["basic.answer-and-hang-up"])
+        let o = try #require(results.first?.attempts.first)
+        #expect(o.status == .fail)
+        #expect(o.failures.contains { $0.requirement == "CALLX-CALL-2" })
+    }
+}
+
+/// Mocks, the reference backend wired to them in one API shape, and an engine driving it through a
+/// target file whose users are replaced by `slots` accounts each (so scenarios run `slots` at once).
+enum TargetFileStack {
+    static func run(
+        _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1
+    ) async throws -> [(scenario: Scenario, attempts: [ScenarioOutcome])] {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        let mocks = try MockStack.start()
+        defer { mocks.stop() }
+        var file = loaded
+        var users: [BackendUser] = []
+        for name in ["a", "b", "c"] {
+            file.users[name] = (0..<slots).map { slot in
+                let id = "tf\(slot)-\(name)"
+                users.append(
+                    BackendUser(
+                        userId: id, displayName: "User \(name)", handle: "callx:\(id)", bearerToken: "tok-\(id)"))
+                return TargetAccount(userId: id, auth: .headers(["authorization": "Bearer tok-\(id)"]))
+            }
+        }
+        let server = try ReferenceBackendServer(
+            options: .init(
+                configuration: ReferenceBackendConfiguration(
+                    ringSeconds: 4, eventRetention: file.eventRetention ?? 1_000, apiShape: shape),
+                users: UserDirectory(users),
+                retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
+                sweepIntervalMs: 100),
+            providers: try PushProviderSettings(environment: mocks.settings.environmentDictionary))
+        try server.start()
+        file.baseURL = server.baseURL
+        let engine = try ScenarioEngine(
+            target: file.target(defaultAppId: mocks.providers.credentials.bundleID), mocks: mocks,
+            catalogue: suite.catalogue)
+        let chosen = ids.map { ids in suite.scenarios.filter { ids.contains($0.id) } } ?? suite.scenarios
+        var results: [(scenario: Scenario, attempts: [ScenarioOutcome])] = []
+        for _ in 0..<times { results += await SuiteRunner(engine: engine, concurrency: file.poolSize).run(chosen) }
+        engine.shutdown()
+        await server.stop()
+        return results
+    }
+
+    static func findings(_ o: ScenarioOutcome) -> String {
+        o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" }.joined(separator: "; ")
+    }
+}
