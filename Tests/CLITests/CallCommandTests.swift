@@ -206,7 +206,7 @@ import Testing
             (["--to", "user-b", "--ring-timeout", "0"], "--ring-timeout"),
             (["--to", "user-a"], "same user"),
             (["--to", "user-b", "--reference-defect", "nope"], "unknown defect"),
-            (["--to", "user-b", "--target", "backend.yaml"], "target files arrive with the target-files change"),
+            (["--to", "user-b", "--target", "missing-backend.yaml"], "missing-backend.yaml"),
         ]
         for (arguments, message) in cases {
             let r = try await Self.call(arguments)

@@ -26,18 +26,23 @@ extension FakeCaller {
             return
         }
         let path: String
+        let operation: TargetOperation
         var body: JSONValue = ["operationId": .string(operationId()), "installationId": .string(device.installationId)]
         switch response.action {
         case .answer:
             path = callPath(target.routes.answer)
+            operation = .answer
         case .decline:
             path = callPath(target.routes.end)
+            operation = .end
             body = body.setting("reason", to: "declined")
         }
-        let reply = await send("POST", path, as: plan.callee, body: body)
+        let reply = await send(
+            operation, "POST", path, as: plan.callee, body: body,
+            values: ["callId": .string(callId), "installationId": .string(device.installationId)])
         let verb = response.action == .answer ? "answers" : "declines"
         entry(
-            .action, "virtual \(device.name) \(verb): POST \(path) → \(reply.summary)",
+            .action, "virtual \(device.name) \(verb): \(reply.sent) → \(reply.summary)",
             [
                 ("device", .string(device.name)), ("action", .string(response.action.rawValue)),
                 ("status", reply.status.map { .int($0) } ?? .null),

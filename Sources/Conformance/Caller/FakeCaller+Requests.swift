@@ -11,6 +11,8 @@ extension FakeCaller {
         var json: JSONValue?
         var body: String
         var error: String?
+        /// `POST /v1/calls/…/end` as it went to the backend (after the target's mapping).
+        var sent = ""
 
         var ok: Bool { status.map { (200..<300).contains($0) } ?? false }
         /// `200`, `409 call_exists`, or `no response (…)`, for the timeline.
@@ -22,18 +24,38 @@ extension FakeCaller {
         }
     }
 
-    func send(_ method: String, _ path: String, as user: TargetUser, body: JSONValue? = nil) async -> Reply {
+    /// Sends `operation` in the reference design's shape, as the target's mapping (if any) turns it into
+    /// the backend's own request, and reads the answer back into the reference shape.
+    func send(
+        _ operation: TargetOperation, _ method: String, _ path: String, as user: TargetUser, body: JSONValue? = nil,
+        values: [String: JSONValue] = [:]
+    ) async -> Reply {
+        var values = values
+        values["userId"] = .string(user.userId)
+        let canonical = PreparedRequest(
+            actor: user.userId, method: method, path: path, credentials: user.authHeaders, body: body,
+            operation: operation, values: values)
+        let p = target.mapping?.apply(canonical) ?? canonical
         var headers = HTTPHeaders()
-        headers.add("authorization", "Bearer \(user.bearerToken)")
-        if body != nil { headers.add("content-type", "application/json") }
+        for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(n, v) }
+        if p.body != nil { headers.add("content-type", "application/json") }
+        for (n, v) in p.headers { headers.set(n, v) }
         let request = ClientRequest(
-            method: method, url: target.baseURL + path, headers: headers,
-            body: body.map { Array($0.serialized().utf8) } ?? [])
+            method: p.method, url: target.baseURL + p.path, headers: headers,
+            body: p.body.map { Array($0.serialized().utf8) } ?? [])
+        let sent = "\(p.method) \(p.path)"
         do {
             let r = try await client.send(request)
-            return Reply(status: r.status, json: try? JSONValue.parse(r.body), body: r.bodyString, error: nil)
+            var status = r.status
+            var json = try? JSONValue.parse(r.body)
+            if let mapping = target.mapping {
+                let n = mapping.normalize(operation, status: r.status, json: json)
+                status = n.status
+                json = n.json
+            }
+            return Reply(status: status, json: json, body: r.bodyString, error: nil, sent: sent)
         } catch {
-            return Reply(status: nil, json: nil, body: "", error: "\(error)")
+            return Reply(status: nil, json: nil, body: "", error: "\(error)", sent: sent)
         }
     }
 
@@ -50,10 +72,12 @@ extension FakeCaller {
             if let env = d.environment { body = body.setting("apnsEnvironment", to: .string(env.rawValue)) }
             let path = TargetRoutes.fill(
                 target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
-            let reply = await send("PUT", path, as: plan.callee, body: body)
+            let reply = await send(
+                .registerToken, "PUT", path, as: plan.callee, body: body,
+                values: ["installationId": .string(d.installationId), "kind": .string(d.kind.rawValue)])
             guard reply.ok else {
                 return
-                    "registering the virtual \(d.name) for \(plan.callee.userId) failed: PUT \(path) → \(reply.summary)"
+                    "registering the virtual \(d.name) for \(plan.callee.userId) failed: \(reply.sent) → \(reply.summary)"
             }
             let env: APNsEnvironment? = d.environment.map { $0 == .sandbox ? .sandbox : .production }
             mocks?.providers.registry.register(token: d.token, environment: env, atMs: Self.wallMs())
@@ -83,13 +107,13 @@ extension FakeCaller {
             "operationId": .string(operationId()),
         ]
         if plan.video { body = body.setting("video", to: true) }
-        let reply = await send("POST", target.routes.calls, as: plan.caller, body: body)
+        let reply = await send(.create, "POST", target.routes.calls, as: plan.caller, body: body)
         guard reply.ok, let snapshot = reply.json else {
             if reply.status == nil {
                 return "the backend at \(target.baseURL) could not be reached: \(reply.error ?? "?")"
             }
             return
-                "the backend refused to create the call: POST \(target.routes.calls) → \(reply.summary) \(reply.body.prefix(300))"
+                "the backend refused to create the call: \(reply.sent) → \(reply.summary) \(reply.body.prefix(300))"
         }
         var fields: [(key: String, value: JSONValue)] = [("callId", .string(callId)), ("snapshot", snapshot)]
         var message = "created call \(callId) from \(plan.caller.userId) to \(plan.callee.userId)"
@@ -110,7 +134,9 @@ extension FakeCaller {
         guard feedWorks else { return nil }
         var path = target.routes.events + "?installationId=" + TargetRoutes.percentEncode(plan.callerInstallationId)
         if let feedCursor { path += "&cursor=" + TargetRoutes.percentEncode(feedCursor) }
-        let reply = await send("GET", path, as: plan.caller)
+        var values: [String: JSONValue] = ["installationId": .string(plan.callerInstallationId)]
+        if let feedCursor { values["cursor"] = .string(feedCursor) }
+        let reply = await send(.events, "GET", path, as: plan.caller, values: values)
         guard reply.ok, let json = reply.json else {
             if reply.status == nil {
                 failedRequest(reply)
@@ -149,7 +175,8 @@ extension FakeCaller {
 
     /// Reads the call's snapshot.
     func pollSnapshot() async {
-        let reply = await send("GET", callPath(target.routes.call), as: plan.caller)
+        let reply = await send(
+            .get, "GET", callPath(target.routes.call), as: plan.caller, values: ["callId": .string(callId)])
         guard reply.ok, let json = reply.json else {
             failedRequest(reply)
             return
@@ -179,9 +206,9 @@ extension FakeCaller {
         endAttempts += 1
         let body: JSONValue = ["operationId": .string(endOperationId), "reason": .string(reason)]
         let path = callPath(target.routes.end)
-        let reply = await send("POST", path, as: plan.caller, body: body)
+        let reply = await send(.end, "POST", path, as: plan.caller, body: body, values: ["callId": .string(callId)])
         entry(
-            .action, "\(why): POST \(path) (\(reason)) → \(reply.summary)",
+            .action, "\(why): \(reply.sent) (\(reason)) → \(reply.summary)",
             [("reason", .string(reason)), ("status", reply.status.map { .int($0) } ?? .null)])
         // A conflict may carry the call's snapshot beside the error: it still says how the call stands.
         if let json = reply.json, json["state"] != nil { observe(.snapshot(json)) }

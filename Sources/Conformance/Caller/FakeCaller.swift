@@ -49,10 +49,7 @@ public actor FakeCaller {
         let id = RandomText.uuid()
         callId = id
         progress = CallProgress(callId: id)
-        // libcurl cannot reuse h2c prior-knowledge connections: plain-HTTP backends get HTTP/1.1.
-        let version: ClientHTTPVersion = target.baseURL.hasPrefix("https://") ? .automatic : .http1_1
-        client = try HTTPClient(
-            configuration: .init(timeoutSeconds: 15, connectTimeoutSeconds: 5, httpVersion: version))
+        client = try target.makeClient()
     }
 
     // MARK: Running

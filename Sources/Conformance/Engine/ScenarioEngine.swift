@@ -36,12 +36,7 @@ public final class ScenarioEngine: Sendable {
         self.inFlightMarginMs = inFlightMarginMs
         providerSecrets = Self.keyLines(mocks)
         slots = target.accountSlots.map { AccountSlots(count: $0) }
-        // libcurl cannot reuse h2c prior-knowledge connections: plain-HTTP backends get HTTP/1.1.
-        let version: ClientHTTPVersion = target.baseURL.hasPrefix("https://") ? .automatic : .http1_1
-        client = try HTTPClient(
-            configuration: .init(
-                caFile: target.caFile, insecureSkipVerify: target.insecureSkipVerify, timeoutSeconds: 15,
-                connectTimeoutSeconds: 5, httpVersion: version))
+        client = try target.makeClient()
     }
 
     /// The base64 lines of the private keys the backend was given (the `.p8` file and the service

@@ -1,3 +1,5 @@
+import HTTP
+
 /// A backend under test as the engine talks to it: where it listens, how each test user signs in,
 /// its routes and what it can do. `--target FILE` builds one from a target file (`TargetFile`);
 /// without it the CLI builds one for the embedded reference backend.
@@ -17,6 +19,8 @@ public struct Target: Sendable {
     /// Fixed accounts: how many scenarios may run at once, each holding one slot of accounts (nil when
     /// every run gets fresh accounts).
     public var accountSlots: Int?
+    /// The names `accounts` knows, when the target lists them (a target file's user roles).
+    public var roles: [String] = []
     /// Signs an account in (a login request, a token command): the headers its requests carry. Nil
     /// when `TargetUser.authHeaders` already hold them.
     public var credentials: (@Sendable (_ name: String, _ slot: Int) async throws -> [String: String])?
@@ -135,5 +139,17 @@ public struct TargetRoutes: Sendable, Equatable {
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension Target {
+    /// An HTTP client for the backend: its TLS trust, sensible time limits, and HTTP/1.1 for plain
+    /// HTTP (libcurl cannot reuse h2c prior-knowledge connections).
+    public func makeClient() throws -> HTTPClient {
+        let version: ClientHTTPVersion = baseURL.hasPrefix("https://") ? .automatic : .http1_1
+        return try HTTPClient(
+            configuration: .init(
+                caFile: caFile, insecureSkipVerify: insecureSkipVerify, timeoutSeconds: 15, connectTimeoutSeconds: 5,
+                httpVersion: version))
     }
 }

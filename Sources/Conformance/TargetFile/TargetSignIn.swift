@@ -101,6 +101,7 @@ extension TargetFile {
             capabilities: capabilities, appId: appId ?? defaultAppId, eventPageLimit: eventPageLimit,
             eventRetention: eventRetention)
         target.mapping = mapping
+        target.roles = users.keys.sorted()
         target.accountSlots = poolSize
         target.cleanUp = cleanUp
         target.caFile = caFile

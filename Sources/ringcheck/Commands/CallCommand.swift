@@ -39,7 +39,8 @@ struct CallCommand: RingcheckCommand {
         options: [
             .value(
                 "target", "FILE",
-                help: "The backend under test (arrives with target files; default: the embedded reference backend)."),
+                help: "A target file describing the backend (see init-target); default: the embedded reference backend."
+            ),
             .value(
                 "as", "USER", help: "The calling user (a test user or an account of the target).", default: "user-a"),
             .value("to", "USER", help: "The user to call. Required."),
@@ -126,28 +127,34 @@ struct CallCommand: RingcheckCommand {
     }
 
     func run() async throws -> ExitCode {
-        if targetFile != nil {
-            // The target-file loader (branch target-files) plugs in here: load the file into a `Target`,
-            // then `call(target:mocks:)` with the mocks it starts (or nil when the backend's pushes
-            // go elsewhere).
-            throw ConfigurationError(message: "target files arrive with the target-files change")
-        }
+        if let targetFile { return try await runTarget(targetFile) }
         return try await runEmbedded()
     }
 
     /// Places the call on `target` and follows it; `mocks` are watched for the call's pushes when
     /// the backend sends them there. `embedded` makes the ring time the backend's own.
     func call(target: Target, mocks: MockStack?, embedded: Bool) async -> ExitCode {
-        guard let caller = target.accounts(callerName, 0) else {
+        guard var caller = account(callerName, of: target) else {
             Console.error("ringcheck call: the target has no account '\(callerName)' (--as)")
             return .usage
         }
-        guard let callee = target.accounts(calleeName, 0) else {
+        guard var callee = account(calleeName, of: target) else {
             Console.error("ringcheck call: the target has no account '\(calleeName)' (--to)")
             return .usage
         }
+        if let credentials = target.credentials {
+            // Accounts that sign in (a login request or a command) do so now, once each.
+            do {
+                caller.account.authHeaders = try await credentials(caller.role, 0)
+                callee.account.authHeaders = try await credentials(callee.role, 0)
+            } catch {
+                Console.error("ringcheck call: signing in failed: \(error)")
+                return .inconclusive
+            }
+        }
         let prefix = VirtualCallee.freshPrefix("ringcheck")
-        var plan = FakeCallPlan(caller: caller, callee: callee, callerInstallationId: prefix + "-caller")
+        var plan = FakeCallPlan(
+            caller: caller.account, callee: callee.account, callerInstallationId: prefix + "-caller")
         plan.video = video
         plan.cancelAfter = cancelAfter
         plan.hangupAfter = hangupAfter
