@@ -17,7 +17,7 @@ final class EngineTestStack: Sendable {
 
     static func start(
         defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
-        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40
+        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 4
     ) throws -> EngineTestStack {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try MockStack.start()
@@ -39,7 +39,7 @@ final class EngineTestStack: Sendable {
         let server = try ReferenceBackendServer(
             options: .init(
                 configuration: ReferenceBackendConfiguration(
-                    ringSeconds: 4, eventRetention: eventRetention ?? 1_000, defects: defects),
+                    ringSeconds: ringSeconds, eventRetention: eventRetention ?? 1_000, defects: defects),
                 users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
                 sweepIntervalMs: 100, logFile: log),

@@ -67,7 +67,8 @@ import Testing
         async throws
     {
         // The phone's first attempt gets a 503 with Retry-After 2, so a retry lands well after the cancel.
-        let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4)
+        // A 20 s ring: the retry stays within the call's validity even when a busy machine delays the 503.
+        let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4, ringSeconds: 20)
         var plan = Self.plan(stack, run: 3)
         plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
         plan.cancelAfter = .milliseconds(300)

@@ -20,21 +20,14 @@ extension CallCommand {
     func runEmbedded() async throws -> ExitCode {
         let users = embeddedUsers()
         let ringSeconds = Int((ringTimeout ?? 30).rounded(.up))
-        let embedded: EmbeddedReference
-        let cleanup = RunCleanup()
-        do {
-            embedded = try await EmbeddedReference.start(
+        return try await placeCall(embedded: true, startFailure: "cannot start the mocks and the reference backend") {
+            cleanup in
+            let embedded = try await EmbeddedReference.start(
                 defects: defects, users: users, ringSeconds: ringSeconds,
                 accounts: { name, _ in
                     users.first { $0.userId == name }.map { TargetUser(userId: $0.userId, bearerToken: $0.bearerToken) }
                 }, cleanup: cleanup)
-        } catch {
-            await cleanup.run()
-            Console.error("ringcheck call: cannot start the mocks and the reference backend: \(error)")
-            return .inconclusive
+            return (embedded.target, embedded.mocks)
         }
-        let code = await call(target: embedded.target, mocks: embedded.mocks, embedded: true)
-        await cleanup.run()
-        return code
     }
 }

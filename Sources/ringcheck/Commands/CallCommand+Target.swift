@@ -1,27 +1,37 @@
 import Conformance
 import Foundation
+import PushMocks
 
 extension CallCommand {
     /// `call --target FILE`: starts the mocks (and the backend, when the file's lifecycle says how) as
     /// `run --target` does, places the call, and stops what it started.
     func runTarget(_ path: String) async throws -> ExitCode {
         let file = try FileTarget.load(path)
-        let cleanup = RunCleanup()
         let log = FileManager.default.temporaryDirectory
             .appendingPathComponent("ringcheck-call-\(getpid())/backend.log").path
-        let backend: RunBackend
-        do {
+        return try await placeCall(embedded: false, startFailure: "cannot reach the target") { cleanup in
             // The mock settings are printed unless the output is NDJSON.
-            backend = try await FileTarget.start(file, announce: !json, log: log, cleanup: cleanup)
-        } catch let error as ConfigurationError {
+            let backend = try await FileTarget.start(file, announce: !json, log: log, cleanup: cleanup)
+            return (backend.target, backend.mocks)
+        }
+    }
+
+    /// Starts a backend with `start`, places the call on it, and stops what was started, also when
+    /// starting fails (a configuration problem is rethrown: exit 2; anything else is inconclusive).
+    func placeCall(
+        embedded: Bool, startFailure: String, _ start: (RunCleanup) async throws -> (Target, MockStack)
+    ) async throws -> ExitCode {
+        let cleanup = RunCleanup()
+        let started: (target: Target, mocks: MockStack)
+        do { started = try await start(cleanup) } catch let error as ConfigurationError {
             await cleanup.run()
             throw error
         } catch {
             await cleanup.run()
-            Console.error("ringcheck call: \(error)")
+            Console.error("ringcheck call: \(startFailure): \(error)")
             return .inconclusive
         }
-        let code = await call(target: backend.target, mocks: backend.mocks, embedded: false)
+        let code = await call(target: started.target, mocks: started.mocks, embedded: embedded)
         await cleanup.run()
         return code
     }
