@@ -17,6 +17,9 @@ public final class MockStack: Sendable {
         public var stateDirectory: String?
         /// Keep the CA in `stateDirectory` across runs (so a backend's trust store need not change).
         public var persistentCA: Bool = false
+        /// Keep the APNs key (and its IDs) and the service account in `stateDirectory` across runs, so a
+        /// backend configured once need not be given new key files.
+        public var persistentKeys: Bool = false
         public var bundleID: String = MockCredentials.defaultBundleID
         public var projectID: String = "ringcheck-test"
         /// Extra DNS names the mock certificate covers besides localhost and the real provider hosts.
@@ -62,8 +65,13 @@ public final class MockStack: Sendable {
 
         // The service account's token_uri must name the Google port, known only once it is bound;
         // the file is written after the servers start.
-        var keys = try MockKeyMaterial.generate(
-            projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID)
+        var keys =
+            options.persistentKeys
+            ? try MockKeyMaterial.persistent(
+                in: dir, projectID: options.projectID, tokenURI: "https://placeholder/token",
+                bundleID: options.bundleID)
+            : try MockKeyMaterial.generate(
+                projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID)
         let providers = MockProviders(credentials: keys.credentials, clock: options.clock)
 
         // APNs allows one stream per connection until a valid provider token arrives.

@@ -3,7 +3,8 @@ import PushMocks
 
 extension TargetFileDecoder {
     static let mocksKeys = [
-        "host", "apnsPort", "apnsSandboxPort", "googlePort", "controlPort", "stateDir", "persistentCA", "bundleID",
+        "host", "apnsPort", "apnsSandboxPort", "googlePort", "controlPort", "stateDir", "persistentCA",
+        "persistentKeys", "bundleID",
         "projectID", "envFile", "jsonFile",
     ]
 
@@ -26,6 +27,10 @@ extension TargetFileDecoder {
         m.options.persistentCA = f["persistentCA"].flatMap { d.bool($0.value, "mocks.persistentCA") } ?? false
         if m.options.persistentCA, m.options.stateDirectory == nil, let e = f["persistentCA"] {
             d.error(e.keyMark, "mocks", "'persistentCA' needs 'stateDir' (where the CA is kept)")
+        }
+        m.options.persistentKeys = f["persistentKeys"].flatMap { d.bool($0.value, "mocks.persistentKeys") } ?? false
+        if m.options.persistentKeys, m.options.stateDirectory == nil, let e = f["persistentKeys"] {
+            d.error(e.keyMark, "mocks", "'persistentKeys' needs 'stateDir' (where the keys are kept)")
         }
         if let s = f["bundleID"].flatMap({ d.nonEmptyString($0.value, "mocks.bundleID") }) { m.options.bundleID = s }
         if let s = f["projectID"].flatMap({ d.nonEmptyString($0.value, "mocks.projectID") }) { m.options.projectID = s }

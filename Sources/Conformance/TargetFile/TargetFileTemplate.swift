@@ -86,7 +86,8 @@ extension TargetFile {
         #   googlePort: 8445
         #   controlPort: 8446
         #   stateDir: .ringcheck-mocks
-        #   persistentCA: true
+        #   persistentCA: true       # the same CA next time: the backend's trust store stays valid
+        #   persistentKeys: true     # the same .p8 key, key/team IDs and service account next time
         #   envFile: mocks.env
         #   jsonFile: mocks.json
 

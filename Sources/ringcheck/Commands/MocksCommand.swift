@@ -30,6 +30,11 @@ struct MocksCommand: RingcheckCommand {
                 "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
                 default: "a new temporary directory"),
             .flag("persistent-ca", help: "Keep the CA in --state-dir and reuse it on the next start."),
+            .flag(
+                "persistent-keys",
+                help:
+                    "Keep the APNs key (and its IDs) and the service account in --state-dir and reuse them on the next start."
+            ),
             .value("env-file", "PATH", help: "Write the RINGCHECK_* settings as shell 'export' lines."),
             .value("json", "PATH", help: "Write the settings as JSON."),
             .value(
@@ -75,6 +80,10 @@ struct MocksCommand: RingcheckCommand {
         options.persistentCA = arguments.flag("persistent-ca")
         if options.persistentCA, options.stateDirectory == nil {
             throw UsageError(message: "--persistent-ca needs --state-dir (where the CA is kept)", command: "mocks")
+        }
+        options.persistentKeys = arguments.flag("persistent-keys")
+        if options.persistentKeys, options.stateDirectory == nil {
+            throw UsageError(message: "--persistent-keys needs --state-dir (where the keys are kept)", command: "mocks")
         }
         options.bundleID = arguments.value("bundle-id") ?? MockCredentials.defaultBundleID
         options.projectID = arguments.value("project-id") ?? "ringcheck-test"
