@@ -261,13 +261,10 @@ final class HTTP2Session {
             default: break
             }
         } else if stream.sharesPreviousHeaders {
-            let k = stream.sharedFieldCount
-            if k < previousHeaders.count && previousHeaders.fields[k] == (n, v) {
-                stream.sharedFieldCount += 1
-            } else {
-                materializeHeaders(stream)
-                stream.headers.addLowercased(n, v)
-            }
+            // The bytes differ from the previous request's field (compared above; never as Strings,
+            // whose equality is canonical equivalence): from here on the stream keeps its own list.
+            materializeHeaders(stream)
+            stream.headers.addLowercased(n, v)
         } else {
             stream.headers.addLowercased(n, v)
         }

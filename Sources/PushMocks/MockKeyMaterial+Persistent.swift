@@ -28,12 +28,7 @@ extension MockKeyMaterial {
             "apnsPrivateKey": .string(try keys.apnsKey.privateKey.pkcs8PEM()),
             "serviceAccount": try JSONValue.parse(Array(try keys.serviceAccount.json().utf8)),
         ]
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw MockKeyFileError("cannot create \(path): \(String(cString: strerror(errno)))") }
-        let bytes = Array(file.serialized(pretty: true).utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count else { throw MockKeyFileError("cannot write \(path)") }
+        try MockStack.write(file.serialized(pretty: true), to: path, mode: 0o600)
         return keys
     }
 

@@ -169,7 +169,7 @@ public final class MockStack: Sendable {
         return (absolute as NSString).standardizingPath
     }
 
-    private static func write(_ text: String, to path: String, mode: Int) throws {
+    static func write(_ text: String, to path: String, mode: Int) throws {
         guard
             FileManager.default.createFile(
                 atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode])

@@ -4,6 +4,10 @@ import Processes
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `ringcheck call --target FILE`: the fake caller against a backend it knows only through a target
 /// file — the reference backend in its alternate API shape, which ringcheck starts after its mocks.
 @Suite struct CallTargetCommandTests {
@@ -56,5 +60,39 @@ import Testing
             ["call", "--target", path, "--as", "a", "--to", "nobody"], timeout: 60, environment: env)
         #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
         #expect(r.stderr.contains("no account 'nobody' (--to)"))
+    }
+
+    @Test func ctrlCWhileTheBackendStartsStopsItAndExits() async throws {
+        // A backend that never becomes ready: ringcheck waits for it; Ctrl-C must stop it, not leave it.
+        let dir = TemporaryDirectory()
+        let port = try #require(LoopbackPort.free())
+        let path = try dir.write(
+            "slow.yaml",
+            """
+            baseURL: http://127.0.0.1:\(port)
+            users:
+              a: {userId: user-a, auth: {bearer: token-user-a}}
+              b: {userId: user-b, auth: {bearer: token-user-b}}
+              c: {userId: user-c, auth: {bearer: token-user-c}}
+            lifecycle:
+              start: "echo $$ > \(dir.file("backend.pid")); exec sleep 60"
+              ready: {url: "http://127.0.0.1:\(port)/health", timeout: 50s}
+            """)
+        let pid = try MockStackProcess.spawn(
+            [RingcheckBinary.path, "call", "--target", path, "--as", "a", "--to", "b"], stdout: dir.file("stdout"),
+            stderr: dir.file("stderr"))
+        defer { MockStackProcess.kill(pid) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline && !FileManager.default.fileExists(atPath: dir.file("backend.pid")) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let backendText = try String(contentsOfFile: dir.file("backend.pid"), encoding: .utf8)
+        let backend = try #require(pid_t(backendText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGINT)
+        let status = try await offPool { MockStackProcess.wait(pid, timeout: 30) }
+        let stderr = (try? String(contentsOfFile: dir.file("stderr"), encoding: .utf8)) ?? ""
+        #expect(status == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted (signal 2) while starting"))
+        #expect(kill(backend, 0) != 0, "the backend ringcheck started is stopped")
     }
 }

@@ -99,3 +99,18 @@ import Testing
         #expect(lines.allSatisfy { $0.count >= 16 && !$0.contains("-----") })
     }
 }
+
+/// What `expectNotLogged` shows of a leaking log line.
+@Suite struct BackendLogEvidenceTests {
+    @Test func everySecretOnTheLineIsShortenedAndTheLineCut() {
+        let token = String(repeating: "ab", count: 32)
+        let other = String(repeating: "cd", count: 32)
+        let payload = "{\"aps\":{},\"token\":\"\(token)\"}"
+        let line = "push token=\(token) other=\(other) payload=\(payload)"
+        let shown = ScenarioRun.redacted(line, [token, other, payload])
+        #expect(!shown.contains(token) && !shown.contains(other) && !shown.contains(payload))
+        #expect(shown.contains("token=abab…abab other=cdcd…cdcd"))
+        let long = ScenarioRun.redacted(String(repeating: "x", count: 5_000), [token])
+        #expect(long.count == 2_001 && long.hasSuffix("…"))
+    }
+}

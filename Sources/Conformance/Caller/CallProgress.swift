@@ -186,7 +186,11 @@ public struct CallProgress: Sendable {
         wasAnswered = true
         state = .accepted
         // The backend's own times when it gives them; else when we learned it (an upper bound).
-        if let createdAtMs { answeredAfterMs = max(0, (occurredAtMs ?? nowMs) - createdAtMs) }
+        // A backend's absurd times must not trap: an overflowing difference is no answer time at all.
+        if let createdAtMs {
+            let (after, overflow) = (occurredAtMs ?? nowMs).subtractingReportingOverflow(createdAtMs)
+            answeredAfterMs = overflow ? nil : max(0, after)
+        }
         return [.answered(installationId: who, afterMs: answeredAfterMs)]
     }
 

@@ -119,8 +119,9 @@ extension FakeCaller {
         var message = "created call \(callId) from \(plan.caller.userId) to \(plan.callee.userId)"
         if plan.video { message += " (video)" }
         if let created = snapshot["createdAtMs"]?.int64Value, let expires = snapshot["expiresAtMs"]?.int64Value {
-            message += String(format: ", rings for %.0fs", Double(expires - created) / 1000)
-            fields.append(("ringSeconds", .double(Double(expires - created) / 1000)))
+            let ringSeconds = (Double(expires) - Double(created)) / 1000
+            message += String(format: ", rings for %.0fs", ringSeconds)
+            fields.append(("ringSeconds", .double(ringSeconds)))
         }
         entry(.created, message, fields)
         observe(.snapshot(snapshot))

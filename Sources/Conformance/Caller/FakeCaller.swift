@@ -144,8 +144,9 @@ public actor FakeCaller {
                 }
             } else if let expires = progress.expiresAtMs {
                 let graceMs = Int64(plan.expiryGrace.components.seconds * 1000)
-                if Self.wallMs() > expires + graceMs {
-                    let late = Double(Self.wallMs() - expires) / 1000
+                // In Double: the backend's expiresAtMs may be anything, and Int64 overflow would trap.
+                if Double(Self.wallMs()) > Double(expires) + Double(graceMs) {
+                    let late = (Double(Self.wallMs()) - Double(expires)) / 1000
                     emitChange(
                         progress.addFinding(
                             "the call was still ringing \(String(format: "%.1f", late)) s after its expiresAtMs"))

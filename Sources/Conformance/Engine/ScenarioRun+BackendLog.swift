@@ -14,15 +14,15 @@ extension ScenarioRun {
         while true {
             let secrets = scenarioSecrets() + extra.map { ("a value the scenario named", $0) }
             let log = Self.readLog(path)
-            if let (what, secret, line) = Self.firstLeak(secrets, in: log) {
+            if let (what, _, line) = Self.firstLeak(secrets, in: log) {
                 fail(
                     e.requirement, check: "\(step.path) expectNotLogged",
                     expected: "no push token or push payload in the backend log (\(path))",
                     actual: "the log carries \(what)",
                     evidence: [
                         EvidenceItem(
-                            kind: .note, title: "backend log line (the secret shortened)",
-                            text: line.replacingOccurrences(of: secret, with: Redaction.shortToken(secret)))
+                            kind: .note, title: "backend log line (secrets shortened)",
+                            text: Self.redacted(line, secrets.map(\.1)))
                     ])
                 return
             }
@@ -59,5 +59,15 @@ extension ScenarioRun {
             return (what, secret, String(log[start..<end]))
         }
         return nil
+    }
+
+    /// `line` with every secret shortened (longest first, so a payload goes before the token inside
+    /// it), cut to 2,000 characters.
+    static func redacted(_ line: String, _ secrets: [String]) -> String {
+        var out = line
+        for secret in secrets.sorted(by: { $0.count > $1.count }) where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: Redaction.shortToken(secret))
+        }
+        return out.count > 2_000 ? String(out.prefix(2_000)) + "…" : out
     }
 }

@@ -229,8 +229,9 @@ actor ScenarioRun {
             guard let expires = call["expiresAtMs"]?.int64Value else {
                 throw HarnessStop(message: "\(s.path): the saved call has no integer expiresAtMs")
             }
-            let waitMs = expires + Int64(w.margin.milliseconds) - nowMs
-            if waitMs > 0 { try await Task.sleep(for: .milliseconds(waitMs)) }
+            // In Double: a backend's absurd expiresAtMs must not trap; the scenario's time limit bounds the wait.
+            let waitMs = Double(expires) + Double(w.margin.milliseconds) - Double(nowMs)
+            if waitMs > 0 { try await Task.sleep(for: .milliseconds(Int64(min(waitMs, 86_400_000)))) }
         case .overflowEvents(let o):
             try await overflowEvents(o, step: s)
         case .expectNotLogged(let e):

@@ -5,7 +5,9 @@ import JSON
 /// Signs a target file's accounts in, once each, and remembers the headers their requests carry.
 actor TargetSignIn {
     let file: TargetFile
-    private var cache: [String: [String: String]] = [:]
+    /// One sign-in per account, shared by every scenario that asks while it is under way: two logins
+    /// for one account could invalidate the first session on a backend that allows one.
+    private var cache: [String: Task<[String: String], Error>] = [:]
 
     init(file: TargetFile) { self.file = file }
 
@@ -16,15 +18,21 @@ actor TargetSignIn {
         }
         let account = pool[slot % pool.count]
         let key = "\(name)#\(slot % pool.count)"
-        if let cached = cache[key] { return cached }
-        let headers: [String: String]
-        switch account.auth {
-        case .headers(let h): headers = h
-        case .login(let login): headers = try await Self.logIn(login, account: account, file: file)
-        case .command(let c): headers = try await Self.runCommand(c, account: account, directory: file.directory)
+        if let signingIn = cache[key] { return try await signingIn.value }
+        let file = self.file
+        let signingIn = Task<[String: String], Error> {
+            switch account.auth {
+            case .headers(let h): return h
+            case .login(let login): return try await Self.logIn(login, account: account, file: file)
+            case .command(let c): return try await Self.runCommand(c, account: account, directory: file.directory)
+            }
         }
-        cache[key] = headers
-        return headers
+        cache[key] = signingIn
+        do { return try await signingIn.value } catch {
+            // A failed sign-in is tried again by the next scenario that needs the account.
+            cache[key] = nil
+            throw error
+        }
     }
 
     /// Sends the login request and reads the token from its JSON answer.

@@ -59,18 +59,21 @@ public final class APNsProviderTokenCache: Sendable {
     /// The token to send now, signing a new one when the schedule says so.
     public func token() throws(SigningError) -> String {
         let now = clock()
-        let result: Result<String, SigningError> = state.withLock { state in
-            if let token = state.token, !state.schedule.needsNewToken(nowMs: now) { return .success(token) }
+        typealias Signed = (token: String, tell: (@Sendable (String, Int64) -> Void)?)
+        let result: Result<Signed, SigningError> = state.withLock { state in
+            if let token = state.token, !state.schedule.needsNewToken(nowMs: now) { return .success((token, nil)) }
             do throws(SigningError) {
                 let token = try key.providerToken(issuedAt: Double(now) / 1000)
                 state.token = token
                 state.schedule.signed(atMs: now)
                 state.signedCount += 1
-                state.onSigned?(token, now)
-                return .success(token)
+                return .success((token, state.onSigned))
             } catch { return .failure(error) }
         }
-        return try result.get()
+        let signed = try result.get()
+        // Told outside the lock: keeping the token is a database write no other sender should wait on.
+        signed.tell?(signed.token, now)
+        return signed.token
     }
 
     /// APNs answered `ExpiredProviderToken` to `token`: replace it as soon as allowed.

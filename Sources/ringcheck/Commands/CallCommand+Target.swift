@@ -22,6 +22,8 @@ extension CallCommand {
         embedded: Bool, startFailure: String, _ start: (RunCleanup) async throws -> (Target, MockStack)
     ) async throws -> ExitCode {
         let cleanup = RunCleanup()
+        let signals = CallSignals()
+        let watching = signals.watch(cleanup: cleanup)
         let started: (target: Target, mocks: MockStack)
         do { started = try await start(cleanup) } catch let error as ConfigurationError {
             await cleanup.run()
@@ -31,7 +33,8 @@ extension CallCommand {
             Console.error("ringcheck call: \(startFailure): \(error)")
             return .inconclusive
         }
-        let code = await call(target: started.target, mocks: started.mocks, embedded: embedded)
+        let code = await call(
+            target: started.target, mocks: started.mocks, embedded: embedded, signals: watching ? signals : nil)
         await cleanup.run()
         return code
     }

@@ -133,7 +133,7 @@ struct CallCommand: RingcheckCommand {
 
     /// Places the call on `target` and follows it; `mocks` are watched for the call's pushes when
     /// the backend sends them there. `embedded` makes the ring time the backend's own.
-    func call(target: Target, mocks: MockStack?, embedded: Bool) async -> ExitCode {
+    func call(target: Target, mocks: MockStack?, embedded: Bool, signals: CallSignals? = nil) async -> ExitCode {
         guard var caller = account(callerName, of: target) else {
             Console.error("ringcheck call: the target has no account '\(callerName)' (--as)")
             return .usage
@@ -173,13 +173,10 @@ struct CallCommand: RingcheckCommand {
             return .inconclusive
         }
         if !json { Console.out("Calling \(calleeName) as \(callerName) on \(target.name) (\(target.baseURL))") }
-        let interruption: (@Sendable () async -> Void)?
-        do {
-            try TerminationSignals.install()
-            interruption = { _ = await TerminationSignals.wait() }
-        } catch {
-            Console.error("ringcheck call: Ctrl-C will not cancel the call: \(error)")
-            interruption = nil
+        var interruption: (@Sendable () async -> Void)?
+        if let signals {
+            signals.callPlaced()
+            interruption = { await signals.interrupted() }
         }
         let result = await fakeCaller.run(interruption: interruption)
         let code = Self.exitCode(result.outcome)
