@@ -64,10 +64,8 @@ import Testing
         let ports = Self.urls.compactMap { env[$0].flatMap(URL.init(string:))?.port }
         #expect(ports.count == 4 && ports.allSatisfy(MockStackOccupiedPort.isListening))
         mocks.send(SIGTERM)
-        let started = ContinuousClock.now
         let status = await mocks.exited(within: 10)
         #expect(status == 0, "\(mocks.stdout)\(mocks.stderr)")
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(mocks.stdout.contains("stopping"))
         #expect(!ports.contains(where: MockStackOccupiedPort.isListening))
     }

@@ -12,13 +12,12 @@ import Testing
 
     @Test func wholeSuitePassesAgainstTheEmbeddedReferenceBackend() async throws {
         let dir = TemporaryDirectory()
-        let started = ContinuousClock.now
+        // How fast the suite runs is measured by benchmarks/suite-wall-time.sh, not here: this wall time
+        // would include waiting for other whole-suite runs of the test run.
         let r = try await RingcheckBinary.runSuite(["run", "--report-dir", dir.path], timeout: 120)
-        let wall = ContinuousClock.now - started
         #expect(r.status == 0, "\(r.stdout.suffix(3000))\n\(r.stderr)")
         #expect(r.stdout.contains("Verdict: conformant (exit 0)"))
         #expect(r.stdout.contains("ringcheck 0.1.0"))
-        #expect(wall < .seconds(60), "the whole suite took \(wall)")
         for name in ["report.json", "junit.xml", "report.html", "summary.md"] {
             #expect(FileManager.default.fileExists(atPath: dir.file(name)), "\(name) missing")
         }
