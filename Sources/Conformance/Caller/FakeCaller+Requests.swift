@@ -35,25 +35,12 @@ extension FakeCaller {
         let canonical = PreparedRequest(
             actor: user.userId, method: method, path: path, credentials: user.authHeaders, body: body,
             operation: operation, values: values)
-        let p = target.mapping?.apply(canonical) ?? canonical
-        var headers = HTTPHeaders()
-        for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(n, v) }
-        if p.body != nil { headers.add("content-type", "application/json") }
-        for (n, v) in p.headers { headers.set(n, v) }
-        let request = ClientRequest(
-            method: p.method, url: target.baseURL + p.path, headers: headers,
-            body: p.body.map { Array($0.serialized().utf8) } ?? [])
+        let p = target.wire(canonical)
         let sent = "\(p.method) \(p.path)"
         do {
-            let r = try await client.send(request)
-            var status = r.status
-            var json = try? JSONValue.parse(r.body)
-            if let mapping = target.mapping {
-                let n = mapping.normalize(operation, status: r.status, json: json)
-                status = n.status
-                json = n.json
-            }
-            return Reply(status: status, json: json, body: r.bodyString, error: nil, sent: sent)
+            let r = try await client.send(target.clientRequest(p))
+            let n = target.normalize(operation, status: r.status, json: try? JSONValue.parse(r.body))
+            return Reply(status: n.status, json: n.json, body: r.bodyString, error: nil, sent: sent)
         } catch {
             return Reply(status: nil, json: nil, body: "", error: "\(error)", sent: sent)
         }

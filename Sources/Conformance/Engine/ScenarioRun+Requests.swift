@@ -227,20 +227,9 @@ extension ScenarioRun {
         return parts.count == 2 ? String(parts[0]) + " " : ""
     }
 
-    /// The request as the target wants it (its mapping applied).
-    func wire(_ p: PreparedRequest) -> PreparedRequest {
-        engine.target.mapping?.apply(p) ?? p
-    }
+    func wire(_ p: PreparedRequest) -> PreparedRequest { engine.target.wire(p) }
 
-    func clientRequest(_ p: PreparedRequest) -> ClientRequest {
-        var headers = HTTPHeaders()
-        for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(n, v) }
-        if p.body != nil { headers.add("content-type", "application/json") }
-        for (n, v) in p.headers { headers.set(n, v) }
-        return ClientRequest(
-            method: p.method, url: engine.target.baseURL + p.path, headers: headers,
-            body: p.body.map { Array($0.serialized().utf8) } ?? [])
-    }
+    func clientRequest(_ p: PreparedRequest) -> ClientRequest { engine.target.clientRequest(p) }
 
     func exchange(_ p: PreparedRequest, _ result: Result<ClientResponse, Error>) -> Exchange {
         var headers: [(String, String)] = []
@@ -253,17 +242,11 @@ extension ScenarioRun {
         ex.operation = p.operation
         switch result {
         case .success(let r):
-            ex.status = r.status
             ex.responseBody = r.body
-            ex.json = try? JSONValue.parse(r.body)
-            if let mapping = engine.target.mapping, let operation = p.operation {
-                let n = mapping.normalize(operation, status: r.status, json: ex.json)
-                ex.status = n.status
-                ex.json = n.json
-                ex.media = n.media
-            } else if p.operation == .mediaSession {
-                ex.media = ex.json
-            }
+            let n = engine.target.normalize(p.operation, status: r.status, json: try? JSONValue.parse(r.body))
+            ex.status = n.status
+            ex.json = n.json
+            ex.media = n.media
         case .failure(let e):
             ex.error = "\(e)"
         }

@@ -146,10 +146,17 @@ extension Target {
     /// An HTTP client for the backend: its TLS trust, sensible time limits, and HTTP/1.1 for plain
     /// HTTP (libcurl cannot reuse h2c prior-knowledge connections).
     public func makeClient() throws -> HTTPClient {
-        let version: ClientHTTPVersion = baseURL.hasPrefix("https://") ? .automatic : .http1_1
+        try Self.makeClient(for: baseURL, caFile: caFile, insecureSkipVerify: insecureSkipVerify)
+    }
+
+    /// A client for requests to `url` (the backend, or its login endpoint) with the target's TLS trust.
+    public static func makeClient(
+        for url: String, caFile: String?, insecureSkipVerify: Bool, timeoutSeconds: Double = 15
+    ) throws -> HTTPClient {
+        let version: ClientHTTPVersion = url.hasPrefix("https://") ? .automatic : .http1_1
         return try HTTPClient(
             configuration: .init(
-                caFile: caFile, insecureSkipVerify: insecureSkipVerify, timeoutSeconds: 15, connectTimeoutSeconds: 5,
-                httpVersion: version))
+                caFile: caFile, insecureSkipVerify: insecureSkipVerify, timeoutSeconds: timeoutSeconds,
+                connectTimeoutSeconds: 5, httpVersion: version))
     }
 }

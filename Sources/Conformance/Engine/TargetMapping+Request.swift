@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 
 extension TargetMapping {
@@ -129,5 +130,21 @@ extension TargetMapping {
         return query.split(separator: "&").compactMap { part in
             interpolate(String(part), values, encode: true, used: &used)
         }
+    }
+}
+
+extension Target {
+    /// The request as the target wants it (its mapping applied).
+    func wire(_ p: PreparedRequest) -> PreparedRequest { mapping?.apply(p) ?? p }
+
+    /// The HTTP request for `p` (already wired): its credentials, a JSON body, its own headers.
+    func clientRequest(_ p: PreparedRequest) -> ClientRequest {
+        var headers = HTTPHeaders()
+        for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(n, v) }
+        if p.body != nil { headers.add("content-type", "application/json") }
+        for (n, v) in p.headers { headers.set(n, v) }
+        return ClientRequest(
+            method: p.method, url: baseURL + p.path, headers: headers,
+            body: p.body.map { Array($0.serialized().utf8) } ?? [])
     }
 }

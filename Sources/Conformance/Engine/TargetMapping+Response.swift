@@ -39,3 +39,11 @@ extension TargetMapping {
         return NormalizedResponse(status: canonicalStatus, json: out, media: media)
     }
 }
+
+extension Target {
+    /// The canonical form of an answer to `operation` (a raw request's answer stays as it is).
+    func normalize(_ operation: TargetOperation?, status: Int, json: JSONValue?) -> NormalizedResponse {
+        if let mapping, let operation { return mapping.normalize(operation, status: status, json: json) }
+        return NormalizedResponse(status: status, json: json, media: operation == .mediaSession ? json : nil)
+    }
+}

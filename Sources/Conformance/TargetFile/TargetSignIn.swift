@@ -47,10 +47,8 @@ actor TargetSignIn {
             body = Array((TargetMapping.render(template, values, used: &used) ?? .null).serialized().utf8)
             if headers["content-type"] == nil { headers.add("content-type", "application/json") }
         }
-        let client = try HTTPClient(
-            configuration: .init(
-                caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify, timeoutSeconds: 15,
-                connectTimeoutSeconds: 5, httpVersion: url.hasPrefix("https://") ? .automatic : .http1_1))
+        let client = try Target.makeClient(
+            for: url, caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify)
         defer { client.shutdown() }
         let response = try await client.send(
             ClientRequest(method: login.method, url: url, headers: headers, body: body))

@@ -86,10 +86,8 @@ enum FileTarget {
 
     /// Any HTTP answer from the base URL will do; no answer at all makes the run inconclusive.
     static func checkReachable(_ file: TargetFile) async throws {
-        let client = try HTTPClient(
-            configuration: .init(
-                caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify, timeoutSeconds: 10,
-                connectTimeoutSeconds: 5, httpVersion: file.baseURL.hasPrefix("https://") ? .automatic : .http1_1))
+        let client = try Target.makeClient(
+            for: file.baseURL, caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify, timeoutSeconds: 10)
         defer { client.shutdown() }
         do { _ = try await client.send(ClientRequest(method: "GET", url: file.baseURL + "/")) } catch {
             throw TargetUnavailable(message: "the backend at \(file.baseURL) does not answer: \(error)")
