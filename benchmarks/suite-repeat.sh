@@ -9,17 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=20 config=release
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -n) runs=$2; shift 2 ;;
-        --debug) config=debug; shift ;;
-        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-        *) echo "unknown option $1" >&2; exit 2 ;;
-    esac
-done
-
 . benchmarks/lib.sh
+suite_run_options 20 "$0" "$@"
 bin=$(ringcheck_binary "$config")
 
 work=$(mktemp -d)
