@@ -22,6 +22,32 @@ extension APNsMock {
         _ request: HTTPRequest, fields: APNsRequestHeaders, token: String?, jwt: String?, jwtKeyID: String?,
         nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
+        try validateRequestLine(request, fields: fields, token: token)
+        try authenticate(authorization: fields.authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
+        tokenValid = true
+        try validatePush(request, fields: fields, info: &info)
+        try validateDevice(token, nowMs: nowMs)
+    }
+
+    /// `validate` for a request that repeats `push`: only the checks that read more than the request.
+    func validateRepeated(
+        _ push: APNsRepeatedPush, token: String?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+    ) throws(APNsRejection) {
+        try authenticate(
+            authorization: push.fields.authorization, jwt: push.credential?.jwt, jwtKeyID: push.credential?.keyID,
+            nowMs: nowMs, info: &info)
+        tokenValid = true
+        let apnsID = info.apnsID
+        let keyID = info.providerTokenKeyID
+        info = push.info
+        info.apnsID = apnsID
+        info.providerTokenKeyID = keyID
+        try validateDevice(token, nowMs: nowMs)
+    }
+
+    /// The checks before the provider token's: method, path, header syntax, device token format.
+    /// They read the request alone (see `RepeatedPush`).
+    func validateRequestLine(_ request: HTTPRequest, fields: APNsRequestHeaders, token: String?) throws(APNsRejection) {
         // MARK: Method and path
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
@@ -49,11 +75,13 @@ extension APNsMock {
         guard Self.isWellFormedDeviceToken(token) else {
             throw APNsRejection(.badDeviceToken, "a device token is 64 to 200 hexadecimal digits")
         }
+    }
 
-        // MARK: Provider token
-        try authenticate(authorization: fields.authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
-        tokenValid = true
-
+    /// The checks after the provider token's that read the request alone: topic, push type, priority,
+    /// expiration, collapse ID, payload. Fills `info` with what they read.
+    func validatePush(_ request: HTTPRequest, fields: APNsRequestHeaders, info: inout APNsPushInfo)
+        throws(APNsRejection)
+    {
         // MARK: Topic and push type
         let bundle = credentials.bundleID
         guard let topic = fields.topic, !topic.isEmpty else {
@@ -126,9 +154,11 @@ extension APNsMock {
                 throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
             }
         }
+    }
 
-        // MARK: Device state
-        if let device = registry?.device(token) {
+    /// The last check: what the `DeviceRegistry` knows of `token` now.
+    func validateDevice(_ token: String?, nowMs: Int64) throws(APNsRejection) {
+        if let token, let device = registry?.device(token) {
             if let env = device.environment, env != environment {
                 throw APNsRejection(.badDeviceToken, "the token belongs to the \(env.rawValue) environment")
             }

@@ -65,6 +65,8 @@ public final class APNsMock: HTTPImmediateHandler {
     let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
     /// The request target `deviceToken(inTarget:)` read last, its token and that token's short form.
     let lastDevice = Mutex<(target: String, token: String?, short: String?)?>(nil)
+    /// Pushes that passed the checks reading the request alone, for requests that repeat them.
+    let repeatedPushes = Mutex(APNsRepeatedPushes())
     /// The capture secrets `secrets(token:credential:)` made last, and for which tokens.
     let lastSecrets = Mutex<(token: String?, jwt: String?, secrets: [CaptureSecret])?>(nil)
 
@@ -119,10 +121,10 @@ public final class APNsMock: HTTPImmediateHandler {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
         if let token, !token.isEmpty { capture.deviceToken = token }
-        let fields = APNsRequestHeaders(request.headers)
-        let authorization = fields.authorization
-        let credential = authorization.flatMap(providerCredential)
-        capture.secrets = secrets(token: token, credential: credential)
+        let repeated = request.version == .http2 ? repeatedPushes.withLock { $0.find(request) } : nil
+        let fields = repeated?.fields ?? APNsRequestHeaders(request.headers)
+        let credential = repeated.map(\.credential) ?? fields.authorization.flatMap(providerCredential)
+        capture.secrets = repeated?.secrets ?? secrets(token: token, credential: credential)
         capture.jsonSource = .body
         let requestID = fields.apnsID
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
@@ -145,10 +147,20 @@ public final class APNsMock: HTTPImmediateHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                try validate(
-                    request, fields: fields, token: token, jwt: credential?.jwt,
-                    jwtKeyID: credential?.keyID,
-                    nowMs: now, info: &info, tokenValid: &tokenValid)
+                if let repeated {
+                    try validateRepeated(repeated, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
+                } else {
+                    try validate(
+                        request, fields: fields, token: token, jwt: credential?.jwt,
+                        jwtKeyID: credential?.keyID,
+                        nowMs: now, info: &info, tokenValid: &tokenValid)
+                    if request.version == .http2 {
+                        let push = APNsRepeatedPush(
+                            request: request, fields: fields, credential: credential, secrets: capture.secrets,
+                            info: info)
+                        repeatedPushes.withLock { $0.remember(push) }
+                    }
+                }
                 var headers = HTTPHeaders()
                 headers.add("apns-id", apnsID)
                 response = HTTPResponse(status: 200, headers: headers)
