@@ -25,6 +25,10 @@ struct CaptureStore {
     }
 
     /// Drops the oldest `n` captures.
+    ///
+    /// A capture dropped from the middle of a chunk is freed at once (its slot keeps the shared
+    /// placeholder): a full log drops one capture per capture recorded, and freeing a whole chunk's
+    /// (a thousand captures and their strings) held the log's lock that long on every 1,024th push.
     mutating func removeFirst(_ n: Int) {
         var n = min(max(n, 0), count)
         count -= n
@@ -35,6 +39,7 @@ struct CaptureStore {
                 head = 0
                 n -= available
             } else {
+                for i in head..<head + n { chunks[0][i] = Capture.placeholder }
                 head += n
                 n = 0
             }

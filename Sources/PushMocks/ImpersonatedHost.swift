@@ -26,11 +26,7 @@ public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
         var host = Substring(authority)
         if let colon = host.utf8.firstIndex(of: UInt8(ascii: ":")) { host = host[..<colon] }
         if host.utf8.last == UInt8(ascii: ".") { host = host.dropLast() }
-        // Cheap rejections first: this runs for every captured request, mostly `127.0.0.1:PORT`.
-        guard let first = host.utf8.first,
-            first | 0x20 == UInt8(ascii: "a") || first | 0x20 == UInt8(ascii: "f")
-                || first | 0x20 == UInt8(ascii: "o")
-        else { return nil }
+        guard Self.mayStart(host.utf8.first) else { return nil }
         for candidate in Self.allCases
         where candidate.rawValue.utf8.count == host.utf8.count
             && zip(candidate.rawValue.utf8, host.utf8).allSatisfy({ Self.asciiLower($1) == $0 })
@@ -44,14 +40,28 @@ public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
     /// The real host `request` was addressed to: its `:authority` (or `host`), else the TLS server
     /// name, else the target of the `CONNECT` that opened its tunnel; nil when none names one.
     public static func addressed(by request: HTTPRequest) -> ImpersonatedHost? {
-        if let authority = request.authority ?? request.headers["host"],
+        if let authority = request.authority ?? request.headers["host"], mayStart(authority.utf8.first),
             let host = ImpersonatedHost(authority: authority)
         {
             return host
         }
-        if let name = request.connection.serverName, let host = ImpersonatedHost(authority: name) { return host }
-        if let tunnel = request.connection.tunnelAuthority { return ImpersonatedHost(authority: tunnel) }
+        if let name = request.connection.serverName, mayStart(name.utf8.first),
+            let host = ImpersonatedHost(authority: name)
+        {
+            return host
+        }
+        if let tunnel = request.connection.tunnelAuthority, mayStart(tunnel.utf8.first) {
+            return ImpersonatedHost(authority: tunnel)
+        }
         return nil
+    }
+
+    /// False when a name starting with byte `first` cannot be one of the hosts. Checked on the `String`
+    /// before the generic parse: this runs for every captured request, mostly for `127.0.0.1:PORT`.
+    private static func mayStart(_ first: UInt8?) -> Bool {
+        guard let first else { return false }
+        let letter = first | 0x20
+        return letter == UInt8(ascii: "a") || letter == UInt8(ascii: "f") || letter == UInt8(ascii: "o")
     }
 
     private static func asciiLower(_ b: UInt8) -> UInt8 {

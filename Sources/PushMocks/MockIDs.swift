@@ -6,34 +6,33 @@ import Synchronization
 /// Randomness comes from `SecureRandom` (OpenSSL's DRBG), so access tokens are unguessable.
 enum MockIDs {
     /// A random (version 4) UUID in upper-case canonical form, as APNs writes them.
-    static func uuid() -> String { uuid(digits: upperHexDigits) }
+    static func uuid() -> String { uuid(uppercase: true) }
 
     /// A random (version 4) UUID in lower-case canonical form.
-    static func lowercaseUUID() -> String { uuid(digits: lowerHexDigits) }
+    static func lowercaseUUID() -> String { uuid(uppercase: false) }
 
-    private static func uuid(digits: [UInt8]) -> String {
-        let (high, low) = randomPool.withLock { $0.next128() }
+    private static func uuid(uppercase: Bool) -> String {
+        var (high, low) = randomPool.withLock { $0.next128() }
+        high = high & ~0xF000 | 0x4000  // version 4
+        low = low & ~(0xC0 << 56) | (0x80 << 56)  // variant 10
+        // Digit by digit from the two words, with no table to look up: it runs for every APNs answer.
+        let letters = uppercase ? UInt8(ascii: "A") - 10 : UInt8(ascii: "a") - 10
         return String(unsafeUninitializedCapacity: 36) { out in
             var n = 0
-            for i in 0..<16 {
-                var b = UInt8(truncatingIfNeeded: i < 8 ? high >> (56 - 8 * i) : low >> (56 - 8 * (i - 8)))
-                if i == 6 { b = b & 0x0F | 0x40 }
-                if i == 8 { b = b & 0x3F | 0x80 }
-                if i == 4 || i == 6 || i == 8 || i == 10 {
+            for k in 0..<32 {
+                if k == 8 || k == 12 || k == 16 || k == 20 {
                     out[n] = UInt8(ascii: "-")
                     n += 1
                 }
-                out[n] = digits[Int(b >> 4)]
-                out[n + 1] = digits[Int(b & 0xF)]
-                n += 2
+                let word = k < 16 ? high : low
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (k & 15))) & 0xF
+                out[n] = nibble < 10 ? UInt8(ascii: "0") + nibble : letters + nibble
+                n += 1
             }
             return n
         }
     }
 
-    /// Random bytes for UUIDs, drawn from `SecureRandom` a block at a time: a mock makes an `apns-id`
-    /// for every push, and one `RAND_bytes` call each (with OpenSSL's locking and fork check) cost
-    /// more than formatting the UUID.
     private static let randomPool = Mutex(RandomPool())
 
     private struct RandomPool {
