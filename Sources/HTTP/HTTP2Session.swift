@@ -67,6 +67,9 @@ final class HTTP2Session {
         // Enforce our own limit before the peer acknowledges SETTINGS, as real servers do.
         nghttp2_option_set_max_outbound_ack(option, 1000)
         nghttp2_option_set_max_settings(option, 64)
+        // Closed streams are kept only to place later streams in an RFC 7540 priority tree, which no
+        // handler here reads; keeping them cost about 7% of the APNs mock's CPU per request.
+        nghttp2_option_set_no_closed_streams(option, 1)
 
         var s: OpaquePointer?
         let me = Unmanaged.passUnretained(self).toOpaque()

@@ -22,12 +22,12 @@ enum MockIDs {
             for k in 0..<32 {
                 if k == 8 || k == 12 || k == 16 || k == 20 {
                     out[n] = UInt8(ascii: "-")
-                    n += 1
+                    n &+= 1
                 }
                 let word = k < 16 ? high : low
-                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (k & 15))) & 0xF
-                out[n] = nibble < 10 ? UInt8(ascii: "0") + nibble : letters + nibble
-                n += 1
+                let nibble = UInt8(truncatingIfNeeded: word &>> UInt64(60 &- 4 &* (k & 15))) & 0xF
+                out[n] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : letters &+ nibble
+                n &+= 1
             }
             return n
         }
