@@ -2,7 +2,8 @@ import JSON
 
 /// How captures hide secrets when rendered: device tokens shortened (`ab12…9f3e`), JWTs replaced
 /// by `<redacted jwt kid=…>`, access tokens and authorization values by `<redacted>`. PEM private
-/// keys are removed even when secrets are revealed.
+/// keys are removed even when secrets are revealed. `redactingOutput` does the same for free text
+/// whose secrets nobody listed, by their shape.
 public enum Redaction {
     /// A device token shortened to its first and last four characters: `ab12…9f3e`.
     public static func shortToken(_ token: String) -> String {
@@ -106,7 +107,10 @@ public enum Redaction {
     }
 
     /// `bytes` with each run shaped like a JWT replaced by its placeholder, or nil when there is none.
-    static func replacingJWTs(in bytes: [UInt8]) -> [UInt8]? {
+    /// `inFreeText` also finds the JWT of `token=eyJ…` (`=` is base64 padding, so it does not end a
+    /// run: a run that is not a JWT is looked at again from each `=eyJ` in it) and of `… eyJ….` at
+    /// the end of a sentence.
+    static func replacingJWTs(in bytes: [UInt8], inFreeText: Bool = false) -> [UInt8]? {
         let marker = Array("eyJ".utf8)
         guard contains(marker, in: bytes) else { return nil }
         var out: [UInt8] = []
@@ -121,16 +125,38 @@ public enum Redaction {
             }
             var j = i
             while j < bytes.count && isBase64URLOrDot(bytes[j]) { j += 1 }
-            let run = String(decoding: bytes[i..<j], as: UTF8.self)
+            var end = j
+            if inFreeText { while end > i && bytes[end - 1] == UInt8(ascii: ".") { end -= 1 } }
+            let run = String(decoding: bytes[i..<end], as: UTF8.self)
             if looksLikeJWT(Substring(run)) {
                 out.append(contentsOf: Array(jwtPlaceholder(run).utf8))
+                out.append(contentsOf: bytes[end..<j])
                 found = true
+            } else if inFreeText, let start = jwtAfterEquals(in: bytes[i..<end]) {
+                // Always past `i` (the `=` comes first), so the scan moves on.
+                out.append(contentsOf: bytes[i..<start])
+                i = start
+                continue
             } else {
                 out.append(contentsOf: bytes[i..<j])
             }
             i = j
         }
         return found ? out : nil
+    }
+
+    /// The index of the `e` of the first `=eyJ` in `run`, or nil when there is none.
+    static func jwtAfterEquals(in run: ArraySlice<UInt8>) -> Int? {
+        var k = run.startIndex
+        while k + 4 <= run.endIndex {
+            if run[k] == UInt8(ascii: "=") && run[k + 1] == UInt8(ascii: "e") && run[k + 2] == UInt8(ascii: "y")
+                && run[k + 3] == UInt8(ascii: "J")
+            {
+                return k + 1
+            }
+            k += 1
+        }
+        return nil
     }
 
     static func removePrivateKeys(_ text: String) -> String {
