@@ -106,6 +106,44 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(120), "an early exit does not wait for the timeout")
     }
 
+    @Test func theOutputQuotedInAnErrorHasItsSecretsRedacted() async throws {
+        let dir = TemporaryDirectory()
+        let port = ClientTestPeer.freePort()
+        let jwt =
+            "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ"
+            + ".MEUCIQDx7d_3nV9-kq2Zb8wPq1yT0aLr5sJm4cN6hG2fK8eR3AIgZ"
+        let token = String(repeating: "0123456789abcdef", count: 4)
+        var configuration = Self.configuration(
+            dir, start: .shell("echo provider token $PROVIDER_JWT; echo push to $DEVICE_TOKEN failed >&2; exit 4"),
+            ready: BackendReadiness(url: "http://127.0.0.1:\(port)/", timeout: .seconds(300)))
+        // Through the environment, so only the backend's output carries them (not the command line).
+        configuration.environment["PROVIDER_JWT"] = jwt
+        configuration.environment["DEVICE_TOKEN"] = token
+        let lifecycle = BackendLifecycle(configuration, mocks: nil)
+        let error = await #expect(throws: BackendLifecycleError.self) { try await lifecycle.start() }
+        let message = error?.message ?? ""
+        #expect(message.contains("the backend exited with status 4 before it was ready"), "\(message)")
+        #expect(!message.contains(jwt) && !message.contains(token), "\(message)")
+        #expect(message.contains("provider token <redacted jwt kid=ABC123DEFG>"), "\(message)")
+        #expect(message.contains("push to 0123…cdef failed"), "\(message)")
+        // The log file is the user's own record: it keeps what the backend wrote.
+        let log = try String(contentsOfFile: dir.file("logs/backend.log"), encoding: .utf8)
+        #expect(log.contains(jwt) && log.contains(token))
+    }
+
+    @Test func aWindowCutInsideATokenLeavesOutTheFragment() throws {
+        let dir = TemporaryDirectory()
+        let token = String(repeating: "0123456789abcdef", count: 4)
+        // 16,416 bytes: the last 16 KiB begin 24 digits into the token, leaving 40, too few to recognise.
+        let filler = String(repeating: String(repeating: "y", count: 5_446) + "\n", count: 3) + "z\n"
+        let text = "push to \(token)\n" + filler
+        #expect(text.utf8.count == 16_416)
+        try text.write(toFile: dir.file("backend.log"), atomically: true, encoding: .utf8)
+        let lines = BackendLog(path: dir.file("backend.log")).lastLines()
+        #expect(!lines.contains(String(token.suffix(40))))
+        #expect(lines.hasSuffix("\n  z"))
+    }
+
     @Test func aMissingProgramIsAClearError() async throws {
         let dir = TemporaryDirectory()
         let lifecycle = BackendLifecycle(

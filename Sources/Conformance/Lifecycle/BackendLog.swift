@@ -1,4 +1,5 @@
 import Foundation
+import PushMocks
 
 #if canImport(Glibc)
     import Glibc
@@ -24,13 +25,19 @@ struct BackendLog: Sendable {
         return fd
     }
 
-    /// The last `count` lines the latest command wrote (from the last 16 KiB of the file), indented.
+    /// The last `count` lines the latest command wrote (from the last 16 KiB of the file), indented,
+    /// with device tokens, JWTs, access tokens, bearer credentials and private keys redacted.
     func lastLines(_ count: Int = 12) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "  (no output)" }
         defer { try? handle.close() }
         let size = (try? handle.seekToEnd()) ?? 0
-        try? handle.seek(toOffset: size > 16_384 ? size - 16_384 : 0)
-        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        let cut = size > 16_384
+        try? handle.seek(toOffset: cut ? size - 16_384 : 0)
+        var window = (try? handle.readToEnd()) ?? Data()
+        // The first line of a cut window is a fragment: maybe the rest of a token too short to recognise.
+        if cut, let newline = window.firstIndex(of: UInt8(ascii: "\n")) { window = window[(newline + 1)...] }
+        // Redacted before splitting, so a key or token that spans lines is seen whole.
+        let text = Redaction.redactingOutput(String(decoding: window, as: UTF8.self))
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let header = lines.lastIndex(where: { $0.hasPrefix("==== ringcheck ") }) {
             lines.removeFirst(header + 1)
@@ -39,6 +46,8 @@ struct BackendLog: Sendable {
         return tail.isEmpty ? "  (no output)" : tail.map { "  " + $0 }.joined(separator: "\n")
     }
 
-    /// "its output: <path>, last lines:\n…" for error messages.
+    /// "its output: <path>, last lines:\n…" for error messages, which reach the console and the
+    /// reports: the quoted lines are redacted (`lastLines`). The file at `path` itself is the user's
+    /// own record of their backend and is left as the backend wrote it, secrets included.
     var reference: String { "its output: \(path), last lines:\n\(lastLines())" }
 }
