@@ -38,7 +38,8 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(
-            name: "CLITests", dependencies: ["TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes"]),
+            name: "CLITests",
+            dependencies: ["TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "ringcheck"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP"]),

@@ -88,6 +88,7 @@ struct Ringcheck {
               2  usage or configuration error
               3  inconclusive: the harness could not reach a verdict
               10, 11, 12  ringcheck call: declined, unanswered, cancelled by the caller
+              13  ringcheck serve-reference: the port is in use
 
             See 'ringcheck <command> --help' for a command's options.
 

@@ -14,4 +14,6 @@ enum ExitCode: Int32, Sendable {
     case callUnanswered = 11
     /// `ringcheck call`: the caller cancelled the call while it rang (`--cancel-after`, Ctrl-C).
     case callCancelled = 12
+    /// `ringcheck serve-reference`: another process listens on the port it was told to use.
+    case portInUse = 13
 }

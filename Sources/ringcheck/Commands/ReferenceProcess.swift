@@ -18,9 +18,13 @@ struct ReferenceProcess {
     let baseURL: String
     let directory: String
 
+    /// Starts the child on a port from `choosePort`. The port is free when chosen but only bound a moment
+    /// later by the child: when another process takes it in between (the child says so and exits with
+    /// status 13), another port is chosen, up to `attempts` times. Any other failure is thrown at once.
     static func start(
-        mocks: MockStack, users: [BackendUser], defects: Set<Defect>, ringSeconds: Int, eventRetention: Int,
-        log: String, cleanup: RunCleanup
+        mocks: MockSettings, users: [BackendUser], defects: Set<Defect>, ringSeconds: Int, eventRetention: Int,
+        log: String, cleanup: RunCleanup, executable: String = selfPath(), attempts: Int = 3,
+        choosePort: () -> Int? = LoopbackPort.free
     ) async throws -> ReferenceProcess {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ringcheck-reference-\(getpid())-\(UUID().uuidString.prefix(8))").path
@@ -37,21 +41,40 @@ struct ReferenceProcess {
                 })
         ]
         try json.serialized().write(toFile: usersFile, atomically: true, encoding: .utf8)
-        guard let port = LoopbackPort.free() else {
-            throw BackendLifecycleError("cannot find a free port on 127.0.0.1 for the reference backend")
-        }
         var arguments = [
-            selfPath(), "serve-reference", "--port", String(port), "--db", directory + "/reference.db",
-            "--ring-seconds", String(ringSeconds), "--event-retention", String(eventRetention), "--users", usersFile,
-            "--quiet", "--log", "-",
+            executable, "serve-reference", "--db", directory + "/reference.db", "--ring-seconds", String(ringSeconds),
+            "--event-retention", String(eventRetention), "--users", usersFile, "--quiet", "--log", "-",
         ]
         for d in defects.map(\.name).sorted() { arguments += ["--defect", d] }
-        let baseURL = "http://127.0.0.1:\(port)"
-        let configuration = BackendLifecycleConfiguration(
-            start: .arguments(arguments), ready: BackendReadiness(url: baseURL + "/v1/calls/ready-check"),
-            stopGracePeriod: .seconds(5), logFile: log)
-        let lifecycle = try await BackendLifecycle.startForRun(configuration, mocks: mocks.settings, cleanup: cleanup)
-        return ReferenceProcess(lifecycle: lifecycle, baseURL: baseURL, directory: directory)
+        var tried: [Int] = []
+        while tried.count < attempts {
+            guard let port = choosePort() else {
+                throw BackendLifecycleError("cannot find a free port on 127.0.0.1 for the reference backend")
+            }
+            tried.append(port)
+            let baseURL = "http://127.0.0.1:\(port)"
+            let configuration = BackendLifecycleConfiguration(
+                start: .arguments(arguments + ["--port", String(port)]),
+                ready: BackendReadiness(url: baseURL + "/v1/calls/ready-check"), stopGracePeriod: .seconds(5),
+                logFile: log)
+            do {
+                let lifecycle = try await BackendLifecycle.startForRun(configuration, mocks: mocks, cleanup: cleanup)
+                // Another server on the port may have answered `ready` before the child found the port taken.
+                if try await childListens(lifecycle, on: port) {
+                    return ReferenceProcess(lifecycle: lifecycle, baseURL: baseURL, directory: directory)
+                }
+                await lifecycle.stop()
+                guard portWasTaken(port, log: log) else {
+                    throw BackendLifecycleError(
+                        "something answered \(baseURL), but the reference backend exited before it listened there; "
+                            + "its output: \(log)")
+                }
+            } catch is BackendLifecycleError where portWasTaken(port, log: log) {}
+        }
+        throw BackendLifecycleError(
+            "the reference backend found each port ringcheck chose for it taken by another process before it "
+                + "could listen (\(tried.count) attempts, 127.0.0.1 ports \(tried.map(String.init).joined(separator: ", "))); "
+                + "its output: \(log)")
     }
 
     /// This executable, to run its `serve-reference` command.

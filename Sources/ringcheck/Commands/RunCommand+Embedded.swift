@@ -70,7 +70,7 @@ struct EmbeddedReference {
         let appId = mocks.providers.credentials.bundleID
         if asChildProcess, let log {
             let child = try await ReferenceProcess.start(
-                mocks: mocks, users: users, defects: defects, ringSeconds: ringSeconds,
+                mocks: mocks.settings, users: users, defects: defects, ringSeconds: ringSeconds,
                 eventRetention: eventRetention, log: log, cleanup: cleanup)
             var target = Target(
                 name: name + " as a child process", baseURL: child.baseURL, accounts: accounts,

@@ -27,6 +27,10 @@ struct ServeReferenceCommand: RingcheckCommand {
                           callee's device while it rings: the answer; 200 {call, media}), and
                           GET /api/events?after=CURSOR&max=N ({events, cursor, gap}). /v1 routes are 404.
 
+            EXIT CODES: 0 after a stop by signal, 13 when another process listens on --port (the line
+            'ringcheck serve-reference: HOST:PORT is in use' says which; a supervisor can pick another port),
+            2 for any other start failure (settings, database, users file).
+
             DEFECTS (each breaks exactly one rule; off unless named with --defect):
 
             """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()),
@@ -105,6 +109,10 @@ struct ServeReferenceCommand: RingcheckCommand {
         do {
             server = try ReferenceBackendServer(options: options, providers: providers)
             try server.start()
+        } catch let error as HTTPServerError where error.code == Int(EADDRINUSE) && error.operation.hasPrefix("listen")
+        {
+            Console.error("\(Self.portInUse(host: options.host, port: options.port)) (\(error))")
+            return .portInUse
         } catch {
             throw ConfigurationError(message: "cannot start the reference backend: \(error)")
         }
@@ -113,6 +121,12 @@ struct ServeReferenceCommand: RingcheckCommand {
         await server.stop()
         if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
         return .success
+    }
+
+    /// The line a start on a taken port prints (exit status 13); `run --reference-process` looks for it
+    /// to choose another port.
+    static func portInUse(host: String, port: Int) -> String {
+        "ringcheck serve-reference: \(host):\(port) is in use"
     }
 
     func summary(_ server: ReferenceBackendServer, _ providers: PushProviderSettings) -> String {

@@ -1,0 +1,49 @@
+import Conformance
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How `ReferenceProcess` tells that its child, not another process, got the port it was given.
+extension ReferenceProcess {
+    /// Waits until the started child listens on `port` (true) or has exited (false).
+    static func childListens(_ lifecycle: BackendLifecycle, on port: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while let pid = await lifecycle.pid {
+            if listening(pid: pid, port: port) { return true }
+            guard ContinuousClock.now < deadline else {
+                throw BackendLifecycleError(
+                    "something answered on 127.0.0.1:\(port), but the reference backend (process \(pid)) did not "
+                        + "listen there within 30 s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Whether process `pid` holds a TCP socket listening on `port`: its IPv4 listeners in
+    /// `/proc/PID/net/tcp` (state 0A), matched by inode against its open descriptors.
+    static func listening(pid: pid_t, port: Int) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8) else { return false }
+        let local = ":" + String(format: "%04X", port)
+        let sockets = Set(
+            table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let f = line.split(separator: " ")
+                return f.count > 9 && f[1].hasSuffix(local) && f[3] == "0A" ? "socket:[\(f[9])]" : nil
+            })
+        guard !sockets.isEmpty, let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        else { return false }
+        return fds.contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")).map(sockets.contains)
+                ?? false
+        }
+    }
+
+    /// Whether the latest start's output (after the log's last header line) says `port` was taken.
+    static func portWasTaken(_ port: Int, log: String) -> Bool {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let latest = text.components(separatedBy: "==== ringcheck ").last ?? ""
+        return latest.contains(ServeReferenceCommand.portInUse(host: "127.0.0.1", port: port))
+    }
+}
