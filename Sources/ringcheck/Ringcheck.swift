@@ -3,18 +3,21 @@ import Foundation
 /// `ringcheck`: a conformance testkit and fake caller for call-push backends.
 @main
 struct Ringcheck {
-    /// Every subcommand, in the order `--help` lists them.
-    static let commands: [any RingcheckCommand.Type] = [
-        MocksCommand.self,
-        ServeReferenceCommand.self,
-        RunCommand.self,
-        InitTargetCommand.self,
-        CallCommand.self,
-        ListCommand.self,
-        ExplainCommand.self,
-        ReportMergeCommand.self,
-        CheckPayloadCommand.self,
-    ]
+    /// Every subcommand, in the order `--help` lists them (computed: a stored array of metatypes is not
+    /// `Sendable`, and a global must be).
+    static var commands: [any RingcheckCommand.Type] {
+        [
+            MocksCommand.self,
+            ServeReferenceCommand.self,
+            RunCommand.self,
+            InitTargetCommand.self,
+            CallCommand.self,
+            ListCommand.self,
+            ExplainCommand.self,
+            ReportMergeCommand.self,
+            CheckPayloadCommand.self,
+        ]
+    }
 
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."
 

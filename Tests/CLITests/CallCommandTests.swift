@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func declinedByAVirtualPhoneExitsTen() async throws {
-        let r = try await Self.expectCall(
+        _ = try await Self.expectCall(
             ["--to", "user-b", "--auto-decline=0.3"], exits: 10,
             showing: [
                 "APNs sandbox accepted invitation to phone", "virtual phone declines", "event call.ended", "(declined)",
@@ -159,7 +159,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         kill(pid, SIGINT)
-        let status = try await offPool { MockStackProcess.wait(pid, timeout: 20) }
+        let status = await offPool { MockStackProcess.wait(pid, timeout: 20) }
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         #expect(status == 12, "\(text)")
         Self.expectInOrder(

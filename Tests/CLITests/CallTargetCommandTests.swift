@@ -89,7 +89,7 @@ import Testing
         let backendText = try String(contentsOfFile: dir.file("backend.pid"), encoding: .utf8)
         let backend = try #require(pid_t(backendText.trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGINT)
-        let status = try await offPool { MockStackProcess.wait(pid, timeout: 30) }
+        let status = await offPool { MockStackProcess.wait(pid, timeout: 30) }
         let stderr = (try? String(contentsOfFile: dir.file("stderr"), encoding: .utf8)) ?? ""
         #expect(status == 130, "\(stderr)")
         #expect(stderr.contains("interrupted (signal 2) while starting"))

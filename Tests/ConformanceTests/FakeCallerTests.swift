@@ -25,7 +25,8 @@ import Testing
     }
 
     @Test func withoutMocksAVirtualPhoneAnswersAfterTheCreateAndTheCallerHangsUp() async throws {
-        let stack = try EngineTestStack.start(runs: 3)
+        // A 20 s ring: the phone's answer 0.3 s in comes first even on a machine busy enough to starve it.
+        let stack = try EngineTestStack.start(runs: 3, ringSeconds: 20)
         var plan = Self.plan(stack, run: 1)
         plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
         plan.response = VirtualResponse(action: .answer, device: "phone", after: .milliseconds(300))
