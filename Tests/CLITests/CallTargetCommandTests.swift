@@ -11,13 +11,21 @@ import Testing
 /// `ringcheck call --target FILE`: the fake caller against a backend it knows only through a target
 /// file — the reference backend in its alternate API shape, which ringcheck starts after its mocks.
 @Suite struct CallTargetCommandTests {
-    /// The shipped alternate example on a free port, with `ringcheck` on PATH for its start command.
-    static func alternateTarget(_ dir: TemporaryDirectory) throws -> (path: String, environment: [String: String]) {
+    /// The shipped alternate example on a free port, with `ringcheck` on PATH for its start command;
+    /// the users named in `without` are left out of its `users:`.
+    static func alternateTarget(_ dir: TemporaryDirectory, without: [String] = []) throws -> (
+        path: String, environment: [String: String]
+    ) {
         let port = try #require(LoopbackPort.free())
         let example = try String(
             contentsOfFile: TargetCommandTests.repositoryRoot + "/examples/targets/reference-alternate.yaml",
             encoding: .utf8)
-        let path = try dir.write("alternate.yaml", example.replacingOccurrences(of: "8090", with: "\(port)"))
+        let kept = example.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            !without.contains { line.hasPrefix("  \($0): {userId:") }
+        }
+        #expect(kept.count == example.split(separator: "\n", omittingEmptySubsequences: false).count - without.count)
+        let path = try dir.write(
+            "alternate.yaml", kept.joined(separator: "\n").replacingOccurrences(of: "8090", with: "\(port)"))
         var env = CallCommandTests.plain
         env["PATH"] =
             (RingcheckBinary.path as NSString).deletingLastPathComponent + ":" + (env["PATH"] ?? "/usr/bin:/bin")
@@ -53,13 +61,37 @@ import Testing
         #expect(lines.last?["outcome"]?.stringValue == "declined")
     }
 
-    @Test func anUnknownAccountIsAUsageError() async throws {
+    @Test func aTwoUserFileIsEnoughForACall() async throws {
+        // A backend with two test accounts: the call plays a and b only, so the file needs no c.
         let dir = TemporaryDirectory()
-        let (path, env) = try Self.alternateTarget(dir)
+        let (path, env) = try Self.alternateTarget(dir, without: ["c"])
         let r = try await RingcheckBinary.run(
-            ["call", "--target", path, "--as", "a", "--to", "nobody"], timeout: 60, environment: env)
+            ["call", "--target", path, "--as", "a", "--to", "b", "--auto-answer", "0.3", "--hangup-after", "0.5"],
+            timeout: 60, environment: env)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("/hangup (remoteEnded) → 200 ended"))
+        // The suite still needs all three.
+        let run = try await RingcheckBinary.run(["run", "--target", path], timeout: 60, environment: env)
+        #expect(run.status == 2, "\(run.stdout)\n\(run.stderr)")
+        #expect(
+            run.stderr.contains("alternate.yaml:13:3: users: missing user 'c' (the suite's scenarios use a, b and c)"))
+    }
+
+    @Test func aMissingCallerOrCalleeIsAConfigurationErrorBeforeAnythingStarts() async throws {
+        let dir = TemporaryDirectory()
+        let (path, env) = try Self.alternateTarget(dir, without: ["b", "c"])
+        let r = try await RingcheckBinary.run(
+            ["call", "--target", path, "--as", "a", "--to", "b"], timeout: 60, environment: env)
         #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
-        #expect(r.stderr.contains("no account 'nobody' (--to)"))
+        #expect(
+            r.stderr.contains(
+                "alternate.yaml:13:3: users: missing user 'b' (the call's callee, --to): it is neither a user here (a) nor an account's userId"
+            ), "\(r.stderr)")
+        #expect(!r.stdout.contains("RINGCHECK_APNS_URL="), "no mocks were started for a call that cannot be placed")
+        let unknown = try await RingcheckBinary.run(
+            ["call", "--target", path, "--as", "nobody", "--to", "user-a"], timeout: 60, environment: env)
+        #expect(unknown.status == 2, "\(unknown.stdout)\n\(unknown.stderr)")
+        #expect(unknown.stderr.contains("users: missing user 'nobody' (the call's caller, --as)"), "\(unknown.stderr)")
     }
 
     @Test func ctrlCWhileTheBackendStartsStopsItAndExits() async throws {

@@ -16,12 +16,14 @@ import Testing
           c: {userId: uc, auth: {bearer: tc}}
         """
 
-    func load(_ text: String) throws(SuiteLoadError) -> TargetFile { try TargetFile.load(text: text, file: "t.yaml") }
+    func load(_ text: String, users: TargetUserNeeds = .suite) throws(SuiteLoadError) -> TargetFile {
+        try TargetFile.load(text: text, file: "t.yaml", users: users)
+    }
 
-    /// The problems of `text`, each `t.yaml:line:column: field: message`.
-    func errors(_ text: String) -> [String] {
+    /// The problems of `text` for a command needing `users`, each `t.yaml:line:column: field: message`.
+    func errors(_ text: String, users: TargetUserNeeds = .suite) -> [String] {
         do {
-            _ = try load(text)
+            _ = try load(text, users: users)
             return []
         } catch { return error.errors.map(\.description) }
     }
@@ -89,6 +91,29 @@ import Testing
         #expect(twoModes.contains { $0.hasPrefix("t.yaml:5:25: users.c.auth: give one way to authenticate") })
         #expect(twoModes.contains { $0.hasPrefix("t.yaml:6:25: users.d.auth: say how the user authenticates") })
         #expect(twoModes.contains { $0.hasPrefix("t.yaml:3:3: users: every user needs the same number of accounts") })
+    }
+
+    @Test func aCallNeedsOnlyItsCallerAndCalleeTheSuiteAllThree() throws {
+        let twoUsers = """
+            baseURL: http://h
+            users:
+              a: {userId: ua, auth: {bearer: ta}}
+              b: {userId: ub, auth: {bearer: tb}}
+            """
+        let file = try load(twoUsers, users: .call(caller: "a", callee: "b"))
+        #expect(file.users.keys.sorted() == ["a", "b"])
+        #expect(file.target(defaultAppId: "x").accounts("b", 0)?.userId == "ub")
+        // The call names its users by role or by an account's user ID.
+        #expect(errors(twoUsers, users: .call(caller: "ub", callee: "a")).isEmpty)
+        #expect(errors(twoUsers) == ["t.yaml:3:3: users: missing user 'c' (the suite's scenarios use a, b and c)"])
+        #expect(
+            errors(twoUsers, users: .call(caller: "a", callee: "c")) == [
+                "t.yaml:3:3: users: missing user 'c' (the call's callee, --to): it is neither a user here (a, b) nor an account's userId"
+            ])
+        #expect(
+            errors(twoUsers, users: .call(caller: "alice", callee: "b")) == [
+                "t.yaml:3:3: users: missing user 'alice' (the call's caller, --as): it is neither a user here (a, b) nor an account's userId"
+            ])
     }
 
     @Test func idempotencyNeedsTheKeyInEveryRetriedOperation() throws {

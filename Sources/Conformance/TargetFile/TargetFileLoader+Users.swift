@@ -1,8 +1,36 @@
 import JSON
 
+/// The users a command needs a target file to declare.
+public enum TargetUserNeeds: Sendable, Equatable {
+    /// `run`: the suite's scenarios use a (the caller), b (the callee) and c (a user in no call).
+    case suite
+    /// `call`: only its caller (`--as`) and callee (`--to`), each a user of the file or an account's user ID.
+    case call(caller: String, callee: String)
+}
+
 extension TargetFileDecoder {
     /// The users every suite scenario may name: the caller, the callee, and a user in no call.
     static let requiredUsers = ["a", "b", "c"]
+
+    /// Reports each user `needs` names that `users:` lacks (an entry that failed to decode was reported already).
+    mutating func checkNeeded(_ out: [String: [TargetAccount]], _ entries: [YAMLMapEntry], _ node: YAMLNode) {
+        let declared = Set(entries.map(\.key)).union(out.keys)
+        switch needs {
+        case .suite:
+            for name in Self.requiredUsers where !declared.contains(name) {
+                d.error(node.mark, "users", "missing user '\(name)' (the suite's scenarios use a, b and c)")
+            }
+        case .call(let caller, let callee):
+            let userIds = Set(out.values.joined().map(\.userId))
+            for (name, why) in [(caller, "the call's caller, --as"), (callee, "the call's callee, --to")]
+            where !declared.contains(name) && !userIds.contains(name) {
+                d.error(
+                    node.mark, "users",
+                    "missing user '\(name)' (\(why)): it is neither a user here (\(declared.sorted().joined(separator: ", "))) nor an account's userId"
+                )
+            }
+        }
+    }
 
     /// `users:`: each scenario user name to one account or a list of them (a pool).
     mutating func decodeUsers(_ node: YAMLNode) -> [String: [TargetAccount]] {
@@ -23,9 +51,7 @@ extension TargetFileDecoder {
                 out[entry.key] = [account]
             }
         }
-        for name in Self.requiredUsers where out[name] == nil && !entries.contains(where: { $0.key == name }) {
-            d.error(node.mark, "users", "missing user '\(name)' (the suite's scenarios use a, b and c)")
-        }
+        checkNeeded(out, entries, node)
         let sizes = Set(out.values.map(\.count))
         if sizes.count > 1 {
             d.error(

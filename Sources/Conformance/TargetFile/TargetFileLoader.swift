@@ -3,28 +3,31 @@ import JSON
 
 extension TargetFile {
     /// Reads and checks the target file at `path`; every problem is reported with its line and field.
-    public static func load(path: String) throws(SuiteLoadError) -> TargetFile {
+    /// `users` says which users the command needs declared (`run`'s a, b and c by default).
+    public static func load(path: String, users: TargetUserNeeds = .suite) throws(SuiteLoadError) -> TargetFile {
         let root: YAMLNode
         do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
             throw SuiteLoadError(errors: [SuiteError(error)])
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try load(root, file: path, directory: directory)
+        return try load(root, file: path, directory: directory, users: users)
     }
 
     /// Reads a target file's text (`file` names it in errors; relative paths resolve against `directory`).
-    public static func load(text: String, file: String = "<target>", directory: String = ".") throws(SuiteLoadError)
-        -> TargetFile
-    {
+    public static func load(
+        text: String, file: String = "<target>", directory: String = ".", users: TargetUserNeeds = .suite
+    ) throws(SuiteLoadError) -> TargetFile {
         let root: YAMLNode
         do { root = try YAMLDocument.parse(text, file: file) } catch {
             throw SuiteLoadError(errors: [SuiteError(error)])
         }
-        return try load(root, file: file, directory: directory)
+        return try load(root, file: file, directory: directory, users: users)
     }
 
-    static func load(_ root: YAMLNode, file: String, directory: String) throws(SuiteLoadError) -> TargetFile {
-        var decoder = TargetFileDecoder(file: file, directory: directory)
+    static func load(_ root: YAMLNode, file: String, directory: String, users: TargetUserNeeds) throws(SuiteLoadError)
+        -> TargetFile
+    {
+        var decoder = TargetFileDecoder(file: file, directory: directory, needs: users)
         let result = decoder.decode(root)
         guard decoder.d.errors.isEmpty, let result else {
             throw SuiteLoadError(errors: decoder.d.errors.sorted { $0.mark < $1.mark })
@@ -37,10 +40,13 @@ extension TargetFile {
 struct TargetFileDecoder {
     var d: Diagnostics
     let directory: String
+    /// The users the command needs `users:` to declare.
+    let needs: TargetUserNeeds
 
-    init(file: String, directory: String) {
+    init(file: String, directory: String, needs: TargetUserNeeds) {
         d = Diagnostics(file: file)
         self.directory = directory
+        self.needs = needs
     }
 
     static let topKeys = [

@@ -32,7 +32,8 @@ extension TargetFile {
         #   answerByMediaRequest   no answer endpoint: a callee device's media request answers the call
         capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency]
 
-        # The test users: a calls, b is called, c is in no call. Each is one account, or a list of
+        # The test users: a calls, b is called, c is in no call ('run' needs all three; 'call' only
+        # the two it plays, as its --as and --to name them). Each is one account, or a list of
         # accounts: with lists, as many scenarios run at once as each list is long (one account each).
         # After each scenario its device tokens are deleted and its unfinished calls ended
         # (cleanUp: false keeps them).

@@ -6,7 +6,8 @@ extension CallCommand {
     /// `call --target FILE`: starts the mocks (and the backend, when the file's lifecycle says how) as
     /// `run --target` does, places the call, and stops what it started.
     func runTarget(_ path: String) async throws -> ExitCode {
-        let file = try FileTarget.load(path)
+        // The call plays two users only: the file needs no third one.
+        let file = try FileTarget.load(path, users: .call(caller: callerName, callee: calleeName))
         let log = FileManager.default.temporaryDirectory
             .appendingPathComponent("ringcheck-call-\(getpid())/backend.log").path
         return try await placeCall(embedded: false, startFailure: "cannot reach the target") { cleanup in

@@ -21,6 +21,9 @@ struct CallCommand: RingcheckCommand {
             --hangup-after, the caller hangs up 2 s after a virtual device answered; after a real answer it waits
             for the other side to hang up (or Ctrl-C).
 
+            With --target, --as and --to name a user of the file (a, b, …) or an account's userId, and the file needs
+            only these two users: a backend with two test accounts declares a and b (run --target needs a, b and c).
+
             --ring-timeout: on the embedded backend, how long calls ring before they end as unanswered (whole
             seconds, rounded up); with --target, the caller's own give-up time (it then ends the call with reason
             unanswered). Without it the caller waits until the backend's expiresAtMs plus 5 s (a call still ringing
@@ -42,8 +45,9 @@ struct CallCommand: RingcheckCommand {
                 help: "A target file describing the backend (see init-target); default: the embedded reference backend."
             ),
             .value(
-                "as", "USER", help: "The calling user (a test user or an account of the target).", default: "user-a"),
-            .value("to", "USER", help: "The user to call. Required."),
+                "as", "USER", help: "The calling user (a test user, or a user or account's userId in the target file).",
+                default: "user-a"),
+            .value("to", "USER", help: "The user to call (as --as names it). Required."),
             .flag("video", help: "Place a video call."),
             .value("cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created."),
             .value("hangup-after", "S", help: "Hang up S seconds after the call was answered."),

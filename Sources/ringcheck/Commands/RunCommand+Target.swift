@@ -19,9 +19,10 @@ struct TargetUnavailable: Error, CustomStringConvertible {
 
 /// `run --target FILE`: the backend a target file describes.
 enum FileTarget {
-    /// Loads the file; its problems (file:line: field: message) are a configuration error.
-    static func load(_ path: String) throws -> TargetFile {
-        do { return try TargetFile.load(path: path) } catch {
+    /// Loads the file, checking it declares the `users` the command needs; its problems
+    /// (file:line: field: message) are a configuration error.
+    static func load(_ path: String, users: TargetUserNeeds = .suite) throws -> TargetFile {
+        do { return try TargetFile.load(path: path, users: users) } catch {
             throw ConfigurationError(message: "the target file has problems:\n\(error)")
         }
     }

@@ -121,7 +121,7 @@ struct RunCommand: RingcheckCommand {
         defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
         referenceProcess = arguments.flag("reference-process")
-        targetFile = try targetPath.map(FileTarget.load)
+        targetFile = try targetPath.map { try FileTarget.load($0) }
     }
 
     /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
