@@ -46,7 +46,7 @@ struct CallCommand: RingcheckCommand {
             ),
             .value(
                 "as", "USER", help: "The calling user (a test user, or a user or account's userId in the target file).",
-                default: "user-a"),
+                default: "user-a; with --target, the file's user a"),
             .value("to", "USER", help: "The user to call (as --as names it). Required."),
             .flag("video", help: "Place a video call."),
             .value("cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created."),
@@ -90,7 +90,8 @@ struct CallCommand: RingcheckCommand {
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
         targetFile = arguments.value("target")
-        callerName = arguments.value("as") ?? "user-a"
+        // The embedded backend's test user, or the user a target file calls a (the suite's caller).
+        callerName = arguments.value("as") ?? (targetFile == nil ? "user-a" : "a")
         guard let to = arguments.value("to"), !to.isEmpty else {
             throw UsageError(message: "--to USER is required: whom to call", command: name)
         }
