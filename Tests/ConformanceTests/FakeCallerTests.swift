@@ -72,7 +72,9 @@ import Testing
         // A 20 s ring: the retry stays within the call's validity even when a busy machine delays the 503.
         let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4, ringSeconds: 20)
         var plan = Self.plan(stack, run: 3)
-        plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
+        // The phone alone: a tablet's first invitation, in flight when the cancel lands, reached the mock
+        // more than the 1 s in-flight margin later on a loaded CI machine, and is not what this checks.
+        plan.calleeDevices = Array(VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t")).prefix(1))
         plan.cancelAfter = .milliseconds(300)
         // Watch long enough for the retry (Retry-After 2 s) even on a busy machine.
         plan.settleTime = .milliseconds(6_000)
@@ -94,7 +96,7 @@ import Testing
             #expect(result.findings.contains { $0.contains("an invitation reached phone") }, "\(result.findings)")
         } else {
             #expect(result.outcome == .cancelled, "\(timeline.messages)")
-            #expect(result.invitationsAccepted == 1)
+            #expect(result.invitationsAccepted == 0)
         }
     }
 
