@@ -46,7 +46,7 @@ extension APNsMock {
     }
 
     /// The checks before the provider token's: method, path, header syntax, device token format.
-    /// They read the request alone (see `RepeatedPush`).
+    /// They read the request alone (see `APNsRepeatedPush`).
     func validateRequestLine(_ request: HTTPRequest, fields: APNsRequestHeaders, token: String?) throws(APNsRejection) {
         // MARK: Method and path
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }

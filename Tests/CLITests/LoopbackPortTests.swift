@@ -1,4 +1,4 @@
-import Glibc
+import TestSupport
 import Testing
 
 @testable import Processes
@@ -22,20 +22,8 @@ import Testing
     }
 
     @Test func aPortWithAListenerIsNotBindable() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        let port = try #require(LoopbackPort.free())
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let listening = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(fd, 1) == 0
-            }
-        }
-        try #require(listening)
-        #expect(LoopbackPort.bindable(port) == nil)
-        #expect(LoopbackPort.bindable(0) != port)
+        let held = try MockStackOccupiedPort()
+        #expect(LoopbackPort.bindable(held.port) == nil)
+        #expect(LoopbackPort.bindable(0) != held.port)
     }
 }
