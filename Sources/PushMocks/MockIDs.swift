@@ -15,8 +15,7 @@ enum MockIDs {
         var (high, low) = randomPool.withLock { $0.next128() }
         high = high & ~0xF000 | 0x4000  // version 4
         low = low & ~(0xC0 << 56) | (0x80 << 56)  // variant 10
-        // Digit by digit from the two words, with no table to look up: it runs for every APNs answer.
-        let letters = uppercase ? UInt8(ascii: "A") - 10 : UInt8(ascii: "a") - 10
+        // Digit by digit from the two words: it runs for every APNs answer.
         return String(unsafeUninitializedCapacity: 36) { out in
             var n = 0
             for k in 0..<32 {
@@ -25,8 +24,7 @@ enum MockIDs {
                     n &+= 1
                 }
                 let word = k < 16 ? high : low
-                let nibble = UInt8(truncatingIfNeeded: word &>> UInt64(60 &- 4 &* (k & 15))) & 0xF
-                out[n] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : letters &+ nibble
+                out[n] = hexDigit(UInt8(truncatingIfNeeded: word &>> UInt64(60 &- 4 &* (k & 15))), uppercase: uppercase)
                 n &+= 1
             }
             return n
@@ -75,16 +73,19 @@ enum MockIDs {
     }
 
     static func hex(_ bytes: [UInt8], uppercase: Bool = false) -> String {
-        let digits = uppercase ? upperHexDigits : lowerHexDigits
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             for (i, b) in bytes.enumerated() {
-                out[2 * i] = digits[Int(b >> 4)]
-                out[2 * i + 1] = digits[Int(b & 0xF)]
+                out[2 * i] = hexDigit(b >> 4, uppercase: uppercase)
+                out[2 * i + 1] = hexDigit(b, uppercase: uppercase)
             }
             return bytes.count * 2
         }
     }
 
-    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
-    private static let lowerHexDigits = Array("0123456789abcdef".utf8)
+    /// The hexadecimal digit of the low four bits of `nibble`.
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt8, uppercase: Bool) -> UInt8 {
+        let v = nibble & 0xF
+        return v < 10 ? UInt8(ascii: "0") &+ v : (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) &+ (v &- 10)
+    }
 }

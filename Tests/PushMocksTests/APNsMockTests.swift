@@ -48,6 +48,9 @@ import Testing
         let response = await send(f.apnsRequest())
         let id = response.headers["apns-id"] ?? ""
         #expect(id.count == 36 && id.split(separator: "-").count == 5)
+        // Upper-case canonical form of a version-4, variant-10 UUID, as APNs writes them.
+        #expect(id.allSatisfy { "0123456789ABCDEF-".contains($0) }, "\(id)")
+        #expect(Array(id)[14] == "4" && "89AB".contains(Array(id)[19]), "\(id)")
     }
 
     @Test func sandboxAddsUniqueID() async {
