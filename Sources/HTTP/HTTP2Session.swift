@@ -14,7 +14,14 @@ final class HTTP2Stream {
     @exclusivity(unchecked) var sharedFieldCount = 0
     /// The request header block is complete (later fields are trailers).
     @exclusivity(unchecked) var headerBlockFinished = false
+    /// The body once the stream ended; until then only the bytes that differ from `bodyBase` (see
+    /// `HTTP2Session.dataChunk`).
     @exclusivity(unchecked) var body: [UInt8] = []
+    /// The previous request's body when this stream began; while `sharesBodyBase`, the body so far is
+    /// its first `sharedBodyCount` bytes and `body` is still empty.
+    @exclusivity(unchecked) var bodyBase: [UInt8] = []
+    @exclusivity(unchecked) var sharesBodyBase = true
+    @exclusivity(unchecked) var sharedBodyCount = 0
     @exclusivity(unchecked) var headerBytes = 0
     /// How many fields (pseudo-headers included) the header block had so far.
     @exclusivity(unchecked) var fieldCount = 0
@@ -156,10 +163,15 @@ final class HTTP2Session {
         appendField(":status", String(response.status))
         var hasLength = false
         for (name, value) in response.headers.fields {
-            if name.utf8.first == UInt8(ascii: ":") { continue }
-            switch name {
-            case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
-            case "content-length": hasLength = true
+            // The names below start with these letters; comparing strings costs more than a byte.
+            switch name.utf8.first {
+            case UInt8(ascii: ":"): continue
+            case UInt8(ascii: "c"), UInt8(ascii: "t"), UInt8(ascii: "k"), UInt8(ascii: "u"), UInt8(ascii: "p"):
+                switch name {
+                case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
+                case "content-length": hasLength = true
+                default: break
+                }
             default: break
             }
             appendField(name, value)
@@ -224,6 +236,7 @@ final class HTTP2Session {
 
     fileprivate func beginHeaders(streamID: Int32) {
         let stream = HTTP2Stream(id: streamID)
+        stream.bodyBase = previousBody
         streams[streamID] = stream
         recentStream = stream
     }
@@ -367,14 +380,52 @@ final class HTTP2Session {
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
         guard let stream = stream(streamID), !stream.dispatched, !stream.bodyTooLarge else { return }
-        if stream.body.count + data.count > maxBodyBytes {
+        let received = stream.sharesBodyBase ? stream.sharedBodyCount : stream.body.count
+        if received + data.count > maxBodyBytes {
             stream.bodyTooLarge = true
             stream.body = []
+            stream.bodyBase = []
             completed.append(stream)  // answered 413 right away; the rest of the body is dropped
             stream.dispatched = true
             return
         }
+        if stream.sharesBodyBase {
+            let base = stream.bodyBase
+            let offset = stream.sharedBodyCount
+            let same =
+                offset + data.count <= base.count
+                && (data.isEmpty
+                    || base.withUnsafeBufferPointer {
+                        memcmp($0.baseAddress! + offset, data.baseAddress!, data.count) == 0
+                    })
+            if same {
+                stream.sharedBodyCount += data.count
+                return
+            }
+            stream.sharesBodyBase = false
+            stream.body = Array(base[0..<offset])
+            stream.bodyBase = []
+        }
         stream.body.append(contentsOf: data)
+    }
+
+    /// The body of the last request on this connection that had one.
+    ///
+    /// A client pushing one payload again and again sends the same bytes on every stream; a stream
+    /// whose bytes turn out equal (compared as they arrive) takes this array instead of building its
+    /// own: no allocation or copy per request, and captures that keep the requests share one body.
+    private var previousBody: [UInt8] = []
+
+    /// The stream ended: settles its body and remembers it for the next.
+    private func finishBody(_ stream: HTTP2Stream) {
+        if stream.sharesBodyBase {
+            stream.sharesBodyBase = false
+            stream.body =
+                stream.sharedBodyCount == stream.bodyBase.count
+                ? stream.bodyBase : Array(stream.bodyBase[0..<stream.sharedBodyCount])
+            stream.bodyBase = []
+        }
+        if !stream.body.isEmpty { previousBody = stream.body }
     }
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
@@ -384,6 +435,7 @@ final class HTTP2Session {
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
             if stream.headersTooLarge { stream.dispatched = true }
+            finishBody(stream)
             completed.append(stream)
         }
     }
