@@ -255,7 +255,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Queues a request for the handler; `flushDispatches` starts the tasks at the end of the iteration.
-    func dispatch(_ request: HTTPRequest, connectionID: UInt64, token: Int64) {
+    func dispatch(_ request: consuming HTTPRequest, connectionID: UInt64, token: Int64) {
         pendingDispatches.append(PendingDispatch(request: request, connectionID: connectionID, token: token))
     }
 
@@ -316,15 +316,19 @@ final class EventLoop: @unchecked Sendable {
         _ items: [PendingDispatch], _ handler: any HTTPImmediateHandler
     ) -> [PendingDispatch] {
         var rest: [PendingDispatch] = []
-        for item in items {
-            guard let response = handler.respondImmediately(to: item.request) else {
-                rest.append(item)
-                continue
+        // Walked in place: iterating the array copied each item, a retain and a release of every
+        // string and list in its request.
+        items.withUnsafeBufferPointer { items in
+            for i in items.indices {
+                guard let response = handler.respondImmediately(to: items[i].request) else {
+                    rest.append(items[i])
+                    continue
+                }
+                // As `drainInbox` does for answers from the pool; the connection may be gone.
+                guard let c = connections[items[i].connectionID] else { continue }
+                c.deliver(token: items[i].token, response)
+                markDirty(c)
             }
-            // As `drainInbox` does for answers from the pool; the connection may be gone.
-            guard let c = connections[item.connectionID] else { continue }
-            c.deliver(token: item.token, response)
-            markDirty(c)
         }
         flushDirty()
         return rest

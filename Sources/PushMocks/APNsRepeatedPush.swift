@@ -60,7 +60,11 @@ struct APNsRepeatedPushes {
 
     /// The remembered push `request` repeats, if any.
     func find(_ request: HTTPRequest) -> APNsRepeatedPush? {
-        entries.first { $0.isRepeated(by: request) }
+        // By index: `first(where:)` retained and released every entry it passed.
+        entries.withUnsafeBufferPointer { entries in
+            for i in entries.indices where entries[i].isRepeated(by: request) { return entries[i] }
+            return nil
+        }
     }
 
     mutating func remember(_ push: APNsRepeatedPush) {
