@@ -38,10 +38,8 @@ extension APNsMock {
             nowMs: nowMs, info: &info)
         tokenValid = true
         let apnsID = info.apnsID
-        let keyID = info.providerTokenKeyID
-        info = push.info
+        info = push.info.value
         info.apnsID = apnsID
-        info.providerTokenKeyID = keyID
         try validateDevice(token, nowMs: nowMs)
     }
 

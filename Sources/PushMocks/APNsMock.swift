@@ -134,6 +134,8 @@ public final class APNsMock: HTTPImmediateHandler {
 
         var response: HTTPResponse
         var tokenValid = false
+        /// The repeated push whose checks all passed: its info is this capture's but for the apns-id.
+        var sharedInfo: CaptureBox<APNsPushInfo>?
         if fault?.plan.connection == .reset {
             response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
             capture.outcome = .rejected(reason: "ConnectionReset")
@@ -149,6 +151,7 @@ public final class APNsMock: HTTPImmediateHandler {
             do throws(APNsRejection) {
                 if let repeated {
                     try validateRepeated(repeated, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
+                    sharedInfo = repeated.info
                 } else {
                     try validate(
                         request, fields: fields, token: token, jwt: credential?.jwt,
@@ -185,7 +188,11 @@ public final class APNsMock: HTTPImmediateHandler {
             let first = state.withLock { $0.authenticatedConnections.insert(request.connection.id).inserted }
             if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
         }
-        capture.apns = info
+        if let sharedInfo {
+            capture.setAPNs(sharedInfo, apnsID: info.apnsID)
+        } else {
+            capture.apns = info
+        }
         capture.response = response
         _ = log.append(taking: &capture)
         return response

@@ -19,8 +19,9 @@ final class APNsRepeatedPush: Sendable {
     let fields: APNsRequestHeaders
     let credential: APNsMock.ProviderCredential?
     let secrets: [CaptureSecret]
-    /// What the checks read (`apnsID` and `providerTokenKeyID` are filled in per request).
-    let info: APNsPushInfo
+    /// What the checks read, with the provider token's key ID (`apnsID` is filled in per request);
+    /// boxed, for the captures of accepted repeats to share.
+    let info: CaptureBox<APNsPushInfo>
 
     init(
         request: HTTPRequest, fields: APNsRequestHeaders, credential: APNsMock.ProviderCredential?,
@@ -35,8 +36,7 @@ final class APNsRepeatedPush: Sendable {
         self.secrets = secrets
         var info = info
         info.apnsID = ""
-        info.providerTokenKeyID = nil
-        self.info = info
+        self.info = CaptureBox(info)
     }
 
     /// Whether `request` is this push again: the same header list in memory, method, target and body bytes.

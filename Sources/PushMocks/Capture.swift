@@ -233,8 +233,23 @@ public struct Capture: Sendable {
     }
     /// What the APNs mock understood (APNs captures only).
     public var apns: APNsPushInfo? {
-        get { storage.apns }
-        set { writable.apns = newValue }
+        get {
+            guard var info = storage.apns?.value else { return nil }
+            info.apnsID = storage.apnsID
+            return info
+        }
+        set {
+            writable.apns = newValue.map(CaptureBox.init)
+            writable.apnsID = newValue?.apnsID ?? ""
+        }
+    }
+
+    /// Sets `apns` to `shared` with `apnsID`, keeping the box: pushes that repeat one request differ
+    /// only in their `apns-id`, and holding one shared value spares every capture a copy (and a
+    /// retain and a release) of each of its strings.
+    mutating func setAPNs(_ shared: CaptureBox<APNsPushInfo>, apnsID: String) {
+        writable.apns = shared
+        writable.apnsID = apnsID
     }
     /// The normalised FCM message (FCM captures whose body could be read).
     public var fcm: FCMMessageInfo? {
@@ -299,7 +314,9 @@ public struct Capture: Sendable {
         var connectionID: UInt64
         var streamID: Int32?
         var httpVersion: HTTPVersion
-        var apns: APNsPushInfo?
+        /// Out of line and shared between captures (see `setAPNs`); `apnsID` replaces the box's.
+        var apns: CaptureBox<APNsPushInfo>?
+        var apnsID: String
         var fcm: CaptureBox<FCMMessageInfo>?
         var oauthClient: String?
         var secrets: [CaptureSecret]
@@ -326,6 +343,7 @@ public struct Capture: Sendable {
             streamID = request.streamID
             httpVersion = request.version
             apns = nil
+            apnsID = ""
             fcm = nil
             oauthClient = nil
             secrets = []
@@ -353,6 +371,7 @@ public struct Capture: Sendable {
             streamID = other.streamID
             httpVersion = other.httpVersion
             apns = other.apns
+            apnsID = other.apnsID
             fcm = other.fcm
             oauthClient = other.oauthClient
             secrets = other.secrets
