@@ -73,6 +73,15 @@ public struct HTTPRequest: Sendable {
     /// The path without the query string.
     public var path: String { pathOf(target) }
 
+    /// `authority`, or the `host` header when there is none.
+    ///
+    /// Spelled out rather than with `??`, whose autoclosure would copy the whole request (a retain and
+    /// a release of each of its strings and lists) on every call.
+    public var authorityOrHost: String? {
+        if let authority { return authority }
+        return headers["host"]
+    }
+
     /// The query parameters, percent-decoded; later duplicates win.
     public var query: [String: String] {
         guard let q = target.firstIndex(of: "?") else { return [:] }

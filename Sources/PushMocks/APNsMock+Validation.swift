@@ -37,10 +37,15 @@ extension APNsMock {
             authorization: push.fields.authorization, jwt: push.credential?.jwt, jwtKeyID: push.credential?.keyID,
             nowMs: nowMs, info: &info)
         tokenValid = true
-        let apnsID = info.apnsID
-        info = push.info.value
-        info.apnsID = apnsID
-        try validateDevice(token, nowMs: nowMs)
+        do throws(APNsRejection) {
+            try validateDevice(token, nowMs: nowMs)
+        } catch {
+            // A rejected repeat's capture shows what the checks read; an accepted one shares `push.info`.
+            let apnsID = info.apnsID
+            info = push.info.value
+            info.apnsID = apnsID
+            throw error
+        }
     }
 
     /// The checks before the provider token's: method, path, header syntax, device token format.

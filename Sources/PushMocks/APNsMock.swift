@@ -122,11 +122,22 @@ public final class APNsMock: HTTPImmediateHandler {
         capture.environment = environment
         if let token, !token.isEmpty { capture.deviceToken = token }
         let repeated = request.version == .http2 ? repeatedPushes.withLock { $0.find(request) } : nil
-        let fields = repeated?.fields ?? APNsRequestHeaders(request.headers)
-        let credential = repeated.map(\.credential) ?? fields.authorization.flatMap(providerCredential)
-        capture.secrets = repeated?.secrets ?? secrets(token: token, credential: credential)
+        // A repeat's header fields and credential stay in `repeated`: copying them out cost a retain
+        // and a release of each string.
+        var fields: APNsRequestHeaders?
+        var credential: ProviderCredential?
+        let requestID: String?
+        if let repeated {
+            capture.secrets = repeated.secrets
+            requestID = repeated.fields.apnsID
+        } else {
+            let read = APNsRequestHeaders(request.headers)
+            credential = read.authorization.flatMap(providerCredential)
+            capture.secrets = secrets(token: token, credential: credential)
+            requestID = read.apnsID
+            fields = read
+        }
         capture.jsonSource = .body
-        let requestID = fields.apnsID
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         var info = APNsPushInfo(apnsID: apnsID)
 
@@ -153,6 +164,7 @@ public final class APNsMock: HTTPImmediateHandler {
                     try validateRepeated(repeated, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
                     sharedInfo = repeated.info
                 } else {
+                    let fields = fields!  // read above whenever the request is no repeat
                     try validate(
                         request, fields: fields, token: token, jwt: credential?.jwt,
                         jwtKeyID: credential?.keyID,

@@ -327,7 +327,7 @@ public struct Capture: Sendable {
             self.arrivalMs = arrivalMs
             self.mock = mock
             environment = nil
-            authority = request.authority ?? request.headers["host"]
+            authority = request.authorityOrHost
             addressedHost = ImpersonatedHost.addressed(by: request)
             deviceToken = nil
             fcmTarget = nil

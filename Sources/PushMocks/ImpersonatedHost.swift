@@ -40,7 +40,7 @@ public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
     /// The real host `request` was addressed to: its `:authority` (or `host`), else the TLS server
     /// name, else the target of the `CONNECT` that opened its tunnel; nil when none names one.
     public static func addressed(by request: HTTPRequest) -> ImpersonatedHost? {
-        if let authority = request.authority ?? request.headers["host"], mayStart(authority.utf8.first),
+        if let authority = request.authorityOrHost, mayStart(authority.utf8.first),
             let host = ImpersonatedHost(authority: authority)
         {
             return host

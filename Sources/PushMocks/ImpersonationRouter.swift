@@ -50,7 +50,7 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
             return .failure(refusal)
         }
         if let host = ImpersonatedHost.addressed(by: request) { return .success(host) }
-        let named = request.authority ?? request.headers["host"] ?? request.connection.serverName ?? "no host"
+        let named = request.authorityOrHost ?? request.connection.serverName ?? "no host"
         return .failure(
             Refusal(
                 response: .text(

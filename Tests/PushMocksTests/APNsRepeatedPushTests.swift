@@ -82,6 +82,11 @@ import Testing
         let response = await apns.handle(again(first))
         #expect(response.status == 410)
         #expect(response.apnsReason == "Unregistered")
+        // The rejected repeat's capture still shows what the checks read.
+        let info = f.mocks.log.captures().last?.apns
+        #expect(info?.topic == "com.ringcheck.testapp.voip" && info?.pushType == "voip")
+        #expect(info?.apnsID == response.headers["apns-id"])
+        #expect(info?.providerTokenKeyID == f.keys.apnsKey.keyID)
     }
 
     @Test func theSameHeaderListWithAnotherBodyIsJudgedAgain() async {
