@@ -160,7 +160,7 @@ final class HTTP2Session {
         // Names and values in one reused buffer; nghttp2 copies them during submit.
         nvBytes.removeAll(keepingCapacity: true)
         nvSpans.removeAll(keepingCapacity: true)
-        appendField(":status", String(response.status))
+        appendField(":status", Self.decimal(response.status))
         var hasLength = false
         for (name, value) in response.headers.fields {
             // The names below start with these letters; comparing strings costs more than a byte.
@@ -177,7 +177,7 @@ final class HTTP2Session {
             appendField(name, value)
         }
         if !hasLength && response.status != 204 && response.status != 304 && response.status >= 200 {
-            appendField("content-length", String(response.body.count))
+            appendField("content-length", Self.decimal(response.body.count))
         }
         let hasBody = !stream.responseBody.isEmpty
         let session = self.session
@@ -201,6 +201,12 @@ final class HTTP2Session {
         return rv == 0
     }
 
+    /// `String(n)`, made once for the small numbers every response carries (status, content-length).
+    private static func decimal(_ n: Int) -> String {
+        n >= 0 && n < smallDecimals.count ? smallDecimals[n] : String(n)
+    }
+    private static let smallDecimals = (0..<1024).map { String($0) }
+
     // Scratch space for building header lists, reused across responses.
     @exclusivity(unchecked) private var nvBytes: [UInt8] = []
     @exclusivity(unchecked) private var nvSpans:
@@ -223,12 +229,18 @@ final class HTTP2Session {
         return false
     }
 
+    /// Appends the UTF-8 of `string` to `nvBytes`, from its storage when it has one (faster than its view).
+    private func appendBytes(of string: String) {
+        let done = string.utf8.withContiguousStorageIfAvailable { nvBytes.append(contentsOf: $0) }
+        if done == nil { nvBytes.append(contentsOf: string.utf8) }
+    }
+
     private func appendField(_ name: String, _ value: String) {
         let flags = UInt8((shouldIndex(name, value) ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX).rawValue)
         let n = nvBytes.count
-        nvBytes.append(contentsOf: name.utf8)
+        appendBytes(of: name)
         let v = nvBytes.count
-        nvBytes.append(contentsOf: value.utf8)
+        appendBytes(of: value)
         nvSpans.append((n, v - n, v, nvBytes.count - v, flags))
     }
 
@@ -293,23 +305,18 @@ final class HTTP2Session {
     /// building its own: one array allocation fewer per request, no string lookups, and none of the
     /// retains and releases of its strings, for the request and for the capture that keeps it.
     private var previousHeaders = HTTPHeaders()
+    /// The bytes of `previousHeaders`' fields, compared with the fields as they arrive: the strings
+    /// themselves were slower to compare (a short string is copied out of line first).
+    private var previousHeaderBytes: [(name: [UInt8], value: [UInt8])] = []
 
     /// Whether regular field `k` of `previousHeaders` has these bytes.
     private func matchesPreviousField(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
         -> Bool
     {
-        guard k < previousHeaders.count else { return false }
-        return previousHeaders.fields.withUnsafeBufferPointer { fields in
+        guard k < previousHeaderBytes.count else { return false }
+        return previousHeaderBytes.withUnsafeBufferPointer { fields in
             Self.equal(fields[k].name, name) && Self.equal(fields[k].value, value)
         }
-    }
-
-    private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let utf8 = string.utf8
-        guard utf8.count == bytes.count else { return false }
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
-        return utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 }
-            ?? utf8.elementsEqual(bytes)
     }
 
     /// Gives `stream` its own header list with the fields it shared so far.
@@ -334,6 +341,7 @@ final class HTTP2Session {
         }
         materializeHeaders(stream)
         previousHeaders = stream.headers
+        previousHeaderBytes = stream.headers.fields.map { (Array($0.name.utf8), Array($0.value.utf8)) }
     }
 
     /// The fields of recent requests on this connection by position in the header block, as bytes
