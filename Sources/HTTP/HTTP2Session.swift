@@ -37,6 +37,9 @@ final class HTTP2Stream {
     /// What to do to the connection when this stream closes.
     @exclusivity(unchecked) var directive: ConnectionDirective = .none
 
+    /// Where the stream is in `HTTP2Session.streams`.
+    @exclusivity(unchecked) var slot = 0
+
     init(id: Int32) { self.id = id }
 }
 
@@ -46,7 +49,10 @@ final class HTTP2Stream {
 /// `completed` after each `receive` and calls `send` to collect output.
 final class HTTP2Session {
     private var session: OpaquePointer!
-    @exclusivity(unchecked) private(set) var streams: [Int32: HTTP2Stream] = [:]
+    /// The open request streams, in no order; each knows its place (`HTTP2Stream.slot`), and nghttp2
+    /// keeps a pointer to it as the stream's user data for lookups by ID (a Swift dictionary's hashing
+    /// cost more than the rest of the lookup, insertion and removal together).
+    @exclusivity(unchecked) private var streams: [HTTP2Stream] = []
     /// Streams whose request is complete (or failed a limit), in arrival order.
     @exclusivity(unchecked) var completed: [HTTP2Stream] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
@@ -146,7 +152,7 @@ final class HTTP2Session {
     /// Submits the response for a stream; false when the stream is gone (reset by the peer).
     @discardableResult
     func submitResponse(streamID: Int32, _ response: HTTPResponse) -> Bool {
-        guard let stream = streams[streamID] else { return false }
+        guard let stream = lookUp(streamID) else { return false }
         if stream.awaitingHandler {
             stream.awaitingHandler = false
             awaitingHandler -= 1
@@ -247,10 +253,30 @@ final class HTTP2Session {
     // MARK: Callback bodies
 
     fileprivate func beginHeaders(streamID: Int32) {
+        if let open = lookUp(streamID) { remove(open) }
         let stream = HTTP2Stream(id: streamID)
         stream.bodyBase = previousBody
-        streams[streamID] = stream
+        stream.slot = streams.count
+        streams.append(stream)
+        nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
         recentStream = stream
+    }
+
+    /// The open stream with this ID, through nghttp2's user data (`streams` holds it).
+    private func lookUp(_ id: Int32) -> HTTP2Stream? {
+        guard let p = nghttp2_session_get_stream_user_data(session, id) else { return nil }
+        return Unmanaged<HTTP2Stream>.fromOpaque(p).takeUnretainedValue()
+    }
+
+    /// Drops `stream` from `streams` (the last one takes its place).
+    private func remove(_ stream: HTTP2Stream) {
+        nghttp2_session_set_stream_user_data(session, stream.id, nil)
+        let last = streams.count - 1
+        if stream.slot != last {
+            streams.swapAt(stream.slot, last)
+            streams[stream.slot].slot = stream.slot
+        }
+        streams.removeLast()
     }
 
     /// The stream whose frames arrived last: header and data callbacks come in runs for one stream.
@@ -258,7 +284,7 @@ final class HTTP2Session {
 
     private func stream(_ id: Int32) -> HTTP2Stream? {
         if let s = recentStream, s.id == id { return s }
-        let s = streams[id]
+        let s = lookUp(id)
         recentStream = s
         return s
     }
@@ -450,7 +476,8 @@ final class HTTP2Session {
 
     fileprivate func streamClosed(streamID: Int32) {
         if recentStream?.id == streamID { recentStream = nil }
-        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        guard let stream = lookUp(streamID) else { return }
+        remove(stream)
         if stream.awaitingHandler { awaitingHandler -= 1 }
         switch stream.directive {
         case .goawayAfterResponse(let code, let debug): submitGoaway(errorCode: code, debug: debug)
@@ -463,7 +490,7 @@ final class HTTP2Session {
     fileprivate func readBody(
         streamID: Int32, into buf: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>
     ) -> Int {
-        guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        guard let stream = lookUp(streamID) else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
         let n = min(length, stream.responseBody.count - stream.responseOffset)
         if n > 0 {
             stream.responseBody.withUnsafeBufferPointer { p in
