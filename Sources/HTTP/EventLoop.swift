@@ -316,6 +316,8 @@ final class EventLoop: @unchecked Sendable {
         _ items: [PendingDispatch], _ handler: any HTTPImmediateHandler
     ) -> [PendingDispatch] {
         var rest: [PendingDispatch] = []
+        // A connection's requests come in runs: the one found last is checked before the dictionary.
+        var last: Connection?
         // Walked in place: iterating the array copied each item, a retain and a release of every
         // string and list in its request.
         items.withUnsafeBufferPointer { items in
@@ -325,7 +327,9 @@ final class EventLoop: @unchecked Sendable {
                     continue
                 }
                 // As `drainInbox` does for answers from the pool; the connection may be gone.
-                guard let c = connections[items[i].connectionID] else { continue }
+                let id = items[i].connectionID
+                if last == nil || last!.info.id != id || last!.isClosed { last = connections[id] }
+                guard let c = last else { continue }
                 c.deliver(token: items[i].token, response)
                 markDirty(c)
             }

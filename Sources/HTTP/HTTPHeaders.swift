@@ -30,7 +30,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public mutating func add(_ name: String, _ value: String) { fields.append((Self.lowercase(name), value)) }
 
     /// Appends a field whose name is known to be lowercase already (HTTP/2 requires it), without converting.
-    mutating func addLowercased(_ name: String, _ value: String) { fields.append((name, value)) }
+    public mutating func addLowercased(_ name: String, _ value: String) { fields.append((name, value)) }
 
     /// Replaces every field of that name with one value.
     public mutating func set(_ name: String, _ value: String) {

@@ -12,19 +12,27 @@ import Synchronization
 public struct MockClock: Sendable {
     /// Returns the current time in milliseconds since the UNIX epoch.
     public let nowMs: @Sendable () -> Int64
+    /// True for `system`: the wall clock, which the HTTP server also reads when a request arrives.
+    public let isSystem: Bool
 
     /// A clock reading time from `nowMs`.
-    public init(_ nowMs: @escaping @Sendable () -> Int64) { self.nowMs = nowMs }
+    public init(_ nowMs: @escaping @Sendable () -> Int64) { self.init(nowMs, isSystem: false) }
+
+    private init(_ nowMs: @escaping @Sendable () -> Int64, isSystem: Bool) {
+        self.nowMs = nowMs
+        self.isSystem = isSystem
+    }
 
     /// The current time in milliseconds.
     public func callAsFunction() -> Int64 { nowMs() }
 
     /// The wall clock.
-    public static let system = MockClock {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    public static let system = MockClock(
+        {
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+        }, isSystem: true)
 
     /// A clock that never moves.
     public static func fixed(_ ms: Int64) -> MockClock { MockClock { ms } }
