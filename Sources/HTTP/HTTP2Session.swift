@@ -226,7 +226,8 @@ final class HTTP2Session {
     /// response (`apns-id`) would otherwise be added to the dynamic table each time, evicting others,
     /// for nothing: that cost about 5% of the APNs mock's CPU per request.
     private func shouldIndex(_ name: String, _ value: String) -> Bool {
-        if let i = sentFields.firstIndex(where: { $0.name == name }) {
+        let length = name.utf8.count
+        if let i = sentFields.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
             if sentFields[i].value == value { return true }
             sentFields[i].value = value
         } else if sentFields.count < 16 {
@@ -307,12 +308,14 @@ final class HTTP2Session {
             return
         }
         let (n, v) = strings(ofField: position, name: name, value: value)
-        if n.utf8.first == UInt8(ascii: ":") {
-            switch n {
-            case ":method": stream.method = v
-            case ":path": stream.path = v
-            case ":authority": stream.authority = v
-            default: break
+        if name.first == UInt8(ascii: ":") {
+            // By the bytes: a switch on the string compared it with each case in turn.
+            if Self.equal(name, ":path") {
+                stream.path = v
+            } else if Self.equal(name, ":method") {
+                stream.method = v
+            } else if Self.equal(name, ":authority") {
+                stream.authority = v
             }
         } else if stream.sharesPreviousHeaders {
             // The bytes differ from the previous request's field (compared above; never as Strings,
@@ -404,6 +407,10 @@ final class HTTP2Session {
             recentFields.append(field)
         }
         return (field.nameString, field.valueString)
+    }
+
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        bytes.count == literal.utf8CodeUnitCount && memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
     }
 
     private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
