@@ -2,22 +2,12 @@ import HTTP
 import TestSupport
 import Testing
 
-/// Answers on the event loop with the request's body, so the server's reuse of a previous request's
-/// body can be checked from outside.
-struct BodyEchoHandler: HTTPImmediateHandler {
-    func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-        HTTPResponse(status: 200, body: request.body)
-    }
-
-    func handle(_ request: HTTPRequest) async -> HTTPResponse { respondImmediately(to: request)! }
-}
-
 @Suite struct HTTPServerBodyReuseTests {
     /// Bodies on one connection that repeat (in other chunks), shrink, grow, change midway and vanish,
     /// and two streams whose data interleave while the second ends with another body: each request
     /// must get exactly its own bytes, whatever the requests before and beside it sent.
     @Test func eachRequestGetsItsOwnBodyOnOneConnection() async throws {
-        try await withTestServer(handler: BodyEchoHandler()) { server in
+        try await withTestServer(handler: Self.bodyEcho) { server in
             let r = try await runProcess("/usr/bin/python3", ["-c", Self.client, String(server.port)])
             #expect(r.status == 0, "\(r.stderr)")
             let lines = r.stdout.split(separator: "\n").map(String.init)
@@ -28,6 +18,9 @@ struct BodyEchoHandler: HTTPImmediateHandler {
             }
         }
     }
+
+    /// Answers with the request's body.
+    static let bodyEcho = EventLoopAnswerHandler { HTTPResponse(status: 200, body: $0.body) }
 
     /// Request bodies as DATA chunks, sent one request after the other.
     static let sequential: [[String]] = [
@@ -48,14 +41,8 @@ struct BodyEchoHandler: HTTPImmediateHandler {
     /// Prints "ok <body>" for each echo equal to what was sent, "bad <sent> <got>" otherwise. Args: port.
     static var client: String {
         let lists = sequential.map { "[" + $0.map { "b\"\($0)\"" }.joined(separator: ", ") + "]" }
-        return """
-            import socket, sys
-            import h2.connection, h2.config, h2.events
+        return H2cScript.open + """
             sequential = [\(lists.joined(separator: ", "))]
-            sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
-            conn.initiate_connection()
-            sock.sendall(conn.data_to_send())
             head = [(":method", "POST"), (":path", "/"), (":scheme", "http"), (":authority", "localhost")]
             bodies = {}
             def start(chunks_before_end):

@@ -2,27 +2,22 @@ import HTTP
 import TestSupport
 import Testing
 
-/// Answers on the event loop with the request's header fields, one `name: value` per line, so the
-/// server's reuse of a previous request's header list can be checked from outside.
-struct HeaderListHandler: HTTPImmediateHandler {
-    func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-        .text(200, request.headers.map { "\($0.name): \($0.value)\n" }.joined())
-    }
-
-    func handle(_ request: HTTPRequest) async -> HTTPResponse { respondImmediately(to: request)! }
-}
-
 @Suite struct HTTPServerHeaderListTests {
     /// Requests on one connection whose fields repeat, grow, shrink and change: each must see exactly
     /// its own fields, in order, whatever the request before it sent.
     @Test func eachRequestSeesItsOwnFieldsOnOneConnection() async throws {
-        try await withTestServer(handler: HeaderListHandler()) { server in
+        try await withTestServer(handler: Self.headerList) { server in
             let r = try await runProcess("/usr/bin/python3", ["-c", Self.client, String(server.port)])
             #expect(r.status == 0, "\(r.stderr)")
             let bodies = r.stdout.components(separatedBy: "----\n").dropLast()
             let expected = Self.requests.map { $0.map { "\($0.0): \($0.1)\n" }.joined() }
             #expect(Array(bodies) == expected)
         }
+    }
+
+    /// Answers with the request's header fields, one `name: value` per line.
+    static let headerList = EventLoopAnswerHandler { request in
+        .text(200, request.headers.map { "\($0.name): \($0.value)\n" }.joined())
     }
 
     /// Header lists sent in this order on one connection.
@@ -44,14 +39,8 @@ struct HeaderListHandler: HTTPImmediateHandler {
     static var client: String {
         let lists = requests.map { list in "[" + list.map { "(\"\($0.0)\", \"\($0.1)\")" }.joined(separator: ", ") + "]"
         }
-        return """
-            import socket, sys
-            import h2.connection, h2.config, h2.events
+        return H2cScript.open + """
             requests = [\(lists.joined(separator: ", "))]
-            sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
-            conn.initiate_connection()
-            sock.sendall(conn.data_to_send())
             for fields in requests:
                 sid = conn.get_next_available_stream_id()
                 head = [(":method", "GET"), (":path", "/"), (":scheme", "http"), (":authority", "localhost")]
