@@ -51,12 +51,16 @@ import Testing
         // Upper-case canonical form of a version-4, variant-10 UUID, as APNs writes them.
         #expect(id.allSatisfy { "0123456789ABCDEF-".contains($0) }, "\(id)")
         #expect(Array(id)[14] == "4" && "89AB".contains(Array(id)[19]), "\(id)")
+        #expect(id.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12], "\(id)")
+        #expect(await send(f.apnsRequest()).headers["apns-id"] != id)
     }
 
     @Test func sandboxAddsUniqueID() async {
         let response = await send(f.apnsRequest(authority: "api.sandbox.push.apple.com"), to: f.mocks.apnsSandbox)
         #expect(response.status == 200)
-        #expect(response.headers["apns-unique-id"] != nil)
+        let unique = response.headers["apns-unique-id"] ?? ""
+        #expect(unique.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12], "\(unique)")
+        #expect(unique.allSatisfy { "0123456789abcdef-".contains($0) } && Array(unique)[14] == "4", "\(unique)")
         #expect(f.mocks.log.captures().last?.environment == .sandbox)
     }
 
