@@ -37,17 +37,94 @@ public struct ConnectionInfo: Sendable, Equatable {
 }
 
 /// One complete request as received by the server.
+///
+/// A value type whose fields but the stream ID and the arrival time live in one shared, immutable
+/// object (`Head`): a request passes through the server's dispatch queue, the handler and the capture
+/// that keeps it, and a copy of its strings and lists retained and released each of them every time.
+/// The HTTP/2 server hands a request that repeats the previous one on its connection field for field
+/// that request's head (see `sharesHead(with:)`).
 public struct HTTPRequest: Sendable {
-    public var method: String
+    /// The request but for its stream ID and arrival time; replaced whole when a field changes.
+    final class Head: Sendable {
+        let method: String
+        let target: String
+        let authority: String?
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        let version: HTTPVersion
+        let connection: ConnectionInfo
+
+        init(
+            method: String, target: String, authority: String?, headers: HTTPHeaders, body: [UInt8],
+            version: HTTPVersion, connection: ConnectionInfo
+        ) {
+            self.method = method
+            self.target = target
+            self.authority = authority
+            self.headers = headers
+            self.body = body
+            self.version = version
+            self.connection = connection
+        }
+
+        /// A copy with the fields `change` sets.
+        func with(_ change: (inout Fields) -> Void) -> Head {
+            var fields = Fields(
+                method: method, target: target, authority: authority, headers: headers, body: body, version: version,
+                connection: connection)
+            change(&fields)
+            return Head(
+                method: fields.method, target: fields.target, authority: fields.authority, headers: fields.headers,
+                body: fields.body, version: fields.version, connection: fields.connection)
+        }
+
+        /// The fields of a head while a copy is changed.
+        struct Fields {
+            var method: String
+            var target: String
+            var authority: String?
+            var headers: HTTPHeaders
+            var body: [UInt8]
+            var version: HTTPVersion
+            var connection: ConnectionInfo
+        }
+    }
+
+    private(set) var head: Head
+
+    public var method: String {
+        get { head.method }
+        set { head = head.with { $0.method = newValue } }
+    }
     /// The request target: path and query, as sent (`/3/device/abc?x=1`).
-    public var target: String
+    public var target: String {
+        get { head.target }
+        set { head = head.with { $0.target = newValue } }
+    }
     /// `:authority` for HTTP/2, the `host` header for HTTP/1.1 (HTTP/2 clients may also send `host`).
-    public var authority: String?
+    public var authority: String? {
+        get { head.authority }
+        set { head = head.with { $0.authority = newValue } }
+    }
     /// Header fields without HTTP/2 pseudo-headers.
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
-    public var version: HTTPVersion
-    public var connection: ConnectionInfo
+    public var headers: HTTPHeaders {
+        get { head.headers }
+        set { head = head.with { $0.headers = newValue } }
+    }
+    public var body: [UInt8] {
+        get { head.body }
+        set { head = head.with { $0.body = newValue } }
+    }
+    public var version: HTTPVersion {
+        get { head.version }
+        set { head = head.with { $0.version = newValue } }
+    }
+    public var connection: ConnectionInfo {
+        get { head.connection }
+        set { head = head.with { $0.connection = newValue } }
+    }
+    /// `connection.id`, read without copying the connection's other fields.
+    public var connectionID: UInt64 { head.connection.id }
     /// The HTTP/2 stream ID, nil for HTTP/1.1.
     public var streamID: Int32?
     /// Wall-clock arrival of the complete request, in milliseconds since the UNIX epoch.
@@ -59,16 +136,27 @@ public struct HTTPRequest: Sendable {
         connection: ConnectionInfo = ConnectionInfo(id: 0, remoteAddress: "127.0.0.1:0", localPort: 0, isTLS: false),
         streamID: Int32? = nil, arrivalMs: Int64 = 0
     ) {
-        self.method = method
-        self.target = target
-        self.authority = authority
-        self.headers = headers
-        self.body = body
-        self.version = version
-        self.connection = connection
+        head = Head(
+            method: method, target: target, authority: authority, headers: headers, body: body, version: version,
+            connection: connection)
         self.streamID = streamID
         self.arrivalMs = arrivalMs
     }
+
+    /// `previous` again on another stream: the same head, shared.
+    init(repeating previous: HTTPRequest, streamID: Int32?, arrivalMs: Int64) {
+        head = previous.head
+        self.streamID = streamID
+        self.arrivalMs = arrivalMs
+    }
+
+    /// Whether both requests hold one head in memory: then every field but the stream ID and the arrival
+    /// time is equal, without comparing them (the HTTP/2 server hands a repeated request the head of
+    /// the request it repeats).
+    package func sharesHead(with other: HTTPRequest) -> Bool { head === other.head }
+
+    /// Who the head is, for keeping alongside a request and comparing without touching it (see `sharesHead`).
+    package var headID: ObjectIdentifier { ObjectIdentifier(head) }
 
     /// The path without the query string.
     public var path: String { pathOf(target) }
@@ -78,8 +166,8 @@ public struct HTTPRequest: Sendable {
     /// Spelled out rather than with `??`, whose autoclosure would copy the whole request (a retain and
     /// a release of each of its strings and lists) on every call.
     public var authorityOrHost: String? {
-        if let authority { return authority }
-        return headers["host"]
+        if let authority = head.authority { return authority }
+        return head.headers["host"]
     }
 
     /// The query parameters, percent-decoded; later duplicates win.

@@ -23,27 +23,32 @@ extension APNsMock {
         nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
         try validateRequestLine(request, fields: fields, token: token)
-        try authenticate(authorization: fields.authorization, jwt: jwt, jwtKeyID: jwtKeyID, nowMs: nowMs, info: &info)
+        info.providerTokenKeyID = jwtKeyID
+        try authenticate(authorization: fields.authorization, jwt: jwt, nowMs: nowMs)
         tokenValid = true
         try validatePush(request, fields: fields, info: &info)
         try validateDevice(token, nowMs: nowMs)
     }
 
     /// `validate` for a request that repeats `push`: only the checks that read more than the request.
+    /// On a rejection `rejectedInfo` is what the capture shows of the push (but for its `apnsID`); an
+    /// accepted repeat's capture shares `push.info`.
     func validateRepeated(
-        _ push: APNsRepeatedPush, token: String?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+        _ push: APNsRepeatedPush, token: String?, nowMs: Int64, rejectedInfo: inout APNsPushInfo?,
+        tokenValid: inout Bool
     ) throws(APNsRejection) {
-        try authenticate(
-            authorization: push.fields.authorization, jwt: push.credential?.jwt, jwtKeyID: push.credential?.keyID,
-            nowMs: nowMs, info: &info)
+        do throws(APNsRejection) {
+            try authenticate(authorization: push.fields.authorization, jwt: push.credential?.jwt, nowMs: nowMs)
+        } catch {
+            // As `validate` leaves it: the provider token's key ID, and no more.
+            rejectedInfo = APNsPushInfo(providerTokenKeyID: push.credential?.keyID)
+            throw error
+        }
         tokenValid = true
         do throws(APNsRejection) {
             try validateDevice(token, nowMs: nowMs)
         } catch {
-            // A rejected repeat's capture shows what the checks read; an accepted one shares `push.info`.
-            let apnsID = info.apnsID
-            info = push.info.value
-            info.apnsID = apnsID
+            rejectedInfo = push.info.value
             throw error
         }
     }
@@ -223,9 +228,7 @@ extension APNsMock {
 
     // MARK: Provider tokens
 
-    func authenticate(
-        authorization: String?, jwt: String?, jwtKeyID: String?, nowMs: Int64, info: inout APNsPushInfo
-    ) throws(APNsRejection) {
+    func authenticate(authorization: String?, jwt: String?, nowMs: Int64) throws(APNsRejection) {
         // A value with a bearer token is not blank; only other values need the scan.
         guard let raw = authorization,
             jwt != nil || raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
@@ -235,7 +238,6 @@ extension APNsMock {
         guard let jwt else {
             throw APNsRejection(.invalidProviderToken, "authorization must be 'bearer <provider token>'")
         }
-        info.providerTokenKeyID = jwtKeyID
         let decision: ProviderTokenBook.Decision
         if let known = state.withLock({ $0.tokens.check(token: jwt, nowMs: nowMs) }) {
             decision = known

@@ -143,7 +143,8 @@ public final class APNsMock: HTTPImmediateHandler {
         }
         capture.jsonSource = .body
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
-        var info = APNsPushInfo(apnsID: apnsID)
+        /// What the capture shows of the push but for its apns-id, unless it shares `sharedInfo`.
+        var info: APNsPushInfo?
 
         capture.fault = fault
 
@@ -165,18 +166,21 @@ public final class APNsMock: HTTPImmediateHandler {
         } else {
             do throws(APNsRejection) {
                 if let repeated {
-                    try validateRepeated(repeated, token: token, nowMs: now, info: &info, tokenValid: &tokenValid)
+                    try validateRepeated(
+                        repeated, token: token, nowMs: now, rejectedInfo: &info, tokenValid: &tokenValid)
                     sharedInfo = repeated.info
                 } else {
                     let fields = fields!  // read above whenever the request is no repeat
+                    var judged = APNsPushInfo()
+                    defer { info = judged }
                     try validate(
                         request, fields: fields, token: token, jwt: credential?.jwt,
                         jwtKeyID: credential?.keyID,
-                        nowMs: now, info: &info, tokenValid: &tokenValid)
+                        nowMs: now, info: &judged, tokenValid: &tokenValid)
                     if request.version == .http2 {
                         let push = APNsRepeatedPush(
                             request: request, fields: fields, credential: credential, secrets: capture.secrets,
-                            info: info)
+                            info: judged)
                         repeatedPushes.withLock { $0.remember(push) }
                     }
                 }
@@ -201,7 +205,7 @@ public final class APNsMock: HTTPImmediateHandler {
             faultSetDirective = fault.finish(&response, goawayDebug: debug)
         }
         if tokenValid && !faultSetDirective && request.version == .http2 {
-            let id = request.connection.id
+            let id = request.connectionID
             let first = state.withLock { state -> Bool in
                 if state.lastAuthenticatedConnection == id { return false }
                 state.lastAuthenticatedConnection = id
@@ -210,9 +214,11 @@ public final class APNsMock: HTTPImmediateHandler {
             if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
         }
         if let sharedInfo {
-            capture.setAPNs(sharedInfo, apnsID: info.apnsID)
+            capture.setAPNs(sharedInfo, apnsID: apnsID)
         } else {
-            capture.apns = info
+            var own = info ?? APNsPushInfo()
+            own.apnsID = apnsID
+            capture.apns = own
         }
         capture.response = response
         _ = log.append(taking: &capture)

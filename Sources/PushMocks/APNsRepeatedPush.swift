@@ -11,15 +11,12 @@ import HTTP
 ///
 /// Immutable, so handing it out of the mock's lock costs one retain.
 final class APNsRepeatedPush: Sendable {
-    /// The header list, kept so that its storage (compared by address) stays this list's.
-    let headers: HTTPHeaders
-    let method: String
-    let target: String
-    let body: [UInt8]
+    /// The request, kept so that its head and header list (compared by address) stay its own.
+    let request: HTTPRequest
     let fields: APNsRequestHeaders
     let credential: APNsMock.ProviderCredential?
     let secrets: [CaptureSecret]
-    /// What the checks read, with the provider token's key ID (`apnsID` is filled in per request);
+    /// What the checks read, with the provider token's key ID (no `apnsID`: each capture has its own);
     /// boxed, for the captures of accepted repeats to share.
     let info: CaptureBox<APNsPushInfo>
 
@@ -27,25 +24,24 @@ final class APNsRepeatedPush: Sendable {
         request: HTTPRequest, fields: APNsRequestHeaders, credential: APNsMock.ProviderCredential?,
         secrets: [CaptureSecret], info: APNsPushInfo
     ) {
-        headers = request.headers
-        method = request.method
-        target = request.target
-        body = request.body
+        self.request = request
         self.fields = fields
         self.credential = credential
         self.secrets = secrets
-        var info = info
-        info.apnsID = ""
         self.info = CaptureBox(info)
     }
 
-    /// Whether `request` is this push again: the same header list in memory, method, target and body bytes.
-    func isRepeated(by request: HTTPRequest) -> Bool {
-        guard headers.sharesStorage(with: request.headers), body.count == request.body.count,
-            method == request.method, target == request.target
+    /// Whether `other` is this push again: the same head in memory (the HTTP/2 server hands a request
+    /// repeating the previous one on its connection that one's head), or the same header list in
+    /// memory, method, target and body bytes.
+    func isRepeated(by other: HTTPRequest) -> Bool {
+        if other.sharesHead(with: request) { return true }
+        // Heads differ for equal requests on different connections, or when the server did not compare.
+        guard request.headers.sharesStorage(with: other.headers), request.body.count == other.body.count,
+            request.method == other.method, request.target == other.target
         else { return false }
-        return body.withUnsafeBytes { mine in
-            request.body.withUnsafeBytes { theirs in
+        return request.body.withUnsafeBytes { mine in
+            other.body.withUnsafeBytes { theirs in
                 mine.count == 0 || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
             }
         }
@@ -56,12 +52,18 @@ final class APNsRepeatedPush: Sendable {
 struct APNsRepeatedPushes {
     static let limit = 16
     private var entries: [APNsRepeatedPush] = []
+    /// The `headID` of each entry's request, alongside: comparing them touches no entry (reading an
+    /// entry's request retained and released it).
+    private var heads: [ObjectIdentifier] = []
     private var next = 0
 
     /// The remembered push `request` repeats, if any.
     func find(_ request: HTTPRequest) -> APNsRepeatedPush? {
+        // Heads first: a repeat on a connection mostly shares its head with a remembered push.
         // By index: `first(where:)` retained and released every entry it passed.
-        entries.withUnsafeBufferPointer { entries in
+        let head = request.headID
+        if let i = heads.firstIndex(of: head) { return entries[i] }
+        return entries.withUnsafeBufferPointer { entries in
             for i in entries.indices where entries[i].isRepeated(by: request) { return entries[i] }
             return nil
         }
@@ -70,8 +72,10 @@ struct APNsRepeatedPushes {
     mutating func remember(_ push: APNsRepeatedPush) {
         if entries.count < Self.limit {
             entries.append(push)
+            heads.append(push.request.headID)
         } else {
             entries[next] = push
+            heads[next] = push.request.headID
             next = (next + 1) % Self.limit
         }
     }

@@ -140,14 +140,20 @@ public struct Capture: Sendable {
     }
     /// `:authority` or `host`.
     public var authority: String? {
-        get { storage.authority }
-        set { writable.authority = newValue }
+        get {
+            if let set = storage.authority { return set }
+            return storage.request.authorityOrHost
+        }
+        set { writable.authority = .some(newValue) }
     }
     /// The real provider host the request was addressed to (`api.push.apple.com`, …) when it came
     /// through impersonation or named one in `:authority`, SNI or its `CONNECT`; nil at the mock's own URL.
     public var addressedHost: ImpersonatedHost? {
-        get { storage.addressedHost }
-        set { writable.addressedHost = newValue }
+        get {
+            if let set = storage.addressedHost { return set }
+            return ImpersonatedHost.addressed(by: storage.request)
+        }
+        set { writable.addressedHost = .some(newValue) }
     }
     /// The APNs device token from the path, or the FCM registration token (`message.token`).
     public var deviceToken: String? {
@@ -160,21 +166,21 @@ public struct Capture: Sendable {
         set { writable.fcmTarget = newValue }
     }
     public var method: String {
-        get { storage.method }
-        set { writable.method = newValue }
+        get { storage.request.method }
+        set { writable.request.method = newValue }
     }
     /// Path and query as sent.
     public var target: String {
-        get { storage.target }
-        set { writable.target = newValue }
+        get { storage.request.target }
+        set { writable.request.target = newValue }
     }
     public var headers: HTTPHeaders {
-        get { storage.headers }
-        set { writable.headers = newValue }
+        get { storage.request.headers }
+        set { writable.request.headers = newValue }
     }
     public var body: [UInt8] {
-        get { storage.body }
-        set { writable.body = newValue }
+        get { storage.request.body }
+        set { writable.request.body = newValue }
     }
     /// The body parsed as JSON, when it was JSON.
     public var json: JSONValue? {
@@ -220,16 +226,16 @@ public struct Capture: Sendable {
         set { writable.fault = newValue.map(CaptureBox.init) }
     }
     public var connectionID: UInt64 {
-        get { storage.connectionID }
-        set { writable.connectionID = newValue }
+        get { storage.request.connectionID }
+        set { writable.request.connection.id = newValue }
     }
     public var streamID: Int32? {
-        get { storage.streamID }
-        set { writable.streamID = newValue }
+        get { storage.request.streamID }
+        set { writable.request.streamID = newValue }
     }
     public var httpVersion: HTTPVersion {
-        get { storage.httpVersion }
-        set { writable.httpVersion = newValue }
+        get { storage.request.version }
+        set { writable.request.version = newValue }
     }
     /// What the APNs mock understood (APNs captures only).
     public var apns: APNsPushInfo? {
@@ -298,22 +304,19 @@ public struct Capture: Sendable {
         var arrivalMs: Int64
         var mock: MockKind
         var environment: APNsEnvironment?
-        var authority: String?
-        var addressedHost: ImpersonatedHost?
+        /// The request as received (its head shared with it and with the requests that repeat it):
+        /// method, target, headers, body, connection, stream and HTTP version are read from it.
+        var request: HTTPRequest
+        /// `authority` and `addressedHost` once set; until then derived from `request` when read.
+        var authority: String??
+        var addressedHost: ImpersonatedHost??
         var deviceToken: String?
         var fcmTarget: FCMTarget?
-        var method: String
-        var target: String
-        var headers: HTTPHeaders
-        var body: [UInt8]
         var response: HTTPResponse
         var outcome: CaptureOutcome
         var detail: String?
         /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
         var fault: CaptureBox<AppliedFault>?
-        var connectionID: UInt64
-        var streamID: Int32?
-        var httpVersion: HTTPVersion
         /// Out of line and shared between captures (see `setAPNs`); `apnsID` replaces the box's.
         var apns: CaptureBox<APNsPushInfo>?
         var apnsID: String
@@ -327,21 +330,15 @@ public struct Capture: Sendable {
             self.arrivalMs = arrivalMs
             self.mock = mock
             environment = nil
-            authority = request.authorityOrHost
-            addressedHost = ImpersonatedHost.addressed(by: request)
+            self.request = request
+            authority = nil
+            addressedHost = nil
             deviceToken = nil
             fcmTarget = nil
-            method = request.method
-            target = request.target
-            headers = request.headers
-            body = request.body
             response = HTTPResponse(status: 0)
             outcome = .rejected(reason: "unanswered")
             detail = nil
             fault = nil
-            connectionID = request.connection.id
-            streamID = request.streamID
-            httpVersion = request.version
             apns = nil
             apnsID = ""
             fcm = nil
@@ -355,21 +352,15 @@ public struct Capture: Sendable {
             arrivalMs = other.arrivalMs
             mock = other.mock
             environment = other.environment
+            request = other.request
             authority = other.authority
             addressedHost = other.addressedHost
             deviceToken = other.deviceToken
             fcmTarget = other.fcmTarget
-            method = other.method
-            target = other.target
-            headers = other.headers
-            body = other.body
             response = other.response
             outcome = other.outcome
             detail = other.detail
             fault = other.fault
-            connectionID = other.connectionID
-            streamID = other.streamID
-            httpVersion = other.httpVersion
             apns = other.apns
             apnsID = other.apnsID
             fcm = other.fcm

@@ -19,6 +19,11 @@ import Testing
         #expect(await apns.handle(first).status == 200)
         #expect(apns.repeatedPushes.withLock { $0.find(again(first)) } != nil)
 
+        // Another head (as on another connection) with the same list, target and body: still a repeat.
+        var elsewhere = again(first)
+        elsewhere.connection = MockFixture.connection(9)
+        #expect(!elsewhere.sharesHead(with: first))
+        #expect(apns.repeatedPushes.withLock { $0.find(elsewhere) } != nil)
         // Equal fields in another list: compared by address, not by value.
         #expect(apns.repeatedPushes.withLock { $0.find(f.apnsRequest()) } == nil)
         var otherBody = again(first)
@@ -66,13 +71,22 @@ import Testing
         #expect(captures[1].secrets == captures[0].secrets)
     }
 
-    @Test func aRepeatAfterTheProviderTokenExpiredIsRejected() async {
+    @Test func aRepeatAfterTheProviderTokenExpiredIsRejected() async throws {
         let first = f.apnsRequest()
         #expect(await apns.handle(first).status == 200)
         f.clock.advance(seconds: 3601)
         let response = await apns.handle(again(first))
         #expect(response.status == 403)
         #expect(response.apnsReason == "ExpiredProviderToken")
+        // Captured as a first request with that token is: the token's key ID and the apns-id, no more.
+        #expect(await apns.handle(f.apnsRequest()).apnsReason == "ExpiredProviderToken")
+        let captures = f.mocks.log.captures()
+        let repeated = try #require(captures[1].apns)
+        var fresh = try #require(captures[2].apns)
+        #expect(repeated.apnsID == response.headers["apns-id"])
+        #expect(repeated.providerTokenKeyID == f.keys.apnsKey.keyID && repeated.topic == nil)
+        fresh.apnsID = repeated.apnsID
+        #expect(repeated == fresh)
     }
 
     @Test func aRepeatToADeviceUnregisteredSinceIsRejected() async {

@@ -38,6 +38,34 @@ import Testing
         #expect(stored.deviceToken == "a")
     }
 
+    /// The request's fields live in the request the capture keeps: changing one in a copy changes
+    /// neither the original nor the request; `authority` and `addressedHost` follow the request until set.
+    @Test func requestFieldsOfACopyChangeAlone() async throws {
+        let request = HTTPRequest(
+            method: "POST", target: "/3/device/a", headers: ["host": "api.push.apple.com"], body: [1],
+            connection: ConnectionInfo(id: 7, remoteAddress: "127.0.0.1:9", localPort: 1, isTLS: true))
+        let original = Capture(request: request, mock: .apns, arrivalMs: 1)
+        #expect(original.authority == "api.push.apple.com" && original.addressedHost == .apnsProduction)
+        var copy = original
+        copy.method = "PUT"
+        copy.target = "/x"
+        copy.headers = ["a": "b"]
+        copy.body = [2]
+        copy.connectionID = 8
+        copy.streamID = 3
+        copy.httpVersion = .http1_1
+        copy.authority = nil
+        copy.addressedHost = nil
+        #expect(copy.method == "PUT" && copy.target == "/x" && copy.headers == ["a": "b"] && copy.body == [2])
+        #expect(copy.connectionID == 8 && copy.streamID == 3 && copy.httpVersion == .http1_1)
+        #expect(copy.authority == nil && copy.addressedHost == nil)
+        #expect(original.method == "POST" && original.target == "/3/device/a" && original.body == [1])
+        #expect(original.headers == ["host": "api.push.apple.com"] && original.connectionID == 7)
+        #expect(original.streamID == nil && original.httpVersion == .http2)
+        #expect(original.authority == "api.push.apple.com" && original.addressedHost == .apnsProduction)
+        #expect(request.method == "POST" && request.connectionID == 7)
+    }
+
     // MARK: Contents
 
     @Test func recordsEveryFieldOfAnAcceptedPush() async throws {
