@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(
             name: "ReferenceBackendTests",
             dependencies: ["ReferenceBackend", "HTTP", "Signing", "PushMocks", "JSON", "TestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Signing", "TestSupport", "CLinux"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PushMocksTests", dependencies: ["PushMocks", "HTTP", "Signing", "JSON", "TestSupport"]),
     ]

@@ -1,5 +1,6 @@
 #ifndef CLINUX_H
 #define CLINUX_H
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -37,5 +38,18 @@ int rc_format_sockaddr(const struct sockaddr *addr, char *out, unsigned long out
 int rc_local_port(int fd);
 // Binds and listens on host:port (IPv4 or IPv6 literal), returns the fd or -errno.
 int rc_listen_tcp(const char *host, int port, int backlog, int reuseport);
+
+// A cache of small heap blocks for one owner on one thread at a time (an nghttp2 session through its
+// nghttp2_mem): freed blocks are kept by 16-byte size class and handed out again, sparing the C
+// allocator's slower paths for the many short-lived blocks of a request. Not thread-safe.
+typedef struct rc_block_pool rc_block_pool;
+rc_block_pool *rc_block_pool_create(void);
+// Frees the pool and the blocks it keeps; blocks still handed out must have been freed before.
+void rc_block_pool_destroy(rc_block_pool *pool);
+// malloc, free, calloc and realloc over the pool passed as `user`, with nghttp2_mem's signatures.
+void *rc_block_pool_malloc(size_t size, void *user);
+void rc_block_pool_free(void *p, void *user);
+void *rc_block_pool_calloc(size_t n, size_t size, void *user);
+void *rc_block_pool_realloc(void *p, size_t size, void *user);
 
 #endif
