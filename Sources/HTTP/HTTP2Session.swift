@@ -24,8 +24,13 @@ final class HTTP2Stream {
     @exclusivity(unchecked) var sharesBodyBase = true
     @exclusivity(unchecked) var sharedBodyCount = 0
     @exclusivity(unchecked) var headerBytes = 0
-    /// How many fields (pseudo-headers included) the header block had so far.
+    /// How many fields (pseudo-headers included) the header block had so far, not counting those
+    /// still matched against the previous block (`matchesPreviousBlock`).
     @exclusivity(unchecked) var fieldCount = 0
+    /// While true, the header block so far is the first `matchedBlockFields` fields of the session's
+    /// `previousBlock`, and nothing else was made of them yet (see `HTTP2Session.header`).
+    @exclusivity(unchecked) var matchesPreviousBlock = false
+    @exclusivity(unchecked) var matchedBlockFields = 0
     @exclusivity(unchecked) var headersTooLarge = false
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Set once a request went to the handler or an error response was submitted.
@@ -280,10 +285,12 @@ final class HTTP2Session {
         if let open = lookUp(streamID) { remove(open) }
         let stream = HTTP2Stream(id: streamID)
         stream.bodyBase = previousBody
+        stream.matchesPreviousBlock = hasPreviousBlock
+        recordedBlock.removeAll()
         stream.slot = streams.count
         streams.append(stream)
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
-        recentStream = stream
+        recentStream = (streamID, Unmanaged.passUnretained(stream))
     }
 
     /// The open stream with this ID, through nghttp2's user data (`streams` holds it).
@@ -295,6 +302,7 @@ final class HTTP2Session {
     /// Drops `stream` from `streams` (the last one takes its place).
     private func remove(_ stream: HTTP2Stream) {
         nghttp2_session_set_stream_user_data(session, stream.id, nil)
+        if recentStream?.id == stream.id { recentStream = nil }
         let last = streams.count - 1
         if stream.slot != last {
             streams.swapAt(stream.slot, last)
@@ -304,23 +312,48 @@ final class HTTP2Session {
     }
 
     /// The stream whose frames arrived last: header and data callbacks come in runs for one stream.
-    private var recentStream: HTTP2Stream?
+    /// Unretained: `streams` holds it, and `remove` forgets it.
+    private var recentStream: (id: Int32, stream: Unmanaged<HTTP2Stream>)?
 
-    private func stream(_ id: Int32) -> HTTP2Stream? {
-        if let s = recentStream, s.id == id { return s }
-        let s = lookUp(id)
-        recentStream = s
-        return s
+    /// Calls `body` with the open stream with this ID, if any, without retaining it (a retain and a
+    /// release per callback, a dozen callbacks per request).
+    private func withStream(_ id: Int32, _ body: (HTTP2Stream) -> Void) {
+        let found: Unmanaged<HTTP2Stream>
+        if let recent = recentStream, recent.id == id {
+            found = recent.stream
+        } else {
+            guard let p = nghttp2_session_get_stream_user_data(session, id) else { return }
+            found = Unmanaged.fromOpaque(p)
+            recentStream = (id, found)
+        }
+        found._withUnsafeGuaranteedRef(body)
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(streamID), !stream.dispatched else { return }
+        withStream(streamID) { header(of: $0, name: name, value: value) }
+    }
+
+    private func header(of stream: HTTP2Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard !stream.dispatched else { return }
         stream.headerBytes += name.count + value.count + 32
         if stream.headerBytes > maxHeaderBytes {
             stream.headersTooLarge = true
             return
         }
         if stream.headersTooLarge { return }
+        if stream.matchesPreviousBlock {
+            if previousBlock.matches(stream.matchedBlockFields, name: name, value: value) {
+                stream.matchedBlockFields += 1
+                return
+            }
+            leavePreviousBlock(stream)
+        }
+        field(of: stream, name: name, value: value)
+    }
+
+    /// Takes in one field of `stream`'s header block (or its trailers).
+    private func field(of stream: HTTP2Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if !stream.headerBlockFinished { recordedBlock.append(name: name, value: value) }
         let position = stream.fieldCount
         stream.fieldCount += 1
         // A regular field equal to the previous request's at the same place: nothing to look up or build.
@@ -381,11 +414,28 @@ final class HTTP2Session {
     /// The header block of `stream` is complete: settles its header list and remembers it for the next.
     private func finishHeaderBlock(_ stream: HTTP2Stream) {
         guard !stream.headerBlockFinished else { return }
-        stream.headerBlockFinished = true
         if stream.headersTooLarge {
+            stream.matchesPreviousBlock = false
+            stream.headerBlockFinished = true
             materializeHeaders(stream)
             return
         }
+        if stream.matchesPreviousBlock {
+            if stream.matchedBlockFields == previousBlock.count {
+                // The previous block again, field for field: what the stream that sent it made of it.
+                stream.matchesPreviousBlock = false
+                stream.headerBlockFinished = true
+                stream.method = previousBlock.method
+                stream.path = previousBlock.path
+                stream.authority = previousBlock.authority
+                stream.sharesPreviousHeaders = false
+                stream.headers = previousHeaders
+                return
+            }
+            leavePreviousBlock(stream)
+        }
+        stream.headerBlockFinished = true
+        defer { rememberBlock(of: stream) }
         if stream.sharesPreviousHeaders && stream.sharedFieldCount == previousHeaders.count {
             stream.sharesPreviousHeaders = false
             stream.headers = previousHeaders
@@ -394,6 +444,36 @@ final class HTTP2Session {
         materializeHeaders(stream)
         previousHeaders = stream.headers
         previousHeaderBytes = stream.headers.fields.map { (Array($0.name.utf8), Array($0.value.utf8)) }
+    }
+
+    /// The last complete request header block on this connection, as bytes, with what its stream made
+    /// of its pseudo-headers (its regular fields are `previousHeaders`).
+    ///
+    /// A client pushing one request again and again sends the same block every time: a stream whose
+    /// fields match it (compared as they arrive, without making anything of them) takes the previous
+    /// stream's strings and list whole, and makes nothing of its own.
+    private var previousBlock = HeaderBlockBytes()
+    private var hasPreviousBlock = false
+    /// The fields of the header block being received, once it no longer matches `previousBlock`.
+    private var recordedBlock = HeaderBlockBytes()
+
+    /// `stream`'s fields stop matching `previousBlock`: the fields matched so far are taken in as if
+    /// they had just arrived.
+    private func leavePreviousBlock(_ stream: HTTP2Stream) {
+        stream.matchesPreviousBlock = false
+        let block = previousBlock
+        for k in 0..<stream.matchedBlockFields {
+            block.withField(k) { name, value in field(of: stream, name: name, value: value) }
+        }
+    }
+
+    /// Makes `stream`'s complete header block the one the next stream is compared with.
+    private func rememberBlock(of stream: HTTP2Stream) {
+        swap(&previousBlock, &recordedBlock)
+        previousBlock.method = stream.method
+        previousBlock.path = stream.path
+        previousBlock.authority = stream.authority
+        hasPreviousBlock = true
     }
 
     /// The fields of recent requests on this connection by position in the header block, as bytes
@@ -443,7 +523,11 @@ final class HTTP2Session {
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(streamID), !stream.dispatched, !stream.bodyTooLarge else { return }
+        withStream(streamID) { dataChunk(of: $0, data) }
+    }
+
+    private func dataChunk(of stream: HTTP2Stream, _ data: UnsafeBufferPointer<UInt8>) {
+        guard !stream.dispatched, !stream.bodyTooLarge else { return }
         let received = stream.sharesBodyBase ? stream.sharedBodyCount : stream.body.count
         if received + data.count > maxBodyBytes {
             stream.bodyTooLarge = true
@@ -494,7 +578,11 @@ final class HTTP2Session {
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) else { return }
-        guard let stream = stream(streamID), !stream.dispatched else { return }
+        withStream(streamID) { frameReceived(type: type, flags: flags, of: $0) }
+    }
+
+    private func frameReceived(type: UInt8, flags: UInt8, of stream: HTTP2Stream) {
+        guard !stream.dispatched else { return }
         if type == UInt8(NGHTTP2_HEADERS.rawValue) { finishHeaderBlock(stream) }
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
@@ -534,6 +622,54 @@ final class HTTP2Session {
             stream.responseOffset = 0
         }
         return n
+    }
+}
+
+/// The fields of a header block as bytes, in order, in one buffer.
+struct HeaderBlockBytes {
+    private var bytes: [UInt8] = []
+    private var spans: [(name: Int, nameCount: Int, valueCount: Int)] = []
+    /// What the stream made of the block's pseudo-headers (set by whoever keeps the block).
+    var method = ""
+    var path = ""
+    var authority: String?
+
+    var count: Int { spans.count }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        spans.append((bytes.count, name.count, value.count))
+        bytes.append(contentsOf: name)
+        bytes.append(contentsOf: value)
+    }
+
+    /// Whether field `k` has these bytes.
+    func matches(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        spans.withUnsafeBufferPointer { spans in
+            guard k < spans.count else { return false }
+            let span = spans[k]
+            guard span.nameCount == name.count, span.valueCount == value.count else { return false }
+            return bytes.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress! + span.name
+                return (name.isEmpty || memcmp(base, name.baseAddress!, name.count) == 0)
+                    && (value.isEmpty || memcmp(base + name.count, value.baseAddress!, value.count) == 0)
+            }
+        }
+    }
+
+    /// Calls `body` with field `k`'s name and value.
+    func withField(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        let span = spans[k]
+        bytes.withUnsafeBufferPointer { bytes in
+            body(
+                UnsafeBufferPointer(rebasing: bytes[span.name..<span.name + span.nameCount]),
+                UnsafeBufferPointer(
+                    rebasing: bytes[span.name + span.nameCount..<span.name + span.nameCount + span.valueCount]))
+        }
     }
 }
 

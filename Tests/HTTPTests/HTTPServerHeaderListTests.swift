@@ -15,6 +15,45 @@ import Testing
         }
     }
 
+    /// Trailers join their own request's fields; a request repeating that header block after it, or
+    /// before it, has only the block's fields.
+    @Test func trailersStayWithTheirRequest() async throws {
+        try await withTestServer(handler: Self.headerList) { server in
+            let r = try await runProcess("/usr/bin/python3", ["-c", Self.trailerClient, String(server.port)])
+            #expect(r.status == 0, "\(r.stderr)")
+            let bodies = r.stdout.components(separatedBy: "----\n").dropLast()
+            #expect(Array(bodies) == ["a: 1\nb: 2\n", "a: 1\nb: 2\nt: 9\n", "a: 1\nb: 2\n", "a: 1\nb: 2\nt: 8\n"])
+        }
+    }
+
+    /// Sends [a: 1, b: 2] four times on one h2c connection, the second and fourth with a body and a
+    /// trailer (t: 9, then t: 8), printing each response body followed by `----`. Args: port.
+    static var trailerClient: String {
+        H2cScript.open + """
+            for trailer in [None, "9", None, "8"]:
+                sid = conn.get_next_available_stream_id()
+                head = [(":method", "POST"), (":path", "/"), (":scheme", "http"), (":authority", "localhost")]
+                conn.send_headers(sid, head + [("a", "1"), ("b", "2")], end_stream=trailer is None)
+                if trailer is not None:
+                    conn.send_data(sid, b"x")
+                    conn.send_headers(sid, [("t", trailer)], end_stream=True)
+                sock.sendall(conn.data_to_send())
+                body, done = b"", False
+                while not done:
+                    data = sock.recv(65536)
+                    if not data:
+                        sys.exit("connection closed")
+                    for event in conn.receive_data(data):
+                        if isinstance(event, h2.events.DataReceived) and event.stream_id == sid:
+                            body += event.data
+                            conn.acknowledge_received_data(event.flow_controlled_length, sid)
+                        if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
+                            done = True
+                    sock.sendall(conn.data_to_send())
+                sys.stdout.write(body.decode() + "----\\n")
+            """
+    }
+
     /// Answers with the request's header fields, one `name: value` per line.
     static let headerList = EventLoopAnswerHandler { request in
         .text(200, request.headers.map { "\($0.name): \($0.value)\n" }.joined())
