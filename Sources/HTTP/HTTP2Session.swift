@@ -2,53 +2,6 @@ import CLinux
 import CNghttp2
 import Glibc
 
-/// One HTTP/2 request stream as it is received and answered.
-final class HTTP2Stream {
-    let id: Int32
-    @exclusivity(unchecked) var method = ""
-    @exclusivity(unchecked) var path = ""
-    @exclusivity(unchecked) var authority: String?
-    @exclusivity(unchecked) var headers = HTTPHeaders()
-    /// While true, the regular fields so far are the first `sharedFieldCount` of the session's
-    /// `previousHeaders` and `headers` is still empty (see `HTTP2Session.header`).
-    @exclusivity(unchecked) var sharesPreviousHeaders = true
-    @exclusivity(unchecked) var sharedFieldCount = 0
-    /// The request header block is complete (later fields are trailers).
-    @exclusivity(unchecked) var headerBlockFinished = false
-    /// The body once the stream ended; until then only the bytes that differ from `bodyBase` (see
-    /// `HTTP2Session.dataChunk`).
-    @exclusivity(unchecked) var body: [UInt8] = []
-    /// The previous request's body when this stream began; while `sharesBodyBase`, the body so far is
-    /// its first `sharedBodyCount` bytes and `body` is still empty.
-    @exclusivity(unchecked) var bodyBase: [UInt8] = []
-    @exclusivity(unchecked) var sharesBodyBase = true
-    @exclusivity(unchecked) var sharedBodyCount = 0
-    @exclusivity(unchecked) var headerBytes = 0
-    /// How many fields (pseudo-headers included) the header block had so far, not counting those
-    /// still matched against the previous block (`matchesPreviousBlock`).
-    @exclusivity(unchecked) var fieldCount = 0
-    /// While true, the header block so far is the first `matchedBlockFields` fields of the session's
-    /// `previousBlock`, and nothing else was made of them yet (see `HTTP2Session.header`).
-    @exclusivity(unchecked) var matchesPreviousBlock = false
-    @exclusivity(unchecked) var matchedBlockFields = 0
-    @exclusivity(unchecked) var headersTooLarge = false
-    @exclusivity(unchecked) var bodyTooLarge = false
-    /// Set once a request went to the handler or an error response was submitted.
-    @exclusivity(unchecked) var dispatched = false
-    /// Handed to the handler and not yet answered.
-    @exclusivity(unchecked) var awaitingHandler = false
-    @exclusivity(unchecked) var responded = false
-    @exclusivity(unchecked) var responseBody: [UInt8] = []
-    @exclusivity(unchecked) var responseOffset = 0
-    /// What to do to the connection when this stream closes.
-    @exclusivity(unchecked) var directive: ConnectionDirective = .none
-
-    /// Where the stream is in `HTTP2Session.streams`.
-    @exclusivity(unchecked) var slot = 0
-
-    init(id: Int32) { self.id = id }
-}
-
 /// Owns an `nghttp2_session` (server side) and the streams it carries.
 ///
 /// Callbacks only record what happened and submit frames; the connection drains
@@ -68,6 +21,10 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completed: [HTTP2Stream] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
     @exclusivity(unchecked) var abortRequested = false
+    /// What the session makes of request header fields, and remembers of them for the next request.
+    private let requestFields = HTTP2RequestFields()
+    /// Builds response header lists.
+    private let responseFields = HTTP2ResponseFields()
     /// Streams handed to the handler whose response has not come back.
     private(set) var awaitingHandler = 0
     let maxHeaderBytes: Int
@@ -191,92 +148,17 @@ final class HTTP2Session {
         stream.responseBody = stream.method == "HEAD" ? [] : response.body
         stream.responseOffset = 0
 
-        // Names and values in one reused buffer; nghttp2 copies them during submit.
-        nvBytes.removeAll(keepingCapacity: true)
-        nvSpans.removeAll(keepingCapacity: true)
-        appendField(":status", Self.decimal(response.status))
-        var hasLength = false
-        for (name, value) in response.headers.fields {
-            // The names below start with these letters; comparing strings costs more than a byte.
-            switch name.utf8.first {
-            case UInt8(ascii: ":"): continue
-            case UInt8(ascii: "c"), UInt8(ascii: "t"), UInt8(ascii: "k"), UInt8(ascii: "u"), UInt8(ascii: "p"):
-                switch name {
-                case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
-                case "content-length": hasLength = true
-                default: break
-                }
-            default: break
-            }
-            appendField(name, value)
-        }
-        if !hasLength && response.status != 204 && response.status != 304 && response.status >= 200 {
-            appendField("content-length", Self.decimal(response.body.count))
-        }
         let hasBody = !stream.responseBody.isEmpty
         let session = self.session
-        let rv = nvBytes.withUnsafeMutableBufferPointer { base -> Int32 in
-            nva.removeAll(keepingCapacity: true)
-            for s in nvSpans {
-                nva.append(
-                    nghttp2_nv(
-                        name: base.baseAddress! + s.name, value: base.baseAddress! + s.value, namelen: s.nameLength,
-                        valuelen: s.valueLength, flags: s.flags))
+        let rv = responseFields.withFields(of: response) { nv in
+            if hasBody {
+                var provider = nghttp2_data_provider(
+                    source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
+                return nghttp2_submit_response(session, streamID, nv.baseAddress, nv.count, &provider)
             }
-            return nva.withUnsafeBufferPointer { nv in
-                if hasBody {
-                    var provider = nghttp2_data_provider(
-                        source: nghttp2_data_source(ptr: nil), read_callback: readResponseBody)
-                    return nghttp2_submit_response(session, streamID, nv.baseAddress, nv.count, &provider)
-                }
-                return nghttp2_submit_response(session, streamID, nv.baseAddress, nv.count, nil)
-            }
+            return nghttp2_submit_response(session, streamID, nv.baseAddress, nv.count, nil)
         }
         return rv == 0
-    }
-
-    /// `String(n)`, made once for the small numbers every response carries (status, content-length).
-    private static func decimal(_ n: Int) -> String {
-        n >= 0 && n < smallDecimals.count ? smallDecimals[n] : String(n)
-    }
-    private static let smallDecimals = (0..<1024).map { String($0) }
-
-    // Scratch space for building header lists, reused across responses.
-    @exclusivity(unchecked) private var nvBytes: [UInt8] = []
-    @exclusivity(unchecked) private var nvSpans:
-        [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []
-    @exclusivity(unchecked) private var nva: [nghttp2_nv] = []
-
-    /// The value each response field name had last on this connection (a few names at most).
-    @exclusivity(unchecked) private var sentFields: [(name: String, value: String)] = []
-
-    /// Whether HPACK should index this field: only once it repeats. A value that differs on every
-    /// response (`apns-id`) would otherwise be added to the dynamic table each time, evicting others,
-    /// for nothing: that cost about 5% of the APNs mock's CPU per request.
-    private func shouldIndex(_ name: String, _ value: String) -> Bool {
-        let length = name.utf8.count
-        if let i = sentFields.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
-            if sentFields[i].value == value { return true }
-            sentFields[i].value = value
-        } else if sentFields.count < 16 {
-            sentFields.append((name, value))
-        }
-        return false
-    }
-
-    /// Appends the UTF-8 of `string` to `nvBytes`, from its storage when it has one (faster than its view).
-    private func appendBytes(of string: String) {
-        let done = string.utf8.withContiguousStorageIfAvailable { nvBytes.append(contentsOf: $0) }
-        if done == nil { nvBytes.append(contentsOf: string.utf8) }
-    }
-
-    private func appendField(_ name: String, _ value: String) {
-        let flags = UInt8((shouldIndex(name, value) ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX).rawValue)
-        let n = nvBytes.count
-        appendBytes(of: name)
-        let v = nvBytes.count
-        appendBytes(of: value)
-        nvSpans.append((n, v - n, v, nvBytes.count - v, flags))
     }
 
     // MARK: Callback bodies
@@ -285,8 +167,7 @@ final class HTTP2Session {
         if let open = lookUp(streamID) { remove(open) }
         let stream = HTTP2Stream(id: streamID)
         stream.bodyBase = previousBody
-        stream.matchesPreviousBlock = hasPreviousBlock
-        recordedBlock.removeAll()
+        requestFields.begin(stream)
         stream.slot = streams.count
         streams.append(stream)
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
@@ -341,185 +222,7 @@ final class HTTP2Session {
             return
         }
         if stream.headersTooLarge { return }
-        if stream.matchesPreviousBlock {
-            if previousBlock.matches(stream.matchedBlockFields, name: name, value: value) {
-                stream.matchedBlockFields += 1
-                return
-            }
-            leavePreviousBlock(stream)
-        }
-        field(of: stream, name: name, value: value)
-    }
-
-    /// Takes in one field of `stream`'s header block (or its trailers).
-    private func field(of stream: HTTP2Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        if !stream.headerBlockFinished { recordedBlock.append(name: name, value: value) }
-        let position = stream.fieldCount
-        stream.fieldCount += 1
-        // A regular field equal to the previous request's at the same place: nothing to look up or build.
-        if stream.sharesPreviousHeaders && name.first != UInt8(ascii: ":")
-            && matchesPreviousField(stream.sharedFieldCount, name: name, value: value)
-        {
-            stream.sharedFieldCount += 1
-            return
-        }
-        let (n, v) = strings(ofField: position, name: name, value: value)
-        if name.first == UInt8(ascii: ":") {
-            // By the bytes: a switch on the string compared it with each case in turn.
-            if Self.equal(name, ":path") {
-                stream.path = v
-            } else if Self.equal(name, ":method") {
-                stream.method = v
-            } else if Self.equal(name, ":authority") {
-                stream.authority = v
-            }
-        } else if stream.sharesPreviousHeaders {
-            // The bytes differ from the previous request's field (compared above; never as Strings,
-            // whose equality is canonical equivalence): from here on the stream keeps its own list.
-            materializeHeaders(stream)
-            stream.headers.addLowercased(n, v)
-        } else {
-            stream.headers.addLowercased(n, v)
-        }
-    }
-
-    /// The regular fields of the last request header block on this connection.
-    ///
-    /// A client sends the same fields on request after request; a stream whose fields turn out equal
-    /// (their bytes are compared with these strings as they arrive) takes this list instead of
-    /// building its own: one array allocation fewer per request, no string lookups, and none of the
-    /// retains and releases of its strings, for the request and for the capture that keeps it.
-    private var previousHeaders = HTTPHeaders()
-    /// The bytes of `previousHeaders`' fields, compared with the fields as they arrive: the strings
-    /// themselves were slower to compare (a short string is copied out of line first).
-    private var previousHeaderBytes: [(name: [UInt8], value: [UInt8])] = []
-
-    /// Whether regular field `k` of `previousHeaders` has these bytes.
-    private func matchesPreviousField(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
-        -> Bool
-    {
-        guard k < previousHeaderBytes.count else { return false }
-        return previousHeaderBytes.withUnsafeBufferPointer { fields in
-            Self.equal(fields[k].name, name) && Self.equal(fields[k].value, value)
-        }
-    }
-
-    /// Gives `stream` its own header list with the fields it shared so far.
-    private func materializeHeaders(_ stream: HTTP2Stream) {
-        guard stream.sharesPreviousHeaders else { return }
-        stream.sharesPreviousHeaders = false
-        stream.headers = previousHeaders.prefix(stream.sharedFieldCount, reservingCapacity: recentFields.count)
-    }
-
-    /// The header block of `stream` is complete: settles its header list and remembers it for the next.
-    private func finishHeaderBlock(_ stream: HTTP2Stream) {
-        guard !stream.headerBlockFinished else { return }
-        if stream.headersTooLarge {
-            stream.matchesPreviousBlock = false
-            stream.headerBlockFinished = true
-            materializeHeaders(stream)
-            return
-        }
-        if stream.matchesPreviousBlock {
-            if stream.matchedBlockFields == previousBlock.count {
-                // The previous block again, field for field: what the stream that sent it made of it.
-                stream.matchesPreviousBlock = false
-                stream.headerBlockFinished = true
-                stream.method = previousBlock.method
-                stream.path = previousBlock.path
-                stream.authority = previousBlock.authority
-                stream.sharesPreviousHeaders = false
-                stream.headers = previousHeaders
-                return
-            }
-            leavePreviousBlock(stream)
-        }
-        stream.headerBlockFinished = true
-        defer { rememberBlock(of: stream) }
-        if stream.sharesPreviousHeaders && stream.sharedFieldCount == previousHeaders.count {
-            stream.sharesPreviousHeaders = false
-            stream.headers = previousHeaders
-            return
-        }
-        materializeHeaders(stream)
-        previousHeaders = stream.headers
-        previousHeaderBytes = stream.headers.fields.map { (Array($0.name.utf8), Array($0.value.utf8)) }
-    }
-
-    /// The last complete request header block on this connection, as bytes, with what its stream made
-    /// of its pseudo-headers (its regular fields are `previousHeaders`).
-    ///
-    /// A client pushing one request again and again sends the same block every time: a stream whose
-    /// fields match it (compared as they arrive, without making anything of them) takes the previous
-    /// stream's strings and list whole, and makes nothing of its own.
-    private var previousBlock = HeaderBlockBytes()
-    private var hasPreviousBlock = false
-    /// The fields of the header block being received, once it no longer matches `previousBlock`.
-    private var recordedBlock = HeaderBlockBytes()
-
-    /// `stream`'s fields stop matching `previousBlock`: the fields matched so far are taken in as if
-    /// they had just arrived.
-    private func leavePreviousBlock(_ stream: HTTP2Stream) {
-        stream.matchesPreviousBlock = false
-        let block = previousBlock
-        for k in 0..<stream.matchedBlockFields {
-            block.withField(k) { name, value in field(of: stream, name: name, value: value) }
-        }
-    }
-
-    /// Makes `stream`'s complete header block the one the next stream is compared with.
-    private func rememberBlock(of stream: HTTP2Stream) {
-        swap(&previousBlock, &recordedBlock)
-        previousBlock.method = stream.method
-        previousBlock.path = stream.path
-        previousBlock.authority = stream.authority
-        hasPreviousBlock = true
-    }
-
-    /// The fields of recent requests on this connection by position in the header block, as bytes
-    /// and as the strings made from them.
-    ///
-    /// A client sends much the same fields in the same order on every request (the same provider token,
-    /// topic and content type), so most fields reuse strings made before instead of allocating and
-    /// validating new ones, and captures that keep requests share them.
-    private var recentFields: [RecentField] = []
-    private static let maxRecentFields = 32
-
-    private struct RecentField {
-        var name: [UInt8]
-        var value: [UInt8]
-        var nameString: String
-        var valueString: String
-    }
-
-    private func strings(
-        ofField position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
-    ) -> (String, String) {
-        if position < recentFields.count {
-            let hit = recentFields.withUnsafeBufferPointer { fields in
-                Self.equal(fields[position].name, name) && Self.equal(fields[position].value, value)
-            }
-            if hit { return (recentFields[position].nameString, recentFields[position].valueString) }
-        }
-        let field = RecentField(
-            name: Array(name), value: Array(value), nameString: String(decoding: name, as: UTF8.self),
-            valueString: String(decoding: value, as: UTF8.self))
-        if position < recentFields.count {
-            recentFields[position] = field
-        } else if position == recentFields.count && position < Self.maxRecentFields {
-            recentFields.append(field)
-        }
-        return (field.nameString, field.valueString)
-    }
-
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        bytes.count == literal.utf8CodeUnitCount && memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
-    }
-
-    private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count > 0, let bBase = b.baseAddress else { return true }
-        return a.withUnsafeBufferPointer { memcmp($0.baseAddress!, bBase, b.count) == 0 }
+        requestFields.take(name: name, value: value, of: stream)
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
@@ -583,7 +286,7 @@ final class HTTP2Session {
 
     private func frameReceived(type: UInt8, flags: UInt8, of stream: HTTP2Stream) {
         guard !stream.dispatched else { return }
-        if type == UInt8(NGHTTP2_HEADERS.rawValue) { finishHeaderBlock(stream) }
+        if type == UInt8(NGHTTP2_HEADERS.rawValue) { requestFields.finish(stream) }
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
             if stream.headersTooLarge { stream.dispatched = true }
@@ -622,54 +325,6 @@ final class HTTP2Session {
             stream.responseOffset = 0
         }
         return n
-    }
-}
-
-/// The fields of a header block as bytes, in order, in one buffer.
-struct HeaderBlockBytes {
-    private var bytes: [UInt8] = []
-    private var spans: [(name: Int, nameCount: Int, valueCount: Int)] = []
-    /// What the stream made of the block's pseudo-headers (set by whoever keeps the block).
-    var method = ""
-    var path = ""
-    var authority: String?
-
-    var count: Int { spans.count }
-
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-    }
-
-    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        spans.append((bytes.count, name.count, value.count))
-        bytes.append(contentsOf: name)
-        bytes.append(contentsOf: value)
-    }
-
-    /// Whether field `k` has these bytes.
-    func matches(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        spans.withUnsafeBufferPointer { spans in
-            guard k < spans.count else { return false }
-            let span = spans[k]
-            guard span.nameCount == name.count, span.valueCount == value.count else { return false }
-            return bytes.withUnsafeBufferPointer { bytes in
-                let base = bytes.baseAddress! + span.name
-                return (name.isEmpty || memcmp(base, name.baseAddress!, name.count) == 0)
-                    && (value.isEmpty || memcmp(base + name.count, value.baseAddress!, value.count) == 0)
-            }
-        }
-    }
-
-    /// Calls `body` with field `k`'s name and value.
-    func withField(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
-        let span = spans[k]
-        bytes.withUnsafeBufferPointer { bytes in
-            body(
-                UnsafeBufferPointer(rebasing: bytes[span.name..<span.name + span.nameCount]),
-                UnsafeBufferPointer(
-                    rebasing: bytes[span.name + span.nameCount..<span.name + span.nameCount + span.valueCount]))
-        }
     }
 }
 

@@ -1,0 +1,49 @@
+import Glibc
+
+/// The fields of a header block as bytes, in order, in one buffer.
+struct HeaderBlockBytes {
+    private var bytes: [UInt8] = []
+    private var spans: [(name: Int, nameCount: Int, valueCount: Int)] = []
+    /// What the stream made of the block's pseudo-headers (set by whoever keeps the block).
+    var method = ""
+    var path = ""
+    var authority: String?
+
+    var count: Int { spans.count }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        spans.append((bytes.count, name.count, value.count))
+        bytes.append(contentsOf: name)
+        bytes.append(contentsOf: value)
+    }
+
+    /// Whether field `k` has these bytes.
+    func matches(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        spans.withUnsafeBufferPointer { spans in
+            guard k < spans.count else { return false }
+            let span = spans[k]
+            guard span.nameCount == name.count, span.valueCount == value.count else { return false }
+            return bytes.withUnsafeBufferPointer { bytes in
+                let base = bytes.baseAddress! + span.name
+                return (name.isEmpty || memcmp(base, name.baseAddress!, name.count) == 0)
+                    && (value.isEmpty || memcmp(base + name.count, value.baseAddress!, value.count) == 0)
+            }
+        }
+    }
+
+    /// Calls `body` with field `k`'s name and value.
+    func withField(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        let span = spans[k]
+        bytes.withUnsafeBufferPointer { bytes in
+            body(
+                UnsafeBufferPointer(rebasing: bytes[span.name..<span.name + span.nameCount]),
+                UnsafeBufferPointer(
+                    rebasing: bytes[span.name + span.nameCount..<span.name + span.nameCount + span.valueCount]))
+        }
+    }
+}
