@@ -9,7 +9,7 @@
 # the same one. Prints each round's rates, the CPU time each server spent per request (user+system,
 # from /proc; steadier than rates on a shared machine) and their ratios, then the medians, ending with
 # "ratio: X" (median of the rounds' mock/nghttpd rate ratios). Target: ratio >= 0.8 (results so far,
-# and what bounds the ratio: benchmarks/README.md).
+# and where the mock spends its time: benchmarks/README.md).
 # The first round fills the mock's capture log (100,000 captures); later rounds find it full and
 # dropping its oldest captures, as a long-running mock does.
 #

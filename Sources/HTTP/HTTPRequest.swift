@@ -46,40 +46,10 @@ public struct ConnectionInfo: Sendable, Equatable {
 public struct HTTPRequest: Sendable {
     /// The request but for its stream ID and arrival time; replaced whole when a field changes.
     final class Head: Sendable {
-        let method: String
-        let target: String
-        let authority: String?
-        let headers: HTTPHeaders
-        let body: [UInt8]
-        let version: HTTPVersion
-        let connection: ConnectionInfo
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
 
-        init(
-            method: String, target: String, authority: String?, headers: HTTPHeaders, body: [UInt8],
-            version: HTTPVersion, connection: ConnectionInfo
-        ) {
-            self.method = method
-            self.target = target
-            self.authority = authority
-            self.headers = headers
-            self.body = body
-            self.version = version
-            self.connection = connection
-        }
-
-        /// A copy with the fields `change` sets.
-        func with(_ change: (inout Fields) -> Void) -> Head {
-            var fields = Fields(
-                method: method, target: target, authority: authority, headers: headers, body: body, version: version,
-                connection: connection)
-            change(&fields)
-            return Head(
-                method: fields.method, target: fields.target, authority: fields.authority, headers: fields.headers,
-                body: fields.body, version: fields.version, connection: fields.connection)
-        }
-
-        /// The fields of a head while a copy is changed.
-        struct Fields {
+        struct Fields: Sendable {
             var method: String
             var target: String
             var authority: String?
@@ -92,39 +62,46 @@ public struct HTTPRequest: Sendable {
 
     private(set) var head: Head
 
+    /// Replaces the head with a copy whose fields `change` sets.
+    private mutating func change(_ change: (inout Head.Fields) -> Void) {
+        var fields = head.fields
+        change(&fields)
+        head = Head(fields)
+    }
+
     public var method: String {
-        get { head.method }
-        set { head = head.with { $0.method = newValue } }
+        get { head.fields.method }
+        set { change { $0.method = newValue } }
     }
     /// The request target: path and query, as sent (`/3/device/abc?x=1`).
     public var target: String {
-        get { head.target }
-        set { head = head.with { $0.target = newValue } }
+        get { head.fields.target }
+        set { change { $0.target = newValue } }
     }
     /// `:authority` for HTTP/2, the `host` header for HTTP/1.1 (HTTP/2 clients may also send `host`).
     public var authority: String? {
-        get { head.authority }
-        set { head = head.with { $0.authority = newValue } }
+        get { head.fields.authority }
+        set { change { $0.authority = newValue } }
     }
     /// Header fields without HTTP/2 pseudo-headers.
     public var headers: HTTPHeaders {
-        get { head.headers }
-        set { head = head.with { $0.headers = newValue } }
+        get { head.fields.headers }
+        set { change { $0.headers = newValue } }
     }
     public var body: [UInt8] {
-        get { head.body }
-        set { head = head.with { $0.body = newValue } }
+        get { head.fields.body }
+        set { change { $0.body = newValue } }
     }
     public var version: HTTPVersion {
-        get { head.version }
-        set { head = head.with { $0.version = newValue } }
+        get { head.fields.version }
+        set { change { $0.version = newValue } }
     }
     public var connection: ConnectionInfo {
-        get { head.connection }
-        set { head = head.with { $0.connection = newValue } }
+        get { head.fields.connection }
+        set { change { $0.connection = newValue } }
     }
     /// `connection.id`, read without copying the connection's other fields.
-    public var connectionID: UInt64 { head.connection.id }
+    public var connectionID: UInt64 { head.fields.connection.id }
     /// The HTTP/2 stream ID, nil for HTTP/1.1.
     public var streamID: Int32?
     /// Wall-clock arrival of the complete request, in milliseconds since the UNIX epoch.
@@ -137,8 +114,9 @@ public struct HTTPRequest: Sendable {
         streamID: Int32? = nil, arrivalMs: Int64 = 0
     ) {
         head = Head(
-            method: method, target: target, authority: authority, headers: headers, body: body, version: version,
-            connection: connection)
+            Head.Fields(
+                method: method, target: target, authority: authority, headers: headers, body: body, version: version,
+                connection: connection))
         self.streamID = streamID
         self.arrivalMs = arrivalMs
     }
@@ -166,8 +144,8 @@ public struct HTTPRequest: Sendable {
     /// Spelled out rather than with `??`, whose autoclosure would copy the whole request (a retain and
     /// a release of each of its strings and lists) on every call.
     public var authorityOrHost: String? {
-        if let authority = head.authority { return authority }
-        return head.headers["host"]
+        if let authority = head.fields.authority { return authority }
+        return head.fields.headers["host"]
     }
 
     /// The query parameters, percent-decoded; later duplicates win.

@@ -38,19 +38,7 @@ import Testing
                     conn.send_data(sid, b"x")
                     conn.send_headers(sid, [("t", trailer)], end_stream=True)
                 sock.sendall(conn.data_to_send())
-                body, done = b"", False
-                while not done:
-                    data = sock.recv(65536)
-                    if not data:
-                        sys.exit("connection closed")
-                    for event in conn.receive_data(data):
-                        if isinstance(event, h2.events.DataReceived) and event.stream_id == sid:
-                            body += event.data
-                            conn.acknowledge_received_data(event.flow_controlled_length, sid)
-                        if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
-                            done = True
-                    sock.sendall(conn.data_to_send())
-                sys.stdout.write(body.decode() + "----\\n")
+                sys.stdout.write(read_stream(sid).decode() + "----\\n")
             """
     }
 
@@ -85,19 +73,7 @@ import Testing
                 head = [(":method", "GET"), (":path", "/"), (":scheme", "http"), (":authority", "localhost")]
                 conn.send_headers(sid, head + fields, end_stream=True)
                 sock.sendall(conn.data_to_send())
-                body, done = b"", False
-                while not done:
-                    data = sock.recv(65536)
-                    if not data:
-                        sys.exit("connection closed")
-                    for event in conn.receive_data(data):
-                        if isinstance(event, h2.events.DataReceived) and event.stream_id == sid:
-                            body += event.data
-                            conn.acknowledge_received_data(event.flow_controlled_length, sid)
-                        if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
-                            done = True
-                    sock.sendall(conn.data_to_send())
-                sys.stdout.write(body.decode() + "----\\n")
+                sys.stdout.write(read_stream(sid).decode() + "----\\n")
             """
     }
 }

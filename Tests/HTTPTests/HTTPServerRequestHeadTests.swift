@@ -110,15 +110,7 @@ import Testing
                 if body:
                     conn.send_data(sid, body, end_stream=True)
                 sock.sendall(conn.data_to_send())
-                done = False
-                while not done:
-                    data = sock.recv(65536)
-                    if not data:
-                        sys.exit("connection closed")
-                    for event in conn.receive_data(data):
-                        if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
-                            done = True
-                    sock.sendall(conn.data_to_send())
+                read_stream(sid)
             for r in requests:
                 send(*r)
             sock.close()
