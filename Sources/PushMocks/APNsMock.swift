@@ -143,7 +143,7 @@ public final class APNsMock: HTTPImmediateHandler {
         }
         capture.jsonSource = .body
         let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
-        /// What the capture shows of the push but for its apns-id, unless it shares `sharedInfo`.
+        // What the capture shows of the push but for its apns-id, unless it shares `sharedInfo`.
         var info: APNsPushInfo?
 
         capture.fault = fault

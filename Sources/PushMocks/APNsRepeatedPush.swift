@@ -31,12 +31,10 @@ final class APNsRepeatedPush: Sendable {
         self.info = CaptureBox(info)
     }
 
-    /// Whether `other` is this push again: the same head in memory (the HTTP/2 server hands a request
-    /// repeating the previous one on its connection that one's head), or the same header list in
-    /// memory, method, target and body bytes.
+    /// Whether `other`, whose head is not this push's (`APNsRepeatedPushes.find` compares heads
+    /// first), is this push again: the same header list in memory, method, target and body bytes. Heads
+    /// differ for equal requests on different connections, or when the server did not compare them.
     func isRepeated(by other: HTTPRequest) -> Bool {
-        if other.sharesHead(with: request) { return true }
-        // Heads differ for equal requests on different connections, or when the server did not compare.
         guard request.headers.sharesStorage(with: other.headers), request.body.count == other.body.count,
             request.method == other.method, request.target == other.target
         else { return false }
