@@ -34,7 +34,7 @@ final class HTTP2RequestFields {
         stream.fieldCount += 1
         // A regular field equal to the previous request's at the same place: nothing to look up or build.
         if stream.sharesPreviousHeaders && name.first != UInt8(ascii: ":")
-            && matchesPreviousField(stream.sharedFieldCount, name: name, value: value)
+            && previousBlock.matchesRegular(stream.sharedFieldCount, name: name, value: value)
         {
             stream.sharedFieldCount += 1
             return
@@ -62,23 +62,13 @@ final class HTTP2RequestFields {
     /// The regular fields of the last request header block on this connection.
     ///
     /// A client sends the same fields on request after request; a stream whose fields turn out equal
-    /// (their bytes are compared with these strings as they arrive) takes this list instead of
-    /// building its own: one array allocation fewer per request, no string lookups, and none of the
-    /// retains and releases of its strings, for the request and for the capture that keeps it.
+    /// takes this list instead of building its own: one array allocation fewer per request, no string
+    /// lookups, and none of the retains and releases of its strings, for the request and for the
+    /// capture that keeps it.
+    ///
+    /// Its fields are the regular fields of `previousBlock`, whose bytes they are compared with as they
+    /// arrive: the strings themselves were slower to compare (a short string is copied out of line first).
     private var previousHeaders = HTTPHeaders()
-    /// The bytes of `previousHeaders`' fields, compared with the fields as they arrive: the strings
-    /// themselves were slower to compare (a short string is copied out of line first).
-    private var previousHeaderBytes: [(name: [UInt8], value: [UInt8])] = []
-
-    /// Whether regular field `k` of `previousHeaders` has these bytes.
-    private func matchesPreviousField(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
-        -> Bool
-    {
-        guard k < previousHeaderBytes.count else { return false }
-        return previousHeaderBytes.withUnsafeBufferPointer { fields in
-            Self.equal(fields[k].name, name) && Self.equal(fields[k].value, value)
-        }
-    }
 
     /// Gives `stream` its own header list with the fields it shared so far.
     private func materializeHeaders(_ stream: HTTP2Stream) {
@@ -119,7 +109,6 @@ final class HTTP2RequestFields {
         }
         materializeHeaders(stream)
         previousHeaders = stream.headers
-        previousHeaderBytes = stream.headers.fields.map { (Array($0.name.utf8), Array($0.value.utf8)) }
     }
 
     /// The last complete request header block on this connection, as bytes, with what its stream made

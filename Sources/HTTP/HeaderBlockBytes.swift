@@ -4,6 +4,8 @@ import Glibc
 struct HeaderBlockBytes {
     private var bytes: [UInt8] = []
     private var spans: [(name: Int, nameCount: Int, valueCount: Int)] = []
+    /// The positions of the regular fields (not pseudo-headers), in order.
+    private var regularFields: [Int] = []
     /// What the stream made of the block's pseudo-headers (set by whoever keeps the block).
     var method = ""
     var path = ""
@@ -14,9 +16,11 @@ struct HeaderBlockBytes {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         spans.removeAll(keepingCapacity: true)
+        regularFields.removeAll(keepingCapacity: true)
     }
 
     mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if name.first != UInt8(ascii: ":") { regularFields.append(spans.count) }
         spans.append((bytes.count, name.count, value.count))
         bytes.append(contentsOf: name)
         bytes.append(contentsOf: value)
@@ -34,6 +38,11 @@ struct HeaderBlockBytes {
                     && (value.isEmpty || memcmp(base + name.count, value.baseAddress!, value.count) == 0)
             }
         }
+    }
+
+    /// Whether the block's regular field `k` (counting only regular fields) has these bytes.
+    func matchesRegular(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        k < regularFields.count && matches(regularFields[k], name: name, value: value)
     }
 
     /// Calls `body` with field `k`'s name and value.
