@@ -101,9 +101,11 @@ import Testing
     }
 
     @Test func anUnreachableBackendIsInconclusive() async throws {
-        // A port nothing listens on: hold one, note it, release it (closing it).
-        let port: Int = try { try MockStackOccupiedPort().port }()
-        let url = "http://127.0.0.1:\(port)"
+        // A port bound for the whole test but not listening: connections are refused, and no server of
+        // a test running alongside can take it (a port released first could be handed to one).
+        let closed = try MockStackOccupiedPort(listening: false)
+        defer { withExtendedLifetime(closed) {} }
+        let url = "http://127.0.0.1:\(closed.port)"
         let target = Target(
             name: "nothing", baseURL: url, accounts: { name, _ in TargetUser(userId: name, bearerToken: "t") },
             capabilities: [], appId: "com.example")

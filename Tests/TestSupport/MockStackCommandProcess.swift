@@ -103,12 +103,13 @@ public final class MockStackCommandProcess: @unchecked Sendable {  // immutable 
     }
 }
 
-/// A TCP port on 127.0.0.1 held open (listening) until released, to make another listener fail.
+/// A TCP port on 127.0.0.1 held until released, to make another listener fail; with `listening: false`
+/// it is bound but refuses connections, a port no other test's server can take meanwhile.
 public final class MockStackOccupiedPort: @unchecked Sendable {  // immutable after init
     public let port: Int
     private let fd: Int32
 
-    public init() throws {
+    public init(listening: Bool = true) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -116,7 +117,7 @@ public final class MockStackOccupiedPort: @unchecked Sendable {  // immutable af
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, len) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &len) == 0
+                bind(fd, $0, len) == 0 && (!listening || listen(fd, 1) == 0) && getsockname(fd, $0, &len) == 0
             }
         }
         guard ok else {
