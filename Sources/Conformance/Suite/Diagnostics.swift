@@ -8,8 +8,11 @@ struct Diagnostics {
 
     init(file: String) { self.file = file }
 
+    /// Records a problem; values the message quotes are cut to a readable length (`DiagnosticText`).
     mutating func error(_ mark: YAMLMark, _ field: String, _ message: String) {
-        errors.append(SuiteError(file: file, mark: mark, field: field, message: message))
+        errors.append(
+            SuiteError(
+                file: file, mark: mark, field: DiagnosticText.short(field), message: DiagnosticText.shortened(message)))
     }
 
     // MARK: - Mappings
@@ -124,11 +127,16 @@ struct Diagnostics {
     }
 
     /// ` (did you mean 'x'?)` for the closest known name within a small edit distance, else "".
+    /// Words longer than `suggestionLimit` get none: no field name is that long, and the distance
+    /// table grows with the product of the lengths.
     static func suggestion(_ word: String, _ known: [String]) -> String {
+        guard word.utf8.count <= suggestionLimit else { return "" }
         let scored = known.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return "" }
         return " (did you mean '\(best.0)'?)"
     }
+
+    static let suggestionLimit = 64
 
     /// Optimal string alignment distance: insertions, deletions, substitutions, and swaps of neighbours.
     static func editDistance(_ a: String, _ b: String) -> Int {

@@ -48,7 +48,7 @@ extension ScenarioDecoder {
         let errorsBefore = d.errors.count
         let step = decodeStepBody(keyword.key, keyword.value, p, entries: entries, path: path, saves: &pendingSaves)
         // A step's own saves become visible to the steps after it (a race's after the whole race).
-        if !inRace { saved += pendingSaves } else { raceSaves += pendingSaves }
+        if !inRace { saved.formUnion(pendingSaves) } else { raceSaves += pendingSaves }
         guard let step, d.errors.count == errorsBefore else { return nil }
         return ScenarioStep(step, path: path, mark: node.mark)
     }
@@ -280,7 +280,7 @@ extension ScenarioDecoder {
         for (i, item) in items.enumerated() {
             if let step = decodeStep(item, path: "\(p)[\(i)]", inRace: true) { steps.append(step) }
         }
-        saved += raceSaves
+        saved.formUnion(raceSaves)
         var winners: Int?
         var requirement: String?
         if let expect, let f = d.mapping(expect.value, path + ".expect", known: ["winners", "requirement"]) {

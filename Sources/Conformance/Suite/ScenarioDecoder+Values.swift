@@ -116,7 +116,7 @@ extension ScenarioDecoder {
             }
         default:
             if !saved.contains(ref.name) {
-                let hint = Diagnostics.suggestion(ref.name, saved).replacingOccurrences(of: "'", with: "'$")
+                let hint = Diagnostics.suggestion(ref.name, saved.sorted()).replacingOccurrences(of: "'", with: "'$")
                 d.error(mark, path, "'\(ref)' refers to nothing saved by an earlier step\(hint)")
             }
         }

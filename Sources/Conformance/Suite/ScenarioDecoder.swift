@@ -10,7 +10,8 @@ struct ScenarioDecoder {
     var devices: [VirtualDevice] = []
     var users: [String] = []
     var requirements: [String] = []
-    var saved: [String] = []
+    /// Names saved by the steps read so far (a set: every reference of every step looks here).
+    var saved: Set<String> = []
     /// Names saved by the steps of the race being read; visible only after the race.
     var raceSaves: [String] = []
 

@@ -5,7 +5,7 @@ import JSON
 extension YAMLNode {
     /// The node as a JSON value. Plain scalars resolve as in YAML 1.2's core schema (`null`, `~`,
     /// `true`, `false`, integers and decimals); quoted and block scalars, and plain text that is
-    /// none of those, are strings. An explicit `!!str` keeps a plain scalar a string.
+    /// none of those, are strings. An explicit core tag decides the type (`!!str 12` is text, `!!int "12"` a number).
     public var json: JSONValue {
         switch content {
         case .scalar(let text, let style):
@@ -17,16 +17,19 @@ extension YAMLNode {
         }
     }
 
-    static let tagPrefix = "tag:yaml.org,2002:"
-
     static func resolve(_ text: String, style: YAMLScalarStyle, tag: String?) -> JSONValue {
-        if style.isQuoted || tag == tagPrefix + "str" { return .string(text) }
-        switch text {
-        case "", "~", "null", "Null", "NULL": return .null
-        case "true", "True", "TRUE": return .bool(true)
-        case "false", "False", "FALSE": return .bool(false)
+        // An explicit tag decides, whatever the quoting (`!!int "12"` is a number); the tree builder
+        // has refused tags the value does not fit, so the fallbacks only serve hand-built nodes.
+        switch tag?.dropFirst(tagPrefix.count) {
+        case "str"?: return .string(text)
+        case "int"?, "float"?: return jsonNumberLiteral(text).map(JSONValue.number) ?? .string(text)
+        case "bool"?: return boolLiteral(text).map(JSONValue.bool) ?? .string(text)
+        case "null"?: return isNullLiteral(text) ? .null : .string(text)
         default: break
         }
+        if style.isQuoted { return .string(text) }
+        if isNullLiteral(text) { return .null }
+        if let b = boolLiteral(text) { return .bool(b) }
         if let number = jsonNumberLiteral(text) { return .number(number) }
         return .string(text)
     }
