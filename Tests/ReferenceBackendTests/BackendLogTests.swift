@@ -29,7 +29,7 @@ import Testing
         #expect(log.contains("api PUT /v1/installations/log-b-phone/push-tokens/apnsVoip → 200"))
         #expect(log.contains("api POST /v1/calls → 200"))
         #expect(log.contains("push job") && log.contains("invitation via apnsVoip call \(callId)"))
-        #expect(log.contains("→ 200 accepted"))
+        #expect(log.contains("→ 200 delivered, committed as sent"))
         return log
     }
 

@@ -50,7 +50,7 @@ extension PushOutcome {
     /// How the backend log names the outcome: `accepted`, `retry (ServiceUnavailable)`, …
     var logName: String {
         switch self {
-        case .accepted: return "accepted"
+        case .accepted: return "delivered"
         case .retry(let after, let reason):
             return "retry" + (after.map { " after \($0) ms" } ?? "") + " (\(reason))"
         case .deadToken(let reason): return "dead token (\(reason))"

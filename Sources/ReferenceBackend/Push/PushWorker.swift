@@ -177,9 +177,24 @@ public final class PushWorker: Sendable {
 
     func record(_ outcome: PushOutcome, for push: ClaimedPush, report: inout PushWorkerReport) throws {
         let now = service.clock()
+        let committed: PushJob.Status
+        do {
+            committed = try commit(outcome, for: push, report: &report, nowMs: now)
+        } catch {
+            logAttempt(push, outcome, committed: nil, error: error)
+            throw error
+        }
+        // Logged only now: a crash before the commit sends the push again (at least once), and a
+        // line saying "delivered" for a row still pending would claim what the outbox does not hold.
+        logAttempt(push, outcome, committed: committed)
+    }
+
+    /// Records the outcome in the push's outbox row in one transaction; returns the row's new status.
+    private func commit(
+        _ outcome: PushOutcome, for push: ClaimedPush, report: inout PushWorkerReport, nowMs now: Int64
+    ) throws -> PushJob.Status {
         let job = push.job
-        logAttempt(push, outcome)
-        try service.store.transaction { tx in
+        return try service.store.transaction { tx -> PushJob.Status in
             if let status = push.status {
                 try tx.updateJob(job.jobId, status: .sending, lastStatus: status, nowMs: now)
             }
@@ -187,31 +202,37 @@ public final class PushWorker: Sendable {
             case .accepted:
                 report.accepted += 1
                 try tx.updateJob(job.jobId, status: .sent, nowMs: now)
+                return .sent
             case .retry(let retryAfterMs, let reason):
                 let next = now + (retryAfterMs ?? policy.backoffMs(afterAttempts: job.attempts))
                 if defects.contains(.noRetry) || job.attempts >= policy.maxAttempts {
                     report.failed += 1
                     try tx.updateJob(job.jobId, status: .failed, lastError: reason, nowMs: now)
+                    return .failed
                 } else if next >= job.validUntilMs && !defects.contains(.retryAfterExpiry) {
                     // The next try would come after the call stopped ringing: never ring late.
                     report.failed += 1
                     try tx.updateJob(job.jobId, status: .expired, lastError: reason, nowMs: now)
+                    return .expired
                 } else {
                     report.retried += 1
                     try tx.updateJob(job.jobId, status: .pending, nextAttemptAtMs: next, lastError: reason, nowMs: now)
+                    return .pending
                 }
             case .deadToken(let reason):
                 report.droppedTokens += 1
                 if defects.contains(.keepDeadTokens) {
                     try tx.updateJob(job.jobId, status: .failed, lastError: reason, nowMs: now)
-                } else {
-                    try tx.updateJob(job.jobId, status: .dropped, lastError: reason, nowMs: now)
-                    try tx.deleteRegistration(installationId: job.installationId, kind: job.kind, token: job.token)
-                    try tx.cancelPendingPushes(kind: job.kind, token: job.token, nowMs: now)
+                    return .failed
                 }
+                try tx.updateJob(job.jobId, status: .dropped, lastError: reason, nowMs: now)
+                try tx.deleteRegistration(installationId: job.installationId, kind: job.kind, token: job.token)
+                try tx.cancelPendingPushes(kind: job.kind, token: job.token, nowMs: now)
+                return .dropped
             case .failed(let reason):
                 report.failed += 1
                 try tx.updateJob(job.jobId, status: .failed, lastError: reason, nowMs: now)
+                return .failed
             }
         }
     }
@@ -220,13 +241,23 @@ public final class PushWorker: Sendable {
 extension PushWorker {
     /// One log line per attempt: which job, call and installation, and what the provider said. The
     /// token and the payload stay out of it unless the `log-push-secrets` defect is on.
-    func logAttempt(_ push: ClaimedPush, _ outcome: PushOutcome) {
+    ///
+    /// Written once the outcome is committed to the outbox (`committed` is the row's new status), or
+    /// when the commit failed (`committed` nil): the push may then go out again, since the outbox
+    /// delivers at least once.
+    func logAttempt(_ push: ClaimedPush, _ outcome: PushOutcome, committed: PushJob.Status?, error: (any Error)? = nil)
+    {
         guard let log else { return }
         let job = push.job
         var line =
             "push job \(job.jobId) \(job.purpose.rawValue) via \(job.kind.rawValue) call \(job.callId)"
             + " installation \(job.installationId) attempt \(job.attempts) → \(push.status.map(String.init) ?? "no answer")"
             + " \(outcome.logName)"
+        if let committed {
+            line += ", committed as \(committed.rawValue)"
+        } else {
+            line += ", NOT committed (\(error.map { "\($0)" } ?? "unknown error")): the push may be sent again"
+        }
         if defects.contains(.logPushSecrets) {
             line += " token=\(job.token) payload=" + String(decoding: push.request.body, as: UTF8.self)
         }
