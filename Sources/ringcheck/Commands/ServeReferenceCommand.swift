@@ -103,6 +103,10 @@ struct ServeReferenceCommand: RingcheckCommand {
         do { providers = try PushProviderSettings(environment: ProcessInfo.processInfo.environment) } catch {
             throw ConfigurationError(message: "\(error)")
         }
+        let problems = providers.problems()
+        if !problems.isEmpty {
+            throw ConfigurationError(message: "\(PushProviderSettingsProblems(problems: problems))")
+        }
         // Caught from before the server announces itself, so a supervisor's early stop is never lost.
         try TerminationSignals.install()
         let server: ReferenceBackendServer
