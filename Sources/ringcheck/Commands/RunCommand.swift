@@ -96,6 +96,9 @@ struct RunCommand: RingcheckCommand {
         suitePath = Self.suiteDirectory(arguments.value("suite") ?? "callx")
         tags = arguments.all("tag")
         reportDir = arguments.value("report-dir") ?? "reports"
+        if reportDir.isEmpty {
+            throw UsageError(message: "--report-dir is empty; give the directory reports are written to", command: name)
+        }
         var formats: [ReportFormat] = []
         for part in (arguments.value("format") ?? "console,junit,json,html,markdown").split(separator: ",") {
             let text = part.trimmingCharacters(in: .whitespaces)
@@ -106,6 +109,12 @@ struct RunCommand: RingcheckCommand {
                     command: name)
             }
             if !formats.contains(f) { formats.append(f) }
+        }
+        if formats.isEmpty {
+            throw UsageError(
+                message:
+                    "--format names no format; use one or more of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))",
+                command: name)
         }
         self.formats = formats
         repeatCount = try arguments.int("repeat", in: 1...1000) ?? 1
@@ -152,6 +161,8 @@ struct RunCommand: RingcheckCommand {
     }
 
     func run() async throws -> ExitCode {
+        // Before anything starts: backend.log goes there during the run, the reports at its end.
+        try ReportDirectory.prepare(reportDir)
         let suite: Suite
         do { suite = try Suite.load(directory: suitePath) } catch {
             throw ConfigurationError(message: "cannot load the suite:\n\(error)")
