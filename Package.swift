@@ -39,7 +39,10 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "ringcheck"]),
+            dependencies: [
+                "TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "Conformance", "Reports",
+                "ringcheck",
+            ]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP"]),

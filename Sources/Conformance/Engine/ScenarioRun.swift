@@ -123,16 +123,17 @@ actor ScenarioRun {
         } else if !failures.isEmpty {
             status = .fail
         } else if let harnessError {
-            status = .error(message: harnessError)
+            status = .error(message: Self.redactedForReports(harnessError, reportSecrets()))
         } else {
             status = .pass
         }
         // Pushes go in at their arrival time; keep the order of everything else as it happened.
         let ordered = timeline.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }
             .map(\.element)
+        let shown = redactedForReports(timeline: ordered, failures: failures)
         return ScenarioOutcome(
-            scenarioId: scenario.id, status: status, durationMs: elapsedMs, failures: failures, timeline: ordered,
-            raceSpreadsMs: raceSpreads)
+            scenarioId: scenario.id, status: status, durationMs: elapsedMs, failures: shown.failures,
+            timeline: shown.timeline, raceSpreadsMs: raceSpreads)
     }
 
     // MARK: Set-up

@@ -1,0 +1,52 @@
+import PushMocks
+
+// MARK: - Secrets out of the outcome
+
+extension ScenarioRun {
+    /// The values of this run no report may show in full: every token its devices registered (a
+    /// registerToken request carries it, and a backend may echo it), and the media credentials the
+    /// backend issued. Shorter values are left alone: replacing them would mangle ordinary text.
+    func reportSecrets() -> [String] {
+        var out = Set(devices.values.flatMap(\.tokens))
+        out.formUnion(mediaCredentials)
+        out.formUnion(engine.providerSecrets)
+        return out.filter { $0.utf8.count >= 8 }.sorted { $0.utf8.count > $1.utf8.count }
+    }
+
+    /// `text` as reports may show it: each of `secrets` shortened the way captures show device tokens
+    /// (`ab12…9f3e`), then whatever has a secret's shape (JWTs, access tokens, bearer credentials,
+    /// long hex runs, private keys) hidden as in captured pushes.
+    static func redactedForReports(_ text: String, _ secrets: [String]) -> String {
+        var out = text
+        for secret in secrets where out.contains(secret) {
+            out = out.replacingOccurrences(of: secret, with: Redaction.shortToken(secret))
+        }
+        return Redaction.redactingOutput(out)
+    }
+
+    /// The timeline and failures with every secret of the run redacted: run once at the end, when
+    /// every token the scenario registered is known (a request is recorded before its token is).
+    func redactedForReports(
+        timeline: [TimelineItem], failures: [CheckFailure]
+    ) -> (timeline: [TimelineItem], failures: [CheckFailure]) {
+        let secrets = reportSecrets()
+        func clean(_ s: String) -> String { Self.redactedForReports(s, secrets) }
+        let items = timeline.map { item in
+            var item = item
+            item.summary = clean(item.summary)
+            item.detail = item.detail.map(clean)
+            return item
+        }
+        let checks = failures.map { failure in
+            var failure = failure
+            failure.check = clean(failure.check)
+            failure.expected = clean(failure.expected)
+            failure.actual = clean(failure.actual)
+            failure.evidence = failure.evidence.map { e in
+                EvidenceItem(kind: e.kind, title: clean(e.title), text: clean(e.text))
+            }
+            return failure
+        }
+        return (items, checks)
+    }
+}
