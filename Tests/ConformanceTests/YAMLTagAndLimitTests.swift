@@ -112,6 +112,22 @@ import Testing
         #expect(error?.description.contains("… (1000000 bytes)") == true)
     }
 
+    @Test func aTargetNameOrScenarioTitleThatWouldBuryTheReportsIsRefused() throws {
+        let long = String(repeating: "N", count: 201)
+        let found = targetErrors("name: \(long)\nbaseURL: http://x\n\(Self.users)")
+        #expect(found.count == 1)
+        #expect(
+            found.first?.hasPrefix(
+                "t.yaml:1:7: name: '" + String(repeating: "N", count: 80) + "… (201 bytes)' is too long") == true,
+            "\(found)")
+        #expect(targetErrors("name: \(String(repeating: "N", count: 200))\nbaseURL: http://x\n\(Self.users)").isEmpty)
+        var decoder = ScenarioDecoder(file: "s.yaml", catalogue: nil)
+        _ = decoder.decodeFile(
+            try YAMLDocument.parse(
+                "id: a.b\ntitle: \(long)\nrequirements: [X-A-1]\nsteps:\n  - get: {as: a, call: x}\n"))
+        #expect(decoder.d.errors.map(\.field) == ["title"])
+    }
+
     @Test func shortValuesAreQuotedWhole() {
         #expect(DiagnosticText.shortened("'abc' is not one of 'x', 'y'") == "'abc' is not one of 'x', 'y'")
         let long = String(repeating: "é", count: 100)

@@ -63,6 +63,20 @@ struct Diagnostics {
         return s
     }
 
+    /// The longest label (a target's name, a scenario's title) in characters: it heads console lines
+    /// and reports, where a longer one would only bury them.
+    static let labelLimit = 200
+
+    /// Non-empty text of at most `labelLimit` characters, for names shown in every report.
+    mutating func label(_ node: YAMLNode, _ path: String) -> String? {
+        guard let s = nonEmptyString(node, path) else { return nil }
+        if s.count > Self.labelLimit {
+            error(node.mark, path, "'\(s)' is too long to head a report: write at most \(Self.labelLimit) characters")
+            return nil
+        }
+        return s
+    }
+
     mutating func int(_ node: YAMLNode, _ path: String, min: Int? = nil) -> Int? {
         guard node.scalarText != nil, let n = node.json.intValue, node.json.isIntegerLiteral else {
             error(node.mark, path, "expected a whole number, got \(node.kindName)")

@@ -64,7 +64,7 @@ struct ScenarioDecoder {
             }
             return s
         }
-        let title = f["title"].flatMap { d.nonEmptyString($0.value, field("title")) }
+        let title = f["title"].flatMap { d.label($0.value, field("title")) }
         let description = f["description"].flatMap { d.string($0.value, field("description")) }
         let tags = f["tags"].flatMap { d.stringList($0.value, field("tags")) } ?? []
         if let e = f["requirements"] { requirements = decodeRequirementList(e.value, field("requirements")) }

@@ -68,7 +68,7 @@ struct TargetFileDecoder {
             path: d.file, directory: directory, name: baseURL, baseURL: baseURL, caFile: nil, insecureSkipVerify: false,
             appId: nil, capabilities: [], eventRetention: nil, eventPageLimit: nil, users: [:],
             mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
-        if let e = f["name"], let s = d.nonEmptyString(e.value, "name") { file.name = s }
+        if let e = f["name"], let s = d.label(e.value, "name") { file.name = s }
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
         file.eventPageLimit = f["eventPageLimit"].flatMap { d.int($0.value, "eventPageLimit", min: 1) }
