@@ -33,6 +33,15 @@ import Testing
         return text
     }
 
+    /// A scenario with `n` devices, each of its own user, and a step for each that names it.
+    static func devices(_ n: Int) -> String {
+        var text = "id: growth.many-devices\ntitle: Many devices\nrequirements: [CALLX-ARB-1]\ndevices:\n"
+        for i in 0..<n { text += "  d\(i): {user: u\(i), kind: fcm}\n" }
+        text += "steps:\n"
+        for i in 0..<n { text += "  - registerToken: {device: d\(i), as: u\(i), token: $devices.d\(i).token}\n" }
+        return text
+    }
+
     /// A target file whose create body has `keys` fields.
     static func target(_ keys: Int) -> String {
         var text = """
@@ -76,6 +85,18 @@ import Testing
             #expect(scenarios.first?.steps.count == n, "\(decoder.d.errors.prefix(3))")
         }
         #expect(ratio < Self.bound, "4× the steps took \(ratio)× the time")
+    }
+
+    @Test func aScenarioWithManyDevicesDecodesInLinearTime() throws {
+        let roots = [
+            1_000: try YAMLDocument.parse(Self.devices(1_000)), 4_000: try YAMLDocument.parse(Self.devices(4_000)),
+        ]
+        let ratio = GrowthRatio.ratio(small: 1_000, large: 4_000) { n in
+            var decoder = ScenarioDecoder(file: "growth.yaml", catalogue: nil)
+            let scenarios = decoder.decodeFile(roots[n]!)
+            #expect(scenarios.first?.allUsers.count == n + 1, "\(decoder.d.errors.prefix(3))")
+        }
+        #expect(ratio < Self.bound, "4× the devices took \(ratio)× the time")
     }
 
     @Test func aScenarioFileLoadsInLinearTime() throws {

@@ -40,7 +40,8 @@ public struct Scenario: Sendable, Equatable {
     /// Every user the scenario knows: `a` (the caller played by ringcheck), declared users, devices' users.
     public var allUsers: [String] {
         var out = ["a"]
-        for u in users + devices.map(\.user) where !out.contains(u) { out.append(u) }
+        var seen: Set<String> = ["a"]
+        for u in users + devices.map(\.user) where seen.insert(u).inserted { out.append(u) }
         return out
     }
 

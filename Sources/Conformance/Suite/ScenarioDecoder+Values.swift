@@ -22,7 +22,7 @@ extension ScenarioDecoder {
 
     mutating func user(_ node: YAMLNode, _ path: String) -> String? {
         guard let name = d.string(node, path) else { return nil }
-        guard users.contains(name) else {
+        guard userSet.contains(name) else {
             d.error(
                 node.mark, path,
                 "unknown user '\(name)'\(Diagnostics.suggestion(name, users)) (users: \(users.joined(separator: ", ")); declare others under 'users')"
@@ -34,8 +34,8 @@ extension ScenarioDecoder {
 
     mutating func device(_ node: YAMLNode, _ path: String) -> String? {
         guard let name = d.string(node, path) else { return nil }
-        let names = devices.map(\.name)
-        guard names.contains(name) else {
+        guard deviceNames.contains(name) else {
+            let names = devices.map(\.name)
             d.error(
                 node.mark, path,
                 "unknown device '\(name)'\(Diagnostics.suggestion(name, names)) (devices: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"
@@ -49,9 +49,9 @@ extension ScenarioDecoder {
     mutating func deviceList(_ node: YAMLNode, _ path: String) -> [String]? {
         guard let list = d.stringList(node, path) else { return nil }
         if list.isEmpty { d.error(node.mark, path, "name at least one device") }
-        let names = devices.map(\.name)
         var ok = true
-        for (i, name) in list.enumerated() where !names.contains(name) {
+        for (i, name) in list.enumerated() where !deviceNames.contains(name) {
+            let names = devices.map(\.name)
             let mark = node.items?[i].mark ?? node.mark
             d.error(mark, path, "unknown device '\(name)'\(Diagnostics.suggestion(name, names))")
             ok = false
@@ -91,8 +91,8 @@ extension ScenarioDecoder {
         switch ref.name {
         case "devices":
             let parts = ref.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            let names = devices.map(\.name)
-            if !names.contains(parts[0]) {
+            if !deviceNames.contains(parts[0]) {
+                let names = devices.map(\.name)
                 d.error(mark, path, "'\(ref)' names no device\(Diagnostics.suggestion(parts[0], names))")
             } else if parts.count != 2 || !ValueReference.deviceFields.contains(parts[1]) {
                 d.error(
@@ -109,7 +109,7 @@ extension ScenarioDecoder {
             }
         case "users":
             let parts = ref.path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            if !users.contains(parts[0]) {
+            if !userSet.contains(parts[0]) {
                 d.error(mark, path, "'\(ref)' names no user\(Diagnostics.suggestion(parts[0], users))")
             } else if parts.count != 2 || !ValueReference.userFields.contains(parts[1]) {
                 d.error(mark, path, "'\(ref)' needs .userId after the user")

@@ -9,6 +9,9 @@ struct ScenarioDecoder {
     // Per-scenario state, reset by `decodeScenario`.
     var devices: [VirtualDevice] = []
     var users: [String] = []
+    /// `users` and the devices' names as sets: every step's `as:` and `device:` is looked up here.
+    var userSet: Set<String> = []
+    var deviceNames: Set<String> = []
     var requirements: [String] = []
     /// Names saved by the steps read so far (a set: every reference of every step looks here).
     var saved: Set<String> = []
@@ -47,6 +50,8 @@ struct ScenarioDecoder {
     mutating func decodeScenario(_ node: YAMLNode, path: String) -> Scenario? {
         devices = []
         users = ["a"]
+        userSet = ["a"]
+        deviceNames = []
         requirements = []
         saved = []
         let errorsBefore = d.errors.count
@@ -71,7 +76,7 @@ struct ScenarioDecoder {
         if let e = f["users"], let list = d.stringList(e.value, field("users")) {
             for u in list {
                 if !Self.isName(u) { d.error(e.value.mark, field("users"), "'\(u)' is not a name (a-z, 0-9, -)") }
-                if !users.contains(u) { users.append(u) }
+                addUser(u)
             }
         }
         if let e = f["devices"] { decodeDevices(e.value, field("devices")) }
@@ -104,9 +109,10 @@ struct ScenarioDecoder {
         }
         checkRestartNeeds(steps, needs: needs)
         guard d.errors.count == errorsBefore, let id, let title else { return nil }
+        let deviceUsers = Set(devices.map(\.user))
         return Scenario(
             id: id, title: title, description: description, requirements: requirements, tags: tags,
-            users: users.filter { u in u != "a" && !devices.contains { $0.user == u } }, devices: devices,
+            users: users.filter { u in u != "a" && !deviceUsers.contains(u) }, devices: devices,
             needs: needs, steps: steps, file: d.file, mark: node.mark)
     }
 
@@ -159,9 +165,14 @@ struct ScenarioDecoder {
                 devices.append(
                     VirtualDevice(
                         name: entry.key, user: user, kind: kind, environment: environment, registered: registered))
-                if !users.contains(user) { users.append(user) }
+                deviceNames.insert(entry.key)
+                addUser(user)
             }
         }
+    }
+
+    mutating func addUser(_ name: String) {
+        if userSet.insert(name).inserted { users.append(name) }
     }
 
     // MARK: - Names
