@@ -3,11 +3,12 @@ import JSON
 extension ScenarioRun {
     // MARK: Answers without a snapshot
 
-    /// `ex` completed with the call's snapshot when the target's answer to that operation carries
-    /// none (`snapshot: none`): a `get` by the same actor right after a 2xx gives it. The answer's
-    /// own status and media stay; the snapshot is judged as if the answer had carried it.
+    /// `ex` completed with the call's snapshot when the target's 2xx answer to that operation may
+    /// carry none (`snapshotFromGet: true`) and did not: a `get` by the same actor right after gives
+    /// it. The answer's own status and media stay; the snapshot is judged as if the answer had carried it.
     func completed(_ ex: Exchange, _ canonical: PreparedRequest) async -> Exchange {
-        guard ex.isSuccess, let operation = canonical.operation, [.create, .answer, .end].contains(operation),
+        guard ex.isSuccess, ex.json?["state"] == nil, let operation = canonical.operation,
+            [.create, .answer, .end].contains(operation),
             engine.target.mapping?[operation].response.snapshotByGet == true,
             let callId = (canonical.values["callId"] ?? canonical.body?["callId"]).map(TargetMapping.text)
         else { return ex }

@@ -16,7 +16,8 @@ extension ScenarioRun {
         }
     }
 
-    /// Keeps track of the devices whose every token the scenario made gone (a fault as above, a delete).
+    /// Keeps track of the devices whose every token the scenario made gone for their user (a fault as
+    /// above, a delete, a registration by another user).
     func noteTokens(of step: Step, succeeded: Bool) {
         switch step {
         case .fault(let f):
@@ -26,7 +27,13 @@ extension ScenarioRun {
                 if Self.marksTokenGone(plan) { goneTokenDevices.insert(name) }
             }
         case .deleteToken(let r) where succeeded: goneTokenDevices.insert(r.device)
-        case .registerToken(let r) where succeeded: goneTokenDevices.remove(r.device)
+        case .registerToken(let r) where succeeded:
+            // Registered by another user, the device no longer belongs to its own user: gone for it.
+            if let other = r.asUser, other != devices[r.device]?.user {
+                goneTokenDevices.insert(r.device)
+            } else {
+                goneTokenDevices.remove(r.device)
+            }
         default: break
         }
     }

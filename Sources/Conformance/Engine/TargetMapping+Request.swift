@@ -31,9 +31,9 @@ extension TargetMapping {
         for (name, template) in m.headers.sorted(by: { $0.key < $1.key }) {
             headers.append((name.lowercased(), Self.interpolate(template, values, used: &used) ?? ""))
         }
-        // The reference design names the installation on some operations only; a target that places
-        // it on another (create, get, a caller's end) gets the actor's own.
-        let placedElsewhere = m.installation != OperationMapping.reference(operation).installation
+        // The reference design sends no installation on create and get; a target that places one
+        // there gets the actor's own (the caller's is its event feed's).
+        let placedElsewhere = OperationMapping.reference(operation).installation == .none && m.installation != .none
         let canonical = p.values["installationId"] != nil || p.body?["installationId"] != nil
         if let installation = canonical
             ? values["installationId"].map(Self.text) : placedElsewhere ? p.actorInstallation : nil

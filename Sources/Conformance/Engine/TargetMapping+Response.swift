@@ -31,7 +31,7 @@ extension TargetMapping {
             }
             return NormalizedResponse(status: canonicalStatus, json: .object(doc))
         }
-        if operation == .mediaSession, success, let media, r.media != "" {
+        if operation == .mediaSession, success, let media {
             return NormalizedResponse(status: canonicalStatus, json: media, media: media)
         }
         var out = json

@@ -65,8 +65,8 @@ public struct ResponseMapping: Sendable, Equatable {
     /// Canonical member of the media-session object → where the target's answer holds it (the
     /// media operation's `fields`, also read by an answer made through that operation).
     public var mediaFields: [String: FieldSource] = [:]
-    /// The answer carries no call snapshot: ringcheck reads the call with a `get` right after a 2xx
-    /// (`snapshot: none`), and judges that snapshot as the answer's.
+    /// A 2xx answer may carry no call snapshot (`snapshotFromGet: true`): then ringcheck reads the
+    /// call with a `get` right after, and judges that snapshot as the answer's.
     public var snapshotByGet: Bool = false
 
     public init(

@@ -2,7 +2,9 @@ import JSON
 
 extension TargetFileDecoder {
     static let operationKeys = ["method", "path", "body", "headers", "installation", "response", "statuses"]
-    static let responseKeys = ["snapshot", "media", "winner", "error", "events", "nextCursor", "gap", "fields"]
+    static let responseKeys = [
+        "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields",
+    ]
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
     /// `operations:` over the reference design's defaults; `installation` applies wherever an
@@ -105,11 +107,8 @@ extension TargetFileDecoder {
     mutating func decodeResponse(_ node: YAMLNode, _ path: String, media: Bool, into r: inout ResponseMapping) {
         guard let f = d.mapping(node, path, known: Self.responseKeys) else { return }
         func text(_ key: String) -> String? { f[key].flatMap { d.string($0.value, path + "." + key) } }
-        if f["snapshot"] != nil {
-            let s = text("snapshot")
-            r.snapshotByGet = s == "none"
-            r.snapshot = s.flatMap { $0.isEmpty || $0 == "none" ? nil : $0 }
-        }
+        if f["snapshot"] != nil { r.snapshot = text("snapshot").flatMap { $0.isEmpty ? nil : $0 } }
+        if let e = f["snapshotFromGet"], let on = d.bool(e.value, path + ".snapshotFromGet") { r.snapshotByGet = on }
         if f["media"] != nil { r.media = text("media") }
         let named = [
             "winner": "answeredByInstallationId", "error": "error", "events": "events",
