@@ -215,9 +215,43 @@ import Testing
         var audio = scenario
         audio.steps = [
             ScenarioStep(
-                .create(CreateCallStep(actor: .user("a"), callee: "b", video: nil, body: nil, options: RequestOptions())), path: "steps[0]",
+                .create(
+                    CreateCallStep(actor: .user("a"), callee: "b", video: nil, body: nil, options: RequestOptions())),
+                path: "steps[0]",
                 mark: YAMLMark(line: 1, column: 1))
         ]
         #expect(without.notApplicableReason(audio) == nil)
+    }
+}
+
+/// `${RINGCHECK_…}` in a target file: what the run fills in, and where.
+@Suite struct TargetRunVariablesTests {
+    @Test func theRunFillsInItsVariablesWhereverTheFileNamesThem() throws {
+        let file = try TargetFile.load(
+            text: """
+                baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
+                \(TargetFileLoaderTests.users)
+                lifecycle:
+                  start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --port, "${RINGCHECK_BACKEND_PORT}", --db, "${RINGCHECK_BACKEND_STATE_DIR}/b.db"]
+                  restart: "kill -HUP $(cat pid) # ${UNKNOWN}"
+                  ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/health"}
+                  environment: {DATA: "${RINGCHECK_BACKEND_STATE_DIR}/data"}
+                """, file: "t.yaml")
+        #expect(file.runVariablesUsed == Set(TargetRunVariables.names))
+        let filled = file.filling(
+            TargetRunVariables([
+                "RINGCHECK_EXECUTABLE": "/opt/rc", "RINGCHECK_BACKEND_PORT": "4711",
+                "RINGCHECK_BACKEND_STATE_DIR": "/s",
+            ]))
+        #expect(filled.baseURL == "http://127.0.0.1:4711")
+        #expect(filled.name == "http://127.0.0.1:4711")
+        #expect(filled.lifecycle?.start?.argv == ["/opt/rc", "serve-reference", "--port", "4711", "--db", "/s/b.db"])
+        #expect(filled.lifecycle?.restart?.argv.last == "kill -HUP $(cat pid) # ${UNKNOWN}")
+        #expect(filled.lifecycle?.ready?.url == "http://127.0.0.1:4711/health")
+        #expect(filled.lifecycle?.environment["DATA"] == "/s/data")
+        // The commands also get them in their environment.
+        #expect(filled.lifecycle?.environment["RINGCHECK_BACKEND_PORT"] == "4711")
+        let plain = try TargetFile.load(text: "baseURL: http://h\n\(TargetFileLoaderTests.users)", file: "t.yaml")
+        #expect(plain.runVariablesUsed.isEmpty)
     }
 }
