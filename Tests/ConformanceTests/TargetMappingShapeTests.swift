@@ -74,6 +74,18 @@ import Testing
         #expect(events?["events"]?.arrayValue?.first?["revision"] == "4")
     }
 
+    @Test func numericIdsAreReadAsTheirDecimalText() throws {
+        let m = try file("numbers: [eventId, callId]").mapping
+        let page = try JSONValue.parse(#"{"events": [{"eventId": 901, "callId": 77, "revision": "2"}], "gap": false}"#)
+        let e = m.normalize(.events, status: 200, json: page).json?["events"]?.arrayValue?.first
+        #expect(e?["eventId"] == "901")
+        #expect(e?["callId"] == "77")
+        // Only the declared members: a revision already text stays, an undeclared number stays a number.
+        #expect(e?["revision"] == "2")
+        let snapshot = try JSONValue.parse(#"{"callId": 77, "revision": 3}"#)
+        #expect(m.normalize(.get, status: 200, json: snapshot).json?["revision"] == .number("3"))
+    }
+
     @Test func withoutMapsTheAnswerIsLeftAsItIs() throws {
         let json = try JSONValue.parse(#"{"state": "ENDED", "revision": 3}"#)
         let n = try file("").mapping.normalize(.get, status: 200, json: json)
