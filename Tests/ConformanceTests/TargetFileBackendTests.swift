@@ -92,6 +92,24 @@ import Testing
         #expect(passed > 25)
     }
 
+    @Test func theNodeShapeFailsWithoutItsValueMapsOrNumbers() async throws {
+        // The node file's additions carry weight: without them the same backend is judged wrongly.
+        let file = try TargetFile.load(path: Self.examples + "/reference-node.yaml")
+        var noValues = file
+        noValues.mapping.values = ValueMaps()
+        let states = try await TargetFileStack.run(
+            noValues, shape: .node, slots: 1, only: ["basic.answer-and-hang-up"])
+        let a = try #require(states.first?.attempts.first)
+        #expect(a.status != .pass, "RINGING is not ringing: \(a.status.name)")
+        var noNumbers = file
+        noNumbers.mapping.numbers = []
+        let revisions = try await TargetFileStack.run(
+            noNumbers, shape: .node, slots: 1, only: ["calls.revision-increments"])
+        let b = try #require(revisions.first?.attempts.first)
+        #expect(b.status == .fail)
+        #expect(b.failures.contains { $0.requirement == "CALLX-CALL-7" }, "\(TargetFileStack.findings(b))")
+    }
+
     @Test func aSecondRunOnTheSameAccountsStillPasses() async throws {
         // Fixed accounts outlive a run: literal operation and call IDs must not meet an earlier run's.
         let file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")
