@@ -25,6 +25,8 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case longLivedMedia = "long-lived-media"
     case forgetOnRestart = "forget-on-restart"
     case logPushSecrets = "log-push-secrets"
+    case cursorAheadNoGap = "cursor-ahead-no-gap"
+    case endReasonNotStored = "end-reason-not-stored"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -56,6 +58,10 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
         case .forgetOnRestart:
             return "calls, events and pending pushes live in memory only (even with --db), so a restart loses them"
         case .logPushSecrets: return "the backend log carries request bodies, push tokens and push payloads in full"
+        case .cursorAheadNoGap:
+            return "a cursor ahead of the feed (events lost, e.g. in a restart) reads as up to date: no events, no gap"
+        case .endReasonNotStored:
+            return "the end reason is not stored: ended snapshots say remoteEnded whatever was asked"
         }
     }
 

@@ -39,4 +39,8 @@ public enum APIShape: String, Sendable, Equatable, CaseIterable {
     /// `AlternateAPI`: other routes and bodies (`/api/…`, installation in `X-Device-Id`, answer by
     /// asking for a media token), to prove that a target file alone can describe a backend.
     case alternate
+    /// `NodeShapeAPI`: the alternate routes with a real public backend's other differences (token
+    /// kind `voip`, no idempotency keys, numeric revisions and cursors, renamed states and reasons,
+    /// a media token that is a JWT and answers without a snapshot).
+    case node
 }

@@ -79,6 +79,7 @@ public final class ReferenceBackendServer: Sendable {
         switch shape {
         case .reference: api = CallxAPI(service: service)
         case .alternate: api = AlternateAPI(service: service)
+        case .node: api = NodeShapeAPI(service: service)
         }
         guard let log else { return api }
         return LoggingHandler(

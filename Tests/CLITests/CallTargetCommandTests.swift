@@ -129,3 +129,26 @@ import Testing
         #expect(kill(backend, 0) != 0, "the backend ringcheck started is stopped")
     }
 }
+
+/// `call --target` on a backend in the node shape: the phone registers in the only APNs environment
+/// the target supports, and the caller's own hang-up is the caller's though the backend's word differs.
+@Suite struct CallTargetNodeShapeTests {
+    @Test func aProductionOnlyTargetGetsAProductionPhoneAndTheHangUpIsTheCallers() async throws {
+        let dir = TemporaryDirectory()
+        var text = try String(
+            contentsOfFile: TargetCommandTests.repositoryRoot + "/examples/targets/reference-node.yaml", encoding: .utf8
+        )
+        // No sandbox; and the backend's word for remoteEnded ("hangup") is not mapped back.
+        text = text.replacingOccurrences(of: "capabilities: [faults, sandbox, ", with: "capabilities: [faults, ")
+        text = text.replacingOccurrences(of: "    remoteEnded: hangup\n", with: "")
+        #expect(!text.contains("sandbox") && !text.contains("remoteEnded: hangup"))
+        let path = try dir.write("node.yaml", text)
+        let r = try await RingcheckBinary.run(
+            ["call", "--target", path, "--as", "a", "--to", "user-b", "--auto-answer", "0.3", "--hangup-after", "0.5"],
+            timeout: 60, environment: CallCommandTests.plain)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("APNs accepted invitation to phone"), "\(r.stdout)")
+        #expect(!r.stdout.contains("APNs sandbox"))
+        #expect(r.stdout.contains("ended: hangup by caller"), "\(r.stdout)")
+    }
+}

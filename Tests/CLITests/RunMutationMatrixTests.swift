@@ -35,6 +35,8 @@ import Testing
         ("silent-gap", false, ["CALLX-EVT-7"]),
         ("voip-stop-signal", true, ["CALLX-APNS-8"]),
         ("zero-ttl", true, ["CALLX-FCM-7"]),
+        ("cursor-ahead-no-gap", true, ["CALLX-EVT-8"]),
+        ("end-reason-not-stored", false, ["CALLX-CALL-9"]),
     ]
 
     struct Row: Sendable {

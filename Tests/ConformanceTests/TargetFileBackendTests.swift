@@ -60,6 +60,56 @@ import Testing
         Self.judge(results, rawRequestsMapped: true)
     }
 
+    @Test func nodeShapeRunsTheWholeSuiteThroughItsTargetFile() async throws {
+        // A backend unlike the reference in every way a real one was: every scenario it can evidence
+        // passes, every other one is not applicable with the reason.
+        let file = try TargetFile.load(path: Self.examples + "/reference-node.yaml")
+        let results = try await SuiteRunGate.exclusive {
+            try await TargetFileStack.run(file, shape: .node, slots: 6)
+        }
+        #expect(results.count > 30)
+        var passed = 0
+        for (scenario, attempts) in results {
+            let o = attempts[0]
+            if let reason = Self.lacking(scenario) {
+                #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status.name)")
+            } else if scenario.needs.contains(.idempotency) {
+                #expect(o.status == .notApplicable(reason: "the target lacks idempotency"), "\(scenario.id)")
+            } else if case .notApplicable(let reason) = o.status {
+                let known = reason.contains("video call") || (reason.contains("raw request") && reason.contains("maps"))
+                #expect(known, "\(scenario.id): \(reason)")
+            } else {
+                #expect(o.status == .pass, "\(scenario.id): \(o.status.name) \(TargetFileStack.findings(o))")
+                passed += 1
+            }
+        }
+        let video = try #require(results.first { $0.scenario.id == "payload.apns-invitation" })
+        guard case .notApplicable(let why) = video.attempts[0].status else {
+            Issue.record("payload.apns-invitation: \(video.attempts[0].status.name)")
+            return
+        }
+        #expect(why.contains("creates a video call") && why.contains("videoCalls"))
+        #expect(passed > 25)
+    }
+
+    @Test func theNodeShapeFailsWithoutItsValueMapsOrNumbers() async throws {
+        // The node file's additions carry weight: without them the same backend is judged wrongly.
+        let file = try TargetFile.load(path: Self.examples + "/reference-node.yaml")
+        var noValues = file
+        noValues.mapping.values = ValueMaps()
+        let states = try await TargetFileStack.run(
+            noValues, shape: .node, slots: 1, only: ["basic.answer-and-hang-up"])
+        let a = try #require(states.first?.attempts.first)
+        #expect(a.status != .pass, "RINGING is not ringing: \(a.status.name)")
+        var noNumbers = file
+        noNumbers.mapping.numbers = []
+        let revisions = try await TargetFileStack.run(
+            noNumbers, shape: .node, slots: 1, only: ["calls.revision-increments"])
+        let b = try #require(revisions.first?.attempts.first)
+        #expect(b.status == .fail)
+        #expect(b.failures.contains { $0.requirement == "CALLX-CALL-7" }, "\(TargetFileStack.findings(b))")
+    }
+
     @Test func aSecondRunOnTheSameAccountsStillPasses() async throws {
         // Fixed accounts outlive a run: literal operation and call IDs must not meet an earlier run's.
         let file = try TargetFile.load(path: Self.examples + "/reference-alternate.yaml")

@@ -131,7 +131,7 @@ import Testing
         let reason = try mapping("operations: {end: {path: '/calls/{callId}/hangup'}}").rawRequestProblem(scenario)
         #expect(
             reason
-                == "steps[2] sends a raw request to the reference design's POST /v1/calls/${call.callId}/end, and the target maps end differently"
+                == "steps[2] sends a raw request to the reference design's POST /v1/calls/${call.callId}/end, and the target maps end to POST /calls/{callId}/hangup"
         )
     }
 }

@@ -99,6 +99,8 @@ public struct CallProgress: Sendable {
     public private(set) var wasAnswered = false
     /// The reason we asked to end with, once we did.
     public private(set) var ourEndReason: String?
+    /// Our own end request ended the call (`ourEndAccepted`).
+    private var endedByOurRequest = false
     public private(set) var findings: [String] = []
     public private(set) var pushes: [PushSighting] = []
     /// How long after the end an invitation may still arrive (it was in flight).
@@ -108,6 +110,15 @@ public struct CallProgress: Sendable {
 
     /// Notes that we asked the backend to end the call with `reason`.
     public mutating func weAskedToEnd(reason: String) { ourEndReason = reason }
+
+    /// Our end request was accepted while the call had not ended before it was sent: the call ended
+    /// because we asked, whatever reason the backend stored or an event named (a backend may store
+    /// its own reason for a caller's hang-up).
+    public mutating func ourEndAccepted(stateWhenSent: State) {
+        guard stateWhenSent != .ended else { return }
+        endedByOurRequest = true
+        if state == .ended { endedBy = .caller }
+    }
 
     /// Applies an observation made at `nowMs` (ringcheck's clock) and returns what changed.
     public mutating func observe(_ observation: CallObservation, nowMs: Int64) -> [CallChange] {
@@ -206,6 +217,7 @@ public struct CallProgress: Sendable {
     /// Who an end reason points at: us when it is the reason we asked for, the backend's ring
     /// timeout for `unanswered`, else the callee's side.
     private func ender(_ reason: String) -> CallEnder {
+        if endedByOurRequest { return .caller }
         if let ours = ourEndReason, reason == ours { return .caller }
         return reason == "unanswered" ? .backend : .callee
     }

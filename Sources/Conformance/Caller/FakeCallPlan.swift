@@ -63,12 +63,12 @@ public struct VirtualCallee: Sendable, Equatable {
         self.token = token
     }
 
-    /// An iOS phone (APNs VoIP, sandbox) and an Android tablet (FCM) with fresh tokens, their
-    /// installation IDs starting with `prefix`.
-    public static func pair(prefix: String) -> [VirtualCallee] {
+    /// An iOS phone (APNs VoIP, in `apnsEnvironment`: sandbox unless the backend supports only
+    /// production) and an Android tablet (FCM) with fresh tokens, their installation IDs starting with `prefix`.
+    public static func pair(prefix: String, apnsEnvironment: VirtualDevice.Environment = .sandbox) -> [VirtualCallee] {
         [
             VirtualCallee(
-                name: "phone", kind: .apnsVoip, environment: .sandbox, installationId: prefix + "-phone",
+                name: "phone", kind: .apnsVoip, environment: apnsEnvironment, installationId: prefix + "-phone",
                 token: RandomText.hex(bytes: 32)),
             VirtualCallee(
                 name: "tablet", kind: .fcm, installationId: prefix + "-tablet", token: RandomText.fcmToken()),

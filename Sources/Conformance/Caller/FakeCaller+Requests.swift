@@ -32,9 +32,13 @@ extension FakeCaller {
     ) async -> Reply {
         var values = values
         values["userId"] = .string(user.userId)
+        // The installation the request comes from: the device's, else the caller's own (its event feed),
+        // for targets that name one on every operation.
+        let installation =
+            values["installationId"]?.stringValue ?? (user == plan.caller ? plan.callerInstallationId : nil)
         let canonical = PreparedRequest(
             actor: user.userId, method: method, path: path, credentials: user.authHeaders, body: body,
-            operation: operation, values: values)
+            operation: operation, values: values, actorInstallation: installation)
         let p = target.wire(canonical)
         let sent = "\(p.method) \(p.path)"
         do {
@@ -194,7 +198,10 @@ extension FakeCaller {
         endAttempts += 1
         let body: JSONValue = ["operationId": .string(endOperationId), "reason": .string(reason)]
         let path = callPath(target.routes.end)
+        let before = progress.state
         let reply = await send(.end, "POST", path, as: plan.caller, body: body, values: ["callId": .string(callId)])
+        // Who ended the call is known from our own request, not from the reason the backend stored.
+        if reply.ok { progress.ourEndAccepted(stateWhenSent: before) }
         entry(
             .action, "\(why): \(reply.sent) (\(reason)) → \(reply.summary)",
             [("reason", .string(reason)), ("status", reply.status.map { .int($0) } ?? .null)])

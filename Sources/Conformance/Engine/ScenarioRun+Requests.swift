@@ -16,6 +16,9 @@ struct PreparedRequest: Sendable {
     var values: [String: JSONValue] = [:]
     /// Body members the scenario added or replaced (sent even when the target's body template omits them).
     var extraKeys: [String] = []
+    /// The installation the actor acts from (a user's is its event feed's): a target that places the
+    /// installation on an operation the reference design sends without one gets this one.
+    var actorInstallation: String? = nil
 }
 
 extension ScenarioRun {
@@ -134,7 +137,8 @@ extension ScenarioRun {
             return (
                 PreparedRequest(
                     actor: who.label, method: "POST", path: routes.calls, credentials: who.user.authHeaders, body: body,
-                    operation: .create, values: ["userId": .string(who.user.userId)], extraKeys: extraKeys(c.body)),
+                    operation: .create, values: ["userId": .string(who.user.userId)], extraKeys: extraKeys(c.body),
+                    actorInstallation: who.installationId),
                 c.options
             )
         case .answer(let a):
@@ -149,7 +153,8 @@ extension ScenarioRun {
                 PreparedRequest(
                     actor: who.label, method: "POST", path: try callPath(routes.answer, a.call),
                     credentials: who.user.authHeaders, body: body, operation: .answer,
-                    values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body)), a.options
+                    values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body),
+                    actorInstallation: who.installationId), a.options
             )
         case .end(let e):
             let who = try identity(e.actor)
@@ -163,7 +168,8 @@ extension ScenarioRun {
                 PreparedRequest(
                     actor: who.label, method: "POST", path: try callPath(routes.end, e.call),
                     credentials: who.user.authHeaders, body: body, operation: .end,
-                    values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body)), e.options
+                    values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body),
+                    actorInstallation: who.installationId), e.options
             )
         case .get(let g):
             let who = try identity(g.actor)
@@ -171,7 +177,8 @@ extension ScenarioRun {
                 PreparedRequest(
                     actor: who.label, method: "GET", path: try callPath(routes.call, g.call),
                     credentials: who.user.authHeaders, operation: .get,
-                    values: callValues(try resolver.string(g.call), who.user)), g.options
+                    values: callValues(try resolver.string(g.call), who.user), actorInstallation: who.installationId),
+                g.options
             )
         case .mediaSession(let m):
             let who = try identity(m.actor)
@@ -181,7 +188,8 @@ extension ScenarioRun {
                     actor: who.label, method: "POST", path: try callPath(routes.mediaSession, m.call),
                     credentials: who.user.authHeaders, body: body, operation: .mediaSession,
                     values: callValues(try resolver.string(m.call), who.user).merging(
-                        ["operationId": .string(freshOperationId())]) { a, _ in a }), m.options
+                        ["operationId": .string(freshOperationId())]) { a, _ in a },
+                    actorInstallation: who.installationId), m.options
             )
         case .request(let r):
             var label = "anonymous"
@@ -258,8 +266,10 @@ extension ScenarioRun {
         record(.request, p.actor, "\(p.method) \(p.path)", p.body?.serialized())
         let result: Result<ClientResponse, Error>
         do { result = .success(try await engine.client.send(clientRequest(p))) } catch { result = .failure(error) }
-        let ex = exchange(p, result)
-        recordResponse(ex)
+        let answered = exchange(p, result)
+        recordResponse(answered)
+        let ex = await completed(answered, canonical)
+        if ex.json != answered.json { recordResponse(ex) }
         return ex
     }
 
@@ -341,9 +351,11 @@ extension ScenarioRun {
 
     func race(_ r: RaceStep, step: ScenarioStep) async throws {
         var prepared: [(PreparedRequest, RequestOptions, ScenarioStep)] = []
+        var canonical: [PreparedRequest] = []
         for sub in r.steps {
             let (p, o) = try prepare(sub.step)
             prepared.append((wire(p), o, sub))
+            canonical.append(p)
         }
         for (p, _, _) in prepared { record(.request, p.actor, "\(p.method) \(p.path) (race)", p.body?.serialized()) }
         let result: RaceResult
@@ -353,9 +365,11 @@ extension ScenarioRun {
         raceSpreads.append(result.spreadMs)
         note(String(format: "race released %d requests within %.3f ms", prepared.count, result.spreadMs))
         var exchanges: [Exchange] = []
-        for ((p, o, sub), entry) in zip(prepared, result.entries) {
-            let ex = exchange(p, entry.result.mapError { $0 as Error })
-            recordResponse(ex)
+        for (((p, o, sub), entry), c) in zip(zip(prepared, result.entries), canonical) {
+            let answered = exchange(p, entry.result.mapError { $0 as Error })
+            recordResponse(answered)
+            let ex = await completed(answered, c)
+            if ex.json != answered.json { recordResponse(ex) }
             exchanges.append(ex)
             try judge(ex, o, step: sub, inRace: true)
         }

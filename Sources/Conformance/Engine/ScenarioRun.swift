@@ -65,6 +65,8 @@ actor ScenarioRun {
 
     var users: [String: TargetUser] = [:]
     var devices: [String: DeviceIdentity] = [:]
+    /// Devices whose tokens the scenario made gone (a provider fault saying so, a delete).
+    var goneTokenDevices: Set<String> = []
     var resolver = ValueResolver(saved: [:])
     var feeds: [String: FeedState] = [:]
     var consumedPushes: Set<Int> = []
@@ -204,6 +206,8 @@ actor ScenarioRun {
         case .registerToken, .deleteToken, .create, .answer, .end, .get, .mediaSession, .request:
             let (request, options) = try prepare(s.step)
             let exchange = await send(request)
+            noteTokens(of: s.step, succeeded: exchange.isSuccess)
+            if acceptsRefusalForGoneTokens(exchange, request, s.step) { return }
             try judge(exchange, options, step: s, inRace: false)
             if case .registerToken(let r) = s.step, exchange.isSuccess, let tokenValue = r.token {
                 let token = try resolver.string(tokenValue)
@@ -245,6 +249,7 @@ actor ScenarioRun {
                 plan.deviceToken = d.token
             }
             if plan.id == nil { plan.id = "\(runTag)-\(s.path)" }
+            noteTokens(of: s.step, succeeded: true)
             do { try engine.mocks.faults.install(plan) } catch {
                 throw HarnessStop(message: "\(s.path): \(error)")
             }

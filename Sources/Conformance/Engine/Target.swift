@@ -43,6 +43,9 @@ public struct Target: Sendable {
     /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
     /// target the `restart` capability with it.
     public var restart: (@Sendable () async throws -> Void)? = nil
+    /// Whether the backend places video calls (a target file declares the `videoCalls` capability);
+    /// scenarios that create a video call are not applicable without it.
+    public var supportsVideo: Bool = true
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
@@ -71,7 +74,22 @@ public struct Target: Sendable {
         if let name = scenario.allUsers.first(where: { accounts($0, 0) == nil }) {
             return "the target has no account for user '\(name)'"
         }
+        if !supportsVideo, let path = Self.videoCreate(scenario.steps) {
+            return "\(path) creates a video call, and the target does not declare videoCalls"
+        }
         return mapping?.rawRequestProblem(scenario)
+    }
+
+    /// The path of the first step that creates a video call, if any.
+    static func videoCreate(_ steps: [ScenarioStep]) -> String? {
+        for s in steps {
+            switch s.step {
+            case .create(let c) where c.video == true: return s.path
+            case .race(let r): if let path = videoCreate(r.steps) { return path }
+            default: continue
+            }
+        }
+        return nil
     }
 }
 
@@ -159,4 +177,9 @@ extension Target {
                 caFile: caFile, insecureSkipVerify: insecureSkipVerify, timeoutSeconds: timeoutSeconds,
                 connectTimeoutSeconds: 5, httpVersion: version))
     }
+}
+
+extension Capability {
+    /// The backend places video calls (a target file's declaration; the embedded backend has it).
+    public static let videoCalls = Capability(rawValue: "videoCalls")
 }

@@ -4,7 +4,8 @@ extension TargetMapping {
     /// Why `scenario` cannot run on this target because of its raw `request` steps, or nil.
     ///
     /// A raw request names a reference-design path literally, so it cannot be mapped: it applies only
-    /// when the operation its path and method belong to is mapped exactly as the reference design maps it.
+    /// when the target sends the operation its path and method belong to with the same method and path
+    /// (its body, headers or answers may differ: the raw request's own checks do not read them).
     public func rawRequestProblem(_ scenario: Scenario) -> String? {
         for s in Self.rawRequests(scenario.steps) {
             guard case .request(let r) = s.step else { continue }
@@ -13,9 +14,12 @@ extension TargetMapping {
                 return
                     "\(s.path) sends a raw \(r.method.uppercased()) \(path), a route of no operation the target file maps"
             }
-            if !isReference(operation) {
+            let mapped = self[operation]
+            let reference = OperationMapping.reference(operation)
+            if mapped.method != reference.method || Self.splitQuery(mapped.path).0 != Self.splitQuery(reference.path).0
+            {
                 return
-                    "\(s.path) sends a raw request to the reference design's \(r.method.uppercased()) \(path), and the target maps \(operation.rawValue) differently"
+                    "\(s.path) sends a raw request to the reference design's \(r.method.uppercased()) \(path), and the target maps \(operation.rawValue) to \(mapped.method) \(mapped.path)"
             }
         }
         return nil

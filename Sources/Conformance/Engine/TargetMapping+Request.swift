@@ -8,6 +8,7 @@ extension TargetMapping {
         let m = self[operation]
         var values = p.values
         for member in p.body?.objectValue ?? [] { values[member.key] = member.value }
+        values = outgoing(values)
         var used: Set<String> = []
         var out = p
         out.method = m.method
@@ -19,7 +20,7 @@ extension TargetMapping {
                 if let v = values[key] { body = body?.setting(key, to: v) }
             }
         } else if case .object(let members) = p.body {
-            body = .object(members.filter { $0.key != "installationId" })
+            body = .object(members.filter { $0.key != "installationId" }.map { ($0.key, values[$0.key] ?? $0.value) })
         } else {
             body = p.body
         }
@@ -30,8 +31,12 @@ extension TargetMapping {
         for (name, template) in m.headers.sorted(by: { $0.key < $1.key }) {
             headers.append((name.lowercased(), Self.interpolate(template, values, used: &used) ?? ""))
         }
-        if let installation = values["installationId"].map(Self.text),
-            p.values["installationId"] != nil || p.body?["installationId"] != nil
+        // The reference design sends no installation on create and get; a target that places one
+        // there gets the actor's own (the caller's is its event feed's).
+        let placedElsewhere = OperationMapping.reference(operation).installation == .none && m.installation != .none
+        let canonical = p.values["installationId"] != nil || p.body?["installationId"] != nil
+        if let installation = canonical
+            ? values["installationId"].map(Self.text) : placedElsewhere ? p.actorInstallation : nil
         {
             switch m.installation {
             case .path, .none: break

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// A target's answer in the reference design's shape, for scenarios and invariants to judge alike.
@@ -13,10 +14,16 @@ extension TargetMapping {
     func normalize(_ operation: TargetOperation, status: Int, json: JSONValue?) -> NormalizedResponse {
         let r = self[operation].response
         let canonicalStatus = r.statuses[status] ?? status
-        guard let json else { return NormalizedResponse(status: canonicalStatus, json: nil) }
+        guard let json = json.map(incoming) else { return NormalizedResponse(status: canonicalStatus, json: nil) }
         let success = (200..<300).contains(canonicalStatus)
         var media: JSONValue?
         if success, let path = r.media { media = path.isEmpty ? json : json.value(atPath: path) }
+        if success, var m = media {
+            for (name, source) in r.mediaFields.sorted(by: { $0.key < $1.key }) {
+                if let v = Self.read(source, in: json) { m = m.setting(name, to: v) }
+            }
+            media = m
+        }
         if operation == .events {
             var doc: [(key: String, value: JSONValue)] = []
             for name in ["events", "nextCursor", "gap"] {
@@ -24,7 +31,7 @@ extension TargetMapping {
             }
             return NormalizedResponse(status: canonicalStatus, json: .object(doc))
         }
-        if operation == .mediaSession, success, let media, r.media != "" {
+        if operation == .mediaSession, success, let media {
             return NormalizedResponse(status: canonicalStatus, json: media, media: media)
         }
         var out = json
@@ -37,6 +44,30 @@ extension TargetMapping {
             if let v = json.value(atPath: path) { out = out.setting(name, to: v) }
         }
         return NormalizedResponse(status: canonicalStatus, json: out, media: media)
+    }
+}
+
+extension TargetMapping {
+    /// The value `source` names in `json`, if there is one.
+    static func read(_ source: FieldSource, in json: JSONValue) -> JSONValue? {
+        switch source {
+        case .path(let path): return json.value(atPath: path)
+        case .jwtExpiry(let path):
+            guard let token = json.value(atPath: path)?.stringValue, let exp = jwtClaims(token)?["exp"],
+                let seconds = Double(exp.serialized())
+            else { return nil }
+            return .number(String(Int64(seconds * 1000)))
+        }
+    }
+
+    /// The claims of a compact JWT (unverified: ringcheck only reads what the backend said).
+    static func jwtClaims(_ token: String) -> JSONValue? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard let data = Data(base64Encoded: text) else { return nil }
+        return try? JSONValue.parse(Array(data))
     }
 }
 

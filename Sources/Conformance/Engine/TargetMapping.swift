@@ -62,6 +62,12 @@ public struct ResponseMapping: Sendable, Equatable {
     public var fields: [String: String]
     /// Target status → canonical status (a backend answering conflicts with 412 maps 412: 409).
     public var statuses: [Int: Int]
+    /// Canonical member of the media-session object → where the target's answer holds it (the
+    /// media operation's `fields`, also read by an answer made through that operation).
+    public var mediaFields: [String: FieldSource] = [:]
+    /// A 2xx answer may carry no call snapshot (`snapshotFromGet: true`): then ringcheck reads the
+    /// call with a `get` right after, and judges that snapshot as the answer's.
+    public var snapshotByGet: Bool = false
 
     public init(
         snapshot: String? = nil, media: String? = nil, fields: [String: String] = [:], statuses: [Int: Int] = [:]
@@ -71,6 +77,14 @@ public struct ResponseMapping: Sendable, Equatable {
         self.fields = fields
         self.statuses = statuses
     }
+}
+
+/// Where a target's answer holds one canonical value.
+public enum FieldSource: Sendable, Equatable {
+    /// A dotted path in the answer.
+    case path(String)
+    /// The `exp` claim (seconds) of the JWT at a dotted path, as milliseconds (`{jwtExp: token}`).
+    case jwtExpiry(String)
 }
 
 /// How one abstract operation is sent to the target and how its answer is read.
@@ -132,9 +146,19 @@ public struct OperationMapping: Sendable, Equatable {
 public struct TargetMapping: Sendable, Equatable {
     /// Operations mapped differently; the others use the reference design's mapping.
     public var operations: [TargetOperation: OperationMapping]
+    /// The target's own names for enumeration values, both ways (`values:` in a target file).
+    public var values: ValueMaps
+    /// Canonical members the target sends as JSON numbers where the reference design has decimal
+    /// strings (`numbers: [revision, cursor]`): read back as their decimal text, sent as numbers.
+    public var numbers: Set<String>
 
-    public init(operations: [TargetOperation: OperationMapping] = [:]) {
+    public init(
+        operations: [TargetOperation: OperationMapping] = [:], values: ValueMaps = ValueMaps(),
+        numbers: Set<String> = []
+    ) {
         self.operations = operations
+        self.values = values
+        self.numbers = numbers
     }
 
     public subscript(operation: TargetOperation) -> OperationMapping {

@@ -2,7 +2,9 @@ import JSON
 
 extension TargetFileDecoder {
     static let operationKeys = ["method", "path", "body", "headers", "installation", "response", "statuses"]
-    static let responseKeys = ["snapshot", "media", "winner", "error", "events", "nextCursor", "gap", "fields"]
+    static let responseKeys = [
+        "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields",
+    ]
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
     /// `operations:` over the reference design's defaults; `installation` applies wherever an
@@ -26,7 +28,9 @@ extension TargetFileDecoder {
                 mapping.operations[.answer] = m
                 continue
             }
-            if let installation, given?.value["installation"] == nil, m.installation != .none {
+            // The file-wide placement holds for every operation, also those the reference design
+            // sends without an installation (create, get): the backend may need the caller's device.
+            if let installation, given?.value["installation"] == nil {
                 m.installation = installation
             }
             if let given { decodeOperation(given.value, operation, into: &m) }
@@ -60,7 +64,9 @@ extension TargetFileDecoder {
         if let e = f["installation"], let placement = decodeInstallation(e.value, path + ".installation") {
             m.installation = placement
         }
-        if let e = f["response"] { decodeResponse(e.value, path + ".response", into: &m.response) }
+        if let e = f["response"] {
+            decodeResponse(e.value, path + ".response", media: operation == .mediaSession, into: &m.response)
+        }
         if let e = f["statuses"] { m.response.statuses = decodeStatuses(e.value, path + ".statuses") }
     }
 
@@ -96,10 +102,13 @@ extension TargetFileDecoder {
         }
     }
 
-    mutating func decodeResponse(_ node: YAMLNode, _ path: String, into r: inout ResponseMapping) {
+    /// `response:`; for the media operation (`media`) `fields` name the media session's members,
+    /// each a dotted path or `{jwtExp: PATH}` (a JWT whose `exp` claim gives milliseconds).
+    mutating func decodeResponse(_ node: YAMLNode, _ path: String, media: Bool, into r: inout ResponseMapping) {
         guard let f = d.mapping(node, path, known: Self.responseKeys) else { return }
         func text(_ key: String) -> String? { f[key].flatMap { d.string($0.value, path + "." + key) } }
         if f["snapshot"] != nil { r.snapshot = text("snapshot").flatMap { $0.isEmpty ? nil : $0 } }
+        if let e = f["snapshotFromGet"], let on = d.bool(e.value, path + ".snapshotFromGet") { r.snapshotByGet = on }
         if f["media"] != nil { r.media = text("media") }
         let named = [
             "winner": "answeredByInstallationId", "error": "error", "events": "events",
@@ -108,9 +117,34 @@ extension TargetFileDecoder {
         for (key, canonical) in named.sorted(by: { $0.key < $1.key }) {
             if let s = text(key) { r.fields[canonical] = s }
         }
-        if let e = f["fields"], let map = stringMap(e.value, path + ".fields") {
-            for (k, v) in map { r.fields[k] = v }
+        if let e = f["fields"] {
+            if media {
+                for (k, v) in decodeFieldSources(e.value, path + ".fields") { r.mediaFields[k] = v }
+            } else if let map = stringMap(e.value, path + ".fields") {
+                for (k, v) in map { r.fields[k] = v }
+            }
         }
+    }
+
+    /// The media operation's `fields`: canonical name → a dotted path or `{jwtExp: PATH}`.
+    mutating func decodeFieldSources(_ node: YAMLNode, _ path: String) -> [String: FieldSource] {
+        guard let entries = node.entries else {
+            d.error(node.mark, path, "expected a mapping of names to paths, got \(node.kindName)")
+            return [:]
+        }
+        var out: [String: FieldSource] = [:]
+        for entry in entries {
+            let field = "\(path).\(entry.key)"
+            if entry.value.entries != nil {
+                guard let g = d.mapping(entry.value, field, known: ["jwtExp"], required: ["jwtExp"]),
+                    let p = g["jwtExp"].flatMap({ d.nonEmptyString($0.value, field + ".jwtExp") })
+                else { continue }
+                out[entry.key] = .jwtExpiry(p)
+            } else if let p = d.nonEmptyString(entry.value, field) {
+                out[entry.key] = .path(p)
+            }
+        }
+        return out
     }
 
     mutating func decodeStatuses(_ node: YAMLNode, _ path: String) -> [Int: Int] {

@@ -51,11 +51,11 @@ struct TargetFileDecoder {
 
     static let topKeys = [
         "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
-        "cleanUp", "mocks", "impersonate", "lifecycle",
+        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle",
     ]
 
     /// Capabilities a target may declare beyond the scenarios' ones.
-    static let mappingCapabilities = ["answerByMediaRequest"]
+    static let mappingCapabilities = ["answerByMediaRequest", "videoCalls"]
 
     mutating func decode(_ root: YAMLNode) -> TargetFile? {
         guard let f = d.mapping(root, "", known: Self.topKeys, required: ["baseURL", "users"]) else { return nil }
@@ -82,6 +82,8 @@ struct TargetFileDecoder {
         file.mapping = decodeOperations(
             f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
             mark: f["operations"]?.keyMark ?? root.mark)
+        if let e = f["values"] { file.mapping.values = decodeValues(e.value) }
+        if let e = f["numbers"] { file.mapping.numbers = decodeNumbers(e.value) }
         if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
         if file.capabilities.contains(.idempotency), let e = f["capabilities"] {
             for operation in [TargetOperation.create, .answer, .end] where !file.mapping[operation].carriesOperationId {

@@ -30,7 +30,8 @@ extension TargetFile {
         #   restart       ringcheck can restart it (implied by lifecycle start or restart below)
         #   eventRetention: N      written {eventRetention: 1000}: its feeds keep N events
         #   answerByMediaRequest   no answer endpoint: a callee device's media request answers the call
-        capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency]
+        #   videoCalls    it places video calls (without it the scenario creating one is not applicable)
+        capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency, videoCalls]
 
         # The test users: a calls, b is called, c is in no call ('run' needs all three; 'call' only
         # the two it plays, as its --as and --to name them). Each is one account, or a list of
@@ -77,6 +78,20 @@ extension TargetFile {
         #     path: /api/events?after={cursor}&max={limit}
         #     response: {nextCursor: cursor}      # also: events, gap, winner, error, media, fields
         # (registerToken, deleteToken, create, answer, end, get, mediaSession, events)
+        #   mediaSession:
+        #     response:
+        #       snapshotFromGet: true             # a granted answer has no snapshot: ringcheck GETs the call
+        #       media: ""                         # the whole body is the media session
+        #       fields: {expiresAtMs: {jwtExp: accessToken}}   # the expiry is a JWT's exp claim
+
+        # The backend's own words for the reference design's values, used both ways (sent, and read back
+        # in every answer and event).
+        # values:
+        #   kind: {apnsVoip: voip}
+        #   state: {ringing: RINGING, accepted: ACTIVE, ended: ENDED}
+        #   reason: {callerCancelled: cancel, remoteEnded: hangup}
+        # Members it sends as JSON numbers where the reference design has decimal strings.
+        # numbers: [revision, cursor]            # also eventId, callId
 
         # ringcheck's mocks (APNs, FCM, OAuth) where a backend configured in advance expects them.
         # The RINGCHECK_* settings are printed at the start of every run, and written where asked.
@@ -107,6 +122,11 @@ extension TargetFile {
         #   stop: "kill $(cat backend.pid)"
         #   restart: [./restart-backend.sh]
         #   environment: {DATABASE_URL: "postgres://localhost/calls_test"}
+        # The run fills in ${RINGCHECK_EXECUTABLE} (ringcheck's own path), ${RINGCHECK_BACKEND_PORT} (a free
+        # port, kept across restarts) and ${RINGCHECK_BACKEND_STATE_DIR} (a fresh folder for the run) in
+        # baseURL, ready.url, the commands and environment, e.g.
+        #   baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
+        #   start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --port, "${RINGCHECK_BACKEND_PORT}"]
 
         """
 }

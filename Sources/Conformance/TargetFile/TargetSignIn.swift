@@ -107,6 +107,7 @@ extension TargetFile {
             capabilities: capabilities, appId: appId ?? defaultAppId, eventPageLimit: eventPageLimit,
             eventRetention: eventRetention)
         target.mapping = mapping
+        target.supportsVideo = capabilities.contains(.videoCalls)
         target.roles = users.keys.sorted()
         target.accountSlots = poolSize
         target.cleanUp = cleanUp

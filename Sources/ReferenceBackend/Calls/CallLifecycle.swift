@@ -137,7 +137,7 @@ public struct CallLifecycle: Sendable {
         var next = bumped(call)
         next.state = .ended
         next.endedAtMs = nowMs
-        next.endReason = reason
+        next.endReason = defects.contains(.endReasonNotStored) ? .remoteEnded : reason
         next.endedBy = party
         let caller = call.callerUserId
         let callee = call.calleeUserId

@@ -27,6 +27,8 @@ extension CallService {
             if let cursor, !cursor.isEmpty {
                 if let position = Int64(cursor), position >= 0, String(position) == cursor, position <= latest {
                     if position < pruned { gap = true } else { after = position }
+                } else if defects.contains(.cursorAheadNoGap), let position = Int64(cursor), position > latest {
+                    after = position  // as if the reader were up to date
                 } else {
                     gap = true  // never issued by this backend
                 }

@@ -166,7 +166,11 @@ struct CallCommand: RingcheckCommand {
         if !embedded, let ringTimeout { plan.giveUpAfter = .milliseconds(Int64(ringTimeout * 1000)) }
         // Virtual devices ring on the embedded backend always; on a real one only when asked to act,
         // so a real phone is not joined by ringcheck's.
-        if embedded || response != nil { plan.calleeDevices = VirtualCallee.pair(prefix: prefix) }
+        // The phone registers in the APNs environment the target supports (sandbox needs the capability).
+        if embedded || response != nil {
+            plan.calleeDevices = VirtualCallee.pair(
+                prefix: prefix, apnsEnvironment: target.capabilities.contains(.sandbox) ? .sandbox : .production)
+        }
         if let response { plan.response = VirtualResponse(action: response, device: "phone", after: responseDelay) }
 
         let printer = CallTimelinePrinter(json: json)

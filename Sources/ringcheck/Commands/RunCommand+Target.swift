@@ -29,7 +29,9 @@ enum FileTarget {
 
     /// Starts the mocks the file asks for, then the backend when its lifecycle says how (output to `log`),
     /// checks the backend answers, and builds the target. What it starts is stopped by `cleanup`.
-    static func start(_ file: TargetFile, announce: Bool, log: String, cleanup: RunCleanup) async throws -> RunBackend {
+    static func start(_ loaded: TargetFile, announce: Bool, log: String, cleanup: RunCleanup) async throws -> RunBackend
+    {
+        let file = try await fillingRunVariables(loaded, cleanup: cleanup)
         if file.insecureSkipVerify {
             Console.error(
                 """

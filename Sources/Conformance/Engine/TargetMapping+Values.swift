@@ -1,0 +1,81 @@
+import JSON
+
+/// A target's own names for the reference design's enumeration values (`values:` in a target file):
+/// `kind: {apnsVoip: voip}` sends `voip` where the reference sends `apnsVoip`, and reads `voip` back as
+/// `apnsVoip`. A value the map does not name passes unchanged both ways.
+public struct ValueMaps: Sendable, Equatable {
+    /// The enumerations a target may rename, and the canonical members each one covers.
+    public static let members: [String: [String]] = [
+        "kind": ["kind"], "reason": ["reason", "endReason"], "state": ["state"],
+    ]
+
+    /// Enumeration (`kind`, `reason`, `state`) → canonical value → the target's value.
+    public var maps: [String: [String: String]]
+
+    public init(_ maps: [String: [String: String]] = [:]) {
+        self.maps = maps
+    }
+
+    /// The enumeration a canonical member or placeholder belongs to.
+    static func enumeration(of member: String) -> String? {
+        members.first { $0.value.contains(member) }?.key
+    }
+
+    /// The target's name for canonical `value` of `member`.
+    func outgoing(_ member: String, _ value: JSONValue) -> JSONValue {
+        guard let e = Self.enumeration(of: member), let s = value.stringValue, let out = maps[e]?[s] else {
+            return value
+        }
+        return .string(out)
+    }
+
+    /// The canonical name for the target's `value` of `member`.
+    func incoming(_ member: String, _ value: JSONValue) -> JSONValue {
+        guard let e = Self.enumeration(of: member), let s = value.stringValue, let map = maps[e] else { return value }
+        return map.first { $0.value == s }.map { .string($0.key) } ?? value
+    }
+}
+
+extension TargetMapping {
+    /// What a `numbers:` entry covers: the canonical members and placeholders of that value.
+    public static let numberMembers: [String: [String]] = [
+        "revision": ["revision", "expectedRevision"], "cursor": ["cursor", "nextCursor"], "eventId": ["eventId"],
+        "callId": ["callId"],
+    ]
+
+    /// Whether canonical member or placeholder `name` is one the target sends as a JSON number.
+    func isNumber(_ name: String) -> Bool {
+        numbers.contains { Self.numberMembers[$0]?.contains(name) == true }
+    }
+
+    /// A request's values with enumerations renamed and declared numbers made JSON numbers.
+    func outgoing(_ values: [String: JSONValue]) -> [String: JSONValue] {
+        var out: [String: JSONValue] = [:]
+        for (name, value) in values {
+            var v = self.values.outgoing(name, value)
+            if isNumber(name), let s = v.stringValue, Int64(s) != nil { v = .number(s) }
+            out[name] = v
+        }
+        return out
+    }
+
+    /// The target's answer with every member of a renamed enumeration read back to the canonical
+    /// value, and every declared number read as its decimal text, at any depth (snapshots, events).
+    func incoming(_ json: JSONValue) -> JSONValue {
+        if values.maps.isEmpty && numbers.isEmpty { return json }
+        return incoming(json, member: nil)
+    }
+
+    private func incoming(_ json: JSONValue, member: String?) -> JSONValue {
+        switch json {
+        case .object(let members):
+            return .object(members.map { ($0.key, incoming($0.value, member: $0.key)) })
+        case .array(let items):
+            return .array(items.map { incoming($0, member: member) })
+        case .number(let n) where member.map(isNumber) == true:
+            return .string(n)
+        default:
+            return member.map { values.incoming($0, json) } ?? json
+        }
+    }
+}

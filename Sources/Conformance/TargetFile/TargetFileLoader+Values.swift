@@ -1,0 +1,62 @@
+import JSON
+
+extension TargetFileDecoder {
+    /// The reference design's values of each enumeration a target may rename (for did-you-mean).
+    static let canonicalValues: [String: [String]] = [
+        "kind": ["apnsVoip", "fcm"],
+        "reason": [
+            "localHangup", "declined", "remoteEnded", "callerCancelled", "unanswered", "busy", "failed",
+            "answeredElsewhere", "declinedElsewhere",
+        ],
+        "state": ["ringing", "accepted", "ended"],
+    ]
+
+    /// `values: {kind: {apnsVoip: voip}, reason: {…}, state: {…}}`: the target's names for
+    /// enumeration values, used both ways. Two canonical values may not share one target name (the
+    /// answer could not be read back).
+    mutating func decodeValues(_ node: YAMLNode) -> ValueMaps {
+        let names = ValueMaps.members.keys.sorted()
+        guard let f = d.mapping(node, "values", known: names) else { return ValueMaps() }
+        var maps: [String: [String: String]] = [:]
+        for name in names {
+            guard let e = f[name], let map = stringMap(e.value, "values." + name) else { continue }
+            var seen: [String: String] = [:]
+            for entry in e.value.entries ?? [] {
+                let known = Self.canonicalValues[name] ?? []
+                if !known.contains(entry.key) {
+                    d.error(
+                        entry.keyMark, "values.\(name).\(entry.key)",
+                        "'\(entry.key)' is no \(name) of the reference design\(Diagnostics.suggestion(entry.key, known)) (known: \(known.joined(separator: ", ")))"
+                    )
+                }
+                guard let target = map[entry.key] else { continue }
+                if let other = seen[target] {
+                    d.error(
+                        entry.value.mark, "values.\(name).\(entry.key)",
+                        "'\(target)' already names \(other): answers could not be read back")
+                }
+                seen[target] = entry.key
+            }
+            maps[name] = map
+        }
+        return ValueMaps(maps)
+    }
+
+    /// `numbers: [revision, cursor, eventId, callId]`: values the target sends as JSON numbers.
+    mutating func decodeNumbers(_ node: YAMLNode) -> Set<String> {
+        let known = TargetMapping.numberMembers.keys.sorted()
+        guard let list = d.stringList(node, "numbers") else { return [] }
+        var out: Set<String> = []
+        for (i, name) in list.enumerated() {
+            if known.contains(name) {
+                out.insert(name)
+            } else {
+                d.error(
+                    (node.items?[i] ?? node).mark, "numbers[\(i)]",
+                    "'\(name)' cannot be a number\(Diagnostics.suggestion(name, known)) (known: \(known.joined(separator: ", ")))"
+                )
+            }
+        }
+        return out
+    }
+}

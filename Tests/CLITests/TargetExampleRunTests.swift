@@ -1,0 +1,51 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+/// The shipped example targets as a new user runs them: no ringcheck on PATH, no fixed port, and
+/// the backend's data kept across the restarts the restart scenarios make.
+@Suite struct TargetExampleRunTests {
+    static let examples = TargetCommandTests.repositoryRoot + "/examples/targets"
+
+    /// The environment without any folder holding a `ringcheck` on PATH.
+    static var withoutRingcheckOnPath: [String: String] {
+        var env = CallCommandTests.plain
+        env["PATH"] = "/usr/bin:/bin"
+        return env
+    }
+
+    @Test(arguments: ["reference.yaml", "reference-alternate.yaml", "reference-node.yaml"])
+    func anExampleRunsItsRestartScenariosWithNothingInstalled(_ example: String) async throws {
+        let text = try String(contentsOfFile: Self.examples + "/" + example, encoding: .utf8)
+        #expect(!text.contains("start: [ringcheck"), "the start command needs no ringcheck on PATH")
+        #expect(text.contains("baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}"), "no fixed port")
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.runSuite(
+            [
+                "run", "--target", Self.examples + "/" + example, "restart.*", "basic.answer-and-hang-up", "--format",
+                "json", "--report-dir", dir.file("r"),
+            ], timeout: 120, environment: Self.withoutRingcheckOnPath)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir.file("r/report.json")))))
+        let statuses = (report["scenarios"]?.arrayValue ?? []).map {
+            ($0["id"]?.stringValue ?? "?", $0["status"]?.stringValue ?? "?")
+        }
+        #expect(statuses.count == 3, "\(statuses)")
+        for (id, status) in statuses { #expect(status == "pass", "\(example) \(id): \(status)") }
+    }
+
+    @Test func twoRunsOfOneExampleAtOnceGetTheirOwnPortsAndState() async throws {
+        // Nothing fixed: two runs side by side do not meet (each its own port and database).
+        let dirs = [TemporaryDirectory(), TemporaryDirectory()]
+        async let first = RingcheckBinary.runSuite(
+            ["run", "--target", Self.examples + "/reference.yaml", "basic.*", "--report-dir", dirs[0].file("r")],
+            timeout: 120, environment: Self.withoutRingcheckOnPath)
+        async let second = RingcheckBinary.runSuite(
+            ["run", "--target", Self.examples + "/reference.yaml", "basic.*", "--report-dir", dirs[1].file("r")],
+            timeout: 120, environment: Self.withoutRingcheckOnPath)
+        let (a, b) = try await (first, second)
+        #expect(a.status == 0, "\(a.stdout)\n\(a.stderr)")
+        #expect(b.status == 0, "\(b.stdout)\n\(b.stderr)")
+    }
+}
