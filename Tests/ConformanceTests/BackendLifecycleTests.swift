@@ -248,7 +248,7 @@ import Testing
             apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002",
             fcmURL: "https://127.0.0.1:1003",
             oauthTokenURL: "https://127.0.0.1:1004/token", caFile: "/tmp/ca.pem", apnsKeyFile: "/tmp/key.p8",
-            apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsTopic: "com.example.voip",
+            apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsBundleID: "com.example",
             fcmServiceAccountFile: "/tmp/sa.json", fcmProjectID: "proj", controlURL: "http://127.0.0.1:1005")
         var configuration = Self.configuration(
             dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))

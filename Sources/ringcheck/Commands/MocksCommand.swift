@@ -137,7 +137,7 @@ struct MocksCommand: RingcheckCommand {
             Credentials the mocks trust (files in \(stack.stateDirectory)):
               CA certificate     \(s.caFile)
               APNs key (.p8)     \(s.apnsKeyFile)  key ID \(s.apnsKeyID), team ID \(s.apnsTeamID)
-              APNs VoIP topic    \(s.apnsTopic)
+              APNs bundle ID     \(s.apnsBundleID)  (VoIP topic \(s.apnsVoIPTopic))
               Service account    \(s.fcmServiceAccountFile)
 
             """
