@@ -83,13 +83,13 @@ public struct MockSettings: Sendable, Equatable {
         let names = [
             "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
             "RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_APNS_KEY_ID", "RINGCHECK_APNS_TEAM_ID",
-            "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
+            "RINGCHECK_APNS_TOPIC", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID",
+            "RINGCHECK_CONTROL_URL",
         ]
-        var missing = names.filter { (env[$0] ?? "").isEmpty }
-        let bundleID = [env["RINGCHECK_APNS_BUNDLE_ID"], env["RINGCHECK_APNS_TOPIC"]].lazy.compactMap { $0 }.first {
+        let bundleID = [env["RINGCHECK_APNS_BUNDLE_ID"], env["RINGCHECK_APNS_TOPIC"]].compactMap { $0 }.first {
             !$0.isEmpty
         }
-        if bundleID == nil { missing.insert("RINGCHECK_APNS_TOPIC", at: 8) }
+        let missing = names.filter { $0 == "RINGCHECK_APNS_TOPIC" ? bundleID == nil : (env[$0] ?? "").isEmpty }
         guard missing.isEmpty, let bundleID else { throw MockSettingsError(missing: missing) }
         self.init(
             apnsURL: env["RINGCHECK_APNS_URL"]!, apnsSandboxURL: env["RINGCHECK_APNS_SANDBOX_URL"]!,
