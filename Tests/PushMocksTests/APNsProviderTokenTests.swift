@@ -151,6 +151,28 @@ import Testing
         #expect(book.connectionCount == 2)
     }
 
+    @Test func connectionsThatWentAwayArePrunedNotLiveOnes() {
+        var book = ProviderTokenBook()
+        let t0: Int64 = 1_000_000_000
+        let token = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(t0) / 1000)
+        _ = book.admit(token: "t", verified: token, connection: 0, nowMs: t0)
+        for id in UInt64(1)..<UInt64(ProviderTokenBook.connectionLimit) {
+            #expect(book.check(token: "t", connection: id, nowMs: t0) == .accepted(token, new: true))
+        }
+        #expect(book.connectionCount == ProviderTokenBook.connectionLimit)
+        // Connection 7 stays in use; the others go quiet for over an hour.
+        let later = t0 + ProviderTokenBook.maxAgeMs + 60_000
+        let fresh = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(later) / 1000)
+        #expect(
+            book.admit(token: "f", verified: fresh, connection: 7, nowMs: later - 30_000) == .accepted(fresh, new: true)
+        )
+        #expect(book.check(token: "f", connection: 100_000, nowMs: later) == .accepted(fresh, new: true))
+        #expect(book.connectionCount == 2)
+        // Connection 7 is still held to its 20 minutes.
+        let other = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(later) / 1000 + 1)
+        #expect(book.admit(token: "o", verified: other, connection: 7, nowMs: later + 1000) == .tooManyUpdates)
+    }
+
     // MARK: Counted per connection
 
     @Test func aPoolOfConnectionsEachSigningItsOwnTokenIsAccepted() async {
