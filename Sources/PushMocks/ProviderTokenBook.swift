@@ -99,11 +99,15 @@ public struct ProviderTokenBook: Sendable {
             connections[connection] = ConnectionToken(current: verified, sinceMs: nowMs, lastSeenMs: nowMs)
             return .accepted(verified, new: true)
         }
-        known.lastSeenMs = nowMs
         if known.current == verified {
-            connections[connection] = known
+            // Pruning needs the last use to the second, not the millisecond: most requests write nothing.
+            if nowMs - known.lastSeenMs >= 1000 {
+                known.lastSeenMs = nowMs
+                connections[connection] = known
+            }
             return .accepted(verified, new: false)
         }
+        known.lastSeenMs = nowMs
         guard nowMs - known.sinceMs >= Self.minRefreshIntervalMs else { return .tooManyUpdates }
         known.current = verified
         known.sinceMs = nowMs
