@@ -61,7 +61,7 @@ now_ms=$(date +%s%3N)
 cat > "$work/payload.json" <<JSON
 {"aps":{},"callx":{"schemaVersion":1,"eventId":"evt-bench-1","type":"call.invited","callId":"85a4fd88-b5c3-4f79-a2cf-a7db9df06750","revision":"1","displayName":"Alex","handle":"callx:user-a","issuedAtMs":$now_ms,"expiresAtMs":$((now_ms + 30000))}}
 JSON
-headers=(-H "authorization: bearer $jwt" -H "apns-push-type: voip" -H "apns-topic: $RINGCHECK_APNS_TOPIC"
+headers=(-H "authorization: bearer $jwt" -H "apns-push-type: voip" -H "apns-topic: $RINGCHECK_APNS_VOIP_TOPIC"
     -H "apns-priority: 10" -H "apns-expiration: 0" -H "content-type: application/json")
 
 # nghttpd answers the same path from a document root, over TLS with the mock's certificate.

@@ -54,12 +54,11 @@ for _ in $(seq 100); do
 done
 [ -n "$base" ] || { echo "serve-reference did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
 
-/usr/bin/python3 - "$base" "$RINGCHECK_CONTROL_URL" "$RINGCHECK_APNS_TOPIC" "$calls" "$workers" "$limit" \
+/usr/bin/python3 - "$base" "$RINGCHECK_CONTROL_URL" "$RINGCHECK_APNS_BUNDLE_ID" "$calls" "$workers" "$limit" \
     "$([ "$memory" = 1 ] && echo memory || echo "file (WAL, synchronous=FULL)")" <<'PY'
 import http.client, json, sys, threading, time, urllib.parse, urllib.request, uuid
 
-base, control, topic, total, workers, limit, db = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7]
-bundle = topic[:-5] if topic.endswith(".voip") else topic
+base, control, bundle, total, workers, limit, db = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7]
 url = urllib.parse.urlparse(base)
 
 def connect():

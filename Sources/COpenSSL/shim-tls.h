@@ -33,7 +33,7 @@ static inline long rc_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
 // h2, then http/1.1, from the client's list without pointer-cast gymnastics in Swift.
 // Returns 1 for h2, 2 for http/1.1, 0 when neither was offered.
 static inline int rc_alpn_pick(const unsigned char **out, unsigned char *outlen, const unsigned char *in,
-                               unsigned int inlen) {
+                               unsigned int inlen, int allow_http1) {
     int best = 0;
     const unsigned char *bestp = 0;
     unsigned int i = 0;
@@ -42,7 +42,7 @@ static inline int rc_alpn_pick(const unsigned char **out, unsigned char *outlen,
         if (i + 1 + n > inlen) break;
         const unsigned char *p = in + i + 1;
         if (n == 2 && p[0] == 'h' && p[1] == '2') { best = 1; bestp = p; break; }
-        if (n == 8 && best == 0 && memcmp(p, "http/1.1", 8) == 0) { best = 2; bestp = p; }
+        if (allow_http1 && n == 8 && best == 0 && memcmp(p, "http/1.1", 8) == 0) { best = 2; bestp = p; }
         i += 1 + n;
     }
     if (best) {

@@ -1,7 +1,8 @@
 import COpenSSL
 import Glibc
 
-/// Owns an `SSL_CTX` configured for a server: TLS 1.2+, the certificate chain, ALPN h2/http1.1.
+/// Owns an `SSL_CTX` configured for a server: TLS 1.2+, the certificate chain, ALPN h2 (and http/1.1 unless
+/// the configuration serves HTTP/2 only).
 final class TLSContext: @unchecked Sendable {  // SSL_CTX is immutable after init and safe to share
     let ctx: OpaquePointer
 
@@ -35,12 +36,17 @@ final class TLSContext: @unchecked Sendable {  // SSL_CTX is immutable after ini
         guard SSL_CTX_use_PrivateKey(ctx, key) == 1 else { throw HTTPServerError.openSSL("SSL_CTX_use_PrivateKey") }
         guard SSL_CTX_check_private_key(ctx) == 1 else { throw HTTPServerError.openSSL("SSL_CTX_check_private_key") }
 
+        // The callback's argument says whether http/1.1 may be picked: a non-nil pointer (never
+        // dereferenced) for yes, nil for an h2-only listener.
+        let allowHTTP1 = configuration.offersHTTP1 ? UnsafeMutableRawPointer(bitPattern: 1) : nil
         SSL_CTX_set_alpn_select_cb(
             ctx,
-            { _, out, outlen, inp, inlen, _ in
-                // Pick h2, else http/1.1; with neither, go on without ALPN (preface detection decides).
-                rc_alpn_pick(out, outlen, inp, inlen) != 0 ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK
-            }, nil)
+            { _, out, outlen, inp, inlen, arg in
+                // Pick h2, else http/1.1 (when offered); with neither, go on without ALPN (preface
+                // detection decides).
+                rc_alpn_pick(out, outlen, inp, inlen, arg == nil ? 0 : 1) != 0
+                    ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK
+            }, allowHTTP1)
     }
 
     deinit { SSL_CTX_free(ctx) }

@@ -24,7 +24,8 @@ extension APNsMock {
     ) throws(APNsRejection) {
         try validateRequestLine(request, fields: fields, token: token)
         info.providerTokenKeyID = jwtKeyID
-        try authenticate(authorization: fields.authorization, jwt: jwt, nowMs: nowMs)
+        try authenticate(
+            authorization: fields.authorization, jwt: jwt, connection: request.connectionID, nowMs: nowMs)
         tokenValid = true
         try validatePush(request, fields: fields, info: &info)
         try validateDevice(token, nowMs: nowMs)
@@ -34,11 +35,13 @@ extension APNsMock {
     /// On a rejection `rejectedInfo` is what the capture shows of the push (but for its `apnsID`); an
     /// accepted repeat's capture shares `push.info`.
     func validateRepeated(
-        _ push: APNsRepeatedPush, token: String?, nowMs: Int64, rejectedInfo: inout APNsPushInfo?,
-        tokenValid: inout Bool
+        _ push: APNsRepeatedPush, token: String?, connection: UInt64, nowMs: Int64,
+        rejectedInfo: inout APNsPushInfo?, tokenValid: inout Bool
     ) throws(APNsRejection) {
         do throws(APNsRejection) {
-            try authenticate(authorization: push.fields.authorization, jwt: push.credential?.jwt, nowMs: nowMs)
+            try authenticate(
+                authorization: push.fields.authorization, jwt: push.credential?.jwt, connection: connection,
+                nowMs: nowMs)
         } catch {
             // As `validate` leaves it: the provider token's key ID, and no more.
             rejectedInfo = APNsPushInfo(providerTokenKeyID: push.credential?.keyID)
@@ -151,15 +154,22 @@ extension APNsMock {
             throw APNsRejection(.payloadTooLarge, "the payload is \(request.body.count) bytes; at most \(limit)")
         }
         // A scan without building values settles the usual case; the parser explains any rejection.
+        //
+        // Apple documents no reason for a body that is not a JSON dictionary, and clients decode `reason`
+        // into a closed list (some crash on a string outside it), so the answer must come from that list.
+        // None was found said of malformed JSON by Apple or by client-library reports; the closest is
+        // `PayloadEmpty` (400, "the message payload is empty"): APNs finds no dictionary to deliver, the
+        // same 400 a client treats as its own permanent error, never a retry.
         if !JSONValue.isObjectDocument(request.body) {
             let json: JSONValue
             do {
                 json = try JSONValue.parse(request.body)
             } catch {
-                throw APNsRejection(.badPayload, "the payload is not JSON: \(error)")
+                throw APNsRejection(.payloadEmpty, "the payload is not JSON (no dictionary to deliver): \(error)")
             }
             guard case .object = json else {
-                throw APNsRejection(.badPayload, "the payload is a JSON \(json.typeName), not an object")
+                throw APNsRejection(
+                    .payloadEmpty, "the payload is a JSON \(json.typeName), not the dictionary APNs delivers")
             }
         }
     }
@@ -228,7 +238,8 @@ extension APNsMock {
 
     // MARK: Provider tokens
 
-    func authenticate(authorization: String?, jwt: String?, nowMs: Int64) throws(APNsRejection) {
+    /// Checks the provider token of a request on `connection` (the refresh rule counts per connection).
+    func authenticate(authorization: String?, jwt: String?, connection: UInt64, nowMs: Int64) throws(APNsRejection) {
         // A value with a bearer token is not blank; only other values need the scan.
         guard let raw = authorization,
             jwt != nil || raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
@@ -239,18 +250,21 @@ extension APNsMock {
             throw APNsRejection(.invalidProviderToken, "authorization must be 'bearer <provider token>'")
         }
         let decision: ProviderTokenBook.Decision
-        if let known = state.withLock({ $0.tokens.check(token: jwt, nowMs: nowMs) }) {
+        if let known = state.withLock({ $0.tokens.check(token: jwt, connection: connection, nowMs: nowMs) }) {
             decision = known
         } else {
             let verified = try verifyProviderToken(jwt, nowMs: nowMs)
-            decision = state.withLock { $0.tokens.admit(token: jwt, verified: verified, nowMs: nowMs) }
+            decision = state.withLock {
+                $0.tokens.admit(token: jwt, verified: verified, connection: connection, nowMs: nowMs)
+            }
         }
         switch decision {
         case .accepted: return
         case .expired: throw APNsRejection(.expiredProviderToken, "the provider token's iat is more than an hour old")
         case .tooManyUpdates:
             throw APNsRejection(
-                .tooManyProviderTokenUpdates, "a new provider token less than 20 minutes after the previous one")
+                .tooManyProviderTokenUpdates,
+                "this connection changed its provider token less than 20 minutes after its previous change")
         }
     }
 

@@ -6,7 +6,7 @@ import Synchronization
 /// judges it, every request recorded in the `CaptureLog`.
 ///
 /// It verifies provider tokens against `MockCredentials`, caches verified tokens, enforces the one-hour
-/// age and 20-minute refresh rules, checks topics, push types, priorities, expirations, collapse IDs,
+/// age and the 20-minute refresh rule (per connection, see `ProviderTokenBook`), checks topics, push types, priorities, expirations, collapse IDs,
 /// duplicate headers and payload size, and consults the `DeviceRegistry` and `FaultPlans`.
 ///
 /// APNs allows one stream per connection until a request with a valid provider token arrives: the
@@ -19,6 +19,9 @@ public final class APNsMock: HTTPImmediateHandler {
     public static let voipPayloadLimit = 5120
     /// What the mock raises SETTINGS_MAX_CONCURRENT_STREAMS to once a connection has a valid token.
     public static let authenticatedMaxConcurrentStreams: UInt32 = 1000
+    /// The capture reason of an HTTP/1.x request, which APNs does not answer (no Apple reason: the
+    /// client gets none).
+    public static let http1RefusedReason = "HTTP1NotSupported"
     /// The push types APNs knows.
     public static let pushTypes: Set<String> = [
         "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk",
@@ -105,7 +108,7 @@ public final class APNsMock: HTTPImmediateHandler {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
         let token = deviceToken(inTarget: request.target)
-        let fault = faults?.next(mock: .apns, deviceToken: token)
+        let fault = request.version == .http2 ? faults?.next(mock: .apns, deviceToken: token) : nil
         await fault?.delay()
         return respond(to: request, token: token, nowMs: now, fault: fault)
     }
@@ -125,6 +128,7 @@ public final class APNsMock: HTTPImmediateHandler {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
         if let token, !token.isEmpty { capture.deviceToken = token }
+        if request.version != .http2 { return refuseHTTP1(request, capture: &capture) }
         let repeated = request.version == .http2 ? repeatedPushes.withLock { $0.find(request) } : nil
         // A repeat's header fields and credential stay in `repeated`: copying them out cost a retain
         // and a release of each string.
@@ -167,7 +171,8 @@ public final class APNsMock: HTTPImmediateHandler {
             do throws(APNsRejection) {
                 if let repeated {
                     try validateRepeated(
-                        repeated, token: token, nowMs: now, rejectedInfo: &info, tokenValid: &tokenValid)
+                        repeated, token: token, connection: request.connectionID, nowMs: now, rejectedInfo: &info,
+                        tokenValid: &tokenValid)
                     sharedInfo = repeated.info
                 } else {
                     let fields = fields!  // read above whenever the request is no repeat
@@ -220,6 +225,22 @@ public final class APNsMock: HTTPImmediateHandler {
             own.apnsID = apnsID
             capture.apns = own
         }
+        capture.response = response
+        _ = log.append(taking: &capture)
+        return response
+    }
+
+    /// The answer to an HTTP/1.1 request: APNs speaks HTTP/2 only and never answers one, so the client sees
+    /// its connection dropped without a response (here reset). Recorded as refused, never as delivered;
+    /// fault plans are not consulted.
+    func refuseHTTP1(_ request: HTTPRequest, capture: inout Capture) -> HTTPResponse {
+        let response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
+        capture.outcome = .rejected(reason: Self.http1RefusedReason)
+        capture.detail =
+            "an HTTP/1.1 request: APNs speaks HTTP/2 only (ALPN h2, or the HTTP/2 preface without ALPN) and drops "
+            + "the connection without an answer"
+        capture.secrets = secrets(
+            token: capture.deviceToken, credential: request.headers["authorization"].flatMap(providerCredential))
         capture.response = response
         _ = log.append(taking: &capture)
         return response

@@ -15,9 +15,6 @@ public enum APNsReason: String, Sendable, Codable, CaseIterable, Error {
     case missingTopic = "MissingTopic"
     case payloadEmpty = "PayloadEmpty"
     case topicDisallowed = "TopicDisallowed"
-    /// Not an Apple reason: APNs documents none for a body that is not a JSON object. ringcheck answers 400
-    /// `BadPayload` so the backend sees a permanent client error.
-    case badPayload = "BadPayload"
     // MARK: 403
     case badCertificate = "BadCertificate"
     case badCertificateEnvironment = "BadCertificateEnvironment"
@@ -43,7 +40,7 @@ public enum APNsReason: String, Sendable, Codable, CaseIterable, Error {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-            .missingTopic, .payloadEmpty, .topicDisallowed, .badPayload:
+            .missingTopic, .payloadEmpty, .topicDisallowed:
             return 400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
             .missingProviderToken:

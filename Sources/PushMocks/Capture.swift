@@ -77,6 +77,10 @@ public struct FCMTarget: Sendable, Equatable, Hashable {
         self.kind = kind
         self.value = value
     }
+
+    /// Whether the message goes to one app installation: a registration `token`, or the `fid` that
+    /// firebase-admin 7.x sends instead (FCM judges both alike).
+    public var addressesOneInstallation: Bool { kind == .token || kind == .fid }
 }
 
 /// The normalised fields of an FCM message, for checks that should not care how a backend spelled them.

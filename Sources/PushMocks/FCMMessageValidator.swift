@@ -71,7 +71,8 @@ struct FCMMessageValidator {
         case .token, .fid:
             guard target.value.utf8.count <= 4096, target.value.utf8.allSatisfy(Self.isTokenByte) else {
                 throw GoogleError.invalidArgument(
-                    "The registration token is not a valid FCM registration token", field: "message.token")
+                    "The registration token is not a valid FCM registration token",
+                    field: "message.\(target.kind.rawValue)")
             }
         case .topic:
             let name = target.value.hasPrefix("/topics/") ? String(target.value.dropFirst(8)) : target.value

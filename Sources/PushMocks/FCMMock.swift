@@ -49,12 +49,11 @@ public final class FCMMock: HTTPHandler {
         if !request.body.isEmpty && request.body.count <= 1 << 20 { capture.json = try? JSONValue.parse(request.body) }
         let target = FCMMessageValidator.peekTarget(capture.json)
         capture.fcmTarget = target
-        if let target {
-            if target.kind == .token { capture.deviceToken = target.value }
-            if target.kind == .token || target.kind == .fid {
-                capture.secrets.append(
-                    CaptureSecret(value: target.value, replacement: Redaction.shortToken(target.value)))
-            }
+        if let target, target.addressesOneInstallation {
+            // `fid` (firebase-admin 7.x) and `token` both address one installation: captured, filtered and
+            // judged alike, by that address.
+            capture.deviceToken = target.value
+            capture.secrets.append(CaptureSecret(value: target.value, replacement: Redaction.shortToken(target.value)))
         }
         if let bearer = APNsMock.bearerToken(request.headers["authorization"]) {
             capture.secrets.append(CaptureSecret(value: bearer, replacement: "<redacted>"))
@@ -115,7 +114,14 @@ public final class FCMMock: HTTPHandler {
             errorInfoReason: "ACCESS_TOKEN_TYPE_UNSUPPORTED")
         guard let bearer = APNsMock.bearerToken(raw) else { throw invalidCredentials }
         switch tokens.lookup(bearer, nowMs: nowMs) {
-        case .valid: break
+        case .valid(let grant):
+            guard OAuthMock.allowsFCM(scope: grant.scope) else {
+                // What Google answers a token whose scopes do not include FCM's.
+                throw GoogleError(
+                    httpStatus: 403, status: "PERMISSION_DENIED",
+                    message: "Request had insufficient authentication scopes.",
+                    errorInfoReason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT")
+            }
         case .unknown: throw invalidCredentials
         case .expired:
             var expired = invalidCredentials
@@ -134,7 +140,7 @@ public final class FCMMock: HTTPHandler {
         }
         let info = try FCMMessageValidator(project: project).validate(json)
         capture.fcm = info
-        if let target = info.target, target.kind == .token, let device = registry?.device(target.value) {
+        if let target = info.target, target.addressesOneInstallation, let device = registry?.device(target.value) {
             switch device.status {
             case .active: break
             case .unregistered, .expired: throw GoogleError(.unregistered)

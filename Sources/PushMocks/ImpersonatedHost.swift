@@ -4,6 +4,8 @@ import HTTP
 public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
     case apnsProduction = "api.push.apple.com"
     case apnsSandbox = "api.sandbox.push.apple.com"
+    /// The older name of the sandbox, still hard-coded by several widely used Python clients.
+    case apnsDevelopment = "api.development.push.apple.com"
     case fcm = "fcm.googleapis.com"
     case oauth = "oauth2.googleapis.com"
 
@@ -13,8 +15,17 @@ public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
     /// The ports the real service listens on: 443, and also 2197 for APNs.
     public var ports: [Int] {
         switch self {
-        case .apnsProduction, .apnsSandbox: [443, 2197]
+        case .apnsProduction, .apnsSandbox, .apnsDevelopment: [443, 2197]
         case .fcm, .oauth: [443]
+        }
+    }
+
+    /// The APNs environment the host serves; nil for the Google hosts.
+    public var apnsEnvironment: APNsEnvironment? {
+        switch self {
+        case .apnsProduction: .production
+        case .apnsSandbox, .apnsDevelopment: .sandbox
+        case .fcm, .oauth: nil
         }
     }
 

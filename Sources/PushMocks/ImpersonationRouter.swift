@@ -14,7 +14,7 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
         switch route(request) {
         case .failure(let refusal): return refusal.response
         case .success(.apnsProduction): return await providers.apnsProduction.handle(request)
-        case .success(.apnsSandbox): return await providers.apnsSandbox.handle(request)
+        case .success(.apnsSandbox), .success(.apnsDevelopment): return await providers.apnsSandbox.handle(request)
         case .success(.fcm): return await providers.fcm.handle(request)
         case .success(.oauth): return await providers.oauth.handle(request)
         }
@@ -25,7 +25,8 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
         switch route(request) {
         case .failure(let refusal): return refusal.response
         case .success(.apnsProduction): return providers.apnsProduction.respondImmediately(to: request)
-        case .success(.apnsSandbox): return providers.apnsSandbox.respondImmediately(to: request)
+        case .success(.apnsSandbox), .success(.apnsDevelopment):
+            return providers.apnsSandbox.respondImmediately(to: request)
         case .success(.fcm), .success(.oauth): return nil
         }
     }

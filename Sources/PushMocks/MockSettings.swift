@@ -12,7 +12,9 @@ public struct MockSettings: Sendable, Equatable {
     public var apnsKeyFile: String
     public var apnsKeyID: String
     public var apnsTeamID: String
-    public var apnsTopic: String
+    /// The app's bundle ID the mock APNs expects: the topic of alert and background pushes
+    /// (`RINGCHECK_APNS_TOPIC` and `RINGCHECK_APNS_BUNDLE_ID`).
+    public var apnsBundleID: String
     public var fcmServiceAccountFile: String
     public var fcmProjectID: String
     public var controlURL: String
@@ -23,7 +25,7 @@ public struct MockSettings: Sendable, Equatable {
 
     public init(
         apnsURL: String, apnsSandboxURL: String, fcmURL: String, oauthTokenURL: String, caFile: String,
-        apnsKeyFile: String, apnsKeyID: String, apnsTeamID: String, apnsTopic: String, fcmServiceAccountFile: String,
+        apnsKeyFile: String, apnsKeyID: String, apnsTeamID: String, apnsBundleID: String, fcmServiceAccountFile: String,
         fcmProjectID: String, controlURL: String, impersonateAddresses: [String] = [], httpsProxy: String? = nil
     ) {
         self.apnsURL = apnsURL
@@ -34,7 +36,7 @@ public struct MockSettings: Sendable, Equatable {
         self.apnsKeyFile = apnsKeyFile
         self.apnsKeyID = apnsKeyID
         self.apnsTeamID = apnsTeamID
-        self.apnsTopic = apnsTopic
+        self.apnsBundleID = apnsBundleID
         self.fcmServiceAccountFile = fcmServiceAccountFile
         self.fcmProjectID = fcmProjectID
         self.controlURL = controlURL
@@ -63,14 +65,20 @@ public struct MockSettings: Sendable, Equatable {
             ("RINGCHECK_APNS_KEY_FILE", apnsKeyFile),
             ("RINGCHECK_APNS_KEY_ID", apnsKeyID),
             ("RINGCHECK_APNS_TEAM_ID", apnsTeamID),
-            ("RINGCHECK_APNS_TOPIC", apnsTopic),
+            ("RINGCHECK_APNS_TOPIC", apnsBundleID),
+            ("RINGCHECK_APNS_BUNDLE_ID", apnsBundleID),
+            ("RINGCHECK_APNS_VOIP_TOPIC", apnsVoIPTopic),
             ("RINGCHECK_FCM_SERVICE_ACCOUNT", fcmServiceAccountFile),
             ("RINGCHECK_FCM_PROJECT_ID", fcmProjectID),
             ("RINGCHECK_CONTROL_URL", controlURL),
         ]
     }
 
-    /// Reads the settings from environment variables; throws naming every missing variable.
+    /// The topic of VoIP pushes: `<bundle ID>.voip` (`RINGCHECK_APNS_VOIP_TOPIC`).
+    public var apnsVoIPTopic: String { apnsBundleID + ".voip" }
+
+    /// Reads the settings from environment variables; throws naming every missing variable. The bundle ID
+    /// comes from `RINGCHECK_APNS_BUNDLE_ID`, else `RINGCHECK_APNS_TOPIC`.
     public init(environment env: [String: String]) throws(MockSettingsError) {
         let names = [
             "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
@@ -78,14 +86,17 @@ public struct MockSettings: Sendable, Equatable {
             "RINGCHECK_APNS_TOPIC", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID",
             "RINGCHECK_CONTROL_URL",
         ]
-        let missing = names.filter { (env[$0] ?? "").isEmpty }
-        guard missing.isEmpty else { throw MockSettingsError(missing: missing) }
+        let bundleID = [env["RINGCHECK_APNS_BUNDLE_ID"], env["RINGCHECK_APNS_TOPIC"]].compactMap { $0 }.first {
+            !$0.isEmpty
+        }
+        let missing = names.filter { $0 == "RINGCHECK_APNS_TOPIC" ? bundleID == nil : (env[$0] ?? "").isEmpty }
+        guard missing.isEmpty, let bundleID else { throw MockSettingsError(missing: missing) }
         self.init(
             apnsURL: env["RINGCHECK_APNS_URL"]!, apnsSandboxURL: env["RINGCHECK_APNS_SANDBOX_URL"]!,
             fcmURL: env["RINGCHECK_FCM_URL"]!, oauthTokenURL: env["RINGCHECK_OAUTH_TOKEN_URL"]!,
             caFile: env["RINGCHECK_CA_FILE"]!, apnsKeyFile: env["RINGCHECK_APNS_KEY_FILE"]!,
             apnsKeyID: env["RINGCHECK_APNS_KEY_ID"]!, apnsTeamID: env["RINGCHECK_APNS_TEAM_ID"]!,
-            apnsTopic: env["RINGCHECK_APNS_TOPIC"]!, fcmServiceAccountFile: env["RINGCHECK_FCM_SERVICE_ACCOUNT"]!,
+            apnsBundleID: bundleID, fcmServiceAccountFile: env["RINGCHECK_FCM_SERVICE_ACCOUNT"]!,
             fcmProjectID: env["RINGCHECK_FCM_PROJECT_ID"]!, controlURL: env["RINGCHECK_CONTROL_URL"]!,
             impersonateAddresses: (env["RINGCHECK_IMPERSONATE_ADDRESSES"] ?? "").split(separator: " ").map(String.init),
             httpsProxy: env["RINGCHECK_HTTPS_PROXY"].flatMap { $0.isEmpty ? nil : $0 })

@@ -74,15 +74,18 @@ public final class MockStack: Sendable {
                 projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID)
         let providers = MockProviders(credentials: keys.credentials, clock: options.clock)
 
-        // APNs allows one stream per connection until a valid provider token arrives.
+        // APNs speaks HTTP/2 only (ALPN offers h2 alone), and allows one stream per connection until a
+        // valid provider token arrives.
+        var apnsTLS = tls
+        apnsTLS.offersHTTP1 = false
         let apns = HTTPServer(
             configuration: .init(
-                host: options.host, port: options.apnsPort, tls: tls, initialMaxConcurrentStreams: 1,
+                host: options.host, port: options.apnsPort, tls: apnsTLS, initialMaxConcurrentStreams: 1,
                 loopCount: options.loopCount),
             handler: providers.apnsProduction)
         let sandbox = HTTPServer(
             configuration: .init(
-                host: options.host, port: options.apnsSandboxPort, tls: tls, initialMaxConcurrentStreams: 1,
+                host: options.host, port: options.apnsSandboxPort, tls: apnsTLS, initialMaxConcurrentStreams: 1,
                 loopCount: options.loopCount),
             handler: providers.apnsSandbox)
         let google = HTTPServer(
@@ -126,7 +129,7 @@ public final class MockStack: Sendable {
         let settings = MockSettings(
             apnsURL: "https://\(urlHost):\(apns.port)", apnsSandboxURL: "https://\(urlHost):\(sandbox.port)",
             fcmURL: googleBase, oauthTokenURL: googleBase + "/token", caFile: caFile, apnsKeyFile: keyFile,
-            apnsKeyID: keys.apnsKey.keyID, apnsTeamID: keys.apnsKey.teamID, apnsTopic: keys.credentials.voipTopic,
+            apnsKeyID: keys.apnsKey.keyID, apnsTeamID: keys.apnsKey.teamID, apnsBundleID: keys.credentials.bundleID,
             fcmServiceAccountFile: serviceAccountFile, fcmProjectID: options.projectID,
             controlURL: "http://\(urlHost):\(control.port)",
             impersonateAddresses: impersonation?.listen.map(\.description) ?? [], httpsProxy: impersonation?.proxyURL)

@@ -7,9 +7,11 @@ import Signing
 ///
 /// Accepts `application/x-www-form-urlencoded` bodies (what SDKs send) and JSON bodies (what some
 /// clients send). The assertion must be RS256, signed by the service account's key, with `kid` (when
-/// present) = `private_key_id`, `iss` = `client_email`, a `scope` including `firebase.messaging` or
-/// `cloud-platform`, some `aud` (any value: SDKs send Google's URL even when `token_uri` differs), and
-/// `iat`/`exp` with `exp ≤ iat + 3600`, not expired.
+/// present) = `private_key_id`, `iss` = `client_email`, a `scope` of Google scopes, an `aud` naming
+/// Google's token endpoint or this mock's own (SDKs send Google's URL even when `token_uri` differs;
+/// any other audience is `invalid_grant`), and `iat`/`exp` with `exp ≤ iat + 3600`, not expired.
+///
+/// A scope unrelated to FCM still gets a token, as from Google; the `FCMMock` then refuses it (403).
 public final class OAuthMock: HTTPHandler {
     /// The paths the endpoint answers on.
     public static let paths: Set<String> = ["/token", "/o/oauth2/token", "/oauth2/v4/token"]
@@ -18,6 +20,13 @@ public final class OAuthMock: HTTPHandler {
     /// Either scope lets a token send FCM messages.
     public static let fcmScopes: Set<String> = [
         "https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform",
+    ]
+    /// Google's token endpoint, the audience SDKs put in assertions whatever their `token_uri`.
+    public static let googleTokenURL = "https://oauth2.googleapis.com/token"
+    /// The audiences Google accepts besides the mock's own URL: its token endpoint and the older names
+    /// of it that long-lived clients still send.
+    public static let googleAudiences: Set<String> = [
+        googleTokenURL, "https://www.googleapis.com/oauth2/v4/token", "https://accounts.google.com/o/oauth2/token",
     ]
     /// The longest assertion lifetime Google accepts, seconds.
     public static let maxAssertionLifetime: Double = 3600
@@ -179,14 +188,18 @@ public final class OAuthMock: HTTPHandler {
         } catch {
             throw OAuthError.signature
         }
-        let audience = jwt.claims["aud"]
-        let hasAudience: Bool
-        switch audience {
-        case .string(let s)?: hasAudience = !s.isEmpty
-        case .array(let items)?: hasAudience = items.contains { ($0.stringValue ?? "").isEmpty == false }
-        default: hasAudience = false
+        let audiences: [String]
+        switch jwt.claims["aud"] {
+        case .string(let s)?: audiences = [s]
+        case .array(let items)?: audiences = items.compactMap(\.stringValue)
+        default: audiences = []
         }
-        guard hasAudience else { throw OAuthError("invalid_grant", "Invalid JWT: Failed audience check.") }
+        guard audiences.contains(where: { Self.isAcceptedAudience($0, request: request) }) else {
+            throw OAuthError(
+                "invalid_grant",
+                "Invalid JWT: Failed audience check. The right audience is \(Self.googleTokenURL) "
+                    + "(or this token endpoint's own URL).")
+        }
         guard let iat = jwt.numericDate("iat"), let exp = jwt.numericDate("exp") else { throw OAuthError.timeframe }
         let now = Double(nowMs) / 1000
         guard exp > iat, exp - iat <= Self.maxAssertionLifetime, exp > now, iat <= now + 300 else {
@@ -195,13 +208,35 @@ public final class OAuthMock: HTTPHandler {
         guard let scope = jwt.stringClaim("scope"), !scope.isEmpty else {
             throw OAuthError("invalid_scope", "Empty or missing scope not allowed.")
         }
-        let scopes = Set(scope.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init))
-        guard !scopes.isDisjoint(with: Self.fcmScopes) else {
-            throw OAuthError(
-                "invalid_scope",
-                "Invalid OAuth scope or ID token audience provided. FCM needs "
-                    + Self.fcmScopes.sorted().joined(separator: " or "))
+        let scopes = Self.scopes(scope)
+        // Google issues a token for any scope it knows; whether the scope lets FCM send is FCM's to say.
+        guard !scopes.isEmpty, scopes.allSatisfy(Self.isGoogleScope) else {
+            throw OAuthError("invalid_scope", "Invalid OAuth scope or ID token audience provided.")
         }
         return (iss, scope)
+    }
+
+    /// The scopes of a space-separated `scope` value.
+    public static func scopes(_ scope: String) -> Set<String> {
+        Set(scope.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init))
+    }
+
+    /// Whether a token with `scope` may send FCM messages (`firebase.messaging` or `cloud-platform`).
+    public static func allowsFCM(scope: String) -> Bool { !scopes(scope).isDisjoint(with: fcmScopes) }
+
+    /// A Google API scope (`https://www.googleapis.com/auth/…`) or an OpenID Connect one.
+    static func isGoogleScope(_ scope: String) -> Bool {
+        let prefix = "https://www.googleapis.com/auth/"
+        return scope.hasPrefix(prefix) && scope.count > prefix.count || ["openid", "email", "profile"].contains(scope)
+    }
+
+    /// Google's token URL (or an older name of it), or this endpoint's own URL as `request` reached it:
+    /// `https://` + its authority + a token path.
+    static func isAcceptedAudience(_ audience: String, request: HTTPRequest) -> Bool {
+        if googleAudiences.contains(audience) { return true }
+        guard let authority = request.authorityOrHost, audience.hasPrefix("https://") else { return false }
+        let rest = audience.dropFirst("https://".count)
+        guard let slash = rest.firstIndex(of: "/") else { return false }
+        return rest[..<slash].lowercased() == authority.lowercased() && paths.contains(String(rest[slash...]))
     }
 }

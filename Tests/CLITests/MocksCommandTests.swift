@@ -15,7 +15,9 @@ import Testing
     static let variables = [
         "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
         "RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_APNS_KEY_ID", "RINGCHECK_APNS_TEAM_ID",
-        "RINGCHECK_APNS_TOPIC", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
+        "RINGCHECK_APNS_TOPIC", "RINGCHECK_APNS_BUNDLE_ID", "RINGCHECK_APNS_VOIP_TOPIC",
+        "RINGCHECK_FCM_SERVICE_ACCOUNT",
+        "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
     ]
     static let files = ["RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_FCM_SERVICE_ACCOUNT"]
     static let urls = [
@@ -40,7 +42,10 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: path), "\(name)=\(path)")
         }
         #expect(env["RINGCHECK_APNS_KEY_ID"]?.count == 10 && env["RINGCHECK_APNS_TEAM_ID"]?.count == 10)
-        #expect(env["RINGCHECK_APNS_TOPIC"] == MockCredentials.defaultBundleID + ".voip")
+        // The topic is the bundle ID, as ARCHITECTURE.md says; the VoIP topic has its own name.
+        #expect(env["RINGCHECK_APNS_TOPIC"] == MockCredentials.defaultBundleID)
+        #expect(env["RINGCHECK_APNS_BUNDLE_ID"] == MockCredentials.defaultBundleID)
+        #expect(env["RINGCHECK_APNS_VOIP_TOPIC"] == MockCredentials.defaultBundleID + ".voip")
         #expect(env["RINGCHECK_OAUTH_TOKEN_URL"] == (env["RINGCHECK_FCM_URL"] ?? "") + "/token")
 
         // A shell reads the same values.

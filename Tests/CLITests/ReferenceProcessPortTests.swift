@@ -109,7 +109,7 @@ import Testing
         let settings = MockSettings(
             apnsURL: "https://127.0.0.1:1", apnsSandboxURL: "https://127.0.0.1:1", fcmURL: "https://127.0.0.1:1",
             oauthTokenURL: "https://127.0.0.1:1/token", caFile: dir.file("ca.pem"), apnsKeyFile: dir.file("none.p8"),
-            apnsKeyID: "ABC123DEFG", apnsTeamID: "DEF123GHIJ", apnsTopic: "com.example.app",
+            apnsKeyID: "ABC123DEFG", apnsTeamID: "DEF123GHIJ", apnsBundleID: "com.example.app",
             fcmServiceAccountFile: dir.file("none.json"), fcmProjectID: "p", controlURL: "http://127.0.0.1:1")
         var chosen = 0
         let error = await #expect(throws: (any Error).self) {

@@ -248,7 +248,7 @@ import Testing
             apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002",
             fcmURL: "https://127.0.0.1:1003",
             oauthTokenURL: "https://127.0.0.1:1004/token", caFile: "/tmp/ca.pem", apnsKeyFile: "/tmp/key.p8",
-            apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsTopic: "com.example.voip",
+            apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsBundleID: "com.example",
             fcmServiceAccountFile: "/tmp/sa.json", fcmProjectID: "proj", controlURL: "http://127.0.0.1:1005")
         var configuration = Self.configuration(
             dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))
@@ -266,6 +266,10 @@ import Testing
         let env = try String(contentsOfFile: dir.file("env.txt"), encoding: .utf8)
         #expect(env.contains("RINGCHECK_APNS_URL=https://127.0.0.1:1001"))
         #expect(env.contains("RINGCHECK_CONTROL_URL=http://127.0.0.1:1005"))
+        // The topic is the bundle ID; the VoIP topic has its own name.
+        #expect(env.contains("RINGCHECK_APNS_TOPIC=com.example\n"))
+        #expect(env.contains("RINGCHECK_APNS_BUNDLE_ID=com.example\n"))
+        #expect(env.contains("RINGCHECK_APNS_VOIP_TOPIC=com.example.voip\n"))
         #expect(env.contains("BACKEND_MODE=test"))
         #expect(env.contains("RINGCHECK_FCM_PROJECT_ID=overridden"), "the target's environment wins")
         #expect(env.contains("PATH="), "ringcheck's own environment is kept")

@@ -66,7 +66,7 @@ import Testing
 
     @Test func acceptsHostHeaderInsteadOfAuthority() async {
         let response = await send(
-            f.apnsRequest(extraHeaders: [("host", "api.push.apple.com")], version: .http1_1, authority: nil))
+            f.apnsRequest(extraHeaders: [("host", "api.push.apple.com")], authority: nil))
         #expect(response.status == 200)
         #expect(f.mocks.log.captures().last?.authority == "api.push.apple.com")
     }
@@ -230,9 +230,28 @@ import Testing
             await send(f.apnsRequest(headers: alert, body: Self.payload(size: 4097))), 413, "PayloadTooLarge")
     }
 
-    @Test(arguments: ["[1]", "not json", "\"s\"", "{\"aps\":"])
-    func rejectsNonObjectPayloads(body: String) async {
-        expectRejected(await send(f.apnsRequest(body: Array(body.utf8))), 400, "BadPayload")
+    @Test(arguments: ["[1]", "not json", "\"s\"", "{\"aps\":", "null"])
+    func rejectsNonObjectPayloadsWithADocumentedReason(body: String) async {
+        let response = await send(f.apnsRequest(body: Array(body.utf8)))
+        expectRejected(response, 400, "PayloadEmpty")
+        // Clients decode `reason` into Apple's list: an answer outside it crashes some of them.
+        #expect(APNsReason(rawValue: response.apnsReason ?? "") != nil)
+    }
+
+    @Test func emptyPayloadIsPayloadEmpty() async {
+        expectRejected(await send(f.apnsRequest(body: [])), 400, "PayloadEmpty")
+    }
+
+    @Test func everyReasonTheMockCanGiveIsApples() {
+        let documented: Set<String> = [
+            "BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+            "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+            "MissingTopic", "PayloadEmpty", "TopicDisallowed", "BadCertificate", "BadCertificateEnvironment",
+            "ExpiredProviderToken", "Forbidden", "InvalidProviderToken", "MissingProviderToken", "BadPath",
+            "MethodNotAllowed", "Unregistered", "ExpiredToken", "PayloadTooLarge", "TooManyProviderTokenUpdates",
+            "TooManyRequests", "InternalServerError", "ServiceUnavailable", "Shutdown",
+        ]
+        #expect(Set(APNsReason.allCases.map(\.rawValue)) == documented)
     }
 
     // MARK: Device registry

@@ -134,15 +134,85 @@ import Testing
         var book = ProviderTokenBook()
         let t0: Int64 = 1_000_000_000
         let a = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(t0) / 1000)
-        #expect(book.check(token: "a", nowMs: t0) == nil)
-        #expect(book.admit(token: "a", verified: a, nowMs: t0) == .accepted(a, new: true))
-        #expect(book.check(token: "a", nowMs: t0 + 1000) == .accepted(a, new: false))
+        #expect(book.check(token: "a", connection: 1, nowMs: t0) == nil)
+        #expect(book.admit(token: "a", verified: a, connection: 1, nowMs: t0) == .accepted(a, new: true))
+        #expect(book.check(token: "a", connection: 1, nowMs: t0 + 1000) == .accepted(a, new: false))
         let b = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(t0 + 60_000) / 1000)
-        #expect(book.admit(token: "b", verified: b, nowMs: t0 + 60_000) == .tooManyUpdates)
+        #expect(book.admit(token: "b", verified: b, connection: 1, nowMs: t0 + 60_000) == .tooManyUpdates)
+        // Another connection (a pool, a reconnect, another process) may start with its own token at once.
+        #expect(book.check(token: "b", connection: 2, nowMs: t0 + 60_000) == .accepted(b, new: true))
         let other = VerifiedProviderToken(keyID: "OTHER", teamID: "T", issuedAt: Double(t0 + 60_000) / 1000)
-        #expect(book.admit(token: "c", verified: other, nowMs: t0 + 60_000) == .accepted(other, new: true))
-        #expect(book.admit(token: "b", verified: b, nowMs: t0 + 1_200_000) == .accepted(b, new: true))
-        #expect(book.check(token: "a", nowMs: t0 + 3_600_001) == .expired)
+        #expect(book.admit(token: "c", verified: other, connection: 1, nowMs: t0 + 60_000) == .tooManyUpdates)
+        // The same claims re-signed (another token string) are no update.
+        #expect(book.admit(token: "a2", verified: a, connection: 1, nowMs: t0 + 120_000) == .accepted(a, new: false))
+        #expect(book.check(token: "b", connection: 1, nowMs: t0 + 1_200_000) == .accepted(b, new: true))
+        #expect(book.check(token: "a", connection: 1, nowMs: t0 + 1_260_000) == .tooManyUpdates)
+        #expect(book.check(token: "a", connection: 3, nowMs: t0 + 3_600_001) == .expired)
+        #expect(book.connectionCount == 2)
+    }
+
+    @Test func connectionsThatWentAwayArePrunedNotLiveOnes() {
+        var book = ProviderTokenBook()
+        let t0: Int64 = 1_000_000_000
+        let token = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(t0) / 1000)
+        _ = book.admit(token: "t", verified: token, connection: 0, nowMs: t0)
+        for id in UInt64(1)..<UInt64(ProviderTokenBook.connectionLimit) {
+            #expect(book.check(token: "t", connection: id, nowMs: t0) == .accepted(token, new: true))
+        }
+        #expect(book.connectionCount == ProviderTokenBook.connectionLimit)
+        // Connection 7 stays in use; the others go quiet for over an hour.
+        let later = t0 + ProviderTokenBook.maxAgeMs + 60_000
+        let fresh = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(later) / 1000)
+        #expect(
+            book.admit(token: "f", verified: fresh, connection: 7, nowMs: later - 30_000) == .accepted(fresh, new: true)
+        )
+        #expect(book.check(token: "f", connection: 100_000, nowMs: later) == .accepted(fresh, new: true))
+        #expect(book.connectionCount == 2)
+        // Connection 7 is still held to its 20 minutes.
+        let other = VerifiedProviderToken(keyID: "K", teamID: "T", issuedAt: Double(later) / 1000 + 1)
+        #expect(book.admit(token: "o", verified: other, connection: 7, nowMs: later + 1000) == .tooManyUpdates)
+    }
+
+    // MARK: Counted per connection
+
+    @Test func aPoolOfConnectionsEachSigningItsOwnTokenIsAccepted() async {
+        // One common Python client opens ten connections, each signing its own token moments apart.
+        for connection in UInt64(100)..<110 {
+            let jwt = f.providerToken(issuedAt: f.nowSeconds + Double(connection - 100) * 0.1)
+            let response = await send(jwt: jwt, connection: connection)
+            #expect(response.status == 200, "connection \(connection): \(response.apnsReason ?? "")")
+            f.clock.advance(seconds: 1)
+        }
+        #expect(apns.providerTokenVerifications == 10)
+    }
+
+    @Test func aReconnectWithANewTokenIsAccepted() async {
+        #expect(await send(jwt: f.providerToken(), connection: 20).status == 200)
+        // After a GOAWAY or a reset the client connects again and signs afresh.
+        f.clock.advance(seconds: 30)
+        #expect(await send(jwt: f.providerToken(), connection: 21).status == 200)
+        f.clock.advance(seconds: 30)
+        // Still one connection changing its own token too soon is refused.
+        expect(await send(jwt: f.providerToken(), connection: 21), 429, "TooManyProviderTokenUpdates")
+    }
+
+    @Test func reSigningTheSameClaimsIsNoUpdate() async {
+        let iat = f.nowSeconds
+        let first = f.providerToken(issuedAt: iat)
+        #expect(await send(jwt: first, connection: 30).status == 200)
+        f.clock.advance(seconds: 60)
+        let again = f.providerToken(issuedAt: iat)
+        #expect(again != first)  // ES256 signatures differ each time
+        #expect(await send(jwt: again, connection: 30).status == 200)
+        #expect(await send(jwt: first, connection: 30).status == 200)
+    }
+
+    @Test func aConnectionMayChangeItsTokenAfterTwentyMinutes() async {
+        #expect(await send(jwt: f.providerToken(), connection: 40).status == 200)
+        f.clock.advance(seconds: 20 * 60)
+        #expect(await send(jwt: f.providerToken(), connection: 40).status == 200)
+        f.clock.advance(seconds: 19 * 60)
+        expect(await send(jwt: f.providerToken(), connection: 40), 429, "TooManyProviderTokenUpdates")
     }
 
     // MARK: One stream until authenticated
@@ -171,7 +241,20 @@ import Testing
         #expect(response.directive == .setMaxConcurrentStreams(1000))
     }
 
-    @Test func http1ConnectionsGetNoSettingsDirective() async {
-        #expect(await send(jwt: f.providerToken(), connection: 12, version: .http1_1).directive == .none)
+    @Test func anHTTP1RequestIsDroppedNeverDelivered() async {
+        // APNs speaks HTTP/2 only: no answer, the connection dropped, even with a valid token.
+        let response = await send(jwt: f.providerToken(), connection: 12, version: .http1_1)
+        #expect(response.directive == .resetWithoutResponse)
+        let capture = f.mocks.log.captures().last
+        #expect(capture?.outcome == .rejected(reason: APNsMock.http1RefusedReason))
+        #expect(capture?.connectionID == 12)
+        #expect(apns.providerTokenVerifications == 0)
+    }
+
+    @Test func anHTTP1RequestConsumesNoFaultPlan() async throws {
+        try f.mocks.faults.install(FaultPlan(mock: .apns, times: 1, respond: FaultResponse(reason: "Shutdown")))
+        #expect(
+            await send(jwt: f.providerToken(), connection: 13, version: .http1_1).directive == .resetWithoutResponse)
+        #expect(await send(jwt: f.providerToken(), connection: 14).apnsReason == "Shutdown")
     }
 }

@@ -108,7 +108,7 @@ import Testing
         #expect(await apns.handle(first).status == 200)
         var notJSON = again(first)
         notJSON.body = Array("{not json".utf8)
-        #expect(await apns.handle(notJSON).apnsReason == "BadPayload")
+        #expect(await apns.handle(notJSON).apnsReason == "PayloadEmpty")
         var badToken = again(first)
         badToken.target = "/3/device/xyz"
         #expect(await apns.handle(badToken).apnsReason == "BadDeviceToken")

@@ -32,7 +32,7 @@ import Testing
             #expect(capture.httpVersion == .http2)
             #expect(capture.headers["authorization"] == "bearer \(jwt)")
             #expect(capture.headers["apns-push-type"] == "voip")
-            #expect(capture.headers["apns-topic"] == mocks.settings.apnsTopic)
+            #expect(capture.headers["apns-topic"] == mocks.settings.apnsVoIPTopic)
             #expect(capture.headers["apns-priority"] == "10")
             #expect(capture.headers["apns-expiration"] == "0")
             #expect(capture.body == Array(MockStackClients.voipBody.utf8))

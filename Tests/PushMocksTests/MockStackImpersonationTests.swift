@@ -66,6 +66,26 @@ import Testing
         #expect(listed.map { $0["addressedHost"] } == [.null, "api.push.apple.com", "api.sandbox.push.apple.com"])
     }
 
+    @Test func theOlderDevelopmentNameIsTheSandbox() async throws {
+        // Several Python clients hard-code api.development.push.apple.com; curl checks the certificate names it.
+        let jwt = try #require(try await clients.providerTokens()["valid"])
+        let host = ImpersonatedHost.apnsDevelopment
+        let direct = try await clients.curl(
+            "https://\(host.name):\(port)/3/device/\(MockStackClients.deviceToken)", method: "POST",
+            headers: clients.voipHeaders(jwt: jwt), body: MockStackClients.voipBody, options: resolve(host))
+        #expect(direct.status == 200 && direct.httpVersion == "2", "\(direct)")
+        #expect(direct.headers["apns-unique-id"] != nil)  // only the sandbox sends it
+        let proxied = try await clients.curl(
+            "https://\(host.name)/3/device/\(MockStackClients.deviceToken)", method: "POST",
+            headers: clients.voipHeaders(jwt: jwt), body: MockStackClients.voipBody, environment: proxyEnvironment)
+        #expect(proxied.status == 200, "\(proxied)")
+        let captures = mocks.log.captures(CaptureFilter(mock: .apns))
+        #expect(captures.map(\.addressedHost) == [.apnsDevelopment, .apnsDevelopment])
+        #expect(captures.allSatisfy { $0.environment == .sandbox && $0.outcome == .accepted })
+        #expect(ImpersonatedHost.apnsDevelopment.ports == [443, 2197])
+        #expect(ImpersonationRouter.connectDecision(host: host.name, port: 2197)?.status == nil)
+    }
+
     @Test func theImpersonatedAPNsStillRejectsWhatAPNsRejects() async throws {
         let tokens = try await clients.providerTokens()
         let valid = try #require(tokens["valid"])

@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 import PushMocks
 import TestSupport
@@ -111,12 +112,39 @@ import Testing
         #expect(refused.sorted() == Self.apnsCases.map(\.reason).sorted())
     }
 
-    @Test func apnsRefusesANewProviderTokenWithinTwentyMinutes() async throws {
+    /// A VoIP push with provider token `jwt` through `client`.
+    func push(_ client: HTTPClient, jwt: String?) async throws -> ClientResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in clients.voipHeaders(jwt: jwt ?? "") { headers.add(name, value) }
+        return try await client.send(
+            .post(
+                mocks.settings.apnsURL + "/3/device/\(MockStackClients.deviceToken)", headers: headers,
+                body: MockStackClients.voipBody))
+    }
+
+    @Test func apnsRefusesANewProviderTokenWithinTwentyMinutesOnOneConnection() async throws {
         let tokens = try await clients.providerTokens()
-        #expect(try await clients.apnsPush(jwt: tokens["valid"]).status == 200)
-        let renewed = try await clients.apnsPush(jwt: tokens["renewed"])
-        #expect(renewed.status == 429 && renewed.apnsReason == "TooManyProviderTokenUpdates", "\(renewed)")
+        // One connection: libcurl reuses it for every request to the host.
+        let client = try HTTPClient(
+            configuration: .init(caFile: mocks.settings.caFile, httpVersion: .http2, maxConnectionsPerHost: 1))
+        defer { client.shutdown() }
+        #expect(try await push(client, jwt: tokens["valid"]).status == 200)
+        let renewed = try await push(client, jwt: tokens["renewed"])
+        let reason = (try? JSONValue.parse(renewed.body))?["reason"]?.stringValue
+        #expect(renewed.status == 429 && reason == "TooManyProviderTokenUpdates", "\(renewed.status) \(reason ?? "")")
         // The first token stays good.
+        #expect(try await push(client, jwt: tokens["valid"]).status == 200)
+        let connections = Set(mocks.log.captures { $0.mock == .apns }.map(\.connectionID))
+        #expect(connections.count == 1)
+    }
+
+    @Test func apnsTakesEachConnectionsOwnProviderToken() async throws {
+        // A pool (or several processes, or a reconnect): each curl run is a connection of its own.
+        let tokens = try await clients.providerTokens()
+        for name in ["valid", "renewed", "floatIat", "stringIat"] {
+            let r = try await clients.apnsPush(jwt: tokens[name])
+            #expect(r.status == 200, "\(name): \(r.status) \(r.body)")
+        }
         #expect(try await clients.apnsPush(jwt: tokens["valid"]).status == 200)
     }
 

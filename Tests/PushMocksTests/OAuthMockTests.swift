@@ -46,15 +46,72 @@ import Testing
         #expect(await oauth.handle(request).status == 200)
     }
 
-    @Test func acceptsCloudPlatformScopeAndOtherAudiences() async {
+    @Test func acceptsCloudPlatformScope() async {
         let scope =
             "https://www.googleapis.com/auth/cloud-platform https://www.googleapis.com/auth/firebase.database "
             + "https://www.googleapis.com/auth/userinfo.email"
         #expect(await oauth.handle(f.oauthRequest(assertion: f.assertion(scope: scope))).status == 200)
-        var claims = f.assertionClaims()
-        claims = claims.setting("aud", to: "https://127.0.0.1:9999/token")
-        let jwt = f.assertion(header: ["alg": "RS256", "kid": .string(keyID)], claims: claims)
-        #expect(await oauth.handle(f.oauthRequest(assertion: jwt)).status == 200)
+    }
+
+    /// An assertion with `aud` set to `audience`.
+    func assertion(audience: String) -> String {
+        f.assertion(
+            header: ["alg": "RS256", "kid": .string(keyID)],
+            claims: f.assertionClaims().setting("aud", to: .string(audience)))
+    }
+
+    @Test func acceptsGooglesTokenURLWhereverTheRequestWent() async {
+        // SDKs put Google's URL in `aud` even when their token_uri names the mock.
+        let request = f.oauthRequest(
+            assertion: assertion(audience: OAuthMock.googleTokenURL), authority: "127.0.0.1:9999")
+        #expect(await oauth.handle(request).status == 200)
+        let legacy = assertion(audience: "https://www.googleapis.com/oauth2/v4/token")
+        #expect(await oauth.handle(f.oauthRequest(assertion: legacy)).status == 200)
+    }
+
+    @Test func acceptsTheMocksOwnURLAsAudience() async {
+        let own = f.oauthRequest(
+            assertion: assertion(audience: "https://127.0.0.1:9999/token"), authority: "127.0.0.1:9999")
+        #expect(await oauth.handle(own).status == 200)
+        let otherPath = f.oauthRequest(
+            assertion: assertion(audience: "https://127.0.0.1:9999/oauth2/v4/token"), path: "/oauth2/v4/token",
+            authority: "127.0.0.1:9999")
+        #expect(await oauth.handle(otherPath).status == 200)
+    }
+
+    @Test(arguments: [
+        "https://127.0.0.1:9998/token", "https://example.com/token", "https://oauth2.googleapis.com/other",
+        "http://127.0.0.1:9999/token", "https://127.0.0.1:9999/token/extra", "oauth2.googleapis.com",
+    ])
+    func refusesAnyOtherAudience(audience: String) async {
+        let request = f.oauthRequest(assertion: assertion(audience: audience), authority: "127.0.0.1:9999")
+        let response = await oauth.handle(request)
+        expectError(response, "invalid_grant")
+        #expect(response.jsonBody?["error_description"]?.stringValue?.contains("audience") == true)
+        #expect(f.mocks.tokens.all.isEmpty)
+    }
+
+    @Test func aScopeUnrelatedToFCMGetsATokenThatFCMRefuses() async throws {
+        let response = await oauth.handle(
+            f.oauthRequest(assertion: f.assertion(scope: "https://www.googleapis.com/auth/userinfo.email")))
+        #expect(response.status == 200)
+        let token = try #require(response.jsonBody?["access_token"]?.stringValue)
+        let send = await f.mocks.fcm.handle(f.fcmRequest(MockFixture.callxMessage(), accessToken: token))
+        #expect(send.status == 403)
+        #expect(send.googleStatus == "PERMISSION_DENIED")
+        #expect(send.jsonBody?.value(atPath: "error.details.0.reason") == "ACCESS_TOKEN_SCOPE_INSUFFICIENT")
+        #expect(f.mocks.log.captures(CaptureFilter(mock: .fcm)).last?.outcome.isAccepted == false)
+    }
+
+    @Test(arguments: [
+        "https://www.googleapis.com/auth/firebase.messaging", "https://www.googleapis.com/auth/cloud-platform",
+        "https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/cloud-platform",
+    ])
+    func fcmAcceptsATokenWithAnFCMScope(scope: String) async throws {
+        let response = await oauth.handle(f.oauthRequest(assertion: f.assertion(scope: scope)))
+        let token = try #require(response.jsonBody?["access_token"]?.stringValue)
+        let send = await f.mocks.fcm.handle(f.fcmRequest(MockFixture.callxMessage(), accessToken: token))
+        #expect(send.status == 200)
     }
 
     @Test func acceptsAssertionWithoutKid() async {
@@ -119,9 +176,8 @@ import Testing
         expectError(await oauth.handle(f.oauthRequest(assertion: jwt)), "invalid_grant")
     }
 
-    @Test func scopeMustAllowFCM() async {
-        let response = await oauth.handle(
-            f.oauthRequest(assertion: f.assertion(scope: "https://www.googleapis.com/auth/userinfo.email")))
+    @Test func scopeMustBeGoogles() async {
+        let response = await oauth.handle(f.oauthRequest(assertion: f.assertion(scope: "calls.anything")))
         expectError(response, "invalid_scope")
         let claims: JSONValue = .object(f.assertionClaims().objectValue!.filter { $0.key != "scope" })
         let jwt = f.assertion(header: ["alg": "RS256", "kid": .string(keyID)], claims: claims)

@@ -8,16 +8,27 @@ import Testing
     let settings = PushMessageSettings(fcmProjectID: "demo-project")
 
     /// Creates a call to user-b (VoIP phone on sandbox, FCM tablet) and sends its invitations.
-    func sendInvitations(_ backend: BackendHarness, after ms: Int64 = 0) async throws -> (String, [PushRequest]) {
+    func sendInvitations(
+        _ backend: BackendHarness, after ms: Int64 = 0, settings: PushMessageSettings? = nil
+    ) async throws -> (String, [PushRequest]) {
         await backend.register("user-b", installation: "b-phone", token: "voip-token-1", environment: "sandbox")
         await backend.register("user-b", installation: "b-tablet", kind: .fcm, token: "fcm-token-1")
         let call = "85a4fd88-b5c3-4f79-a2cf-a7db9df06750"
         await backend.create(call)
         backend.clock.advance(ms: ms)
         let transport = FakeTransport()
-        let worker = PushWorker(service: backend.service, transport: transport, settings: settings)
+        let worker = PushWorker(service: backend.service, transport: transport, settings: settings ?? self.settings)
         await worker.runOnce()
         return (call, transport.sent.sorted { $0.jobId < $1.jobId })
+    }
+
+    @Test func voipTopicIsTheBundleIDWithVoipOrTheSetting() async throws {
+        let bundle = PushMessageSettings(fcmProjectID: "p", apnsBundleID: "com.example.app")
+        let (_, sent) = try await sendInvitations(try BackendHarness(), settings: bundle)
+        #expect(sent.first { $0.destination == .apns(.sandbox) }?.headers["apns-topic"] == "com.example.app.voip")
+        let named = PushMessageSettings(fcmProjectID: "p", apnsBundleID: "com.example.app", apnsVoIPTopic: "com.x.voip")
+        let (_, again) = try await sendInvitations(try BackendHarness(), settings: named)
+        #expect(again.first { $0.destination == .apns(.sandbox) }?.headers["apns-topic"] == "com.x.voip")
     }
 
     @Test func apnsVoipInvitationIsExactlyTheSeed() async throws {

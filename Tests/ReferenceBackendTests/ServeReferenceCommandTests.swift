@@ -54,16 +54,25 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test func settingsAcceptTopicWithOrWithoutVoipSuffix() throws {
+    @Test func settingsReadTheTopicAsTheBundleIDAndAppendVoip() throws {
         var env = Dictionary(uniqueKeysWithValues: PushProviderSettings.requiredVariables.map { ($0.name, "x") })
-        env["RINGCHECK_APNS_TOPIC"] = "com.example.calls.voip"
+        env["RINGCHECK_APNS_TOPIC"] = "com.example.calls"
         env["RINGCHECK_APNS_URL"] = "https://127.0.0.1:9/"
         let settings = try PushProviderSettings(environment: env)
         #expect(settings.apnsBundleID == "com.example.calls")
+        #expect(settings.apnsVoIPTopic == "com.example.calls.voip")
         #expect(settings.apnsURL == "https://127.0.0.1:9")
         #expect(settings.caFile == nil && settings.oauthTokenURL == nil && settings.fcmProjectID == nil)
+        // The bundle ID by its own name wins; the VoIP topic may be given too.
+        env["RINGCHECK_APNS_BUNDLE_ID"] = "com.example.app"
+        env["RINGCHECK_APNS_VOIP_TOPIC"] = "com.example.app.voip"
+        let named = try PushProviderSettings(environment: env)
+        #expect(named.apnsBundleID == "com.example.app" && named.apnsVoIPTopic == "com.example.app.voip")
+        env["RINGCHECK_APNS_TOPIC"] = nil
+        #expect(try PushProviderSettings(environment: env).apnsBundleID == "com.example.app")
+        env["RINGCHECK_APNS_BUNDLE_ID"] = nil
+        #expect(throws: PushProviderSettingsError.self) { try PushProviderSettings(environment: env) }
         env["RINGCHECK_APNS_TOPIC"] = "com.example.calls"
-        #expect(try PushProviderSettings(environment: env).apnsBundleID == "com.example.calls")
         env["RINGCHECK_APNS_KEY_ID"] = ""
         #expect(throws: PushProviderSettingsError.self) { try PushProviderSettings(environment: env) }
     }

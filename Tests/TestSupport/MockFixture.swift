@@ -136,13 +136,14 @@ public struct MockFixture: Sendable {
 
     /// A form-encoded token request.
     public func oauthRequest(
-        assertion: String?, grantType: String? = "urn:ietf:params:oauth:grant-type:jwt-bearer", path: String = "/token"
+        assertion: String?, grantType: String? = "urn:ietf:params:oauth:grant-type:jwt-bearer", path: String = "/token",
+        authority: String = "oauth2.googleapis.com"
     ) -> HTTPRequest {
         var parts: [String] = []
         if let grantType { parts.append("grant_type=" + Self.formEncode(grantType)) }
         if let assertion { parts.append("assertion=" + Self.formEncode(assertion)) }
         return HTTPRequest(
-            method: "POST", target: path, authority: "oauth2.googleapis.com",
+            method: "POST", target: path, authority: authority,
             headers: ["content-type": "application/x-www-form-urlencoded"],
             body: Array(parts.joined(separator: "&").utf8),
             version: .http1_1, connection: Self.connection(100), arrivalMs: clock.nowMs)

@@ -96,7 +96,7 @@ public struct MockStackClients: Sendable {
     /// The headers of the Callx seed's VoIP invitation, with `jwt` as the provider token.
     public func voipHeaders(jwt: String) -> [(String, String)] {
         [
-            ("authorization", "bearer \(jwt)"), ("apns-push-type", "voip"), ("apns-topic", settings.apnsTopic),
+            ("authorization", "bearer \(jwt)"), ("apns-push-type", "voip"), ("apns-topic", settings.apnsVoIPTopic),
             ("apns-priority", "10"), ("apns-expiration", "0"), ("content-type", "application/json"),
         ]
     }

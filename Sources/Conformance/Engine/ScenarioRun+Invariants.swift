@@ -52,7 +52,7 @@ extension ScenarioRun {
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
             },
-            voipTopic: engine.mocks.settings.apnsTopic, calls: Array(calls.values),
+            voipTopic: engine.mocks.settings.apnsVoIPTopic, calls: Array(calls.values),
             inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: mediaCredentials,
             providerSecrets: engine.providerSecrets,
             levels: InvariantLevels(catalogue: engine.catalogue))

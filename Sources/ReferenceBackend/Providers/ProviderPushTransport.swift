@@ -49,7 +49,8 @@ public final class ProviderPushTransport: PushTransport {
 
     /// How the worker builds requests for these providers.
     public var messageSettings: PushMessageSettings {
-        PushMessageSettings(fcmProjectID: fcmProjectID, apnsBundleID: settings.apnsBundleID)
+        PushMessageSettings(
+            fcmProjectID: fcmProjectID, apnsBundleID: settings.apnsBundleID, apnsVoIPTopic: settings.apnsVoIPTopic)
     }
 
     public func send(_ request: PushRequest) async throws -> HTTPResponse {

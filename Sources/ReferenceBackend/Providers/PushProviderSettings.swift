@@ -22,8 +22,10 @@ public struct PushProviderSettings: Sendable, Equatable {
     public var apnsKeyFile: String
     public var apnsKeyID: String
     public var apnsTeamID: String
-    /// The app's bundle ID; VoIP pushes go to `<bundleID>.voip`.
+    /// The app's bundle ID (`RINGCHECK_APNS_BUNDLE_ID`, or `RINGCHECK_APNS_TOPIC`, which is the same).
     public var apnsBundleID: String
+    /// The topic of VoIP pushes (`RINGCHECK_APNS_VOIP_TOPIC`): `<bundleID>.voip` unless set otherwise.
+    public var apnsVoIPTopic: String
     /// The Google service-account JSON file.
     public var fcmServiceAccountFile: String
     /// The Firebase project; nil uses the service account's `project_id`.
@@ -32,7 +34,7 @@ public struct PushProviderSettings: Sendable, Equatable {
     public init(
         apnsURL: String, apnsSandboxURL: String, fcmURL: String, oauthTokenURL: String? = nil, caFile: String? = nil,
         apnsKeyFile: String, apnsKeyID: String, apnsTeamID: String, apnsBundleID: String,
-        fcmServiceAccountFile: String, fcmProjectID: String? = nil
+        apnsVoIPTopic: String? = nil, fcmServiceAccountFile: String, fcmProjectID: String? = nil
     ) {
         self.apnsURL = Self.trimmingSlash(apnsURL)
         self.apnsSandboxURL = Self.trimmingSlash(apnsSandboxURL)
@@ -43,6 +45,7 @@ public struct PushProviderSettings: Sendable, Equatable {
         self.apnsKeyID = apnsKeyID
         self.apnsTeamID = apnsTeamID
         self.apnsBundleID = apnsBundleID
+        self.apnsVoIPTopic = apnsVoIPTopic ?? apnsBundleID + ".voip"
         self.fcmServiceAccountFile = fcmServiceAccountFile
         self.fcmProjectID = fcmProjectID
     }
@@ -55,30 +58,35 @@ public struct PushProviderSettings: Sendable, Equatable {
         ("RINGCHECK_APNS_KEY_FILE", "the APNs .p8 signing key"),
         ("RINGCHECK_APNS_KEY_ID", "the key's 10-character key ID"),
         ("RINGCHECK_APNS_TEAM_ID", "the 10-character team ID"),
-        ("RINGCHECK_APNS_TOPIC", "the app's bundle ID (with or without .voip)"),
+        ("RINGCHECK_APNS_TOPIC", "the app's bundle ID (or set RINGCHECK_APNS_BUNDLE_ID)"),
         ("RINGCHECK_FCM_SERVICE_ACCOUNT", "the Google service-account JSON file"),
     ]
 
     /// The variables that may be set: `RINGCHECK_CA_FILE` (else the system trust store),
-    /// `RINGCHECK_OAUTH_TOKEN_URL` (else the service account's `token_uri`) and
-    /// `RINGCHECK_FCM_PROJECT_ID` (else its `project_id`).
+    /// `RINGCHECK_OAUTH_TOKEN_URL` (else the service account's `token_uri`), `RINGCHECK_FCM_PROJECT_ID`
+    /// (else its `project_id`), `RINGCHECK_APNS_BUNDLE_ID` (instead of `RINGCHECK_APNS_TOPIC`) and
+    /// `RINGCHECK_APNS_VOIP_TOPIC` (else the bundle ID with `.voip`).
     public static let optionalVariables = [
-        "RINGCHECK_CA_FILE", "RINGCHECK_OAUTH_TOKEN_URL", "RINGCHECK_FCM_PROJECT_ID",
+        "RINGCHECK_CA_FILE", "RINGCHECK_OAUTH_TOKEN_URL", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_APNS_BUNDLE_ID",
+        "RINGCHECK_APNS_VOIP_TOPIC",
     ]
 
     /// Reads the settings from `environment`; throws naming every missing variable and how to get them.
     public init(environment env: [String: String]) throws(PushProviderSettingsError) {
-        let missing = Self.requiredVariables.filter { (env[$0.name] ?? "").isEmpty }
-        guard missing.isEmpty else { throw PushProviderSettingsError(missing: missing.map(\.name)) }
         func optional(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
-        var topic = env["RINGCHECK_APNS_TOPIC"]!
-        if topic.hasSuffix(".voip") { topic.removeLast(".voip".count) }
+        // The topic is the bundle ID (as ARCHITECTURE.md fixes it); RINGCHECK_APNS_BUNDLE_ID says so by name.
+        let bundleID = optional("RINGCHECK_APNS_BUNDLE_ID") ?? optional("RINGCHECK_APNS_TOPIC")
+        let missing = Self.requiredVariables.filter {
+            $0.name == "RINGCHECK_APNS_TOPIC" ? bundleID == nil : (env[$0.name] ?? "").isEmpty
+        }
+        guard missing.isEmpty, let bundleID else { throw PushProviderSettingsError(missing: missing.map(\.name)) }
         self.init(
             apnsURL: env["RINGCHECK_APNS_URL"]!, apnsSandboxURL: env["RINGCHECK_APNS_SANDBOX_URL"]!,
             fcmURL: env["RINGCHECK_FCM_URL"]!, oauthTokenURL: optional("RINGCHECK_OAUTH_TOKEN_URL"),
             caFile: optional("RINGCHECK_CA_FILE"), apnsKeyFile: env["RINGCHECK_APNS_KEY_FILE"]!,
             apnsKeyID: env["RINGCHECK_APNS_KEY_ID"]!, apnsTeamID: env["RINGCHECK_APNS_TEAM_ID"]!,
-            apnsBundleID: topic, fcmServiceAccountFile: env["RINGCHECK_FCM_SERVICE_ACCOUNT"]!,
+            apnsBundleID: bundleID, apnsVoIPTopic: optional("RINGCHECK_APNS_VOIP_TOPIC"),
+            fcmServiceAccountFile: env["RINGCHECK_FCM_SERVICE_ACCOUNT"]!,
             fcmProjectID: optional("RINGCHECK_FCM_PROJECT_ID"))
     }
 

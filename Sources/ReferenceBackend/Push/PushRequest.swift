@@ -38,10 +38,13 @@ public struct PushMessageSettings: Sendable {
     public var fcmProjectID: String
     /// The bundle ID whose `.voip` topic VoIP pushes use; nil uses each registration's appId.
     public var apnsBundleID: String?
+    /// The topic of VoIP pushes when set (`RINGCHECK_APNS_VOIP_TOPIC`); nil appends `.voip` to the bundle ID.
+    public var apnsVoIPTopic: String?
 
-    public init(fcmProjectID: String, apnsBundleID: String? = nil) {
+    public init(fcmProjectID: String, apnsBundleID: String? = nil, apnsVoIPTopic: String? = nil) {
         self.fcmProjectID = fcmProjectID
         self.apnsBundleID = apnsBundleID
+        self.apnsVoIPTopic = apnsVoIPTopic
     }
 }
 
@@ -75,7 +78,7 @@ public struct PushMessageBuilder: Sendable {
         let expiration = defects.contains(.apnsExpiration30) ? String(nowMs / 1000 + 30) : "0"
         let headers: HTTPHeaders = [
             "apns-push-type": "voip",
-            "apns-topic": bundle + ".voip",
+            "apns-topic": settings.apnsVoIPTopic ?? bundle + ".voip",
             "apns-priority": "10",
             "apns-expiration": expiration,
             "content-type": "application/json",

@@ -13,8 +13,9 @@ struct MocksCommand: RingcheckCommand {
             APNs and FCM reject. Every request is captured; read captures and install fault plans through
             the control API. Point a backend at them with the settings written to --env-file or --json.
 
-            For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com, fcm.googleapis.com
-            and oauth2.googleapis.com, --impersonate also serves those names (certificates from the ringcheck
+            For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com (or the older
+            api.development.push.apple.com), fcm.googleapis.com and oauth2.googleapis.com, --impersonate also
+            serves those names (certificates from the ringcheck
             CA) on a TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
             forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
             Aim the backend there with an /etc/hosts line or a container's extra host, or with HTTPS_PROXY,
@@ -137,7 +138,7 @@ struct MocksCommand: RingcheckCommand {
             Credentials the mocks trust (files in \(stack.stateDirectory)):
               CA certificate     \(s.caFile)
               APNs key (.p8)     \(s.apnsKeyFile)  key ID \(s.apnsKeyID), team ID \(s.apnsTeamID)
-              APNs VoIP topic    \(s.apnsTopic)
+              APNs bundle ID     \(s.apnsBundleID)  (VoIP topic \(s.apnsVoIPTopic))
               Service account    \(s.fcmServiceAccountFile)
 
             """

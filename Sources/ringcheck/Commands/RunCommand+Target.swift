@@ -76,12 +76,39 @@ enum FileTarget {
         }
     }
 
-    /// The RINGCHECK_* settings the backend must use to reach the mocks.
+    /// The RINGCHECK_* settings the backend receives: the mocks' settings with the target's lifecycle
+    /// `environment` applied, as the started backend gets them.
     static func settingsSummary(_ mocks: MockStack, _ file: TargetFile) -> String {
-        var out = "Mocks for \(file.name) (the backend must use these settings and trust the CA file):\n"
-        for (name, value) in mocks.settings.environment { out += "  \(name)=\(value)\n" }
-        if file.mocks == nil {
-            out += "  (no mocks: section in \(file.path): these ports are new each run; fix them there for a "
+        settingsSummary(
+            mocks.settings, name: file.name, path: file.path, overrides: file.lifecycle?.environment ?? [:],
+            fixedMocks: file.mocks != nil)
+    }
+
+    /// `settingsSummary` from its parts: every mock setting, replaced where `overrides` (the target's
+    /// environment) sets it, and the RINGCHECK_* variables the target adds. Other variables of the
+    /// target (they may hold secrets) are only counted.
+    static func settingsSummary(
+        _ settings: MockSettings, name: String, path: String, overrides: [String: String], fixedMocks: Bool
+    ) -> String {
+        var out = "Mocks for \(name) (the backend receives these settings and must trust the CA file):\n"
+        let mine = settings.environment
+        for (variable, value) in mine {
+            if let given = overrides[variable], given != value {
+                out += "  \(variable)=\(given)  (set by the target file; the mocks' value is \(value))\n"
+            } else {
+                out += "  \(variable)=\(value)\n"
+            }
+        }
+        let added = overrides.keys.filter { name in !mine.contains { $0.name == name } }.sorted()
+        for variable in added where variable.hasPrefix("RINGCHECK_") {
+            out += "  \(variable)=\(overrides[variable]!)  (set by the target file)\n"
+        }
+        let others = added.filter { !$0.hasPrefix("RINGCHECK_") }.count
+        if others > 0 {
+            out += "  (and \(others) more variable\(others == 1 ? "" : "s") from the target file, not shown)\n"
+        }
+        if !fixedMocks {
+            out += "  (no mocks: section in \(path): these ports are new each run; fix them there for a "
             out += "backend configured in advance)\n"
         }
         return out
