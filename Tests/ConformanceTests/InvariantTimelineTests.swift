@@ -72,7 +72,7 @@ import Testing
         let first = await x.apns()
         let second = await x.apns(callx: F.invitation(eventId: "evt-invite-002"), atMs: F.start + 900)
         let v = try #require(x.check([first, second]).first)
-        #expect(v.requirementID == "CALLX-OUTBOX-4" && v.level == .should)
+        #expect(v.requirementID == "CALLX-OUTBOX-4" && v.level == .must)
         #expect(v.captures == [second.sequence, first.sequence])
         #expect(v.expected.contains("\"evt-invite-001\"") && v.actual == "\"evt-invite-002\"")
     }
