@@ -59,12 +59,7 @@ extension ScenarioRun {
             guard let callId = PushMatchDocument.callx(c)?["callId"]?.stringValue else { return true }
             return own.contains(callId)
         }
-        var events: [ObservedEvent] = []
-        for (reader, feed) in feeds.sorted(by: { $0.key < $1.key }) {
-            for e in feed.events where e["callId"]?.stringValue.map(own.contains) ?? true {
-                events.append(ObservedEvent(feed: reader, json: e))
-            }
-        }
+        let events = Self.judgedEvents(feeds, ownCalls: own)
         let context = InvariantContext(
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
@@ -106,6 +101,18 @@ extension ScenarioRun {
                 check: "invariant\(v.path.isEmpty ? "" : " \(v.path)") on every push and event", expected: v.expected,
                 actual: v.actual, evidence: evidence)
         }
+    }
+
+    /// The events the invariants judge: those of the scenario's own calls (and any that names no call),
+    /// from every feed it read, in feed order.
+    static func judgedEvents(_ feeds: [String: FeedState], ownCalls: Set<String>) -> [ObservedEvent] {
+        var events: [ObservedEvent] = []
+        for (reader, feed) in feeds.sorted(by: { $0.key < $1.key }) {
+            for e in feed.events where e["callId"]?.stringValue.map(ownCalls.contains) ?? true {
+                events.append(ObservedEvent(feed: reader, json: e))
+            }
+        }
+        return events
     }
 
     func deviceName(for c: Capture) -> String {
