@@ -442,6 +442,15 @@ import Testing
         #expect(demanding == ["payload.video-invitation"])
     }
 
+    /// A target without operationId keys cannot evidence idempotency: a scenario that judges an IDEM
+    /// requirement needs the capability, so such a target is never charged with it.
+    @Test func idempotencyIsJudgedOnlyWhereTheTargetHasIt() throws {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        for scenario in suite.scenarios where scenario.requirements.contains(where: { $0.hasPrefix("CALLX-IDEM-") }) {
+            #expect(scenario.needs.contains(.idempotency), "\(scenario.id) judges idempotency without needing it")
+        }
+    }
+
     /// FCM takes `android.priority` in any case, so the scenarios do too.
     @Test func theFCMInvitationScenarioTakesThePriorityInAnyCase() throws {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
