@@ -53,8 +53,8 @@ public enum ConsoleReport {
         }
         out +=
             "\n\(r.scenarios.count) scenarios: \(parts.joined(separator: ", ")) in \(ReportText.duration(ms: r.durationSeconds * 1000))\n"
-        let failedMust = Set(r.failures.filter { $0.level == .must }.compactMap(\.requirement)).sorted()
-        let failedShould = Set(r.warnings.compactMap(\.requirement)).sorted()
+        let failedMust = r.failedRequirements(.must)
+        let failedShould = r.failedRequirements(.should)
         if !failedMust.isEmpty { out += style.paint("MUST failed: " + failedMust.joined(separator: ", "), .red) + "\n" }
         if !failedShould.isEmpty {
             out += style.paint("SHOULD failed: " + failedShould.joined(separator: ", "), .yellow) + "\n"
@@ -62,7 +62,7 @@ public enum ConsoleReport {
         let verdict: String
         switch r.verdict {
         case .conformant:
-            let w = r.warnings.count
+            let w = failedShould.count
             verdict = style.paint("conformant", .green) + (w > 0 ? " with \(w) SHOULD warning\(w == 1 ? "" : "s")" : "")
         case .nonConformant:
             verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")

@@ -33,7 +33,7 @@ public enum HTMLReport {
     // MARK: - Sections
 
     static func header(_ r: RunResult) -> String {
-        let warnings = r.warnings.count
+        let warnings = r.failedRequirements(.should).count
         let verdict =
             r.verdict == .conformant && warnings > 0
             ? "conformant with \(warnings) SHOULD warning\(warnings == 1 ? "" : "s")" : r.verdict.label

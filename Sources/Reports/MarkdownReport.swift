@@ -59,7 +59,7 @@ public enum MarkdownReport {
     static func verdictLine(_ r: RunResult) -> String {
         switch r.verdict {
         case .conformant:
-            let w = r.warnings.count
+            let w = r.failedRequirements(.should).count
             return w == 0 ? "✅ conformant" : "✅ conformant with \(w) SHOULD warning\(w == 1 ? "" : "s")"
         case .nonConformant: return "❌ non-conformant" + (r.strict ? " (strict: SHOULDs count)" : "") + " (exit 1)"
         case .inconclusive: return "⚠️ inconclusive (exit 3)"

@@ -41,8 +41,7 @@ extension RunResult: Codable {
             scenarios: scenarios.count, pass: counts["pass", default: 0], fail: counts["fail", default: 0],
             flaky: counts["flaky", default: 0], notApplicable: counts["notApplicable", default: 0],
             error: counts["error", default: 0], timeout: counts["timeout", default: 0],
-            mustFailures: failures.filter { $0.level == .must }.count,
-            shouldFailures: failures.filter { $0.level == .should }.count)
+            mustFailures: failedRequirements(.must).count, shouldFailures: failedRequirements(.should).count)
         try c.encode(summary, forKey: .summary)
         let entries = requirementResults.map {
             RequirementEntry(

@@ -32,7 +32,7 @@ public enum RequirementVerdict: String, Sendable, Equatable, Codable {
     case pass
     /// A failure names the requirement.
     case fail
-    /// Evidencing scenarios could not finish (error, timeout, or failed on something else first).
+    /// Evidencing scenarios could not run this requirement's checks (an error or a timeout stopped them).
     case inconclusive
     /// Every evidencing scenario was not applicable to the target.
     case notApplicable
@@ -71,6 +71,12 @@ extension RunResult {
     /// Failed SHOULDs: warnings of a conformant run (failures of a strict one).
     public var warnings: [Failure] { failures.filter { $0.level == .should } }
 
+    /// The IDs of the requirements that failed at `level`, sorted: what reports count (one requirement
+    /// failed by twelve checks is one failed requirement).
+    public func failedRequirements(_ level: RequirementLevel) -> [String] {
+        Set(failures.filter { $0.level == level }.compactMap(\.requirement)).sorted()
+    }
+
     /// Scenario counts by status name.
     public var statusCounts: [String: Int] {
         var counts: [String: Int] = [:]
@@ -92,7 +98,9 @@ extension RunResult {
                 verdict = .notEvidenced
             } else if evidencing.allSatisfy({ $0.status.name == "notApplicable" }) {
                 verdict = .notApplicable
-            } else if evidencing.contains(where: { $0.status.isHarnessProblem || $0.status.isFailure }) {
+            } else if evidencing.contains(where: { $0.status.isHarnessProblem }) {
+                // A scenario that failed on other requirements still ran this one's checks, and they held;
+                // only a scenario that stopped before its checks leaves this requirement unjudged.
                 verdict = .inconclusive
             } else {
                 verdict = .pass

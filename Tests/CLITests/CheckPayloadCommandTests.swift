@@ -42,6 +42,23 @@ import Testing
         #expect(r.stdout.contains("CALLX-FCM-7 MUST message.android.ttl: expected more than 0s, got \"0s\""))
     }
 
+    /// FCM takes the priority in any case; the scenarios and the invariants agree.
+    @Test(arguments: ["HIGH", "high", "High"])
+    func fcmPriorityInAnyCase(priority: String) async throws {
+        let r = try await run(["-"], stdin: Self.fcm(priority: priority))
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("an FCM request, checked against the fcm profile: no violations"))
+    }
+
+    /// A message addressed by `fid` (firebase-admin 7.x) passes as a `token` one does.
+    @Test func fidAddressedMessagePasses() async throws {
+        let fid = Self.fcm().replacingOccurrences(of: #"{"message":{"token":"#, with: #"{"message":{"fid":"#)
+        #expect(fid.contains(#""fid":"fcm-1""#))
+        let r = try await run(["-"], stdin: fid)
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("no violations"))
+    }
+
     @Test func bareInvitationWithOnlyShouldFindingsExitsZero() async throws {
         let noEventId = Self.invitation.replacingOccurrences(of: #""eventId":"evt-invite-001","#, with: "")
         let r = try await run(["--kind", "invitation", "-"], stdin: noEventId)

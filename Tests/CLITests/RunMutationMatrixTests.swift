@@ -5,34 +5,35 @@ import TestSupport
 import Testing
 
 /// The mutation matrix: with each defect switch of the reference backend, the whole suite fails the
-/// requirements that defect breaks, and the run exits 1. The runs are `--strict`: nine defects break
-/// only SHOULD requirements, which a default run reports as warnings (exit 0, the judging rules of
-/// ARCHITECTURE.md never fail a backend on a SHOULD); `mustBreaking` says which defects exit 1 without
-/// `--strict` too, checked from each report's MUST failures. No defect may turn into a harness error
-/// or a timeout.
+/// requirements that defect breaks. The runs are not `--strict`, so the exit code is the one a vendor
+/// sees: 1 for a defect that breaks a MUST (the headline rules of ARCHITECTURE.md among them: two
+/// winners, a lost idempotency, a duplicate invitation, a silent gap), 0 for one that breaks only
+/// SHOULD requirements, whose failures are still in the report as warnings. Every switch is caught
+/// either way: its requirements are among the failed ones. No defect may turn into a harness error or
+/// a timeout.
 @Suite struct RunMutationMatrixTests {
-    /// defect → (whether it breaks a MUST, requirements that must be among the failed ones).
+    /// defect → (whether it breaks a MUST, so the run exits 1; requirements that must be among the failed ones).
     static let matrix: [(defect: String, mustBreaking: Bool, requirements: [String])] = [
         ("apns-expiration-30", true, ["CALLX-APNS-5"]),
-        ("duplicate-invite-on-retry", false, ["CALLX-OUTBOX-1", "CALLX-OUTBOX-4"]),
+        ("duplicate-invite-on-retry", true, ["CALLX-OUTBOX-1", "CALLX-OUTBOX-4"]),
         ("fixed-ttl-30s", true, ["CALLX-FCM-6"]),
-        ("forget-on-restart", false, ["CALLX-E2E-3", "CALLX-IDEM-2"]),
-        ("idempotency-ignores-payload", false, ["CALLX-IDEM-4"]),
+        ("forget-on-restart", true, ["CALLX-E2E-3", "CALLX-IDEM-2"]),
+        ("idempotency-ignores-payload", true, ["CALLX-IDEM-4"]),
         ("identity-from-body", true, ["CALLX-AUTH-1"]),
         ("invite-after-cancel", true, ["CALLX-EXP-2"]),
-        ("keep-dead-tokens", false, ["CALLX-TOK-6", "CALLX-TOK-7"]),
-        ("late-answer-wins", false, ["CALLX-ARB-3", "CALLX-ARB-6"]),
+        ("keep-dead-tokens", true, ["CALLX-TOK-6", "CALLX-TOK-7"]),
+        ("late-answer-wins", true, ["CALLX-ARB-3", "CALLX-ARB-6"]),
         ("log-push-secrets", true, ["CALLX-SEC-3"]),
         ("long-lived-media", false, ["CALLX-MEDIA-2"]),
-        ("no-idempotency", false, ["CALLX-IDEM-1", "CALLX-IDEM-4", "CALLX-IDEM-6"]),
+        ("no-idempotency", true, ["CALLX-IDEM-1", "CALLX-IDEM-4", "CALLX-IDEM-6"]),
         ("no-membership-check", true, ["CALLX-AUTH-1", "CALLX-AUTH-3"]),
-        ("no-retry", false, ["CALLX-OUTBOX-2"]),
+        ("no-retry", true, ["CALLX-OUTBOX-2"]),
         ("notification-block", true, ["CALLX-FCM-4"]),
-        ("racy-answer", false, ["CALLX-ARB-1"]),
+        ("racy-answer", true, ["CALLX-ARB-1"]),
         ("resurrect-ended-call", true, ["CALLX-CALL-8", "CALLX-EXP-2"]),
         ("retry-after-expiry", true, ["CALLX-EXP-2"]),
         ("revision-not-incremented", false, ["CALLX-CALL-7"]),
-        ("silent-gap", false, ["CALLX-EVT-7"]),
+        ("silent-gap", true, ["CALLX-EVT-7"]),
         ("voip-stop-signal", true, ["CALLX-APNS-8"]),
         ("zero-ttl", true, ["CALLX-FCM-7"]),
         ("cursor-ahead-no-gap", true, ["CALLX-EVT-8"]),
@@ -54,7 +55,7 @@ import Testing
         // suite's longest scenario (8.5 s) sets the run's length either way.
         let r = try await RingcheckBinary.runSuite(
             [
-                "run", "--reference-defect", defect, "--strict", "--concurrency", "6", "--format", "json",
+                "run", "--reference-defect", defect, "--concurrency", "6", "--format", "json",
                 "--report-dir",
                 out,
             ], timeout: 180)
@@ -94,10 +95,14 @@ import Testing
         for (defect, _, _) in Self.matrix { rows[defect] = try await Self.run(defect, in: dir) }
         for (defect, mustBreaking, requirements) in Self.matrix {
             let row = try #require(rows[defect])
-            #expect(row.status == 1, "\(defect): exit \(row.status), failed \(row.failed.sorted()) \(row.output)")
-            if mustBreaking {
-                #expect(row.mustFailures > 0, "\(defect): no MUST failed \(row.output)")
-            }
+            let exit: Int32 = mustBreaking ? 1 : 0
+            #expect(
+                row.status == exit,
+                "\(defect): exit \(row.status), expected \(exit), failed \(row.failed.sorted()) \(row.output)")
+            #expect(
+                (row.mustFailures > 0) == mustBreaking,
+                "\(defect): \(row.mustFailures) MUST failure(s), expected \(mustBreaking ? "some" : "none") \(row.output)"
+            )
             #expect(
                 Set(requirements).isSubset(of: row.failed),
                 "\(defect): failed \(row.failed.sorted()), expected at least \(requirements)")

@@ -17,7 +17,7 @@ final class EngineTestStack: Sendable {
 
     static func start(
         defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
-        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 4
+        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 60
     ) throws -> EngineTestStack {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try MockStack.start()
@@ -53,6 +53,8 @@ final class EngineTestStack: Sendable {
             ],
             appId: mocks.providers.credentials.bundleID, eventPageLimit: 1, eventRetention: eventRetention)
         target.backendLog = log
+        // As the embedded reference: calls ring long, and scenarios about expiry ask for a short ring.
+        target.shortRingField = "ringSeconds"
         let engine = try ScenarioEngine(
             target: target, mocks: mocks, catalogue: suite.catalogue, scenarioTimeout: scenarioTimeout)
         return EngineTestStack(mocks: mocks, server: server, engine: engine, suite: suite)
@@ -72,9 +74,11 @@ final class EngineTestStack: Sendable {
         if let log = engine.target.backendLog { try? FileManager.default.removeItem(atPath: log) }
     }
 
-    /// Runs `scenarios` (default: the whole suite) concurrently.
-    func run(_ ids: [String]? = nil, repeatCount: Int = 1) async -> [(scenario: Scenario, attempts: [ScenarioOutcome])]
-    {
+    /// Runs `scenarios` of `suite` (default: the whole shipped suite) concurrently.
+    func run(_ ids: [String]? = nil, in other: Suite? = nil, repeatCount: Int = 1) async -> [(
+        scenario: Scenario, attempts: [ScenarioOutcome]
+    )] {
+        let suite = other ?? self.suite
         let chosen = ids.map { ids in suite.scenarios.filter { ids.contains($0.id) } } ?? suite.scenarios
         return await SuiteRunner(engine: engine, concurrency: 12, repeatCount: repeatCount).run(chosen)
     }

@@ -62,6 +62,22 @@ import Testing
         #expect(only("CALLX-FCM-2", await x.fcm(["message": message]))?.actual == "a topic target")
     }
 
+    /// firebase-admin 7.x addresses an installation with `fid` instead of `token`: judged alike.
+    @Test func fidAddressedMessagesAreJudgedLikeTokenOnes() async throws {
+        var message = F.fcmMessage()["message"]!
+        if case .object(var members) = message {
+            members.removeAll { $0.key == "token" }
+            members.insert(("fid", .string(F.tabletToken)), at: 0)
+            message = .object(members)
+        }
+        let capture = await x.fcm(["message": message])
+        #expect(x.check([capture]).isEmpty, "\(x.check([capture]))")
+        #expect(PushDocument(capture: capture)?.deviceToken == F.tabletToken)
+        // An empty fid is no address.
+        let empty = await x.fcm(["message": message.setting("fid", to: "")])
+        #expect(only("CALLX-FCM-2", empty)?.path == "message.fid")
+    }
+
     @Test func nonCallxMessagesAreNotJudged() async {
         let body: JSONValue = ["message": ["token": .string(F.tabletToken), "data": ["chat": "hello"]]]
         #expect(x.check([await x.fcm(body)]).isEmpty)
@@ -120,6 +136,7 @@ import Testing
     @Test func stopSignalsAtNormalPriority() async throws {
         #expect(x.check([await x.fcm(F.fcmMessage(callx: F.signal(), priority: "NORMAL", ttl: nil))]).isEmpty)
         #expect(x.check([await x.fcm(F.fcmMessage(callx: F.signal(), priority: nil, ttl: nil))]).isEmpty)
+        #expect(x.check([await x.fcm(F.fcmMessage(callx: F.signal(), priority: "normal", ttl: nil))]).isEmpty)
         let accepted = F.signal("call.accepted", reason: nil)
         #expect(x.check([await x.fcm(F.fcmMessage(callx: accepted, priority: "normal", ttl: "5s"))]).isEmpty)
         let high = try #require(only("CALLX-FCM-8", await x.fcm(F.fcmMessage(callx: F.signal(), priority: "HIGH"))))

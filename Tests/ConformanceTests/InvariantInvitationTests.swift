@@ -87,6 +87,16 @@ import Testing
         )
     }
 
+    /// The seed's create body has no video field: a call whose create did not say (video nil) is not
+    /// judged on `video`, whatever the invitation carries; one created as a video call is.
+    @Test func videoIsJudgedOnlyWhenTheCreateAskedForIt() async {
+        let unasked = x.context(calls: [CallTimeline(callId: F.callId, expiresAtMs: F.start + 30_000)])
+        #expect(await ids(F.invitation(), context: unasked).isEmpty)
+        #expect(await ids(F.invitation([("video", false)]), context: unasked).isEmpty)
+        let asked = x.context(calls: [CallTimeline(callId: F.callId, expiresAtMs: F.start + 30_000, video: true)])
+        #expect(await ids(F.invitation(), context: asked) == ["CALLX-INV-6"])
+    }
+
     @Test func expiryAndVideoMatchTheCall() async {
         let call = CallTimeline(callId: F.callId, expiresAtMs: F.start + 30_000, video: true)
         let context = x.context(calls: [call])

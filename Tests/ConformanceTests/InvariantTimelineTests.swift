@@ -28,6 +28,17 @@ import Testing
         }
     }
 
+    /// Judged by arrival against the moment the end was accepted: a push that arrived before it is never
+    /// "after the end", not even with no in-flight margin at all.
+    @Test(arguments: [Int64(0), 1, 4_999])
+    func aPushThatArrivedBeforeTheEndIsNeverAfterIt(arrivalAfterStart: Int64) async {
+        let call = CallTimeline(callId: F.callId, expiresAtMs: F.start + 30_000, endedObservedAtMs: F.start + 5_000)
+        let capture = await x.apns(atMs: F.start + arrivalAfterStart)
+        #expect(x.check([capture], context: x.context(calls: [call], margin: 0)).isEmpty)
+        let late = await x.apns(atMs: F.start + 5_001)
+        #expect(x.check([late], context: x.context(calls: [call], margin: 0)).map(\.requirementID) == ["CALLX-EXP-2"])
+    }
+
     @Test func marginIsConfigurable() async {
         let call = CallTimeline(callId: F.callId, answeredObservedAtMs: F.start + 1_000)
         let capture = await x.fcm(F.fcmMessage(ttl: "28s"), atMs: F.start + 1_400)
@@ -72,7 +83,7 @@ import Testing
         let first = await x.apns()
         let second = await x.apns(callx: F.invitation(eventId: "evt-invite-002"), atMs: F.start + 900)
         let v = try #require(x.check([first, second]).first)
-        #expect(v.requirementID == "CALLX-OUTBOX-4" && v.level == .should)
+        #expect(v.requirementID == "CALLX-OUTBOX-4" && v.level == .must)
         #expect(v.captures == [second.sequence, first.sequence])
         #expect(v.expected.contains("\"evt-invite-001\"") && v.actual == "\"evt-invite-002\"")
     }

@@ -319,6 +319,52 @@ import Testing
     }
 
     struct Failure: Error {}
+
+    /// A matcher may name the requirement its field evidences; it must be one of the scenario's.
+    @Test func aMatcherNamesItsOwnRequirement() throws {
+        let dir = try suite([
+            "s.yaml": """
+            id: x.y
+            title: t
+            requirements: [CALLX-ARB-1, CALLX-APNS-5]
+            devices: {b-phone: {user: b, kind: apnsVoip}}
+            steps:
+              - create: {as: a, callee: b, save: call}
+              - expectPush:
+                  to: b-phone
+                  requirement: CALLX-ARB-1
+                  match:
+                    headers.apns-expiration: {equals: "0", requirement: CALLX-APNS-5}
+                    headers.apns-push-type: voip
+            """
+        ])
+        let loaded = try Suite.load(directory: dir.path)
+        guard case .expectPush(let e) = try #require(loaded.scenarios.first).steps[1].step else {
+            Issue.record("not an expectPush")
+            return
+        }
+        #expect(e.requirement == "CALLX-ARB-1")
+        #expect(e.match.first { $0.path == "headers.apns-expiration" }?.requirement == "CALLX-APNS-5")
+        #expect(
+            e.match.first { $0.path == "headers.apns-expiration" }?.conditions == [MatchCondition.equals(.string("0"))])
+        #expect(e.match.first { $0.path == "headers.apns-push-type" }?.requirement == nil)
+
+        let found = try errors(
+            """
+            id: x.y
+            title: t
+            requirements: [CALLX-ARB-1]
+            devices: {b-phone: {user: b, kind: apnsVoip}}
+            steps:
+              - expectPush: {to: b-phone, match: {headers.apns-expiration: {equals: "0", requirement: CALLX-APNS-5}}}
+              - expectPush: {to: b-phone, match: {headers.apns-priority: {requirement: CALLX-ARB-1}}}
+            """)
+        #expect(
+            found.contains {
+                $0.contains("headers.apns-expiration.requirement: 'CALLX-APNS-5' is not in the scenario's requirements")
+            }, "\(found)")
+        #expect(found.contains { $0.contains("headers.apns-priority: name a condition") }, "\(found)")
+    }
 }
 
 @Suite struct CallxSuiteCoverageTests {
@@ -340,8 +386,10 @@ import Testing
     }
 
     /// The Callx seed names no HTTP status, so a status check can only evidence a SHOULD: a vendor must
-    /// never fail a MUST on our choice of status code.
+    /// never fail a MUST on our choice of status code. The one exception is a status the seed names in
+    /// words: "the same ID with a different payload returns a conflict" (409 Conflict).
     @Test func statusChecksOnlyEvidenceShoulds() throws {
+        let namedBySeed: [String: [Int]] = ["CALLX-IDEM-4": [409]]
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         func expectations(_ steps: [ScenarioStep]) -> [(String, ResponseExpectation)] {
             steps.flatMap { step -> [(String, ResponseExpectation)] in
@@ -361,9 +409,64 @@ import Testing
         }
         for scenario in suite.scenarios {
             for (path, expect) in expectations(scenario.steps) where expect.status != nil {
+                if let id = expect.requirement, namedBySeed[id] == expect.status { continue }
                 let level = expect.requirement.flatMap { suite.catalogue[$0]?.level }
                 #expect(level != .must, "\(scenario.id) \(path): a status check evidences a MUST")
             }
+        }
+    }
+
+    /// The seed's create body has no video field: only a scenario whose create asks for video may
+    /// demand it of the invitation.
+    @Test func onlyAScenarioThatAsksForVideoDemandsIt() throws {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        func steps(_ list: [ScenarioStep]) -> [Step] {
+            list.flatMap { s -> [Step] in
+                if case .race(let r) = s.step { return steps(r.steps) }
+                return [s.step]
+            }
+        }
+        var demanding: [String] = []
+        for scenario in suite.scenarios {
+            let all = steps(scenario.steps)
+            let asks = all.contains { if case .create(let c) = $0 { return c.video == true } else { return false } }
+            let demands = all.contains { step in
+                if case .expectPush(let e) = step { return e.match.contains { $0.path == "callx.video" } }
+                return false
+            }
+            if demands {
+                demanding.append(scenario.id)
+                #expect(asks, "\(scenario.id) demands video of a call it did not create as a video call")
+            }
+        }
+        #expect(demanding == ["payload.video-invitation"])
+    }
+
+    /// A target without operationId keys cannot evidence idempotency: a scenario that judges an IDEM
+    /// requirement needs the capability, so such a target is never charged with it.
+    @Test func idempotencyIsJudgedOnlyWhereTheTargetHasIt() throws {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        for scenario in suite.scenarios where scenario.requirements.contains(where: { $0.hasPrefix("CALLX-IDEM-") }) {
+            #expect(scenario.needs.contains(.idempotency), "\(scenario.id) judges idempotency without needing it")
+        }
+    }
+
+    /// FCM takes `android.priority` in any case, so the scenarios do too.
+    @Test func theFCMInvitationScenarioTakesThePriorityInAnyCase() throws {
+        let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
+        let scenario = try #require(suite.scenario("payload.fcm-invitation"))
+        let matcher = try #require(
+            scenario.steps.compactMap { s -> PathMatcher? in
+                if case .expectPush(let e) = s.step {
+                    return e.match.first { $0.path == "body.message.android.priority" }
+                }
+                return nil
+            }.first)
+        #expect(matcher.requirement == "CALLX-FCM-3")
+        for (priority, holds) in [("HIGH", true), ("high", true), ("High", true), ("NORMAL", false), ("normal", false)]
+        {
+            let doc: JSONValue = ["body": ["message": ["android": ["priority": .string(priority)]]]]
+            #expect(MatcherEvaluator.holds([matcher], in: doc) == holds, "\(priority)")
         }
     }
 

@@ -109,11 +109,14 @@ final class RequestLog: Sendable {
         }
         try server.start()
         let port = server.port
-        async let h1 = runProcess("curl", curlBase + ["http://127.0.0.1:\(port)/slow?ms=100"])
+        // Deadlines with a wide margin, not speed bounds: on a loaded machine starting two clients and
+        // getting both requests into the handler can take far longer than curlBase's 10 s; a hang still ends.
+        async let h1 = runProcess(
+            "curl", ["-sS", "--max-time", "150", "http://127.0.0.1:\(port)/slow?ms=100"], timeout: 180)
         async let h2 = runProcess(
-            "nghttp", ["-v", "http://127.0.0.1:\(port)/slow?ms=100"])
+            "nghttp", ["-v", "--timeout=150", "http://127.0.0.1:\(port)/slow?ms=100"], timeout: 180)
         // Stop once both requests are in the handler.
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(150)
         while log.all.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(log.all.count == 2)
         async let stopped: Void = offPool { server.stop() }

@@ -30,6 +30,17 @@ import Testing
         #expect(reply["expiresAtMs"]?.int64Value == backend.clock.now + 45_000)
     }
 
+    /// ringcheck's scenarios about expiry ask for a short ring in the create body; every other call keeps
+    /// the configured one. A bad value is refused.
+    @Test func aCreateMayAskForItsOwnRing() async throws {
+        let backend = try BackendHarness(ringSeconds: 60)
+        let short = await backend.create(extra: [("ringSeconds", 4)])
+        #expect(short["expiresAtMs"]?.int64Value == backend.clock.now + 4_000)
+        #expect(await backend.create()["expiresAtMs"]?.int64Value == backend.clock.now + 60_000)
+        #expect(await backend.create(extra: [("ringSeconds", 0)]).status == 400)
+        #expect(await backend.create(extra: [("ringSeconds", "4")]).status == 400)
+    }
+
     @Test func identityComesFromTheSessionOnly() async throws {
         let backend = try BackendHarness()
         let reply = await backend.create(

@@ -73,4 +73,34 @@ import Testing
         #expect(byID["CALLX-ARB-1"] == .pass)
         #expect(byID["CALLX-APNS-5"] == .inconclusive)
     }
+
+    /// A scenario that failed on one requirement ran the checks of the others it lists: they pass, they
+    /// are not inconclusive.
+    @Test func aScenarioFailedElsewhereStillPassesItsOtherRequirements() {
+        let r = F.run([
+            F.scenario(
+                "a.b", .fail, requirements: ["CALLX-ARB-1", "CALLX-APNS-5"],
+                failures: [F.failure("CALLX-APNS-5", .must)])
+        ])
+        let byID = Dictionary(uniqueKeysWithValues: r.requirementResults.map { ($0.requirement.id, $0.verdict) })
+        #expect(byID["CALLX-APNS-5"] == .fail)
+        #expect(byID["CALLX-ARB-1"] == .pass)
+    }
+
+    /// Counts are of failed requirements: twelve failed checks of one requirement are one failure.
+    @Test func failedRequirementsAreCountedOnce() throws {
+        let r = F.run([
+            F.scenario(
+                "a.b", .fail, requirements: ["CALLX-APNS-5", "CALLX-ARB-1"],
+                failures: Array(repeating: F.failure("CALLX-APNS-5", .must), count: 12)
+                    + [F.failure("CALLX-ARB-1", .should), F.failure("CALLX-ARB-1", .should)]),
+            F.scenario("a.c", .fail, requirements: ["CALLX-APNS-5"], failures: [F.failure("CALLX-APNS-5", .must)]),
+        ])
+        #expect(r.failedRequirements(.must) == ["CALLX-APNS-5"])
+        #expect(r.failedRequirements(.should) == ["CALLX-ARB-1"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONReport.render(r).utf8)) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Int])
+        #expect(summary["mustFailures"] == 1 && summary["shouldFailures"] == 1)
+    }
 }

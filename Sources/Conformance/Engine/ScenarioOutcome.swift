@@ -33,7 +33,9 @@ public struct ScenarioOutcome: Sendable {
     }
 }
 
-/// One check that did not hold, charged to a requirement at its level (or unattributed, a SHOULD).
+/// One check that did not hold, charged to the requirement it evidences at that requirement's level. The
+/// engine always names one (a check without a requirement stops its scenario as a harness error instead);
+/// `requirement` stays optional for results built elsewhere.
 public struct CheckFailure: Sendable, Equatable {
     public var requirement: String?
     public var level: RequirementLevel

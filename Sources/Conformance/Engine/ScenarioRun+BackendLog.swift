@@ -15,7 +15,7 @@ extension ScenarioRun {
             let secrets = scenarioSecrets() + extra.map { ("a value the scenario named", $0) }
             let log = Self.readLog(path)
             if let (what, _, line) = Self.firstLeak(secrets, in: log) {
-                fail(
+                try fail(
                     e.requirement, check: "\(step.path) expectNotLogged",
                     expected: "no push token or push payload in the backend log (\(path))",
                     actual: "the log carries \(what)",

@@ -12,7 +12,6 @@ extension ScenarioRun {
         if !isEvent {
             if let v = json["createdAtMs"]?.int64Value { t.createdAtMs = v }
             if let v = json["expiresAtMs"]?.int64Value { t.expiresAtMs = v }
-            if let v = json["video"]?.boolValue { t.video = v }
         }
         let state = isEvent ? json["type"]?.stringValue : json["state"]?.stringValue
         switch state {
@@ -20,6 +19,15 @@ extension ScenarioRun {
         case "ended", "call.ended": t.endedObservedAtMs = min(t.endedObservedAtMs ?? now, now)
         default: break
         }
+        calls[callId] = t
+    }
+
+    /// Notes whether a create asked for a video call: the invitation's `video` is judged against the
+    /// request only (the seed's create body has no video field, so a backend need not echo one).
+    func observeCreate(_ request: PreparedRequest, _ exchange: Exchange) {
+        guard exchange.isSuccess, let callId = request.body?["callId"]?.stringValue else { return }
+        var t = calls[callId] ?? CallTimeline(callId: callId)
+        t.video = request.body?["video"]?.boolValue
         calls[callId] = t
     }
 
@@ -43,11 +51,15 @@ extension ScenarioRun {
     /// The invariant checks over every push the scenario's devices got and every event its feeds returned.
     func invariantFailures() -> [CheckFailure] {
         let list = devices.values.sorted { $0.name < $1.name }
-        let captures = engine.mocks.log.captures { c in list.contains { Self.capture(c, isFor: $0) } }
-        var events: [ObservedEvent] = []
-        for (reader, feed) in feeds.sorted(by: { $0.key < $1.key }) {
-            for e in feed.events { events.append(ObservedEvent(feed: reader, json: e)) }
+        // Only this scenario's calls: with a target's shared fixed accounts, the devices and feeds also see
+        // other scenarios' calls, which those scenarios judge with what they know of them.
+        let own = ownCalls
+        let captures = engine.mocks.log.captures { c in
+            guard list.contains(where: { Self.capture(c, isFor: $0) }) else { return false }
+            guard let callId = PushMatchDocument.callx(c)?["callId"]?.stringValue else { return true }
+            return own.contains(callId)
         }
+        let events = Self.judgedEvents(feeds, ownCalls: own)
         let context = InvariantContext(
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
@@ -89,6 +101,18 @@ extension ScenarioRun {
                 check: "invariant\(v.path.isEmpty ? "" : " \(v.path)") on every push and event", expected: v.expected,
                 actual: v.actual, evidence: evidence)
         }
+    }
+
+    /// The events the invariants judge: those of the scenario's own calls (and any that names no call),
+    /// from every feed it read, in feed order.
+    static func judgedEvents(_ feeds: [String: FeedState], ownCalls: Set<String>) -> [ObservedEvent] {
+        var events: [ObservedEvent] = []
+        for (reader, feed) in feeds.sorted(by: { $0.key < $1.key }) {
+            for e in feed.events where e["callId"]?.stringValue.map(ownCalls.contains) ?? true {
+                events.append(ObservedEvent(feed: reader, json: e))
+            }
+        }
+        return events
     }
 
     func deviceName(for c: Capture) -> String {

@@ -127,19 +127,49 @@ extension ScenarioRun {
                 }
                 continue
             }
-            var actual = "\(found.count) matching push(es) within \(e.within)"
-            // Say why near misses did not match.
+            let expected = "\(e.count) \(e.type) push(es)\(call.map { " for call \($0)" } ?? "") within \(e.within)"
+            let check = "\(step.path) expectPush to \(name)"
+            let counted = "\(found.count) matching push(es) within \(e.within)"
+            // The cause first: when the provider refused the pushes, that is what the reader must see.
+            let cause = refusalCause(d, type: e.type, call: call, acceptedOnly: acceptedOnly)
+            let head = cause.map { "\($0); \(counted)" } ?? counted
+            // Say why near misses did not match, each field charged to its own requirement.
             let loose = engine.mocks.log.captures(
                 where: pushPredicate(device: d, type: e.type, call: call, matchers: [], acceptedOnly: acceptedOnly))
-            if let miss = loose.first {
-                let problems = MatcherEvaluator.mismatches(matchers, in: PushMatchDocument.build(miss, device: name))
-                if !problems.isEmpty { actual += "; the nearest push differs:\n" + problems.joined(separator: "\n") }
+            let groups =
+                loose.first.map {
+                    MatcherEvaluator.mismatchesByRequirement(
+                        matchers, in: PushMatchDocument.build($0, device: name), fallback: e.requirement)
+                } ?? []
+            if groups.isEmpty {
+                try fail(e.requirement, check: check, expected: expected, actual: head, evidence: pushEvidence(d))
             }
-            fail(
-                e.requirement, check: "\(step.path) expectPush to \(name)",
-                expected: "\(e.count) \(e.type) push(es)\(call.map { " for call \($0)" } ?? "") within \(e.within)",
-                actual: actual, evidence: pushEvidence(d))
+            for group in groups {
+                try fail(
+                    group.requirement, check: check, expected: expected,
+                    actual: head + "; the nearest push differs:\n" + group.problems.joined(separator: "\n"),
+                    evidence: pushEvidence(d))
+            }
         }
+    }
+
+    /// "APNs refused 12 pushes to b-phone: 429 TooManyProviderTokenUpdates" when the provider refused
+    /// the device's pushes of this type and call (an `expectPush` that counts accepted pushes only then
+    /// finds none for that reason, not because the backend sent nothing); nil when nothing was refused.
+    func refusalCause(_ d: DeviceIdentity, type: String?, call: String?, acceptedOnly: Bool) -> String? {
+        guard acceptedOnly else { return nil }
+        let refused = engine.mocks.log.captures(
+            where: pushPredicate(device: d, type: type, call: call, matchers: [], acceptedOnly: false)
+        ).filter { !$0.outcome.isAccepted }
+        guard let first = refused.first else { return nil }
+        var reasons: [(String, Int)] = []
+        for c in refused {
+            let r = "\(c.response.status) \(c.outcome.reason ?? "")".trimmingCharacters(in: .whitespaces)
+            if let i = reasons.firstIndex(where: { $0.0 == r }) { reasons[i].1 += 1 } else { reasons.append((r, 1)) }
+        }
+        let provider = first.mock == .apns ? "APNs" : "FCM"
+        let list = reasons.map { $0.1 == refused.count ? $0.0 : "\($0.0) (\($0.1))" }.joined(separator: ", ")
+        return "\(provider) refused \(refused.count) push\(refused.count == 1 ? "" : "es") to \(d.name): \(list)"
     }
 
     func expectNoPush(_ e: ExpectNoPushStep, step: ScenarioStep) async throws {
@@ -160,7 +190,7 @@ extension ScenarioRun {
         let name = predicates.first { $0.1(found) }?.0 ?? "?"
         recordPush(found, device: name)
         let callx = PushMatchDocument.callx(found)
-        fail(
+        try fail(
             e.requirement, check: "\(step.path) expectNoPush to \(e.to.joined(separator: ", "))",
             expected:
                 "no \(e.type ?? "") push\(call.map { " for call \($0)" } ?? "") for \(e.duration)"

@@ -76,6 +76,9 @@ actor ScenarioRun {
     var snapshots: [String: JSONValue] = [:]
     /// What the engine observed of each call, for the invariants.
     var calls: [String: CallTimeline] = [:]
+    /// The calls this scenario created: only their pushes and events are judged by the invariants (a
+    /// target's fixed accounts are shared, so a feed and a device also see other scenarios' calls).
+    var ownCalls: Set<String> = []
     /// Media credential values the backend issued: none may travel in a push.
     var mediaCredentials: [String] = []
     var harnessError: String?
@@ -206,6 +209,7 @@ actor ScenarioRun {
         case .registerToken, .deleteToken, .create, .answer, .end, .get, .mediaSession, .request:
             let (request, options) = try prepare(s.step)
             let exchange = await send(request)
+            if case .create = s.step { observeCreate(request, exchange) }
             noteTokens(of: s.step, succeeded: exchange.isSuccess)
             if acceptsRefusalForGoneTokens(exchange, request, s.step) { return }
             try judge(exchange, options, step: s, inRace: false)
@@ -277,14 +281,21 @@ actor ScenarioRun {
 
     func note(_ text: String) { record(.note, "ringcheck", text) }
 
+    /// Charges a failed check to `requirement`. A check that names no requirement only waits for what
+    /// later steps need: when it fails, the scenario cannot go on, so it stops as a harness error and its
+    /// requirements are inconclusive (never an unattributed failure).
     func fail(
         _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem] = []
-    ) {
+    ) throws {
+        guard let requirement else {
+            throw HarnessStop(
+                message: "\(check): expected \(expected), got \(actual) (the steps after it could not be judged)")
+        }
         failures.append(
             CheckFailure(
                 requirement: requirement, level: engine.level(requirement), check: check, expected: expected,
                 actual: actual, evidence: evidence))
-        record(.note, "ringcheck", "FAILED \(requirement ?? "unattributed"): \(check)")
+        record(.note, "ringcheck", "FAILED \(requirement): \(check)")
     }
 }
 

@@ -40,6 +40,13 @@ public struct Target: Sendable {
     /// A file the backend's log lines reach (its output when ringcheck started it), for the
     /// `backendLog` capability: the `expectNotLogged` step reads it.
     public var backendLog: String?
+    /// A create body member through which a scenario that waits for expiry (`needs: [shortRing]`) asks
+    /// for a short ring of `Target.shortRingSeconds` (the embedded reference backend's `ringSeconds`). A
+    /// target with it rings long by default, so calls that are not about expiry never expire before
+    /// their answer on a busy machine; nil when the target's own ring is short (its `shortRing`).
+    public var shortRingField: String?
+    /// How long a call rings when a `shortRing` scenario asks through `shortRingField`.
+    public static let shortRingSeconds = 4
     /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
     /// target the `restart` capability with it.
     public var restart: (@Sendable () async throws -> Void)? = nil

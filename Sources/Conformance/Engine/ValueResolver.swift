@@ -95,7 +95,7 @@ struct ValueResolver: Sendable {
                 default: conditions.append(c)
                 }
             }
-            out.append(PathMatcher(path: m.path, conditions: conditions, mark: m.mark))
+            out.append(PathMatcher(path: m.path, conditions: conditions, requirement: m.requirement, mark: m.mark))
         }
         return out
     }
@@ -110,6 +110,25 @@ enum MatcherEvaluator {
             let actual = document.value(atPath: m.path)
             for c in m.conditions {
                 if let problem = check(c, actual) { out.append("\(m.path): \(problem)") }
+            }
+        }
+        return out
+    }
+
+    /// The mismatches grouped by the requirement each charges: a field's own, else `fallback`; in the
+    /// order the requirements first appear.
+    static func mismatchesByRequirement(_ matchers: [PathMatcher], in document: JSONValue, fallback: String?)
+        -> [(requirement: String?, problems: [String])]
+    {
+        var out: [(requirement: String?, problems: [String])] = []
+        for m in matchers {
+            let problems = mismatches([m], in: document)
+            guard !problems.isEmpty else { continue }
+            let id = m.requirement ?? fallback
+            if let i = out.firstIndex(where: { $0.requirement == id }) {
+                out[i].problems += problems
+            } else {
+                out.append((id, problems))
             }
         }
         return out

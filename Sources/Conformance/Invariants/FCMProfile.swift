@@ -6,7 +6,7 @@ import JSON
 /// | rule | requirement |
 /// |---|---|
 /// | POST `/v1/projects/<id>/messages:send` with `authorization: Bearer <OAuth token>` | CALLX-FCM-1 (SHOULD) |
-/// | the message targets a registration `token` (not a topic or condition) | CALLX-FCM-2 |
+/// | the message targets a registration `token` or `fid` (not a topic or condition) | CALLX-FCM-2 |
 /// | invitation: `android.priority` HIGH (any case) | CALLX-FCM-3 |
 /// | invitation: no `notification` block anywhere in the message | CALLX-FCM-4 |
 /// | `data.callx` a string holding the callx JSON object | CALLX-FCM-5 |
@@ -68,11 +68,17 @@ enum FCMProfile {
                 "CALLX-FCM-5", "message.data.callx", expected: "a string holding the JSON", actual: Describe.value(raw))
             return
         }
-        let target = ["token", "topic", "condition", "fid"].first { message[$0] != nil }
-        if target != "token" || (message["token"]?.stringValue ?? "").isEmpty {
+        // `fid` (firebase-admin 7.x) addresses one installation as `token` does.
+        let target = ["token", "fid", "topic", "condition"].first { message[$0] != nil }
+        if !(target.map(PushDocument.addressesInstallation) ?? false)
+            || (target.flatMap { message[$0]?.stringValue } ?? "").isEmpty
+        {
             r.add(
-                "CALLX-FCM-2", "message.token", expected: "the installation's registration token",
-                actual: target.map { $0 == "token" ? Describe.value(message["token"]) : "a \($0) target" } ?? "absent")
+                "CALLX-FCM-2", "message.\(target ?? "token")",
+                expected: "the installation's registration token (token or fid)",
+                actual: target.map {
+                    PushDocument.addressesInstallation($0) ? Describe.value(message[$0]) : "a \($0) target"
+                } ?? "absent")
         }
         let android = message["android"]
         let priority = android?["priority"]

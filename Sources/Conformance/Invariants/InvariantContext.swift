@@ -81,7 +81,8 @@ public struct CallTimeline: Sendable, Equatable {
     public var createdAtMs: Int64?
     /// `expiresAtMs` of a snapshot: after it (plus the in-flight margin) no invitation may arrive.
     public var expiresAtMs: Int64?
-    /// Whether the call was created as a video call.
+    /// Whether the create request asked for a video call; nil when it did not say (then `video` is not
+    /// judged: the seed's create body has no video field).
     public var video: Bool?
     /// When the engine saw the call answered (its clock, ms since the UNIX epoch).
     public var answeredObservedAtMs: Int64?

@@ -27,7 +27,7 @@ public struct InvariantLevels: Sendable {
         "CALLX-FCM-9": .should,
         "CALLX-INV-1": .must, "CALLX-INV-2": .must, "CALLX-INV-3": .must, "CALLX-INV-4": .must,
         "CALLX-INV-5": .should, "CALLX-INV-6": .should,
-        "CALLX-EXP-2": .must, "CALLX-OUTBOX-4": .should,
+        "CALLX-EXP-2": .must, "CALLX-OUTBOX-4": .must,
         "CALLX-EVT-2": .should, "CALLX-EVT-3": .should,
         "CALLX-SEC-1": .must, "CALLX-SEC-2": .should,
     ]

@@ -100,7 +100,9 @@ public enum PayloadProfile {
         if document["type"] != nil || document["schemaVersion"] != nil || document["callId"] != nil {
             return .invitation
         }
-        if ["data", "android", "token", "topic", "condition", "notification"].contains(where: { document[$0] != nil }) {
+        if ["data", "android", "token", "fid", "topic", "condition", "notification"].contains(where: {
+            document[$0] != nil
+        }) {
             return .fcm
         }
         throw PayloadInputError(
@@ -155,7 +157,8 @@ public enum PayloadProfile {
             method: capture["method"]?.stringValue,
             path: target.map { t in t.firstIndex(of: "?").map { String(t[..<$0]) } ?? t },
             httpVersion: capture["httpVersion"]?.stringValue, headers: headers,
-            deviceToken: capture["deviceToken"]?.stringValue ?? body?.value(atPath: "message.token")?.stringValue,
+            deviceToken: capture["deviceToken"]?.stringValue
+                ?? PushDocument.installationAddress(ofMessage: body?["message"]),
             body: body, bodyText: text ?? body?.serialized(), bodyError: bodyError)
     }
 }

@@ -28,7 +28,7 @@ public struct PushDocument: Sendable {
     public var httpVersion: String?
     /// Request headers (lower-case names); nil when only a body was given.
     public var headers: HTTPHeaders?
-    /// The APNs token from the path, or the FCM `message.token`.
+    /// The APNs token from the path, or the FCM `message.token` (or `message.fid`).
     public var deviceToken: String?
     /// The body as JSON; nil when it was not JSON (see `bodyError`).
     public var body: JSONValue?
@@ -85,7 +85,20 @@ public struct PushDocument: Sendable {
                 bodyError = error.description
             }
         }
-        deviceToken = capture.deviceToken ?? body?.value(atPath: "message.token")?.stringValue
+        deviceToken =
+            capture.deviceToken ?? capture.fcmTarget.flatMap {
+                Self.addressesInstallation($0.kind.rawValue) ? $0.value : nil
+            }
+            ?? Self.installationAddress(ofMessage: body?["message"])
+    }
+
+    /// Whether an FCM target field addresses one installation: `token`, or `fid` (firebase-admin 7.x
+    /// deprecates `token` for it); both are judged alike.
+    public static func addressesInstallation(_ field: String) -> Bool { field == "token" || field == "fid" }
+
+    /// The installation an FCM message is sent to: its `token`, or its `fid`.
+    public static func installationAddress(ofMessage message: JSONValue?) -> String? {
+        message?["token"]?.stringValue ?? message?["fid"]?.stringValue
     }
 
     // MARK: Reading

@@ -5,11 +5,18 @@ public struct PathMatcher: Sendable, Equatable {
     public var path: String
     /// All must hold.
     public var conditions: [MatchCondition]
+    /// The requirement this field evidences (`requirement:` beside its conditions): a mismatch of this
+    /// field is charged to it instead of the step's requirement.
+    public var requirement: String?
     public var mark: YAMLMark
 
-    public init(path: String, conditions: [MatchCondition], mark: YAMLMark = YAMLMark(line: 1, column: 1)) {
+    public init(
+        path: String, conditions: [MatchCondition], requirement: String? = nil,
+        mark: YAMLMark = YAMLMark(line: 1, column: 1)
+    ) {
         self.path = path
         self.conditions = conditions
+        self.requirement = requirement
         self.mark = mark
     }
 }

@@ -186,7 +186,13 @@ extension ScenarioDecoder {
         var out: [PathMatcher] = []
         for entry in entries {
             let found = conditions(entry.value, "\(path).\(entry.key)")
-            if !found.isEmpty { out.append(PathMatcher(path: entry.key, conditions: found, mark: entry.keyMark)) }
+            // `requirement` beside the conditions: the requirement this field evidences, charged when it differs.
+            let own = entry.value.entries?.first { $0.key == "requirement" }.flatMap {
+                requirement($0.value, "\(path).\(entry.key).requirement")
+            }
+            if !found.isEmpty {
+                out.append(PathMatcher(path: entry.key, conditions: found, requirement: own, mark: entry.keyMark))
+            }
         }
         return out
     }
@@ -198,8 +204,8 @@ extension ScenarioDecoder {
             d.error(node.mark, path, "a list is ambiguous here: write 'equals: [...]' or 'oneOf: [...]'")
             return []
         case .mapping(let entries):
-            guard let f = d.mapping(node, path, known: MatchCondition.keywords) else { return [] }
-            if entries.isEmpty {
+            guard let f = d.mapping(node, path, known: MatchCondition.keywords + ["requirement"]) else { return [] }
+            if entries.allSatisfy({ $0.key == "requirement" }) {
                 d.error(node.mark, path, "name a condition: \(Diagnostics.list(MatchCondition.keywords))")
             }
             var out: [MatchCondition] = []

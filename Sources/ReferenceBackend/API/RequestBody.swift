@@ -30,6 +30,15 @@ struct RequestBody {
         return flag
     }
 
+    /// An optional integer within `range`.
+    func optionalInt(_ name: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
+        guard let value = json[name], !value.isNull else { return nil }
+        guard value.isIntegerLiteral, let n = value.int64Value, range.contains(n) else {
+            throw .badRequest("\(name) must be an integer in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return n
+    }
+
     /// An optional revision: a canonical decimal string (a JSON integer is accepted too).
     func optionalRevision(_ name: String) throws(APIError) -> Int64? {
         guard let value = json[name], !value.isNull else { return nil }

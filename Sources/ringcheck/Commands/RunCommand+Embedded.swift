@@ -12,8 +12,10 @@ struct EmbeddedReference {
     let mocks: MockStack
     let target: Target
 
-    /// Ring time short enough that expiry scenarios finish quickly, long enough for every other wait.
-    static let ringSeconds = 4
+    /// Ring time of a call that is not about expiry: long enough that no scenario's call expires before
+    /// its answer however busy the machine is. Scenarios that wait for expiry (`needs: [shortRing]`) ask
+    /// for `Target.shortRingSeconds` through the create body's `ringSeconds` (`Target.shortRingField`).
+    static let ringSeconds = 60
     /// Events kept per feed: small enough that the retention-gap scenario overflows it quickly, larger
     /// than any other scenario's feed.
     static let eventRetention = 40
@@ -77,6 +79,7 @@ struct EmbeddedReference {
                 capabilities: capabilities, appId: appId, eventPageLimit: 1, eventRetention: eventRetention)
             target.restart(through: child.lifecycle)
             target.backendLog = log
+            target.shortRingField = "ringSeconds"
             return EmbeddedReference(mocks: mocks, target: target)
         }
         let s = mocks.settings
@@ -98,6 +101,7 @@ struct EmbeddedReference {
             eventPageLimit: 1, eventRetention: eventRetention)
         target.restart = { try await backend.restart() }
         target.backendLog = log
+        target.shortRingField = "ringSeconds"
         return EmbeddedReference(mocks: mocks, target: target)
     }
 }

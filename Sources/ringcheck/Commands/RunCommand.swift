@@ -11,7 +11,7 @@ struct RunCommand: RingcheckCommand {
         abstract: "Run the conformance suite (or chosen scenarios) and judge the backend.",
         discussion: """
             Without --target, runs against the embedded reference backend wired to ringcheck's mock APNs and
-            FCM (ring time \(EmbeddedReference.ringSeconds) s). Scenarios run concurrently, each with fresh accounts and
+            FCM (ring time \(EmbeddedReference.ringSeconds) s; \(Target.shortRingSeconds) s for the scenarios that wait for expiry). Scenarios run concurrently, each with fresh accounts and
             devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
             (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
             A failed SHOULD is a warning unless --strict is given.

@@ -1,0 +1,52 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The verdict does not change when the machine is busy: the whole suite against the embedded
+/// reference backend stays conformant while two other processes keep both cores busy.
+@Suite struct RunUnderLoadTests {
+    /// A process that spins on one core until it is killed; it ends by itself after 300 million
+    /// iterations (minutes), so a crashed test never leaves it behind. SIGKILL stops it: the test
+    /// process may block SIGTERM, and children inherit that.
+    static func busyLoop() throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "i=0; while [ $i -lt 300000000 ]; do i=$((i+1)); done"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    @Test func wholeSuiteIsConformantWhileBothCoresAreBusy() async throws {
+        let dir = TemporaryDirectory()
+        let r = try await SuiteRunGate.exclusive {
+            let loops = try (0..<2).map { _ in try Self.busyLoop() }
+            defer {
+                for loop in loops where loop.isRunning { kill(loop.processIdentifier, SIGKILL) }
+                for loop in loops { loop.waitUntilExit() }
+            }
+            return try await RingcheckBinary.run(
+                ["run", "--format", "json", "--report-dir", dir.path], timeout: 360)
+        }
+        let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir.path + "/report.json"))))
+        var problems: [String] = []
+        for s in report["scenarios"]?.arrayValue ?? [] where s["status"]?.stringValue != "pass" {
+            let failures = (s["failures"]?.arrayValue ?? []).map {
+                "\($0["requirement"]?.stringValue ?? "-") \($0["check"]?.stringValue ?? ""): "
+                    + String(($0["actual"]?.stringValue ?? "").prefix(300))
+            }
+            problems.append(
+                "\(s["id"]?.stringValue ?? "?") \(s["status"]?.stringValue ?? "?") \(s["reason"]?.stringValue ?? "") \(failures)"
+            )
+        }
+        #expect(r.status == 0, "exit \(r.status): \(problems.joined(separator: "\n")) \(r.stderr)")
+        #expect(report["verdict"]?.stringValue == "conformant")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
