@@ -18,8 +18,9 @@ import Testing
 
     /// In process nothing restarts the backend or reads its log (the target file's lifecycle does that
     /// in `ringcheck run`): those scenarios are not applicable, with the reason.
-    static func lacking(_ scenario: Scenario) -> String? {
-        let missing = scenario.needs.filter { $0 == .restart || $0 == .backendLog }
+    static func lacking(_ scenario: Scenario, alsoLacking: Set<Capability> = []) -> String? {
+        let missing = scenario.needs.filter { $0 == .restart || $0 == .backendLog || alsoLacking.contains($0) }
+        guard missing.contains(where: { $0 == .restart || $0 == .backendLog }) else { return nil }
         return missing.isEmpty ? nil : "the target lacks " + missing.map(\.rawValue).joined(separator: ", ")
     }
 
@@ -71,7 +72,7 @@ import Testing
         var passed = 0
         for (scenario, attempts) in results {
             let o = attempts[0]
-            if let reason = Self.lacking(scenario) {
+            if let reason = Self.lacking(scenario, alsoLacking: [.idempotency]) {
                 #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status.name)")
             } else if scenario.needs.contains(.idempotency) {
                 #expect(o.status == .notApplicable(reason: "the target lacks idempotency"), "\(scenario.id)")
@@ -83,9 +84,9 @@ import Testing
                 passed += 1
             }
         }
-        let video = try #require(results.first { $0.scenario.id == "payload.apns-invitation" })
+        let video = try #require(results.first { $0.scenario.id == "payload.video-invitation" })
         guard case .notApplicable(let why) = video.attempts[0].status else {
-            Issue.record("payload.apns-invitation: \(video.attempts[0].status.name)")
+            Issue.record("payload.video-invitation: \(video.attempts[0].status.name)")
             return
         }
         #expect(why.contains("creates a video call") && why.contains("videoCalls"))
@@ -160,8 +161,11 @@ enum TargetFileStack {
         }
         let server = try ReferenceBackendServer(
             options: .init(
+                // A long ring, as the example files' backends: only the scenarios that wait for expiry
+                // ask for a short one (through the files' `{shortRing: ringSeconds}`), so the others
+                // are answered in time however busy the machine is.
                 configuration: ReferenceBackendConfiguration(
-                    ringSeconds: 4, eventRetention: file.eventRetention ?? 1_000, apiShape: shape),
+                    ringSeconds: 60, eventRetention: file.eventRetention ?? 1_000, apiShape: shape),
                 users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
                 sweepIntervalMs: 100),

@@ -134,14 +134,17 @@ extension ScenarioRun {
             ]
             if let video = c.video { body = body.setting("video", to: .bool(video)) }
             // Only scenarios about expiry ring short; every other call rings long enough for a busy machine.
+            var values: [String: JSONValue] = ["userId": .string(who.user.userId)]
             if scenario.needs.contains(.shortRing), let field = engine.target.shortRingField {
                 body = body.setting(field, to: .int(Target.shortRingSeconds))
+                // A target's create template places it with {ringSeconds}.
+                values["ringSeconds"] = .int(Target.shortRingSeconds)
             }
             body = try merged(body, c.body)
             return (
                 PreparedRequest(
                     actor: who.label, method: "POST", path: routes.calls, credentials: who.user.authHeaders, body: body,
-                    operation: .create, values: ["userId": .string(who.user.userId)], extraKeys: extraKeys(c.body),
+                    operation: .create, values: values, extraKeys: extraKeys(c.body),
                     actorInstallation: who.installationId),
                 c.options
             )

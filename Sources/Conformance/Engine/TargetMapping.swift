@@ -17,7 +17,8 @@ public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .registerToken: return common + ["kind", "token", "appId", "apnsEnvironment"]
         case .deleteToken: return common + ["kind"]
-        case .create: return common + ["callId", "calleeUserId", "operationId", "video"]
+        // ringSeconds: the short ring a scenario that waits for expiry asks for (`{shortRing: FIELD}`), else absent.
+        case .create: return common + ["callId", "calleeUserId", "operationId", "video", "ringSeconds"]
         case .answer: return common + ["callId", "operationId", "expectedRevision"]
         case .end: return common + ["callId", "operationId", "reason"]
         case .get: return common + ["callId"]

@@ -75,7 +75,11 @@ struct TargetFileDecoder {
         file.cleanUp = f["cleanUp"].flatMap { d.bool($0.value, "cleanUp") } ?? true
         var answerByMedia = false
         if let e = f["capabilities"] {
-            (file.capabilities, file.eventRetention, answerByMedia) = decodeCapabilities(e.value)
+            let declared = decodeCapabilities(e.value)
+            (file.capabilities, file.eventRetention, answerByMedia) = (
+                declared.set, declared.retention, declared.answerByMedia
+            )
+            file.shortRingField = declared.shortRingField
         }
         if let e = f["users"] { file.users = decodeUsers(e.value) }
         let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
@@ -129,22 +133,36 @@ struct TargetFileDecoder {
         }
     }
 
-    /// The declared capabilities, the event retention, and whether answers are media requests.
-    mutating func decodeCapabilities(_ node: YAMLNode) -> (Set<Capability>, Int?, Bool) {
+    /// What `capabilities:` declares.
+    struct DeclaredCapabilities {
+        var set: Set<Capability> = []
+        var retention: Int?
+        var answerByMedia = false
+        /// From `{shortRing: FIELD}`: the create body member that asks for a short ring.
+        var shortRingField: String?
+    }
+
+    /// The declared capabilities, the event retention, whether answers are media requests, and the
+    /// create member through which a call asks for a short ring.
+    mutating func decodeCapabilities(_ node: YAMLNode) -> DeclaredCapabilities {
         guard let items = node.items else {
             d.error(node.mark, "capabilities", "expected a list such as [faults, shortRing], got \(node.kindName)")
-            return ([], nil, false)
+            return DeclaredCapabilities()
         }
         let known = Capability.known.map(\.rawValue) + Self.mappingCapabilities
         var out: Set<Capability> = []
         var retention: Int?
         var answerByMedia = false
+        var shortRingField: String?
         for (i, item) in items.enumerated() {
             let path = "capabilities[\(i)]"
             var name: String?
             if let entries = item.entries, entries.count == 1, entries[0].key == Capability.eventRetention.rawValue {
                 name = entries[0].key
                 retention = d.int(entries[0].value, path + ".eventRetention", min: 1)
+            } else if let entries = item.entries, entries.count == 1, entries[0].key == Capability.shortRing.rawValue {
+                name = entries[0].key
+                shortRingField = d.nonEmptyString(entries[0].value, path + ".shortRing")
             } else {
                 name = d.string(item, path)
             }
@@ -165,6 +183,7 @@ struct TargetFileDecoder {
         if answerByMedia && out.contains(.answerEndpoint) {
             d.error(node.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
         }
-        return (out, retention, answerByMedia)
+        return DeclaredCapabilities(
+            set: out, retention: retention, answerByMedia: answerByMedia, shortRingField: shortRingField)
     }
 }

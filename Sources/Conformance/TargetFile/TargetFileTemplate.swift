@@ -24,6 +24,8 @@ extension TargetFile {
         #   faults        its pushes reach ringcheck's mocks, so provider failures can be injected
         #   sandbox       it honours APNs sandbox registrations
         #   shortRing     calls ring a few seconds only, so expiry can be waited for
+        #   shortRing: F  written {shortRing: ringSeconds}: calls ring long, and a create whose body has F: 4
+        #                 rings 4 s (only the scenarios that wait for expiry send it)
         #   pushSignals   it sends Android push signals (call.accepted / call.ended over FCM)
         #   mediaSession  it issues media sessions
         #   idempotency   a retried create, answer or end (same operationId) gets the first outcome

@@ -108,6 +108,7 @@ extension TargetFile {
             eventRetention: eventRetention)
         target.mapping = mapping
         target.supportsVideo = capabilities.contains(.videoCalls)
+        target.shortRingField = shortRingField
         target.roles = users.keys.sorted()
         target.accountSlots = poolSize
         target.cleanUp = cleanUp
