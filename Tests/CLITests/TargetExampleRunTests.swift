@@ -32,7 +32,13 @@ import Testing
             ($0["id"]?.stringValue ?? "?", $0["status"]?.stringValue ?? "?")
         }
         #expect(statuses.count == 3, "\(statuses)")
-        for (id, status) in statuses { #expect(status == "pass", "\(example) \(id): \(status)") }
+        for (id, status) in statuses {
+            // The node-shaped backend keys nothing by operationId: the restart scenario that checks a
+            // retried answer after the restart needs idempotency, so it is not applicable there.
+            let expected =
+                example == "reference-node.yaml" && id == "restart.answered-call-survives" ? "notApplicable" : "pass"
+            #expect(status == expected, "\(example) \(id): \(status)")
+        }
     }
 
     @Test func twoRunsOfOneExampleAtOnceGetTheirOwnPortsAndState() async throws {
