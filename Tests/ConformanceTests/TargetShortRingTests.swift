@@ -5,16 +5,9 @@ import Testing
 
 /// `{shortRing: FIELD}`: a backend that rings long by default and lets a create ask for a short ring.
 @Suite struct TargetShortRingTests {
-    func file(_ extra: String) throws(SuiteLoadError) -> TargetFile {
-        try TargetFile.load(text: "baseURL: http://h\n\(TargetFileLoaderTests.users)\n\(extra)", file: "t.yaml")
-    }
+    let shape = TargetMappingShapeTests()
 
-    func errors(_ extra: String) -> [String] {
-        do {
-            _ = try file(extra)
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
+    func file(_ extra: String) throws(SuiteLoadError) -> TargetFile { try shape.file(extra) }
 
     @Test func theFieldIsReadAndImpliesShortRing() throws {
         let loaded = try file("capabilities: [faults, {shortRing: ringSeconds}]")
@@ -28,7 +21,7 @@ import Testing
     }
 
     @Test func anEmptyFieldIsRefusedWithLineAndField() {
-        let found = errors("capabilities: [faults, {shortRing: \"\"}]")
+        let found = shape.errors("capabilities: [faults, {shortRing: \"\"}]")
         #expect(found.contains { $0 == "t.yaml:6:36: capabilities[1].shortRing: must not be empty" }, "\(found)")
     }
 

@@ -8,19 +8,9 @@ import Testing
 /// Explicit tags must fit their values, long values are cut in messages, and files over the size
 /// limit are refused before they are parsed.
 @Suite struct YAMLTagAndLimitTests {
-    static let users = """
-        users:
-          a: {userId: ua, auth: {bearer: ta}}
-          b: {userId: ub, auth: {bearer: tb}}
-          c: {userId: uc, auth: {bearer: tc}}
-        """
+    static var users: String { TargetFileLoaderTests.users }
 
-    func targetErrors(_ text: String) -> [String] {
-        do {
-            _ = try TargetFile.load(text: text, file: "t.yaml")
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
+    func targetErrors(_ text: String) -> [String] { TargetFileLoaderTests().errors(text) }
 
     // MARK: Tags
 
