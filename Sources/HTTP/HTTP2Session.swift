@@ -21,6 +21,8 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completed: [HTTP2Stream] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
     @exclusivity(unchecked) var abortRequested = false
+    /// Told about streams the client resets while their handler runs.
+    @exclusivity(unchecked) var presence: ClientPresence?
     /// What the session makes of request header fields, and remembers of them for the next request.
     private let requestFields = HTTP2RequestFields()
     /// Builds response header lists.
@@ -299,7 +301,10 @@ final class HTTP2Session {
         if recentStream?.id == streamID { recentStream = nil }
         guard let stream = lookUp(streamID) else { return }
         remove(stream)
-        if stream.awaitingHandler { awaitingHandler -= 1 }
+        if stream.awaitingHandler {
+            awaitingHandler -= 1
+            presence?.markReset(stream: streamID)
+        }
         switch stream.directive {
         case .goawayAfterResponse(let code, let debug): submitGoaway(errorCode: code, debug: debug)
         case .setMaxConcurrentStreams(let n): submitMaxConcurrentStreams(n)

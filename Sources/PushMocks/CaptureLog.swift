@@ -94,6 +94,12 @@ public final class CaptureLog: Sendable {
         state.withLock { $0.captures.filter(filter.matches) }
     }
 
+    /// The first `limit` captures passing `filter`, oldest first, and whether more pass it: a query that
+    /// holds the log's lock (and every mock recording a push) only as long as `limit` captures take.
+    public func captures(_ filter: CaptureFilter, limit: Int) -> (captures: [Capture], more: Bool) {
+        state.withLock { $0.captures.filter(limit: max(0, limit), filter.matches) }
+    }
+
     /// The captures satisfying `predicate`, oldest first.
     public func captures(where predicate: (Capture) -> Bool) -> [Capture] {
         state.withLock { $0.captures.filter(predicate) }
