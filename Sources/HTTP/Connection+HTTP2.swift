@@ -23,14 +23,19 @@ extension Connection {
 
     func receiveHTTP2(_ bytes: UnsafeRawBufferPointer) {
         guard let h2 else { return }
-        if headDeadline != nil {
-            // The preface is the magic and a SETTINGS frame header, which nghttp2 checks.
-            http2PrefaceBytes += bytes.count
-            if http2PrefaceBytes >= Self.http2PrefaceLength { headDeadline = nil }
-        }
+        // The preface is the magic and a SETTINGS frame header, which nghttp2 checks.
+        if http2PrefaceBytes < Self.http2PrefaceLength { http2PrefaceBytes += bytes.count }
         if !h2.receive(bytes) {
             // nghttp2 queued a GOAWAY for the protocol error when it could; send it and close.
             lifecycle = .closeAfterFlush
+        }
+        if http2PrefaceBytes >= Self.http2PrefaceLength {
+            // After the preface, the deadline runs while a request's header block is coming in.
+            if !h2.headerBlockOpen {
+                headDeadline = nil
+            } else if headDeadline == nil {
+                headDeadline = rc_monotonic_ms() + loop.headTimeoutMs
+            }
         }
         dispatchCompletedStreams()
     }

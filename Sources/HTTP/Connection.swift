@@ -343,8 +343,8 @@ final class Connection {
         }
     }
 
-    /// Ends a connection whose request head (or handshake, or HTTP/2 preface) is overdue: an HTTP/1.1
-    /// client gets 408, others are closed. Not while HTTP/1.1 answers are pending: reading then waits
+    /// Ends a connection whose request head (or handshake, HTTP/2 preface or header block) is overdue:
+    /// an HTTP/1.1 client gets 408, an HTTP/2 one GOAWAY, others are closed. Not while HTTP/1.1 answers are pending: reading then waits
     /// on the handler, not on the client.
     func checkHeadDeadline(now: Int64) {
         guard let deadline = headDeadline, now >= deadline, case .open = lifecycle else { return }
@@ -364,7 +364,12 @@ final class Connection {
                     seq: -1, isHead: false, keepAlive: false, closeAfter: true,
                     response: .text(408, "the request head did not arrive within \(seconds) s\n")))
             loop.markDirty(self)
-        case .detecting, .http2:
+        case .http2:
+            guard let h2 else { return closeNow() }
+            h2.submitGoaway(debug: "request head timeout")
+            lifecycle = .closeAfterFlush
+            loop.markDirty(self)
+        case .detecting:
             closeNow()
         }
     }

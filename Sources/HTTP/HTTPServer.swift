@@ -41,9 +41,10 @@ public final class HTTPServer: Sendable {
         /// (providers behind the control API) get different ones.
         public var handlerExecutor: HandlerExecutor
         /// How long a client has to send a request head once it started one (HTTP/1.1; the first one
-        /// counts from the connection's accept, TLS handshake included), or the HTTP/2 connection
-        /// preface: a deadline that arriving bytes do not extend, unlike `idleTimeoutSeconds` (as
-        /// nginx's `client_header_timeout`). HTTP/1.1 clients past it get 408; others are closed.
+        /// counts from the connection's accept, TLS handshake included), the HTTP/2 connection preface,
+        /// or an HTTP/2 header block once begun: a deadline that arriving bytes do not extend, unlike
+        /// `idleTimeoutSeconds` (as nginx's `client_header_timeout`). HTTP/1.1 clients past it get 408,
+        /// HTTP/2 clients GOAWAY; others are closed.
         public var requestHeadTimeoutSeconds: Double
         /// The most connections the listener holds open at once (all its loops together); connections
         /// beyond are accepted and closed at once, so the server keeps serving the others.

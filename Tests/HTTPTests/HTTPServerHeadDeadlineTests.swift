@@ -14,15 +14,20 @@ import Testing
 
     /// Sends `bytes` one at a time, 0.2 s apart (repeating the last one), until the server answers or
     /// closes, or 50 bytes went out (10 s). Returns what came back and whether the server ended it.
-    static func trickle(_ port: Int, _ bytes: [UInt8]) throws -> (reply: [UInt8], ended: Bool, sent: Int) {
+    /// `prepare` runs on the new connection first (what it sends is not trickled, and replies to it
+    /// do not count as the server's answer).
+    static func trickle(_ port: Int, _ bytes: [UInt8], prepare: ((RawSocket) -> Void)? = nil) throws -> (
+        reply: [UInt8], ended: Bool, sent: Int
+    ) {
         let socket = try RawSocket(port: port, receiveTimeout: 0.2)
+        prepare?(socket)
         var reply: [UInt8] = []
         for i in 0..<50 {
             guard socket.send([bytes[min(i, bytes.count - 1)]]) else { return (reply, true, i) }
             let r = socket.receive { !$0.isEmpty }
             reply += r.bytes
             if r.closed || r.reset { return (reply, true, i + 1) }
-            if !reply.isEmpty {
+            if !reply.isEmpty && prepare == nil {
                 let rest = socket.receive()  // the server closes after its 408
                 return (reply + rest.bytes, rest.closed || rest.reset, i + 1)
             }
@@ -45,6 +50,24 @@ import Testing
             let port = server.port
             let r = try await offPool { try Self.trickle(port, H2Frames.preface) }
             #expect(r.ended && r.sent < 50, "still open after \(r.sent) bytes")
+        }
+    }
+
+    @Test func tricklingHTTP2HeaderBlockGetsGoaway() async throws {
+        try await withTestServer(configure: Self.configure) { server in
+            let port = server.port
+            let block = H2Frames.requestBlock(path: "/" + String(repeating: "a", count: 100))
+            let frame = H2Frames.frame(type: H2Frames.headers, flags: H2Frames.endStreamAndHeaders, stream: 1, block)
+            let r = try await offPool {
+                try Self.trickle(port, Array(frame.dropFirst(13))) { socket in
+                    // Past the deadline counted from the accept, so the header block's own one applies.
+                    socket.send(H2Frames.clientStart)
+                    Thread.sleep(forTimeInterval: 1.5)
+                    socket.send(Array(frame.prefix(13)))
+                }
+            }
+            #expect(r.ended && r.sent < 50, "still open after \(r.sent) bytes")
+            #expect(H2Frames.contains(r.reply, type: H2Frames.goaway, stream: 0), "no GOAWAY")
         }
     }
 
