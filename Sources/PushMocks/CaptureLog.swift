@@ -105,6 +105,9 @@ public final class CaptureLog: Sendable {
         state.withLock { $0.captures.filter(predicate) }
     }
 
+    /// How many `waitFor` calls are waiting.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     /// How many captures the log holds.
     public var count: Int { state.withLock { $0.captures.count } }
 

@@ -32,6 +32,8 @@ public struct ControlAPI: HTTPHandler {
     /// How many captures `GET /v1/captures` returns without a `limit`: rendering a full log (100,000
     /// captures) took seconds of a thread per request, and abandoned requests piled that up.
     public static let defaultCaptureLimit = 1000
+    /// How often a waiting `GET /v1/captures/wait` checks that its client is still there.
+    static let abandonmentPoll = Duration.milliseconds(200)
     /// The largest `limit` `GET /v1/captures` accepts.
     public static let maxCaptureLimit = 10_000
 
@@ -177,8 +179,24 @@ public struct ControlAPI: HTTPHandler {
         guard let timeoutMs = Int(query["timeoutMs"] ?? "5000"), timeoutMs >= 0, timeoutMs <= Self.maxWaitMs else {
             return Self.error(400, "timeoutMs must be 0…\(Self.maxWaitMs)")
         }
-        let matches = await log.waitFor(
-            count: count, matching: { filter.matches($0) }, timeout: .milliseconds(timeoutMs))
+        let log = self.log
+        // The wait ends early when its client leaves: an abandoned waiter would otherwise hold its
+        // place (and run its filter on every capture recorded) until the timeout, up to two minutes.
+        let found = await withTaskGroup(of: [Capture]?.self) { group in
+            group.addTask {
+                await log.waitFor(count: count, matching: { filter.matches($0) }, timeout: .milliseconds(timeoutMs))
+            }
+            group.addTask {
+                while !request.isAbandoned && !Task.isCancelled {
+                    try? await Task.sleep(for: Self.abandonmentPoll)
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let matches = found else { return .abandoned }
         let reveal = Self.reveal(query)
         return Self.json(
             matches.count >= count ? 200 : 408,

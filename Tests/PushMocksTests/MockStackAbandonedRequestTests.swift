@@ -1,8 +1,10 @@
+import Foundation
 import HTTP
 import JSON
-import PushMocks
 import TestSupport
 import Testing
+
+@testable import PushMocks
 
 /// Control-API requests whose clients give up must not take the provider listeners down with them:
 /// before the control API had threads of its own, dropped requests and a bounded capture query, 40
@@ -54,5 +56,37 @@ import Testing
         // The control API itself answers again soon, too.
         let health = try await clients.control("GET", "/v1/health", http2: false)
         #expect(health.status == 200, "\(health)")
+    }
+}
+
+/// Abandoned `GET /v1/captures/wait` requests give up their place in the log's waiters.
+@Suite struct MockStackAbandonedWaitTests {
+    @Test func abandonedWaitsEndBeforeTheirTimeout() async throws {
+        let mocks = try await MockStackHarness.start()
+        let port = Int(mocks.settings.controlURL.split(separator: ":").last!)!
+        let path = "/v1/captures/wait?mock=fcm&count=1&timeoutMs=60000"
+        let connections = try await offPool { () -> [RawSocket] in
+            let h2 = try RawSocket(port: port)
+            var bytes = H2Frames.clientStart
+            for i in 0..<20 { bytes += H2Frames.request(stream: UInt32(2 * i + 1), path: path) }
+            h2.send(bytes)
+            let h1 = try RawSocket(port: port)
+            h1.send("GET \(path) HTTP/1.1\r\nhost: x\r\n\r\n")
+            return [h2, h1]
+        }
+        var waiting = 0
+        for _ in 0..<500 where waiting < 21 {
+            try await Task.sleep(for: .milliseconds(20))
+            waiting = mocks.log.waiterCount
+        }
+        #expect(waiting == 21)
+        connections[0].reset()
+        close(connections[1].fd)
+        var left = waiting
+        for _ in 0..<500 where left > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            left = mocks.log.waiterCount
+        }
+        #expect(left == 0, "\(left) abandoned waits still held (their timeout is 60 s)")
     }
 }
