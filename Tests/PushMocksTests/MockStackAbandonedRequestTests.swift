@@ -57,6 +57,29 @@ import Testing
         let health = try await clients.control("GET", "/v1/health", http2: false)
         #expect(health.status == 200, "\(health)")
     }
+
+    @Test func providersAnswerWhileTheControlAPIWorksHard() async throws {
+        await fillLog(20_000)
+        let port = Int(mocks.settings.controlURL.split(separator: ":").last!)!
+        // Clients that wait for the largest capture listings: seconds of rendering each, on the control
+        // API's own thread, not on the providers'.
+        let waiting = try await offPool {
+            try (0..<24).map { _ -> RawSocket in
+                let socket = try RawSocket(port: port)
+                socket.send(
+                    "GET /v1/captures?limit=\(ControlAPI.maxCaptureLimit)&reveal=true HTTP/1.1\r\nhost: x\r\n\r\n")
+                return socket
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        let result = try await clients.googleSend([MockFixture.callxMessage()])
+        let elapsed = ContinuousClock.now - start
+        #expect(result["oauth"]?["status"]?.intValue == 200, "\(result)")
+        #expect(result["sends"]?[0]?["status"]?.intValue == 200, "\(result)")
+        #expect(elapsed < .seconds(10), "the Google flow took \(elapsed)")
+        for socket in waiting { socket.reset() }
+    }
 }
 
 /// Abandoned `GET /v1/captures/wait` requests give up their place in the log's waiters.
