@@ -9,8 +9,8 @@ import Glibc
 /// every suspension (sleeps, actor hops to default actors). `shared` serves every server not given
 /// another (`HTTPServer.Configuration.handlerExecutor`); a server whose handler can be made to work
 /// hard (the mocks' control API) gets threads of its own, so it cannot hold up the others. Threads
-/// start when an executor is made and end at `shutdown()` (`shared` never shuts down).
-public final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // mutable state: under `mutex`
+/// start when an executor is made and live as long as the process: make one once (a `static let`).
+public final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // `jobs`, `head`, `idle`: under `mutex`
     /// The threads of every server not given its own: as many as cores, at least two.
     public static let shared = HandlerExecutor(
         threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), name: "rc-handlers")
@@ -20,12 +20,11 @@ public final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // muta
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var idle = 0
-    private var stopped = false
 
     /// The name of the executor's threads (visible in debuggers and `top -H`; at most 15 bytes).
     public let threadName: String
 
-    /// `threads` new threads named `name`, running until `shutdown()`.
+    /// `threads` new threads named `name`, living as long as the process.
     public init(threads: Int, name: String) {
         threadName = name
         pthread_mutex_init(mutex, nil)
@@ -47,31 +46,11 @@ public final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // muta
         }
     }
 
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
-    /// Ends the threads once the jobs queued so far ran. Work that arrives later (a handler resuming
-    /// after its server stopped) runs on Swift's global executor. Safe to call twice.
-    public func shutdown() {
-        pthread_mutex_lock(mutex)
-        stopped = true
-        pthread_mutex_unlock(mutex)
-        pthread_cond_broadcast(condition)
-    }
-
     /// Queues `job` for the next free thread.
     public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
         pthread_mutex_lock(mutex)
-        if stopped {
-            pthread_mutex_unlock(mutex)
-            globalConcurrentExecutor.enqueue(job)
-            return
-        }
-        jobs.append(UnownedJob(job))
+        jobs.append(job)
         let wake = idle > 0
         pthread_mutex_unlock(mutex)
         if wake { pthread_cond_signal(condition) }
@@ -86,10 +65,6 @@ public final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // muta
                 if head > 0 {
                     jobs.removeAll(keepingCapacity: true)
                     head = 0
-                }
-                if stopped {
-                    pthread_mutex_unlock(mutex)
-                    return
                 }
                 idle += 1
                 pthread_cond_wait(condition, mutex)

@@ -33,6 +33,10 @@ public final class MockStack: Sendable {
         public init() {}
     }
 
+    /// The control API's own handler thread, shared by every stack in the process: however many
+    /// captures a backend's tooling asks for (or abandons), the provider listeners' threads stay free.
+    static let controlExecutor = HandlerExecutor(threads: 1, name: "rc-control")
+
     /// The real provider host names the certificate covers, so a backend that hard-codes them can be
     /// pointed here through a hosts entry or a proxy.
     public static let realProviderHosts = ImpersonatedHost.allCases.map(\.name)
@@ -45,7 +49,6 @@ public final class MockStack: Sendable {
     /// Where the real host names are served, when `Options.impersonation` asked for it.
     public let impersonation: ImpersonationEndpoints?
     private let servers: [HTTPServer]
-    private let controlExecutor: HandlerExecutor
 
     /// The capture log shared by every mock.
     public var log: CaptureLog { providers.log }
@@ -74,9 +77,6 @@ public final class MockStack: Sendable {
             : try MockKeyMaterial.generate(
                 projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID)
         let providers = MockProviders(credentials: keys.credentials, clock: options.clock)
-        // The control API's own handler thread: however many captures a backend's tooling asks for
-        // (or abandons), the provider listeners' threads stay free.
-        let controlExecutor = HandlerExecutor(threads: 1, name: "rc-control")
 
         // APNs allows one stream per connection until a valid provider token arrives.
         let apns = HTTPServer(
@@ -94,14 +94,13 @@ public final class MockStack: Sendable {
             handler: providers.google)
         let control = HTTPServer(
             configuration: .init(
-                host: options.host, port: options.controlPort, handlerExecutor: controlExecutor),
+                host: options.host, port: options.controlPort, handlerExecutor: Self.controlExecutor),
             handler: providers.control)
         var servers = [apns, sandbox, google, control]
         do {
             for server in servers { try server.start() }
         } catch {
             for server in servers { server.stop() }
-            controlExecutor.shutdown()
             throw error
         }
         var impersonation: ImpersonationEndpoints?
@@ -113,7 +112,6 @@ public final class MockStack: Sendable {
                 impersonation = started.endpoints
             } catch {
                 for server in servers { server.stop() }
-                controlExecutor.shutdown()
                 throw error
             }
         }
@@ -128,7 +126,6 @@ public final class MockStack: Sendable {
             try write(try keys.serviceAccount.json(), to: serviceAccountFile, mode: 0o600)
         } catch {
             for server in servers { server.stop() }
-            controlExecutor.shutdown()
             throw error
         }
         let keyFile = try keys.apnsKey.writeP8(toDirectory: dir)
@@ -141,16 +138,14 @@ public final class MockStack: Sendable {
             impersonateAddresses: impersonation?.listen.map(\.description) ?? [], httpsProxy: impersonation?.proxyURL)
         return MockStack(
             settings: settings, providers: providers, keys: keys, certificateAuthority: ca, stateDirectory: dir,
-            impersonation: impersonation, servers: servers, controlExecutor: controlExecutor)
+            impersonation: impersonation, servers: servers)
     }
 
     private init(
         settings: MockSettings, providers: MockProviders, keys: MockKeyMaterial,
         certificateAuthority: CertificateAuthority,
-        stateDirectory: String, impersonation: ImpersonationEndpoints?, servers: [HTTPServer],
-        controlExecutor: HandlerExecutor
+        stateDirectory: String, impersonation: ImpersonationEndpoints?, servers: [HTTPServer]
     ) {
-        self.controlExecutor = controlExecutor
         self.settings = settings
         self.providers = providers
         self.keys = keys
@@ -163,7 +158,6 @@ public final class MockStack: Sendable {
     /// Stops every listener; idempotent.
     public func stop() {
         for server in servers { server.stop() }
-        controlExecutor.shutdown()
     }
 
     deinit { stop() }
