@@ -44,7 +44,7 @@ import Testing
             let socket = try RawSocket(port: server.port)
             socket.send("GET /wait-h1 HTTP/1.1\r\nhost: x\r\n\r\n")
             #expect(await watcher.await("/wait-h1", "started") == "started")
-            close(socket.fd)
+            shutdown(socket.fd, Int32(SHUT_WR))  // FIN; the socket closes the descriptor itself
             #expect(await watcher.await("/wait-h1", "abandoned") == "abandoned")
 
             // A client that waits is answered, and its request was never abandoned.

@@ -104,7 +104,7 @@ import Testing
         }
         #expect(waiting == 21)
         connections[0].reset()
-        close(connections[1].fd)
+        shutdown(connections[1].fd, Int32(SHUT_WR))  // FIN; the socket closes the descriptor itself
         var left = waiting
         for _ in 0..<500 where left > 0 {
             try await Task.sleep(for: .milliseconds(20))
