@@ -36,7 +36,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
             path: "Tests/TestSupport"),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
             name: "CLITests",
             dependencies: [

@@ -26,6 +26,8 @@ extension Connection {
                 return
             }
             guard !h1Closing, h1Queue.count < Self.maxQueuedHTTP1Requests, let event = h1Parser.next() else { return }
+            // The head is in (or refused): the next one's deadline starts with its first byte.
+            headDeadline = h1Parser.isReadingHead ? rc_monotonic_ms() + loop.headTimeoutMs : nil
             switch event {
             case .expectContinue:
                 if h1Queue.isEmpty { appendPlaintext(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
@@ -50,7 +52,8 @@ extension Connection {
                 )
                 let request = HTTPRequest(
                     method: head.method, target: head.target, authority: head.headers["host"], headers: head.headers,
-                    body: body, version: .http1_1, connection: info, streamID: nil, arrivalMs: rc_wall_ms())
+                    body: body, version: .http1_1, connection: info, presence: presence, streamID: nil,
+                    arrivalMs: rc_wall_ms())
                 loop.dispatch(request, connectionID: info.id, token: seq)
             }
         }

@@ -16,15 +16,26 @@ extension Connection {
         h2 = HTTP2Session(
             maxConcurrentStreams: maxStreams, maxHeaderBytes: c.maxHeaderBytes,
             maxBodyBytes: c.maxBodyBytes)
+        h2?.presence = presence
         if h2 == nil { closeNow() }
         if shuttingDown { h2?.submitGoaway() }
     }
 
     func receiveHTTP2(_ bytes: UnsafeRawBufferPointer) {
         guard let h2 else { return }
+        // The preface is the magic and a SETTINGS frame header, which nghttp2 checks.
+        if http2PrefaceBytes < Self.http2PrefaceLength { http2PrefaceBytes += bytes.count }
         if !h2.receive(bytes) {
             // nghttp2 queued a GOAWAY for the protocol error when it could; send it and close.
             lifecycle = .closeAfterFlush
+        }
+        if http2PrefaceBytes >= Self.http2PrefaceLength {
+            // After the preface, the deadline runs while a request's header block is coming in.
+            if !h2.headerBlockOpen {
+                headDeadline = nil
+            } else if headDeadline == nil {
+                headDeadline = rc_monotonic_ms() + loop.headTimeoutMs
+            }
         }
         dispatchCompletedStreams()
     }
@@ -53,7 +64,8 @@ extension Connection {
                     request = HTTPRequest(
                         method: stream.method, target: take(&stream.path, leaving: ""), authority: authority,
                         headers: take(&stream.headers, leaving: HTTPHeaders()), body: take(&stream.body, leaving: []),
-                        version: .http2, connection: info, streamID: stream.id, arrivalMs: arrivalMs)
+                        version: .http2, connection: info, presence: presence, streamID: stream.id,
+                        arrivalMs: arrivalMs)
                     lastHTTP2Request = request
                 }
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
@@ -62,8 +74,12 @@ extension Connection {
     }
 
     func deliverHTTP2(streamID: Int32, _ response: HTTPResponse) {
+        presence.forget(stream: streamID)
         h2?.submitResponse(streamID: streamID, response)
     }
+
+    /// The client connection preface magic and the 9-byte header of its SETTINGS frame.
+    static let http2PrefaceLength = 24 + 9
 
     /// Pulls frames out of nghttp2 while the output buffer has room; closes once the session is done.
     func serviceHTTP2() {

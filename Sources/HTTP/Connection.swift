@@ -32,10 +32,17 @@ final class Connection {
     /// Set from the start on a TLS listener; set later when a `CONNECT` tunnel opens on a plain one.
     @exclusivity(unchecked) var tls: TLSSession?
     @exclusivity(unchecked) var isDirty = false
+    /// Tells handlers whether this connection's client still waits (`HTTPRequest.isAbandoned`).
+    let presence = ClientPresence()
     @exclusivity(unchecked) var registeredEvents: UInt32 = 0
     @exclusivity(unchecked) var mode: Mode = .detecting
     @exclusivity(unchecked) var lifecycle: Lifecycle = .open
     @exclusivity(unchecked) var lastActivity: Int64
+    /// When the request head being read (or the TLS handshake and HTTP/2 preface) must be complete;
+    /// nil while no head is being read. Bytes do not move it (`requestHeadTimeoutSeconds`).
+    @exclusivity(unchecked) var headDeadline: Int64?
+    /// HTTP/2 bytes received, counted until the connection preface is in.
+    @exclusivity(unchecked) var http2PrefaceBytes = 0
     @exclusivity(unchecked) var peerClosed = false
     @exclusivity(unchecked) var shuttingDown = false
     @exclusivity(unchecked) private var closeNotifySent = false
@@ -72,6 +79,7 @@ final class Connection {
         self.info = info
         self.tls = tls
         self.lastActivity = now
+        self.headDeadline = now + loop.headTimeoutMs
         self.h1Parser = HTTP1Parser(
             maxHeaderBytes: loop.configuration.maxHeaderBytes, maxBodyBytes: loop.configuration.maxBodyBytes)
     }
@@ -121,6 +129,9 @@ final class Connection {
     /// The peer finished sending (FIN or TLS close_notify).
     private func inputEnded() {
         peerClosed = true
+        // A client that gives up on a request it sent closes: its unanswered requests are abandoned. One
+        // that sends a request and its FIN together (`nc -N`) had nothing in flight yet and is answered.
+        if mode == .http1 && !h1Queue.isEmpty { presence.markGone() }
         switch lifecycle {
         case .lingering, .closeAfterFlush:
             if pendingOutput == 0 { closeNow() }
@@ -182,6 +193,7 @@ final class Connection {
         case .http1:
             guard !h1Closing else { return }
             h1Parser.append(bytes)
+            if headDeadline == nil && h1Parser.isReadingHead { headDeadline = rc_monotonic_ms() + loop.headTimeoutMs }
         case .http2:
             receiveHTTP2(bytes)
         case .detecting:
@@ -331,6 +343,37 @@ final class Connection {
         }
     }
 
+    /// Ends a connection whose request head (or handshake, HTTP/2 preface or header block) is overdue:
+    /// an HTTP/1.1 client gets 408, an HTTP/2 one GOAWAY, others are closed. Not while HTTP/1.1 answers are pending: reading then waits
+    /// on the handler, not on the client.
+    func checkHeadDeadline(now: Int64) {
+        guard let deadline = headDeadline, now >= deadline, case .open = lifecycle else { return }
+        headDeadline = nil
+        switch mode {
+        case .http1:
+            // A body being read, or nothing: the head is in.
+            guard h1Parser.isReadingHead, !h1Closing else { return }
+            guard h1Queue.isEmpty else {
+                headDeadline = deadline
+                return
+            }
+            h1Closing = true
+            let seconds = loop.configuration.requestHeadTimeoutSeconds
+            h1Queue.append(
+                HTTP1Exchange(
+                    seq: -1, isHead: false, keepAlive: false, closeAfter: true,
+                    response: .text(408, "the request head did not arrive within \(seconds) s\n")))
+            loop.markDirty(self)
+        case .http2:
+            guard let h2 else { return closeNow() }
+            h2.submitGoaway(debug: "request head timeout")
+            lifecycle = .closeAfterFlush
+            loop.markDirty(self)
+        case .detecting:
+            closeNow()
+        }
+    }
+
     /// The server is stopping: finish what is in flight, accept nothing new.
     func beginShutdown() {
         shuttingDown = true
@@ -349,6 +392,7 @@ final class Connection {
     func closeNow() {
         if isClosed { return }
         lifecycle = .closed
+        presence.markGone()
         close(fd)
         loop.removeConnection(self)
         h2 = nil

@@ -23,6 +23,8 @@ final class EventLoop: @unchecked Sendable {
     let tunnelTLS: TLSContext?
     let inbox: LoopInbox
     let localPort: Int
+    /// `requestHeadTimeoutSeconds` in milliseconds.
+    let headTimeoutMs: Int64
     private let epollFD: Int32
     private var listenFD: Int32
     @exclusivity(unchecked) private var connections: [UInt64: Connection] = [:]
@@ -37,14 +39,27 @@ final class EventLoop: @unchecked Sendable {
     /// Complete requests waiting to be handed to the handler at the end of this iteration.
     @exclusivity(unchecked) private var pendingDispatches: [PendingDispatch] = []
 
+    /// The listener's connection count, shared with its other loops.
+    private let budget: ConnectionBudget
+    /// A descriptor kept open to be closed when the process runs out (EMFILE), so the newest
+    /// connection can be accepted and shed instead of waiting in the backlog (as libev and nginx do).
+    private var spareFD: Int32
+    /// While set, the listener is out of epoll: descriptors ran out, and accepting would fail again.
+    @exclusivity(unchecked) private var acceptPausedUntil: Int64?
+    /// How long the listener rests after running out of descriptors.
+    static let acceptPauseMs: Int64 = 100
+
     private static let listenToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
 
     init(
         configuration: HTTPServer.Configuration, handler: any HTTPHandler, tls: TLSContext?,
         tunnelTLS: TLSContext? = nil,
-        listenFD: Int32
+        listenFD: Int32, budget: ConnectionBudget
     ) throws {
+        self.budget = budget
+        self.headTimeoutMs = Int64(max(0, min(configuration.requestHeadTimeoutSeconds, 1e9)) * 1000)
+        self.spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         self.configuration = configuration
         self.handler = handler
         self.immediateHandler = handler as? any HTTPImmediateHandler
@@ -69,6 +84,7 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         if listenFD >= 0 { close(listenFD) }
+        if spareFD >= 0 { close(spareFD) }
         close(epollFD)
         readBuffer.deallocate()
         plainBuffer.deallocate()
@@ -127,6 +143,7 @@ final class EventLoop: @unchecked Sendable {
             }
             flushDirty()
             let now = rc_monotonic_ms()
+            if let until = acceptPausedUntil, now >= until { resumeAccepting() }
             if now - lastSweep >= 10 {
                 lastSweep = now
                 sweepTimers(now: now)
@@ -138,7 +155,7 @@ final class EventLoop: @unchecked Sendable {
         connections.removeAll()
     }
 
-    private var hasShortTimers: Bool { shortTimersPending }
+    private var hasShortTimers: Bool { shortTimersPending || acceptPausedUntil != nil }
     /// True while some connection waits on a short deadline (abort after response, lingering close).
     @exclusivity(unchecked) var shortTimersPending = false
 
@@ -187,6 +204,7 @@ final class EventLoop: @unchecked Sendable {
             close(listenFD)
             listenFD = -1
         }
+        acceptPausedUntil = nil
         for c in Array(connections.values) {
             c.beginShutdown()
             markDirty(c)
@@ -198,6 +216,7 @@ final class EventLoop: @unchecked Sendable {
         var short = false
         for c in Array(connections.values) {
             if c.checkTimers(now: now, idleMs: idleMs) { short = true }
+            c.checkHeadDeadline(now: now)
         }
         shortTimersPending = short
         flushDirty()
@@ -209,12 +228,27 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<64 {
             var storage = sockaddr_storage()
             var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    rc_accept4(listenFD, $0, &len, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+            let fd: Int32
+            if let accept = configuration.acceptOverride {
+                fd = accept(listenFD)
+            } else {
+                fd = withUnsafeMutablePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        rc_accept4(listenFD, $0, &len, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+                    }
                 }
             }
-            if fd < 0 { return }  // EAGAIN, or a transient error such as EMFILE; level triggering retries
+            if fd < 0 {
+                let e = errno
+                // Out of descriptors: the pending connection stays in the backlog and level triggering
+                // would report it again at once, a loop at 100% CPU until connections close.
+                if e == EMFILE || e == ENFILE { outOfDescriptors() }
+                return  // EAGAIN, or a transient error such as ECONNABORTED
+            }
+            guard budget.take() else {
+                close(fd)  // the listener is full: refuse the newcomer, keep serving the others
+                continue
+            }
             _ = rc_setsockopt_int(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             var text = [CChar](repeating: 0, count: 64)
             let remote = withUnsafePointer(to: &storage) {
@@ -231,6 +265,7 @@ final class EventLoop: @unchecked Sendable {
                 session = TLSSession(context: tls)
                 if session == nil {
                     close(fd)
+                    budget.release()
                     continue
                 }
             }
@@ -242,6 +277,26 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Sheds the newest connection with the spare descriptor and takes the listener out of epoll
+    /// for `acceptPauseMs`.
+    private func outOfDescriptors() {
+        if spareFD >= 0 {
+            close(spareFD)
+            let shed = rc_accept4(listenFD, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+            if shed >= 0 { close(shed) }
+            spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        guard acceptPausedUntil == nil, listenFD >= 0 else { return }
+        _ = rc_epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, 0, 0)
+        acceptPausedUntil = rc_monotonic_ms() + Self.acceptPauseMs
+    }
+
+    private func resumeAccepting() {
+        acceptPausedUntil = nil
+        guard listenFD >= 0 else { return }
+        _ = rc_epoll_ctl(epollFD, EPOLL_CTL_ADD, listenFD, EPOLLIN.rawValue, Self.listenToken)
+    }
+
     // MARK: Services for connections
 
     func updateInterest(_ c: Connection, _ events: UInt32) {
@@ -251,7 +306,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func removeConnection(_ c: Connection) {
-        connections[c.info.id] = nil
+        if connections.removeValue(forKey: c.info.id) != nil { budget.release() }
     }
 
     /// Queues a request for the handler; `flushDispatches` starts the tasks at the end of the iteration.
@@ -282,7 +337,7 @@ final class EventLoop: @unchecked Sendable {
         }
         let handler = self.handler
         let inbox = self.inbox
-        let executor = HandlerExecutor.shared
+        let executor = configuration.handlerExecutor
         // Chunks keep handlers that compute without suspending from queueing behind each other
         // on one executor thread while another thread idles.
         var start = 0
@@ -295,7 +350,10 @@ final class EventLoop: @unchecked Sendable {
                     // answers at once costs no enqueue and no thread wake-up; one that waits frees the
                     // thread, and resumes on the executor.
                     Task.immediate(executorPreference: executor) {
-                        let response = await handler.handle(item.request)
+                        // A request whose client left while it waited here is not worth computing: the
+                        // connection drops whatever is delivered for it.
+                        let response =
+                            item.request.isAbandoned ? HTTPResponse.abandoned : await handler.handle(item.request)
                         inbox.post(.response(connectionID: item.connectionID, token: item.token, response))
                     }
                 }

@@ -66,6 +66,12 @@ struct HTTP1Parser: Sendable {
         return false
     }
 
+    /// True while part of a request head has arrived and the rest has not.
+    var isReadingHead: Bool {
+        if case .head = state { return bufferedByteCount > 0 }
+        return false
+    }
+
     /// Removes and returns the bytes received after the last complete request: what a client sent
     /// after `CONNECT` once the connection stops being HTTP/1.1.
     mutating func takeBufferedBytes() -> [UInt8] {

@@ -21,6 +21,11 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completed: [HTTP2Stream] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
     @exclusivity(unchecked) var abortRequested = false
+    /// A header block (HEADERS and its CONTINUATIONs, which nothing may interleave) began and is not
+    /// complete yet.
+    @exclusivity(unchecked) private(set) var headerBlockOpen = false
+    /// Told about streams the client resets while their handler runs.
+    @exclusivity(unchecked) var presence: ClientPresence?
     /// What the session makes of request header fields, and remembers of them for the next request.
     private let requestFields = HTTP2RequestFields()
     /// Builds response header lists.
@@ -164,6 +169,7 @@ final class HTTP2Session {
     // MARK: Callback bodies
 
     fileprivate func beginHeaders(streamID: Int32) {
+        headerBlockOpen = true
         if let open = lookUp(streamID) { remove(open) }
         let stream = HTTP2Stream(id: streamID)
         stream.bodyBase = previousBody
@@ -280,6 +286,7 @@ final class HTTP2Session {
     }
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
+        if type == UInt8(NGHTTP2_HEADERS.rawValue) { headerBlockOpen = false }
         guard type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) else { return }
         withStream(streamID) { frameReceived(type: type, flags: flags, of: $0) }
     }
@@ -299,7 +306,10 @@ final class HTTP2Session {
         if recentStream?.id == streamID { recentStream = nil }
         guard let stream = lookUp(streamID) else { return }
         remove(stream)
-        if stream.awaitingHandler { awaitingHandler -= 1 }
+        if stream.awaitingHandler {
+            awaitingHandler -= 1
+            presence?.markReset(stream: streamID)
+        }
         switch stream.directive {
         case .goawayAfterResponse(let code, let debug): submitGoaway(errorCode: code, debug: debug)
         case .setMaxConcurrentStreams(let n): submitMaxConcurrentStreams(n)

@@ -57,6 +57,8 @@ public struct HTTPRequest: Sendable {
             var body: [UInt8]
             var version: HTTPVersion
             var connection: ConnectionInfo
+            /// Set by the server; nil for requests made up elsewhere (tests, replays).
+            var presence: ClientPresence? = nil
         }
     }
 
@@ -113,13 +115,30 @@ public struct HTTPRequest: Sendable {
         connection: ConnectionInfo = ConnectionInfo(id: 0, remoteAddress: "127.0.0.1:0", localPort: 0, isTLS: false),
         streamID: Int32? = nil, arrivalMs: Int64 = 0
     ) {
+        self.init(
+            method: method, target: target, authority: authority, headers: headers, body: body, version: version,
+            connection: connection, presence: nil, streamID: streamID, arrivalMs: arrivalMs)
+    }
+
+    /// A request as the server received it, with what tells whether its client is still there.
+    init(
+        method: String, target: String, authority: String?, headers: HTTPHeaders, body: [UInt8],
+        version: HTTPVersion, connection: ConnectionInfo, presence: ClientPresence?, streamID: Int32?,
+        arrivalMs: Int64
+    ) {
         head = Head(
             Head.Fields(
                 method: method, target: target, authority: authority, headers: headers, body: body, version: version,
-                connection: connection))
+                connection: connection, presence: presence))
         self.streamID = streamID
         self.arrivalMs = arrivalMs
     }
+
+    /// True once nobody waits for this request's answer: its connection closed, the HTTP/2 client reset
+    /// its stream, or the HTTP/1.1 client finished sending (FIN) before it was answered, which is how
+    /// clients that give up close (nginx counts it as a client abort too). The server drops the answer
+    /// of an abandoned request; a handler with long work to do checks this and stops early.
+    public var isAbandoned: Bool { head.fields.presence?.isAbandoned(stream: streamID) ?? false }
 
     /// `previous` again on another stream: the same head, shared.
     init(repeating previous: HTTPRequest, streamID: Int32?, arrivalMs: Int64) {

@@ -48,6 +48,10 @@ public struct HTTPResponse: Sendable {
     public static func text(_ status: Int, _ body: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["content-type": "text/plain; charset=utf-8"], body: Array(body.utf8))
     }
+
+    /// What stands in for the answer to a request nobody waits for (`HTTPRequest.isAbandoned`), so its
+    /// connection can move on; an HTTP/1.1 client that half-closed and still reads sees it.
+    public static let abandoned = HTTPResponse.text(503, "the client went away before the request was handled\n")
 }
 
 /// Answers requests. Called on the cooperative pool, never on the event-loop thread.

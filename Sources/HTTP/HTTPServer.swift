@@ -37,13 +37,31 @@ public final class HTTPServer: Sendable {
         /// SETTINGS_MAX_CONCURRENT_STREAMS by TLS server name (SNI, or the `CONNECT` host of a tunnel),
         /// lower-cased; names not listed get `initialMaxConcurrentStreams`.
         public var initialMaxConcurrentStreamsByServerName: [String: UInt32]
+        /// The threads the handler runs on; servers whose handlers must not wait behind another's
+        /// (providers behind the control API) get different ones.
+        public var handlerExecutor: HandlerExecutor
+        /// How long a client has to send a request head once it started one (HTTP/1.1; the first one
+        /// counts from the connection's accept, TLS handshake included), the HTTP/2 connection preface,
+        /// or an HTTP/2 header block once begun: a deadline that arriving bytes do not extend, unlike
+        /// `idleTimeoutSeconds` (as nginx's `client_header_timeout`). HTTP/1.1 clients past it get 408,
+        /// HTTP/2 clients GOAWAY; others are closed.
+        public var requestHeadTimeoutSeconds: Double
+        /// The most connections the listener holds open at once (all its loops together); connections
+        /// beyond are accepted and closed at once, so the server keeps serving the others.
+        public var maxConnections: Int
+
+        /// Replaces `accept4` on the listener, for tests that make it fail (EMFILE) without
+        /// exhausting the test process's descriptors.
+        var acceptOverride: (@Sendable (_ listenFD: Int32) -> Int32)?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, tls: TLSConfiguration? = nil, maxHeaderBytes: Int = 16 * 1024,
             maxBodyBytes: Int = 1024 * 1024, initialMaxConcurrentStreams: UInt32 = 100,
             idleTimeoutSeconds: Double = 60, maxBufferedOutputBytes: Int = 8 * 1024 * 1024,
             shutdownGraceSeconds: Double = 1, loopCount: Int = 1, connectTunnel: ConnectTunnel? = nil,
-            initialMaxConcurrentStreamsByServerName: [String: UInt32] = [:]
+            initialMaxConcurrentStreamsByServerName: [String: UInt32] = [:],
+            handlerExecutor: HandlerExecutor = .shared, requestHeadTimeoutSeconds: Double = 30,
+            maxConnections: Int = 10_000
         ) {
             self.host = host
             self.port = port
@@ -57,6 +75,9 @@ public final class HTTPServer: Sendable {
             self.loopCount = loopCount
             self.connectTunnel = connectTunnel
             self.initialMaxConcurrentStreamsByServerName = initialMaxConcurrentStreamsByServerName
+            self.handlerExecutor = handlerExecutor
+            self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
+            self.maxConnections = maxConnections
         }
     }
 
@@ -97,6 +118,7 @@ public final class HTTPServer: Sendable {
             let tunnelTLS = try configuration.connectTunnel.map { try TLSContext($0.tls) }
             let count = max(1, configuration.loopCount)
             var loops: [EventLoop] = []
+            let budget = ConnectionBudget(limit: configuration.maxConnections)
             var port = configuration.port
             guard (0...65535).contains(port) else {
                 throw HTTPServerError(operation: "start", message: "port \(port) is out of range")
@@ -118,7 +140,7 @@ public final class HTTPServer: Sendable {
                     do {
                         loop = try EventLoop(
                             configuration: configuration, handler: handler, tls: tls, tunnelTLS: tunnelTLS,
-                            listenFD: fd)
+                            listenFD: fd, budget: budget)
                     } catch {
                         close(fd)
                         throw error

@@ -6,10 +6,14 @@ import Glibc
 /// other code in the process, such as the engine of `ringcheck run`, or tests waiting on the pool.
 ///
 /// Handlers start on these threads and, through the task executor preference, resume on them after
-/// every suspension (sleeps, actor hops to default actors). One process-wide instance serves every
-/// server; its threads are started on first use and live as long as the process.
-final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` and `idle` are guarded by `mutex`
-    static let shared = HandlerExecutor(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+/// every suspension (sleeps, actor hops to default actors). `shared` serves every server not given
+/// another (`HTTPServer.Configuration.handlerExecutor`); a server whose handler can be made to work
+/// hard (the mocks' control API) gets threads of its own, so it cannot hold up the others. Threads
+/// start when an executor is made and live as long as the process: make one once (a `static let`).
+public final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // `jobs`, `head`, `idle`: under `mutex`
+    /// The threads of every server not given its own: as many as cores, at least two.
+    public static let shared = HandlerExecutor(
+        threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), name: "rc-handlers")
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -17,10 +21,15 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` and 
     private var head = 0
     private var idle = 0
 
-    private init(threads: Int) {
+    /// The name of the executor's threads (visible in debuggers and `top -H`; at most 15 bytes).
+    public let threadName: String
+
+    /// `threads` new threads named `name`, living as long as the process.
+    public init(threads: Int, name: String) {
+        threadName = name
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
-        for _ in 0..<threads {
+        for _ in 0..<max(1, threads) {
             var thread = pthread_t()
             let box = Unmanaged.passRetained(self).toOpaque()
             let rc = pthread_create(
@@ -37,7 +46,8 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` and 
         }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    /// Queues `job` for the next free thread.
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         pthread_mutex_lock(mutex)
         jobs.append(job)
@@ -46,11 +56,8 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {  // `jobs` and 
         if wake { pthread_cond_signal(condition) }
     }
 
-    /// The name of the executor's threads (visible in debuggers and `top -H`).
-    static let threadName = "rc-handlers"
-
     private func work() {
-        _ = rc_set_thread_name(Self.threadName)
+        _ = rc_set_thread_name(threadName)
         let executor = asUnownedTaskExecutor()
         while true {
             pthread_mutex_lock(mutex)

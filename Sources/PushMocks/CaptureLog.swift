@@ -94,10 +94,19 @@ public final class CaptureLog: Sendable {
         state.withLock { $0.captures.filter(filter.matches) }
     }
 
+    /// The first `limit` captures passing `filter`, oldest first, and whether more pass it: a query that
+    /// holds the log's lock (and every mock recording a push) only as long as `limit` captures take.
+    public func captures(_ filter: CaptureFilter, limit: Int) -> (captures: [Capture], more: Bool) {
+        state.withLock { $0.captures.filter(limit: max(0, limit), filter.matches) }
+    }
+
     /// The captures satisfying `predicate`, oldest first.
     public func captures(where predicate: (Capture) -> Bool) -> [Capture] {
         state.withLock { $0.captures.filter(predicate) }
     }
+
+    /// How many `waitFor` calls are waiting.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
 
     /// How many captures the log holds.
     public var count: Int { state.withLock { $0.captures.count } }

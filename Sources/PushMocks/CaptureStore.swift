@@ -53,6 +53,18 @@ struct CaptureStore {
         count = 0
     }
 
+    /// The first `limit` captures satisfying `predicate`, oldest first, and whether more satisfy it.
+    func filter(limit: Int, _ predicate: (Capture) -> Bool) -> (captures: [Capture], more: Bool) {
+        var out: [Capture] = []
+        for (i, chunk) in chunks.enumerated() {
+            for capture in chunk[(i == 0 ? head : 0)...] where predicate(capture) {
+                if out.count == limit { return (out, true) }
+                out.append(capture)
+            }
+        }
+        return (out, false)
+    }
+
     /// The captures satisfying `predicate`, oldest first.
     func filter(_ predicate: (Capture) throws -> Bool) rethrows -> [Capture] {
         var out: [Capture] = []

@@ -7,7 +7,7 @@ import JSON
 /// | method and path | does |
 /// |---|---|
 /// | `GET /v1/health` | `{"status":"ok","captures":N,"lastSequence":N,"faults":N,"devices":N}` |
-/// | `GET /v1/captures?mock=&deviceToken=&since=&sinceMs=&accepted=&reveal=` | `{"captures":[…],"lastSequence":N}`; redacted unless `reveal=true` |
+/// | `GET /v1/captures?mock=&deviceToken=&since=&sinceMs=&accepted=&reveal=&limit=` | `{"captures":[…],"lastSequence":N,"more":B}`: the oldest `limit` matches (default 1000, at most 10000); redacted unless `reveal=true` |
 /// | `GET /v1/captures/wait?…&count=1&timeoutMs=5000` | same filters; waits for `count` matches; 200 when reached, 408 with the matches so far |
 /// | `DELETE /v1/captures` | `{"cleared":N}` |
 /// | `POST /v1/faults` | one plan, an array, or `{"faults":[…]}`; all or nothing; 201 `{"faults":[…installed, with ids]}`, 400 on errors |
@@ -29,6 +29,13 @@ public struct ControlAPI: HTTPHandler {
     public let tokens: AccessTokenStore?
     /// The longest `timeoutMs` `GET /v1/captures/wait` honours.
     public static let maxWaitMs = 120_000
+    /// How many captures `GET /v1/captures` returns without a `limit`: rendering a full log (100,000
+    /// captures) took seconds of a thread per request, and abandoned requests piled that up.
+    public static let defaultCaptureLimit = 1000
+    /// How often a waiting `GET /v1/captures/wait` checks that its client is still there.
+    static let abandonmentPoll = Duration.milliseconds(200)
+    /// The largest `limit` `GET /v1/captures` accepts.
+    public static let maxCaptureLimit = 10_000
 
     /// The control API over the shared log, fault plans and registry.
     public init(
@@ -141,13 +148,21 @@ public struct ControlAPI: HTTPHandler {
         switch Self.filter(query) {
         case .failure(let e): return Self.error(400, e.message)
         case .success(let filter):
+            guard let limit = Int(query["limit"] ?? String(Self.defaultCaptureLimit)),
+                (1...Self.maxCaptureLimit).contains(limit)
+            else { return Self.error(400, "limit must be 1…\(Self.maxCaptureLimit)") }
             let reveal = Self.reveal(query)
+            let (found, more) = log.captures(filter, limit: limit)
+            let lastSequence = log.lastSequence
+            var rendered: [JSONValue] = []
+            rendered.reserveCapacity(found.count)
+            for (i, capture) in found.enumerated() {
+                // Rendering is the costly part: stop once nobody waits for it.
+                if i % 64 == 0 && request.isAbandoned { return .abandoned }
+                rendered.append(capture.json(revealSecrets: reveal))
+            }
             return Self.json(
-                200,
-                [
-                    "captures": .array(log.captures(filter).map { $0.json(revealSecrets: reveal) }),
-                    "lastSequence": .int(log.lastSequence),
-                ])
+                200, ["captures": .array(rendered), "lastSequence": .int(lastSequence), "more": .bool(more)])
         }
     }
 
@@ -164,8 +179,24 @@ public struct ControlAPI: HTTPHandler {
         guard let timeoutMs = Int(query["timeoutMs"] ?? "5000"), timeoutMs >= 0, timeoutMs <= Self.maxWaitMs else {
             return Self.error(400, "timeoutMs must be 0…\(Self.maxWaitMs)")
         }
-        let matches = await log.waitFor(
-            count: count, matching: { filter.matches($0) }, timeout: .milliseconds(timeoutMs))
+        let log = self.log
+        // The wait ends early when its client leaves: an abandoned waiter would otherwise hold its
+        // place (and run its filter on every capture recorded) until the timeout, up to two minutes.
+        let found = await withTaskGroup(of: [Capture]?.self) { group in
+            group.addTask {
+                await log.waitFor(count: count, matching: { filter.matches($0) }, timeout: .milliseconds(timeoutMs))
+            }
+            group.addTask {
+                while !request.isAbandoned && !Task.isCancelled {
+                    try? await Task.sleep(for: Self.abandonmentPoll)
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let matches = found else { return .abandoned }
         let reveal = Self.reveal(query)
         return Self.json(
             matches.count >= count ? 200 : 408,

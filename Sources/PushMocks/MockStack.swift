@@ -33,6 +33,10 @@ public final class MockStack: Sendable {
         public init() {}
     }
 
+    /// The control API's own handler thread, shared by every stack in the process: however many
+    /// captures a backend's tooling asks for (or abandons), the provider listeners' threads stay free.
+    static let controlExecutor = HandlerExecutor(threads: 1, name: "rc-control")
+
     /// The real provider host names the certificate covers, so a backend that hard-codes them can be
     /// pointed here through a hosts entry or a proxy.
     public static let realProviderHosts = ImpersonatedHost.allCases.map(\.name)
@@ -92,7 +96,9 @@ public final class MockStack: Sendable {
             configuration: .init(host: options.host, port: options.googlePort, tls: tls, loopCount: options.loopCount),
             handler: providers.google)
         let control = HTTPServer(
-            configuration: .init(host: options.host, port: options.controlPort), handler: providers.control)
+            configuration: .init(
+                host: options.host, port: options.controlPort, handlerExecutor: Self.controlExecutor),
+            handler: providers.control)
         var servers = [apns, sandbox, google, control]
         do {
             for server in servers { try server.start() }

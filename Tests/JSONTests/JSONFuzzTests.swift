@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import JSON
@@ -7,18 +8,6 @@ import Testing
 /// offset inside the input; never a trap. A value serializes and parses back to itself, and the
 /// scanner agrees with the parser about which inputs are objects.
 @Suite struct JSONFuzzTests {
-    /// SplitMix64: deterministic, so a failing input reproduces.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let samples = [
         #"{"aps":{"content-available":1},"callx":{"type":"call.invited","callId":"c-1","expiresAtMs":1790000000000}}"#,
         #"{"message":{"token":"t","android":{"priority":"high","ttl":"29s"},"data":{"callx":"{\"a\":[1,2.5e-3,-0]}"}}}"#,
@@ -28,7 +17,7 @@ import Testing
     /// Bytes JSON gives meaning to, so mutations reach deep into the grammar.
     static let structural = Array(#"{}[]:,"\\u0123456789.eE+-tfnrl "#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF, 0xED]
 
-    static func mutate(_ input: [UInt8], _ g: inout Generator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ g: inout SeededGenerator) -> [UInt8] {
         var out = input
         for _ in 0..<Int.random(in: 1...4, using: &g) {
             let byte =
@@ -46,7 +35,7 @@ import Testing
     }
 
     static func inputs(count: Int, seed: UInt64) -> [[UInt8]] {
-        var g = Generator(state: seed)
+        var g = SeededGenerator(seed: seed)
         var out: [[UInt8]] = []
         for i in 0..<count {
             switch i % 4 {

@@ -31,6 +31,30 @@ import Testing
         #expect(String(decoding: revealed.body, as: UTF8.self).contains(MockFixture.deviceToken))
     }
 
+    @Test func captureQueriesAreLimitedAndPageWithSince() async {
+        for _ in 0..<5 { _ = await f.mocks.apnsProduction.handle(f.apnsRequest()) }
+        let first = await call("GET", "/v1/captures?limit=2")
+        let page = first.jsonBody?["captures"]?.arrayValue ?? []
+        #expect(page.compactMap { $0["sequence"]?.intValue } == [1, 2])
+        #expect(first.jsonBody?["more"] == .bool(true) && first.jsonBody?["lastSequence"] == 5)
+        let last = await call("GET", "/v1/captures?limit=2&since=4")
+        #expect(last.jsonBody?["captures"]?.arrayValue?.count == 1 && last.jsonBody?["more"] == .bool(false))
+        for bad in ["0", "-1", "x", String(ControlAPI.maxCaptureLimit + 1)] {
+            let r = await call("GET", "/v1/captures?limit=" + bad)
+            #expect(r.status == 400 && r.jsonBody?["error"]?.stringValue?.contains("limit") == true, "\(bad)")
+        }
+    }
+
+    @Test func captureQueriesStopAtTheDefaultLimit() async {
+        let n = ControlAPI.defaultCaptureLimit + 1
+        for _ in 0..<n {
+            f.mocks.log.record(Capture(request: HTTPRequest(method: "GET", target: "/"), mock: .fcm, arrivalMs: 0))
+        }
+        let r = await call("GET", "/v1/captures")
+        #expect(r.jsonBody?["captures"]?.arrayValue?.count == ControlAPI.defaultCaptureLimit)
+        #expect(r.jsonBody?["more"] == .bool(true))
+    }
+
     @Test func captureFilters() async {
         _ = await f.mocks.apnsProduction.handle(f.apnsRequest())
         _ = await f.mocks.apnsSandbox.handle(f.apnsRequest(token: String(repeating: "cd", count: 32)))

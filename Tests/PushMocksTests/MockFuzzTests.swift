@@ -8,17 +8,6 @@ import Testing
 @Suite struct MockFuzzTests {
     let f = MockFixture()
 
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func bytes(_ n: Int, _ g: inout SeededGenerator) -> [UInt8] {
         (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
     }
@@ -67,7 +56,7 @@ import Testing
 
     @Test(arguments: [MockKind.apns, .fcm, .oauth])
     func handlersSurviveGarbage(kind: MockKind) async {
-        var g = SeededGenerator(state: UInt64(kind.rawValue.count) * 7919)
+        var g = SeededGenerator(seed: UInt64(kind.rawValue.count) * 7919)
         let handler: any HTTPHandler
         switch kind {
         case .apns: handler = f.mocks.apnsSandbox
@@ -96,7 +85,7 @@ import Testing
     }
 
     @Test func googleRouterAndControlSurviveGarbage() async {
-        var g = SeededGenerator(state: 42)
+        var g = SeededGenerator(seed: 42)
         for i in 0..<100 {
             // Listing captures renders the whole log: keep it short so the test stays quick in debug builds.
             if i % 10 == 0 { f.mocks.log.clear() }
