@@ -60,7 +60,7 @@ import Testing
             ["--to", "user-b", "--auto-answer", "0.5", "--hangup-after", "0.5"], exits: 0,
             showing: [
                 "registered virtual phone for user-b", "created call", "APNs sandbox accepted invitation to phone",
-                "virtual phone answers", "event call.accepted", "answered by installation", "(phone) after 0.",
+                "virtual phone answers", "event call.accepted", "answered by installation", "(phone) after ",
                 "hanging up after 0.5s", "ended: remoteEnded by caller", "Outcome: answered",
             ])
         #expect(r.stdout.contains("FCM accepted invitation to tablet (priority HIGH, ttl 30s)"))
