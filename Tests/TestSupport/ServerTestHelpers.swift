@@ -102,7 +102,7 @@ public func withTestServer<T: Sendable>(
         try await offPool { server.stop() }
         return result
     } catch {
-        try await offPool { server.stop() }
+        await offPool { server.stop() }
         throw error
     }
 }
