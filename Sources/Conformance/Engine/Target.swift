@@ -53,6 +53,9 @@ public struct Target: Sendable {
     /// Whether the backend places video calls (a target file declares the `videoCalls` capability);
     /// scenarios that create a video call are not applicable without it.
     public var supportsVideo: Bool = true
+    /// Where the backend receives signed webhooks a profile sends (the `dialstack` profile's
+    /// `call.mobile_push_wakeup`); nil when the target takes none.
+    public var webhook: WebhookEndpoint? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
@@ -189,4 +192,17 @@ extension Target {
 extension Capability {
     /// The backend places video calls (a target file's declaration; the embedded backend has it).
     public static let videoCalls = Capability(rawValue: "videoCalls")
+}
+
+/// A backend's webhook receiver: the path ringcheck posts signed events to and the shared signing secret.
+public struct WebhookEndpoint: Sendable, Equatable {
+    /// Path under the target's base URL, e.g. `/webhooks/dialstack`.
+    public var path: String
+    /// The secret both sides sign with (a secret: reports redact it).
+    public var secret: String
+
+    public init(path: String, secret: String) {
+        self.path = path
+        self.secret = secret
+    }
 }
