@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 
 /// Why `HTTPClient` could not complete a request: what kind of failure, libcurl's code and words for
 /// it, and which request it was.
@@ -50,11 +51,25 @@ public struct ClientError: Error, Sendable, CustomStringConvertible {
         self.operation = operation
     }
 
-    public var description: String {
-        var s = "\(operation) \(url) failed (\(kind.rawValue)): \(message)"
+    public var description: String { describe(url) }
+
+    /// The description with the URL cut to its scheme, host and port: for logs, where the path may
+    /// carry a secret (an APNs request's path holds the device token).
+    public var descriptionWithoutPath: String { describe(Self.origin(of: url)) }
+
+    private func describe(_ shownURL: String) -> String {
+        var s = "\(operation) \(shownURL) failed (\(kind.rawValue)): \(message)"
         if curlCode != 0 { s += " [curl \(curlCode)]" }
-        if !detail.isEmpty && detail != message { s += ": \(detail)" }
+        if !detail.isEmpty && detail != message { s += ": \(detail.replacingOccurrences(of: url, with: shownURL))" }
         return s
+    }
+
+    /// `scheme://host:port` of `url` (all of it when it has no path).
+    static func origin(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return url }
+        return String(url[..<slash])
     }
 
     /// An error for an easy-handle result code.

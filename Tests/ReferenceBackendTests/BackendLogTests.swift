@@ -1,4 +1,5 @@
 import Foundation
+import PushMocks
 import ReferenceBackend
 import TestSupport
 import Testing
@@ -45,6 +46,32 @@ import Testing
         #expect(log.contains("token=\(Self.token)"))
         #expect(log.contains("payload={\"aps\":{}"))
         #expect(log.contains("body={\"token\":\"\(Self.token)\""))
+    }
+
+    /// A push that gets no answer is logged with why, without the APNs URL whose path holds the token.
+    @Test func aPushWithNoAnswerIsLoggedWithoutItsURL() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("backend.log")
+        let stack = try ReferenceStack.start(logFile: path)
+        _ = try stack.mocks.faults.install(
+            FaultPlan(mock: .apns, deviceToken: Self.token, times: 1, connection: .reset))
+        let registered = try await stack.api.registerAPNs(
+            "user-b", installation: "log-b-phone", token: Self.token, environment: "production", appId: stack.appId)
+        #expect(registered.status == 200)
+        let callId = UUID().uuidString.lowercased()
+        #expect(try await stack.api.create(callId).status == 200)
+        // The reset one is captured too (rejected), then the retry is accepted.
+        #expect(await stack.waitForPushes(callId: callId, count: 2).count == 2)
+        var log = ""
+        for _ in 0..<100 {
+            log = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+            if log.contains("no response") && log.contains("delivered") { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await stack.stop()
+        #expect(log.contains("no response: POST request https://127.0.0.1:"))
+        #expect(!log.contains(Self.token))
+        #expect(!log.contains("/3/device/"))
     }
 
     @Test func anUnwritableLogIsAClearError() throws {

@@ -48,6 +48,14 @@ public enum PushOutcome: Sendable, Equatable {
 
 extension PushOutcome {
     /// How the backend log names the outcome: `accepted`, `retry (ServiceUnavailable)`, …
+    /// No response came (reset, timeout, refused): a temporary failure. The reason names the provider's
+    /// host but not the URL's path, which holds an APNs device token, since the reason reaches the log.
+    static func noResponse(_ error: any Error) -> PushOutcome {
+        .retry(
+            retryAfterMs: nil, reason: "no response: " + ((error as? ClientError)?.descriptionWithoutPath ?? "\(error)")
+        )
+    }
+
     var logName: String {
         switch self {
         case .accepted: return "delivered"

@@ -56,7 +56,7 @@ extension PushWorker {
             answered.status = response.status
             return (answered, PushOutcome.classify(response, kind: push.job.kind))
         } catch {
-            return (push, .retry(retryAfterMs: nil, reason: "no response: \(error)"))
+            return (push, .noResponse(error))
         }
     }
 }

@@ -108,7 +108,7 @@ public final class PushWorker: Sendable {
                         answered.status = response.status
                         return (answered, PushOutcome.classify(response, kind: push.job.kind))
                     } catch {
-                        return (push, .retry(retryAfterMs: nil, reason: "no response: \(error)"))
+                        return (push, .noResponse(error))
                     }
                 }
             }
