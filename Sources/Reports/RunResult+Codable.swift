@@ -116,8 +116,8 @@ extension ScenarioResult: Codable {
             requirements: try c.decode([String].self, forKey: .requirements),
             tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [], status: status,
             durationMs: try c.decode(Double.self, forKey: .durationMs),
-            failures: try c.decodeIfPresent([Failure].self, forKey: .failures) ?? [],
-            timeline: try c.decodeIfPresent([TimelineEntry].self, forKey: .timeline) ?? [],
+            failures: try c.decodeIfPresent([CheckFailure].self, forKey: .failures) ?? [],
+            timeline: try c.decodeIfPresent([TimelineItem].self, forKey: .timeline) ?? [],
             rerunCommand: try c.decode(String.self, forKey: .rerunCommand),
             attempts: try c.decodeIfPresent(Int.self, forKey: .attempts) ?? 1,
             passedAttempts: try c.decodeIfPresent(Int.self, forKey: .passedAttempts))

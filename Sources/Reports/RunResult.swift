@@ -67,12 +67,6 @@ public struct Shard: Sendable, Equatable, Codable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 }
 
-/// How strongly a requirement is stated; only a failed MUST makes a backend non-conformant.
-public enum RequirementLevel: String, Sendable, Equatable, Codable, CaseIterable {
-    case must = "MUST"
-    case should = "SHOULD"
-}
-
 /// A requirement as the reports show it.
 public struct RequirementInfo: Sendable, Equatable, Codable {
     public var id: String
