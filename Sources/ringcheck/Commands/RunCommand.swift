@@ -205,13 +205,15 @@ struct RunCommand: RingcheckCommand {
         }
         let catalogue = suite.catalogue
         let suiteInfo = catalogue.suiteDescription
+        // The profile the suite belongs to: every report names it.
+        let profile = "callx"
         let style = ConsoleStyle.forStandardOutput()
         let showConsole = formats.contains(.console)
         if showConsole {
             Console.out(
                 ConsoleReport.header(
-                    RingcheckVersion.current, suite: suiteInfo, target: backend.target.name, startedAt: startedAt,
-                    style: style))
+                    RingcheckVersion.current, profile: profile, suite: suiteInfo, target: backend.target.name,
+                    startedAt: startedAt, style: style))
         }
         let engine: ScenarioEngine
         do {
@@ -237,8 +239,8 @@ struct RunCommand: RingcheckCommand {
         await cleanup.run()
 
         let runResult = RunResult(
-            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: backend.target.name,
-            startedAt: startedAt, finishedAt: Date(),
+            ringcheckVersion: RingcheckVersion.current, profile: profile, suite: suiteInfo,
+            target: backend.target.name, startedAt: startedAt, finishedAt: Date(),
             requirements: catalogue.requirementInfos, scenarios: results.map { ScenarioResult.combining($0.attempts) },
             shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
