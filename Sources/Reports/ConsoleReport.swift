@@ -68,18 +68,22 @@ public enum ConsoleReport {
             verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")
         case .inconclusive: verdict = style.paint("inconclusive", .yellow)
         }
-        out += header(r.ringcheckVersion, suite: r.suite, target: r.target, startedAt: r.startedAt, style: style) + "\n"
+        out +=
+            header(
+                r.ringcheckVersion, profile: r.profile, suite: r.suite, target: r.target, startedAt: r.startedAt,
+                style: style) + "\n"
         out += "Verdict: \(verdict) (exit \(r.exitCode))\n"
         return out
     }
 
-    /// `ringcheck 0.1.0 · suite callx 0.1.0 · target … · 2026-11-30T15:00:00.000Z`, printed before the
-    /// first scenario and again above the verdict.
+    /// `ringcheck 0.1.0 · profile callx · suite callx 0.1.0 · target … · 2026-11-30T15:00:00.000Z`, printed
+    /// before the first scenario and again above the verdict.
     public static func header(
-        _ ringcheckVersion: String, suite: SuiteDescription, target: String, startedAt: Date, style: ConsoleStyle
+        _ ringcheckVersion: String, profile: String, suite: SuiteDescription, target: String, startedAt: Date,
+        style: ConsoleStyle
     ) -> String {
         style.paint(
-            "ringcheck \(clean(ringcheckVersion)) · suite \(clean(suite.id)) \(clean(suite.version)) · target \(clean(target)) · \(ReportText.timestamp(startedAt))",
+            "ringcheck \(clean(ringcheckVersion)) · profile \(clean(profile)) · suite \(clean(suite.id)) \(clean(suite.version)) · target \(clean(target)) · \(ReportText.timestamp(startedAt))",
             .dim)
     }
 

@@ -12,7 +12,7 @@ public enum HTMLReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(e("ringcheck \(r.suite.id) \(r.suite.version): \(r.verdict.label)"))</title>
+            <title>\(e("ringcheck · profile \(r.profile) · suite \(r.suite.id) \(r.suite.version): \(r.verdict.label)"))</title>
             <style>\(css)</style>
             </head>
             <body>
@@ -41,7 +41,8 @@ public enum HTMLReport {
         h += "<p class=\"verdict v-\(r.verdict.rawValue)\">\(e(verdict)) <span>exit \(r.exitCode)</span></p>\n"
         h += "<table class=\"meta\">\n"
         var rows: [(String, String)] = [
-            ("Target", r.target), ("ringcheck", r.ringcheckVersion), ("Suite", "\(r.suite.id) \(r.suite.version)"),
+            ("Target", r.target), ("ringcheck", r.ringcheckVersion), ("Profile", r.profile),
+            ("Suite", "\(r.suite.id) \(r.suite.version)"),
             ("Judging", r.strict ? "strict: SHOULD failures count" : "MUST failures decide; SHOULD failures warn"),
             ("Started", ReportText.timestamp(r.startedAt)), ("Finished", ReportText.timestamp(r.finishedAt)),
             ("Duration", ReportText.duration(ms: r.durationSeconds * 1000)),

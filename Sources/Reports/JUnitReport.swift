@@ -1,6 +1,7 @@
 import Foundation
 
-/// JUnit XML as CI servers read it: one `testsuite` for the suite, one `testcase` per scenario with its
+/// JUnit XML as CI servers read it: one `testsuite` for the suite (its properties name the profile, the suite,
+/// the target and the verdict), one `testcase` per scenario with its
 /// requirement IDs as properties, `skipped` for not applicable, `failure` for fail and flaky, `error`
 /// for harness errors and timeouts.
 public enum JUnitReport {
@@ -22,7 +23,7 @@ public enum JUnitReport {
             "  <testsuite name=\"\(attr(result.suite.id))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time)\" timestamp=\"\(stamp)\">\n"
         x += "    <properties>\n"
         var properties: [(String, String)] = [
-            ("ringcheck.version", result.ringcheckVersion), ("suite.id", result.suite.id),
+            ("ringcheck.version", result.ringcheckVersion), ("profile", result.profile), ("suite.id", result.suite.id),
             ("suite.version", result.suite.version), ("suite.title", result.suite.title), ("target", result.target),
             ("verdict", result.verdict.label), ("exitCode", String(result.exitCode)),
         ]

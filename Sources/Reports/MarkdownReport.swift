@@ -7,7 +7,7 @@ public enum MarkdownReport {
         let result = input.redacted()
         let counts = result.statusCounts
         var md =
-            "## ringcheck \(ReportText.markdownCell(result.suite.id)) \(ReportText.markdownCell(result.suite.version)): \(verdictLine(result))\n\n"
+            "## ringcheck · profile \(ReportText.markdownCell(result.profile)) · suite \(ReportText.markdownCell(result.suite.id)) \(ReportText.markdownCell(result.suite.version)): \(verdictLine(result))\n\n"
         md += "- Target: \(ReportText.markdownCell(result.target))\n"
         md +=
             "- ringcheck \(ReportText.markdownCell(result.ringcheckVersion)), started \(ReportText.timestamp(result.startedAt)), \(ReportText.duration(ms: result.durationSeconds * 1000))"

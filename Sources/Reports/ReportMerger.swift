@@ -9,12 +9,15 @@ public struct ReportMergeError: Error, Sendable, Equatable, CustomStringConverti
 
 /// Joins the results of `--shard I/N` runs into one run (`ringcheck report merge`).
 public enum ReportMerger {
-    /// One result covering every shard: the same suite, version and target are required; a scenario may
+    /// One result covering every shard: the same profile, suite, version and target are required; a scenario may
     /// appear in one shard only; the run spans the earliest start to the latest finish. Scenarios are
     /// sorted by ID so the merge does not depend on the order the files were given in.
     public static func merge(_ parts: [RunResult]) throws(ReportMergeError) -> RunResult {
         guard let first = parts.first else { throw ReportMergeError("nothing to merge") }
         for p in parts.dropFirst() {
+            if p.profile != first.profile {
+                throw ReportMergeError("shards ran different profiles: \(first.profile) and \(p.profile)")
+            }
             if p.suite.id != first.suite.id || p.suite.version != first.suite.version {
                 throw ReportMergeError(
                     "shards ran different suites: \(first.suite.id) \(first.suite.version) and \(p.suite.id) \(p.suite.version)"
@@ -57,7 +60,7 @@ public enum ReportMerger {
             for r in p.requirements where !requirements.contains(where: { $0.id == r.id }) { requirements.append(r) }
         }
         return RunResult(
-            ringcheckVersion: first.ringcheckVersion, suite: first.suite, target: first.target,
+            ringcheckVersion: first.ringcheckVersion, profile: first.profile, suite: first.suite, target: first.target,
             startedAt: parts.map(\.startedAt).min() ?? first.startedAt,
             finishedAt: parts.map(\.finishedAt).max() ?? first.finishedAt, requirements: requirements,
             scenarios: scenarios.sorted { $0.id < $1.id }, shard: nil, strict: first.strict)

@@ -5,7 +5,7 @@ import Foundation
 
 extension RunResult: Codable {
     enum CodingKeys: String, CodingKey {
-        case schema, ringcheckVersion, suite, target, startedAt, finishedAt, durationMs, shard, strict, verdict
+        case schema, ringcheckVersion, profile, suite, target, startedAt, finishedAt, durationMs, shard, strict, verdict
         case exitCode
         case summary, requirements, scenarios
     }
@@ -27,6 +27,7 @@ extension RunResult: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(Self.schema, forKey: .schema)
         try c.encode(ringcheckVersion, forKey: .ringcheckVersion)
+        try c.encode(profile, forKey: .profile)
         try c.encode(suite, forKey: .suite)
         try c.encode(target, forKey: .target)
         try c.encode(ReportText.timestamp(startedAt), forKey: .startedAt)
@@ -70,6 +71,8 @@ extension RunResult: Codable {
         }
         self.init(
             ringcheckVersion: try c.decode(String.self, forKey: .ringcheckVersion),
+            // Reports written before profiles existed were all Callx runs.
+            profile: try c.decodeIfPresent(String.self, forKey: .profile) ?? "callx",
             suite: try c.decode(SuiteDescription.self, forKey: .suite),
             target: try c.decode(String.self, forKey: .target),
             startedAt: try date(.startedAt), finishedAt: try date(.finishedAt),
@@ -116,8 +119,8 @@ extension ScenarioResult: Codable {
             requirements: try c.decode([String].self, forKey: .requirements),
             tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [], status: status,
             durationMs: try c.decode(Double.self, forKey: .durationMs),
-            failures: try c.decodeIfPresent([Failure].self, forKey: .failures) ?? [],
-            timeline: try c.decodeIfPresent([TimelineEntry].self, forKey: .timeline) ?? [],
+            failures: try c.decodeIfPresent([CheckFailure].self, forKey: .failures) ?? [],
+            timeline: try c.decodeIfPresent([TimelineItem].self, forKey: .timeline) ?? [],
             rerunCommand: try c.decode(String.self, forKey: .rerunCommand),
             attempts: try c.decodeIfPresent(Int.self, forKey: .attempts) ?? 1,
             passedAttempts: try c.decodeIfPresent(Int.self, forKey: .passedAttempts))

@@ -6,6 +6,8 @@ public struct RunResult: Sendable, Equatable {
     public static let schema = "ringcheck.run/1"
 
     public var ringcheckVersion: String
+    /// The profile the suite belongs to (`callx`, `dialstack`, …): which seed the backend was judged against.
+    public var profile: String
     public var suite: SuiteDescription
     /// What was tested, as the user should read it (`embedded reference backend`, a base URL, …).
     public var target: String
@@ -20,10 +22,12 @@ public struct RunResult: Sendable, Equatable {
     public var strict: Bool
 
     public init(
-        ringcheckVersion: String, suite: SuiteDescription, target: String, startedAt: Date, finishedAt: Date,
+        ringcheckVersion: String, profile: String = "callx", suite: SuiteDescription, target: String, startedAt: Date,
+        finishedAt: Date,
         requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil, strict: Bool = false
     ) {
         self.ringcheckVersion = ringcheckVersion
+        self.profile = profile
         self.suite = suite
         self.target = target
         self.startedAt = startedAt
@@ -65,12 +69,6 @@ public struct Shard: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     public var description: String { "\(index)/\(count)" }
-}
-
-/// How strongly a requirement is stated; only a failed MUST makes a backend non-conformant.
-public enum RequirementLevel: String, Sendable, Equatable, Codable, CaseIterable {
-    case must = "MUST"
-    case should = "SHOULD"
 }
 
 /// A requirement as the reports show it.

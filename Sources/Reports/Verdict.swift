@@ -50,7 +50,7 @@ public struct RequirementResult: Sendable, Equatable {
 
 extension RunResult {
     /// The failures of failed and flaky scenarios.
-    public var failures: [Failure] { scenarios.filter { $0.status.isFailure }.flatMap(\.failures) }
+    public var failures: [CheckFailure] { scenarios.filter { $0.status.isFailure }.flatMap(\.failures) }
 
     /// Any failed MUST (in a strict run, any failed requirement) → non-conformant; otherwise an error or
     /// timeout, or no scenario judged at all → inconclusive; otherwise conformant (SHOULD failures are
@@ -69,7 +69,7 @@ extension RunResult {
     public var exitCode: Int32 { verdict.exitCode }
 
     /// Failed SHOULDs: warnings of a conformant run (failures of a strict one).
-    public var warnings: [Failure] { failures.filter { $0.level == .should } }
+    public var warnings: [CheckFailure] { failures.filter { $0.level == .should } }
 
     /// The IDs of the requirements that failed at `level`, sorted: what reports count (one requirement
     /// failed by twelve checks is one failed requirement).

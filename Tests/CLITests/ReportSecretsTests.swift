@@ -72,8 +72,8 @@ import Testing
         let run = RunResult(
             ringcheckVersion: "test", suite: SuiteDescription(id: "callx", version: "1", title: "t"),
             target: embedded.target.name, startedAt: Date(), finishedAt: Date(),
-            requirements: RunReportMapping.requirements(suite.catalogue),
-            scenarios: results.map { RunReportMapping.result($0.scenario, $0.attempts, rerun: "ringcheck run x") },
+            requirements: suite.catalogue.requirementInfos,
+            scenarios: results.map { ScenarioResult.combining($0.attempts) },
             shard: nil, strict: false)
         #expect(
             run.scenarios.contains {

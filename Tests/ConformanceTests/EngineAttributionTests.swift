@@ -79,7 +79,7 @@ import Testing
         let o = try #require(results.first?.attempts.first)
         #expect(o.failures.isEmpty)
         guard case .error(let message) = o.status else {
-            Issue.record("expected an error, got \(o.status.name)")
+            Issue.record("expected an error, got \(o.status)")
             return
         }
         #expect(message.contains("APNs refused") && message.contains("could not be judged"), "\(message)")

@@ -23,7 +23,7 @@ import Testing
                 scenario.needs.contains(.restart) && o.status == .notApplicable(reason: "the target lacks restart")
             #expect(
                 o.status == .pass || skipped,
-                "\(scenario.id): \(o.status.name) \(o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" })"
+                "\(scenario.id): \(o.status) \(o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" })"
             )
         }
         let spreads = results.flatMap { $0.attempts.flatMap(\.raceSpreadsMs) }
@@ -70,7 +70,7 @@ import Testing
         await stack.stop()
         let o = try #require(results.first?.attempts.first)
         guard case .timeout = o.status else {
-            Issue.record("expected a timeout, got \(o.status.name)")
+            Issue.record("expected a timeout, got \(o.status)")
             return
         }
     }
@@ -82,7 +82,7 @@ import Testing
         await stack.stop()
         let o = try #require(results.first?.attempts.first)
         guard case .error = o.status else {
-            Issue.record("expected an error, got \(o.status.name)")
+            Issue.record("expected an error, got \(o.status)")
             return
         }
         #expect(o.failures.isEmpty)
@@ -95,7 +95,7 @@ import Testing
         await stack.stop()
         for (scenario, attempts) in results {
             #expect(attempts.count == 3)
-            #expect(attempts.allSatisfy { $0.status == .pass }, "\(scenario.id): \(attempts.map(\.status.name))")
+            #expect(attempts.allSatisfy { $0.status == .pass }, "\(scenario.id): \(attempts.map(\.status))")
         }
     }
 }

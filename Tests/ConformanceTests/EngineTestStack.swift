@@ -2,6 +2,7 @@ import Conformance
 import Foundation
 import PushMocks
 import ReferenceBackend
+import Reports
 import TestSupport
 
 /// The mocks, the reference backend wired to them with accounts for many runs, and an engine on them.
@@ -76,22 +77,10 @@ final class EngineTestStack: Sendable {
 
     /// Runs `scenarios` of `suite` (default: the whole shipped suite) concurrently.
     func run(_ ids: [String]? = nil, in other: Suite? = nil, repeatCount: Int = 1) async -> [(
-        scenario: Scenario, attempts: [ScenarioOutcome]
+        scenario: Scenario, attempts: [ScenarioResult]
     )] {
         let suite = other ?? self.suite
         let chosen = ids.map { ids in suite.scenarios.filter { ids.contains($0.id) } } ?? suite.scenarios
         return await SuiteRunner(engine: engine, concurrency: 12, repeatCount: repeatCount).run(chosen)
-    }
-}
-
-extension ScenarioOutcome.Status {
-    var name: String {
-        switch self {
-        case .pass: return "pass"
-        case .fail: return "fail"
-        case .notApplicable: return "notApplicable"
-        case .error(let m): return "error: \(m)"
-        case .timeout(let m): return "timeout: \(m)"
-        }
     }
 }

@@ -2,6 +2,7 @@ import Conformance
 import Foundation
 import PushMocks
 import ReferenceBackend
+import Reports
 import TestSupport
 import Testing
 
@@ -25,20 +26,20 @@ import Testing
     }
 
     /// Every scenario passes, except those the target cannot run: not applicable with the reason.
-    static func judge(_ results: [(scenario: Scenario, attempts: [ScenarioOutcome])], rawRequestsMapped: Bool) {
+    static func judge(_ results: [(scenario: Scenario, attempts: [ScenarioResult])], rawRequestsMapped: Bool) {
         #expect(results.count > 30)
         for (scenario, attempts) in results {
             let o = attempts[0]
             if let reason = lacking(scenario) {
-                #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status.name)")
+                #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status)")
             } else if !rawRequestsMapped && rawRequestScenarios.contains(scenario.id) {
                 guard case .notApplicable(let reason) = o.status else {
-                    Issue.record("\(scenario.id): expected not applicable, got \(o.status.name)")
+                    Issue.record("\(scenario.id): expected not applicable, got \(o.status)")
                     continue
                 }
                 #expect(reason.contains("raw request") && reason.contains("maps"), "\(scenario.id): \(reason)")
             } else {
-                #expect(o.status == .pass, "\(scenario.id): \(o.status.name) \(TargetFileStack.findings(o))")
+                #expect(o.status == .pass, "\(scenario.id): \(o.status) \(TargetFileStack.findings(o))")
             }
         }
     }
@@ -73,20 +74,20 @@ import Testing
         for (scenario, attempts) in results {
             let o = attempts[0]
             if let reason = Self.lacking(scenario, alsoLacking: [.idempotency]) {
-                #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status.name)")
+                #expect(o.status == .notApplicable(reason: reason), "\(scenario.id): \(o.status)")
             } else if scenario.needs.contains(.idempotency) {
                 #expect(o.status == .notApplicable(reason: "the target lacks idempotency"), "\(scenario.id)")
             } else if case .notApplicable(let reason) = o.status {
                 let known = reason.contains("video call") || (reason.contains("raw request") && reason.contains("maps"))
                 #expect(known, "\(scenario.id): \(reason)")
             } else {
-                #expect(o.status == .pass, "\(scenario.id): \(o.status.name) \(TargetFileStack.findings(o))")
+                #expect(o.status == .pass, "\(scenario.id): \(o.status) \(TargetFileStack.findings(o))")
                 passed += 1
             }
         }
         let video = try #require(results.first { $0.scenario.id == "payload.video-invitation" })
         guard case .notApplicable(let why) = video.attempts[0].status else {
-            Issue.record("payload.video-invitation: \(video.attempts[0].status.name)")
+            Issue.record("payload.video-invitation: \(video.attempts[0].status)")
             return
         }
         #expect(why.contains("creates a video call") && why.contains("videoCalls"))
@@ -101,7 +102,7 @@ import Testing
         let states = try await TargetFileStack.run(
             noValues, shape: .node, slots: 1, only: ["basic.answer-and-hang-up"])
         let a = try #require(states.first?.attempts.first)
-        #expect(a.status != .pass, "RINGING is not ringing: \(a.status.name)")
+        #expect(a.status != .pass, "RINGING is not ringing: \(a.status)")
         var noNumbers = file
         noNumbers.mapping.numbers = []
         let revisions = try await TargetFileStack.run(
@@ -123,7 +124,7 @@ import Testing
         for (scenario, attempts) in results {
             #expect(
                 attempts[0].status == .pass,
-                "\(scenario.id): \(attempts[0].status.name) \(TargetFileStack.findings(attempts[0]))")
+                "\(scenario.id): \(attempts[0].status) \(TargetFileStack.findings(attempts[0]))")
         }
     }
 
@@ -144,7 +145,7 @@ import Testing
 enum TargetFileStack {
     static func run(
         _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1
-    ) async throws -> [(scenario: Scenario, attempts: [ScenarioOutcome])] {
+    ) async throws -> [(scenario: Scenario, attempts: [ScenarioResult])] {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try MockStack.start()
         defer { mocks.stop() }
@@ -176,14 +177,14 @@ enum TargetFileStack {
             target: file.target(defaultAppId: mocks.providers.credentials.bundleID), mocks: mocks,
             catalogue: suite.catalogue)
         let chosen = ids.map { ids in suite.scenarios.filter { ids.contains($0.id) } } ?? suite.scenarios
-        var results: [(scenario: Scenario, attempts: [ScenarioOutcome])] = []
+        var results: [(scenario: Scenario, attempts: [ScenarioResult])] = []
         for _ in 0..<times { results += await SuiteRunner(engine: engine, concurrency: file.poolSize).run(chosen) }
         engine.shutdown()
         await server.stop()
         return results
     }
 
-    static func findings(_ o: ScenarioOutcome) -> String {
+    static func findings(_ o: ScenarioResult) -> String {
         o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" }.joined(separator: "; ")
     }
 }

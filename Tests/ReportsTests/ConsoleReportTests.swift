@@ -39,7 +39,8 @@ import Testing
         #expect(text.contains("Verdict: non-conformant (exit 1)"))
         #expect(
             text.contains(
-                "ringcheck 0.1.0 · suite callx 0.1.0 · target embedded reference backend · 2026-09-21T14:13:20.125Z"))
+                "ringcheck 0.1.0 · profile callx · suite callx 0.1.0 · target embedded reference backend · 2026-09-21T14:13:20.125Z"
+            ))
         #expect(text.contains("MUST failed: CALLX-APNS-5"))
         #expect(!text.contains("\u{1B}"))
     }

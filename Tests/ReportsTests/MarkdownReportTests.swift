@@ -35,12 +35,14 @@ import Testing
 
     @Test func summaryNamesVerdictFailuresAndRerun() {
         let md = MarkdownReport.render(F.mixed)
-        #expect(md.hasPrefix("## ringcheck callx 0.1.0: ❌ non-conformant (exit 1)"))
+        #expect(md.hasPrefix("## ringcheck · profile callx · suite callx 0.1.0: ❌ non-conformant (exit 1)"))
         #expect(md.contains("| CALLX-APNS-5 | MUST | apns-expiration is 0 |"))
         #expect(md.contains("```sh\nringcheck run push.expiration --suite callx\n```"))
         let warn = F.run([
             F.scenario("a.b", .fail, requirements: ["CALLX-ARB-1"], failures: [F.failure("CALLX-ARB-1", .should)])
         ])
-        #expect(MarkdownReport.render(warn).hasPrefix("## ringcheck callx 0.1.0: ✅ conformant with 1 SHOULD warning\n"))
+        #expect(
+            MarkdownReport.render(warn).hasPrefix(
+                "## ringcheck · profile callx · suite callx 0.1.0: ✅ conformant with 1 SHOULD warning\n"))
     }
 }

@@ -14,28 +14,28 @@ enum ReportFixtures {
     ]
 
     static func scenario(
-        _ id: String, _ status: ScenarioStatus, requirements: [String], failures: [Failure] = [],
+        _ id: String, _ status: ScenarioStatus, requirements: [String], failures: [CheckFailure] = [],
         title: String? = nil
     ) -> ScenarioResult {
         ScenarioResult(
             id: id, title: title ?? "Scenario \(id)", requirements: requirements, tags: ["t"], status: status,
             durationMs: 812.5, failures: failures,
             timeline: [
-                TimelineEntry(atMs: 0, kind: .request, actor: "a", summary: "POST /v1/calls"),
-                TimelineEntry(
+                TimelineItem(atMs: 0, kind: .request, actor: "a", summary: "POST /v1/calls"),
+                TimelineItem(
                     atMs: 12, kind: .response, actor: "a", summary: "201 ringing",
                     detail: "authorization: Bearer abcdefghijklmnop\n{\"state\":\"ringing\"}"),
-                TimelineEntry(atMs: 30, kind: .push, actor: "b-phone", summary: "call.invited rev 1"),
+                TimelineItem(atMs: 30, kind: .push, actor: "b-phone", summary: "call.invited rev 1"),
             ],
             rerunCommand: "ringcheck run \(id) --suite callx")
     }
 
-    static func failure(_ requirement: String, _ level: RequirementLevel) -> Failure {
-        Failure(
+    static func failure(_ requirement: String, _ level: RequirementLevel) -> CheckFailure {
+        CheckFailure(
             requirement: requirement, level: level, check: "VoIP push to b-phone has apns-expiration 0",
             expected: "0", actual: "3600",
             evidence: [
-                Evidence(
+                EvidenceItem(
                     kind: .push, title: "POST /3/device/abc → 200",
                     text: "apns-expiration: 3600\nauthorization: bearer eyJhbGciOiJFUzI1NiJ9.e30.sig\n{\"aps\":{}}")
             ])

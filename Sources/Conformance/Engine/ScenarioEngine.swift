@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 
 /// Runs scenarios against a target whose pushes reach ringcheck's mocks: plays user A and the
 /// callee's devices over HTTP, watches the mocks' capture log and the events feed, and judges.
@@ -62,10 +63,10 @@ public final class ScenarioEngine: Sendable {
         requirement.flatMap { catalogue[$0]?.level } ?? .should
     }
 
-    /// Runs `scenario` as run number `run` (which picks its accounts) and judges it.
-    public func run(_ scenario: Scenario, run: Int) async -> ScenarioOutcome {
+    /// Runs `scenario` as run number `run` (which picks its accounts) and judges it: one attempt's result.
+    public func run(_ scenario: Scenario, run: Int) async -> ScenarioResult {
         if let reason = target.notApplicableReason(scenario) {
-            return ScenarioOutcome(scenarioId: scenario.id, status: .notApplicable(reason: reason), durationMs: 0)
+            return ScenarioResult(scenario, status: .notApplicable(reason: reason), durationMs: 0)
         }
         // With fixed accounts, a run waits for a free slot of them (before its time limit starts).
         let slot = await slots?.acquire()
@@ -81,10 +82,10 @@ public final class ScenarioEngine: Sendable {
             group.cancelAll()
             return first
         }
-        let outcome = await state.outcome(timedOut: !finished)
+        let result = await state.result(timedOut: !finished)
         if target.cleanUp { await state.cleanUpBackend() }
         if let slot { await slots?.release(slot) }
-        return outcome
+        return result
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PushMocks
+import Reports
 
 extension ScenarioRun {
     /// Reads the backend's log for `e.duration` and charges the first secret found in it: a push token

@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Reports
 
 extension ScenarioRun {
     // MARK: Reading the feed

@@ -1,5 +1,6 @@
 import JSON
 import PushMocks
+import Reports
 
 extension ScenarioRun {
     // MARK: What the invariants need

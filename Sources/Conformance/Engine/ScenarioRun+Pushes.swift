@@ -1,5 +1,6 @@
 import JSON
 import PushMocks
+import Reports
 
 /// A captured push as scenarios match it: `{device, kind, host, path, deviceToken, headers, body,
 /// callx, receivedAtMs, status, outcome}`. Authorization values keep only their scheme.

@@ -1,4 +1,5 @@
 import PushMocks
+import Reports
 
 // MARK: - Secrets out of the outcome
 

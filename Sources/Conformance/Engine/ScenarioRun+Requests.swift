@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Reports
 
 /// A request ready to send, before references are gone.
 struct PreparedRequest: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 
 /// The setup could not be done (a setup request failed, a reference named nothing): the scenario
 /// stops as a harness error, never charged to a requirement.
@@ -121,8 +122,9 @@ actor ScenarioRun {
         return true
     }
 
-    func outcome(timedOut: Bool) -> ScenarioOutcome {
-        let status: ScenarioOutcome.Status
+    /// This attempt's result, as the reports render it (re-run command: the plain `ringcheck run <id>`).
+    func result(timedOut: Bool) -> ScenarioResult {
+        let status: ScenarioStatus
         if timedOut || !finished {
             status = .timeout(message: "did not finish within \(engine.scenarioTimeout)")
         } else if !failures.isEmpty {
@@ -136,9 +138,9 @@ actor ScenarioRun {
         let ordered = timeline.enumerated().sorted { ($0.element.atMs, $0.offset) < ($1.element.atMs, $1.offset) }
             .map(\.element)
         let shown = redactedForReports(timeline: ordered, failures: failures)
-        return ScenarioOutcome(
-            scenarioId: scenario.id, status: status, durationMs: elapsedMs, failures: shown.failures,
-            timeline: shown.timeline, raceSpreadsMs: raceSpreads)
+        return ScenarioResult(
+            scenario, status: status, durationMs: elapsedMs, failures: shown.failures, timeline: shown.timeline,
+            raceSpreadsMs: raceSpreads)
     }
 
     // MARK: Set-up

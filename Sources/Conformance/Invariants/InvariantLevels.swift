@@ -1,3 +1,5 @@
+import Reports
+
 /// The levels of the requirements the invariants are charged to.
 ///
 /// The engine passes the loaded catalogue so levels always follow `requirements.yaml`; without one

@@ -1,3 +1,5 @@
+import Reports
+
 /// One rule a captured push or an observed event broke, charged to a catalogue requirement.
 public struct InvariantViolation: Sendable, Equatable, CustomStringConvertible {
     /// The requirement the rule belongs to, e.g. `CALLX-APNS-5`.

@@ -1,4 +1,5 @@
 import JSON
+import Reports
 
 /// Collects violations for one push or event, with levels from the catalogue and its evidence.
 struct ViolationRecorder {

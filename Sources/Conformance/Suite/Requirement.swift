@@ -1,8 +1,4 @@
-/// How strongly a seed states a rule; a failed MUST makes a backend non-conformant.
-public enum RequirementLevel: String, Sendable, Hashable, CaseIterable {
-    case must = "MUST"
-    case should = "SHOULD"
-}
+import Reports
 
 /// One rule of a seed document, as the suite checks it.
 public struct Requirement: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import Reports
 
 /// A suite's requirements (`requirements.yaml`) with its identity (`suite.yaml`).
 public struct RequirementCatalogue: Sendable, Equatable {

@@ -204,15 +204,16 @@ struct RunCommand: RingcheckCommand {
             }
         }
         let catalogue = suite.catalogue
-        let suiteInfo = SuiteDescription(
-            id: catalogue.suite.id, version: catalogue.suite.version, title: catalogue.suite.title)
+        let suiteInfo = catalogue.suiteDescription
+        // The profile the suite belongs to: every report names it.
+        let profile = "callx"
         let style = ConsoleStyle.forStandardOutput()
         let showConsole = formats.contains(.console)
         if showConsole {
             Console.out(
                 ConsoleReport.header(
-                    RingcheckVersion.current, suite: suiteInfo, target: backend.target.name, startedAt: startedAt,
-                    style: style))
+                    RingcheckVersion.current, profile: profile, suite: suiteInfo, target: backend.target.name,
+                    startedAt: startedAt, style: style))
         }
         let engine: ScenarioEngine
         do {
@@ -223,14 +224,14 @@ struct RunCommand: RingcheckCommand {
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
             return .inconclusive
         }
+        let command = self
         let runner = SuiteRunner(
             engine: engine, concurrency: min(concurrency, backend.maxConcurrency ?? concurrency),
-            repeatCount: repeatCount, failFast: failFast)
-        let command = self
+            repeatCount: repeatCount, failFast: failFast, rerunCommand: { command.rerunCommand($0) })
         let progress = ProgressCounter(total: scenarios.count)
-        let results = await runner.run(scenarios) { scenario, attempts in
+        let results = await runner.run(scenarios) { _, attempts in
             guard showConsole else { return }
-            let r = RunReportMapping.result(scenario, attempts, rerun: command.rerunCommand(scenario.id))
+            let r = ScenarioResult.combining(attempts)
             let done = await progress.next()
             Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
         }
@@ -238,11 +239,9 @@ struct RunCommand: RingcheckCommand {
         await cleanup.run()
 
         let runResult = RunResult(
-            ringcheckVersion: RingcheckVersion.current, suite: suiteInfo, target: backend.target.name,
-            startedAt: startedAt, finishedAt: Date(), requirements: RunReportMapping.requirements(catalogue),
-            scenarios: results.map {
-                RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))
-            },
+            ringcheckVersion: RingcheckVersion.current, profile: profile, suite: suiteInfo,
+            target: backend.target.name, startedAt: startedAt, finishedAt: Date(),
+            requirements: catalogue.requirementInfos, scenarios: results.map { ScenarioResult.combining($0.attempts) },
             shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
         let fileFormats = formats.filter { $0.fileName != nil }
@@ -255,7 +254,7 @@ struct RunCommand: RingcheckCommand {
                 return .usage
             }
         }
-        let spreads = results.flatMap { $0.attempts.flatMap(\.raceSpreadsMs) }
+        let spreads = runResult.scenarios.flatMap(\.raceSpreadsMs)
         if showConsole && !spreads.isEmpty {
             let sorted = spreads.sorted()
             Console.out(
