@@ -7,7 +7,7 @@ struct ServeReferenceCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
         name: "serve-reference",
         abstract:
-            "Run the reference Callx backend, sending real pushes to the providers in RINGCHECK_*, until interrupted.",
+            "Run the reference Callx backend (--profile dialstack: the wake-up webhook backend), sending real pushes to the providers in RINGCHECK_*, until interrupted.",
         discussion: """
             A conforming implementation of the Callx backend reference design: push-token registration, calls
             with idempotent create/answer/end, atomic answer arbitration, the per-installation event feed,
