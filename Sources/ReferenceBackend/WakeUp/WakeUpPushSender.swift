@@ -96,7 +96,7 @@ public final class WakeUpPushSender: Sendable {
                 status = response.status
                 outcome = PushOutcome.classify(response, kind: device.kind)
             } catch {
-                outcome = .retry(retryAfterMs: nil, reason: "no response: \(Self.describe(error))")
+                outcome = .noResponse(error)
             }
             var next: Int64?
             switch outcome {
@@ -126,11 +126,5 @@ public final class WakeUpPushSender: Sendable {
         if case .retry = outcome { line += retryAt == nil ? ", giving up (wake window over or attempts used)" : "" }
         if case .deadToken = outcome { line += ", token dropped" }
         log.write(line)
-    }
-
-    /// An error in words without its URL: an APNs URL carries the device token.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? ClientError else { return "\(type(of: error))" }
-        return "\(error.kind.rawValue): \(error.message)"
     }
 }
