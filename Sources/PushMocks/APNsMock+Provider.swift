@@ -1,5 +1,14 @@
 import HTTP
 
+extension MockProviderID {
+    public static let apns = MockProviderID("apns")
+}
+
+extension PushChannel {
+    /// VoIP pushes through APNs.
+    public static let apnsVoip = PushChannel("apnsVoip", provider: .apns)
+}
+
 extension ImpersonatedHost {
     public static let apnsProduction = ImpersonatedHost(
         name: "api.push.apple.com", ports: [443, 2197], initialMaxConcurrentStreams: 1)
@@ -14,7 +23,7 @@ extension ImpersonatedHost {
 /// only (ALPN offers h2 alone), and allows one stream per connection until a valid provider token arrives.
 extension APNsMock: MockProvider {
     public static func make(_ context: MockProviderContext) -> [any MockProvider] {
-        APNsEnvironment.allCases.map {
+        [APNsEnvironment.production, .sandbox].map {
             APNsMock(
                 environment: $0, credentials: context.credentials, log: context.log, faults: context.faults,
                 registry: context.registry, clock: context.clock)
@@ -28,7 +37,8 @@ extension APNsMock: MockProvider {
         "RINGCHECK_APNS_TEAM_ID", "RINGCHECK_APNS_TOPIC", "RINGCHECK_APNS_BUNDLE_ID", "RINGCHECK_APNS_VOIP_TOPIC",
     ]
 
-    public var id: MockKind { .apns }
+    public static let id = MockProviderID.apns
+    public static let channels = [PushChannel.apnsVoip]
 
     public var listener: MockListener {
         MockListener(

@@ -1,5 +1,14 @@
 import HTTP
 
+extension MockProviderID {
+    public static let fcm = MockProviderID("fcm")
+}
+
+extension PushChannel {
+    /// FCM HTTP v1 messages.
+    public static let fcm = PushChannel("fcm", provider: .fcm)
+}
+
 extension ImpersonatedHost {
     public static let fcm = ImpersonatedHost(name: "fcm.googleapis.com", ports: [443])
 }
@@ -17,7 +26,8 @@ extension FCMMock: MockProvider {
     public static let impersonatedHosts: [ImpersonatedHost] = [.fcm]
     public static let settingNames = ["RINGCHECK_FCM_URL"]
 
-    public var id: MockKind { .fcm }
+    public static let id = MockProviderID.fcm
+    public static let channels = [PushChannel.fcm]
     public var listener: MockListener { MockListener(name: "google") }
 
     /// The FCM API's paths: `/v1/…`.

@@ -19,7 +19,10 @@ public protocol MockProvider: HTTPHandler {
     static var settingNames: [String] { get }
 
     /// Which mock this is: the `mock` of its captures and fault plans.
-    var id: MockKind { get }
+    static var id: MockProviderID { get }
+    /// The device channels whose pushes it carries (APNs: `apnsVoip`); none for a provider that is not
+    /// a push channel (OAuth).
+    static var channels: [PushChannel] { get }
     /// The listener it is served on; instances naming the same listener share it.
     var listener: MockListener { get }
     /// The real host names this instance answers for when impersonating.
@@ -33,6 +36,10 @@ public protocol MockProvider: HTTPHandler {
 }
 
 extension MockProvider {
+    /// Which mock this is: its type's ID.
+    public var id: MockProviderID { Self.id }
+    /// No channels.
+    public static var channels: [PushChannel] { [] }
     /// Every host of the type.
     public var servedHosts: [ImpersonatedHost] { Self.impersonatedHosts }
     /// Claims every request.

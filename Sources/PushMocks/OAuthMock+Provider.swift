@@ -1,5 +1,9 @@
 import HTTP
 
+extension MockProviderID {
+    public static let oauth = MockProviderID("oauth")
+}
+
 extension ImpersonatedHost {
     public static let oauth = ImpersonatedHost(name: "oauth2.googleapis.com", ports: [443])
 }
@@ -20,7 +24,7 @@ extension OAuthMock: MockProvider {
         "RINGCHECK_OAUTH_TOKEN_URL", "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID",
     ]
 
-    public var id: MockKind { .oauth }
+    public static let id = MockProviderID.oauth
     public var listener: MockListener { MockListener(name: "google") }
 
     /// The token URL, and the service account (written to the state directory) that names it.
