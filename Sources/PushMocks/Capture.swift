@@ -133,7 +133,7 @@ public struct Capture: Sendable {
         get { storage.arrivalMs }
         set { writable.arrivalMs = newValue }
     }
-    public var mock: MockKind {
+    public var mock: MockProviderID {
         get { storage.mock }
         set { writable.mock = newValue }
     }
@@ -288,7 +288,7 @@ public struct Capture: Sendable {
     }
 
     /// A capture of `request` with no response yet.
-    public init(request: HTTPRequest, mock: MockKind, arrivalMs: Int64) {
+    public init(request: HTTPRequest, mock: MockProviderID, arrivalMs: Int64) {
         storage = Storage(request: request, mock: mock, arrivalMs: arrivalMs)
     }
 
@@ -306,7 +306,7 @@ public struct Capture: Sendable {
     private final class Storage: @unchecked Sendable {
         var sequence: Int
         var arrivalMs: Int64
-        var mock: MockKind
+        var mock: MockProviderID
         var environment: APNsEnvironment?
         /// The request as received (its head shared with it and with the requests that repeat it):
         /// method, target, headers, body, connection, stream and HTTP version are read from it.
@@ -329,7 +329,7 @@ public struct Capture: Sendable {
         var secrets: [CaptureSecret]
         var jsonSource: JSONSource
 
-        init(request: HTTPRequest, mock: MockKind, arrivalMs: Int64) {
+        init(request: HTTPRequest, mock: MockProviderID, arrivalMs: Int64) {
             sequence = 0
             self.arrivalMs = arrivalMs
             self.mock = mock

@@ -1,6 +1,6 @@
 /// Which captures a query returns. Every set field must match.
 public struct CaptureFilter: Sendable, Equatable {
-    public var mock: MockKind?
+    public var mock: MockProviderID?
     /// APNs device token or FCM registration token (APNs tokens compare case-insensitively).
     public var deviceToken: String?
     public var environment: APNsEnvironment?
@@ -13,7 +13,7 @@ public struct CaptureFilter: Sendable, Equatable {
 
     /// Creates a value from its parts.
     public init(
-        mock: MockKind? = nil, deviceToken: String? = nil, environment: APNsEnvironment? = nil,
+        mock: MockProviderID? = nil, deviceToken: String? = nil, environment: APNsEnvironment? = nil,
         afterSequence: Int? = nil, sinceMs: Int64? = nil, acceptedOnly: Bool = false
     ) {
         self.mock = mock

@@ -117,8 +117,10 @@ public struct ControlAPI: HTTPHandler {
     static func filter(_ query: [String: String]) -> Result<CaptureFilter, ControlError> {
         var filter = CaptureFilter()
         if let m = query["mock"], !m.isEmpty {
-            guard let mock = MockKind(rawValue: m) else {
-                return .failure(ControlError("mock must be apns, fcm or oauth"))
+            guard let mock = MockProviderID(rawValue: m) else {
+                let names = MockProviderID.allCases.map(\.rawValue)
+                return .failure(
+                    ControlError("mock must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"))
             }
             filter.mock = mock
         }

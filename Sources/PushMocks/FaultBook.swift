@@ -42,7 +42,7 @@ public struct FaultBook: Sendable, Equatable {
     }
 
     /// Consumes one use of the first live plan matching a request to `mock` for `deviceToken`.
-    public mutating func next(mock: MockKind, deviceToken: String?) -> AppliedFault? {
+    public mutating func next(mock: MockProviderID, deviceToken: String?) -> AppliedFault? {
         guard
             let i = entries.firstIndex(where: {
                 !$0.isExhausted && $0.plan.matches(mock: mock, deviceToken: deviceToken)

@@ -21,8 +21,12 @@ extension FaultPlan {
             case "mock":
                 if case .null = value { break }
                 if let s = Self.string(value, "mock", &errors) {
-                    plan.mock = MockKind(rawValue: s)
-                    if plan.mock == nil { errors.append("mock must be one of apns, fcm, oauth (got '\(s)')") }
+                    plan.mock = MockProviderID(rawValue: s)
+                    if plan.mock == nil {
+                        errors.append(
+                            "mock must be one of \(MockProviderID.allCases.map(\.rawValue).joined(separator: ", ")) "
+                                + "(got '\(s)')")
+                    }
                 }
             case "deviceToken":
                 if case .null = value { break }

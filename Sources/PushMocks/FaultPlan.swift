@@ -37,7 +37,7 @@ public struct FaultPlan: Sendable, Codable, Equatable {
     /// Assigned on installation when nil (`f1`, `f2`, …); installing a plan with an existing ID replaces it.
     public var id: String?
     /// Only requests to this mock; nil matches every mock.
-    public var mock: MockKind?
+    public var mock: MockProviderID?
     /// Only requests for this APNs device token or FCM registration token; nil matches every request.
     public var deviceToken: String?
     /// How many matching requests the plan affects; nil means all of them.
@@ -55,7 +55,7 @@ public struct FaultPlan: Sendable, Codable, Equatable {
 
     /// Creates a value from its parts.
     public init(
-        id: String? = nil, mock: MockKind? = nil, deviceToken: String? = nil, times: Int? = nil,
+        id: String? = nil, mock: MockProviderID? = nil, deviceToken: String? = nil, times: Int? = nil,
         respond: FaultResponse? = nil, latencyMs: Int? = nil, retryAfter: Int? = nil,
         connection: FaultConnectionAction? = nil, goawayErrorCode: UInt32? = nil
     ) {
@@ -71,7 +71,7 @@ public struct FaultPlan: Sendable, Codable, Equatable {
     }
 
     /// True when the plan applies to a request to `mock` for `deviceToken`.
-    public func matches(mock: MockKind, deviceToken token: String?) -> Bool {
+    public func matches(mock: MockProviderID, deviceToken token: String?) -> Bool {
         if let want = self.mock, want != mock { return false }
         if let want = deviceToken {
             guard let token else { return false }

@@ -16,7 +16,7 @@ public final class FaultPlans: Sendable {
     }
 
     /// Consumes one use of the first live plan matching the request.
-    public func next(mock: MockKind, deviceToken: String?) -> AppliedFault? {
+    public func next(mock: MockProviderID, deviceToken: String?) -> AppliedFault? {
         book.withLock { $0.next(mock: mock, deviceToken: deviceToken) }
     }
 

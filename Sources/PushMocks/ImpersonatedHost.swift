@@ -1,33 +1,34 @@
 import HTTP
 
-/// A real push-provider host name the mocks stand in for, and the mock that answers for it.
-public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
-    case apnsProduction = "api.push.apple.com"
-    case apnsSandbox = "api.sandbox.push.apple.com"
-    /// The older name of the sandbox, still hard-coded by several widely used Python clients.
-    case apnsDevelopment = "api.development.push.apple.com"
-    case fcm = "fcm.googleapis.com"
-    case oauth = "oauth2.googleapis.com"
-
-    /// The DNS name.
-    public var name: String { rawValue }
-
+/// A real push-provider host name the mocks stand in for. Each provider declares its own
+/// (`MockProvider.impersonatedHosts`); `allCases` is every registered provider's.
+public struct ImpersonatedHost: Sendable, Hashable, CustomStringConvertible {
+    /// The DNS name, lower case.
+    public let name: String
     /// The ports the real service listens on: 443, and also 2197 for APNs.
-    public var ports: [Int] {
-        switch self {
-        case .apnsProduction, .apnsSandbox, .apnsDevelopment: [443, 2197]
-        case .fcm, .oauth: [443]
-        }
+    public let ports: [Int]
+    /// SETTINGS_MAX_CONCURRENT_STREAMS of a fresh connection for this name, when the real service
+    /// limits it (APNs: one stream until a valid provider token arrives).
+    public let initialMaxConcurrentStreams: UInt32?
+
+    /// Creates a value from its parts.
+    public init(name: String, ports: [Int] = [443], initialMaxConcurrentStreams: UInt32? = nil) {
+        self.name = name.lowercased()
+        self.ports = ports
+        self.initialMaxConcurrentStreams = initialMaxConcurrentStreams
     }
 
-    /// The APNs environment the host serves; nil for the Google hosts.
-    public var apnsEnvironment: APNsEnvironment? {
-        switch self {
-        case .apnsProduction: .production
-        case .apnsSandbox, .apnsDevelopment: .sandbox
-        case .fcm, .oauth: nil
-        }
-    }
+    public var description: String { name }
+
+    /// Every host a registered provider serves.
+    public static let allCases: [ImpersonatedHost] = MockProviders.impersonatedHosts
+
+    /// Whether a name may start with each byte (lower-cased): what `mayStart` reads.
+    private static let firstBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for host in allCases { if let b = host.name.utf8.first { table[Int(b)] = true } }
+        return table
+    }()
 
     /// Every name, space-separated, as an `/etc/hosts` line wants them.
     public static var allNames: String { allCases.map(\.name).joined(separator: " ") }
@@ -39,8 +40,8 @@ public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
         if host.utf8.last == UInt8(ascii: ".") { host = host.dropLast() }
         guard Self.mayStart(host.utf8.first) else { return nil }
         for candidate in Self.allCases
-        where candidate.rawValue.utf8.count == host.utf8.count
-            && zip(candidate.rawValue.utf8, host.utf8).allSatisfy({ Self.asciiLower($1) == $0 })
+        where candidate.name.utf8.count == host.utf8.count
+            && zip(candidate.name.utf8, host.utf8).allSatisfy({ Self.asciiLower($1) == $0 })
         {
             self = candidate
             return
@@ -71,8 +72,7 @@ public enum ImpersonatedHost: String, Sendable, CaseIterable, Codable {
     /// before the generic parse: this runs for every captured request, mostly for `127.0.0.1:PORT`.
     private static func mayStart(_ first: UInt8?) -> Bool {
         guard let first else { return false }
-        let letter = first | 0x20
-        return letter == UInt8(ascii: "a") || letter == UInt8(ascii: "f") || letter == UInt8(ascii: "o")
+        return firstBytes[Int(asciiLower(first))]
     }
 
     private static func asciiLower(_ b: UInt8) -> UInt8 {

@@ -5,18 +5,24 @@ import HTTP
 /// mocks, fault plans and capture log as through the mocks' own URLs, and are judged just as strictly.
 public struct ImpersonationRouter: HTTPImmediateHandler {
     public let providers: MockProviders
+    /// The provider serving each host name.
+    private let byHost: [String: any MockProvider]
 
     /// Creates a value from its parts.
-    public init(providers: MockProviders) { self.providers = providers }
+    public init(providers: MockProviders) {
+        self.providers = providers
+        var byHost: [String: any MockProvider] = [:]
+        for provider in providers.all {
+            for host in provider.servedHosts where byHost[host.name] == nil { byHost[host.name] = provider }
+        }
+        self.byHost = byHost
+    }
 
     /// Answers one request through the addressed host's mock, or refuses what no mock would get.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         switch route(request) {
         case .failure(let refusal): return refusal.response
-        case .success(.apnsProduction): return await providers.apnsProduction.handle(request)
-        case .success(.apnsSandbox), .success(.apnsDevelopment): return await providers.apnsSandbox.handle(request)
-        case .success(.fcm): return await providers.fcm.handle(request)
-        case .success(.oauth): return await providers.oauth.handle(request)
+        case .success(let provider): return await provider.handle(request)
         }
     }
 
@@ -24,10 +30,7 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         switch route(request) {
         case .failure(let refusal): return refusal.response
-        case .success(.apnsProduction): return providers.apnsProduction.respondImmediately(to: request)
-        case .success(.apnsSandbox), .success(.apnsDevelopment):
-            return providers.apnsSandbox.respondImmediately(to: request)
-        case .success(.fcm), .success(.oauth): return nil
+        case .success(let provider): return (provider as? any HTTPImmediateHandler)?.respondImmediately(to: request)
         }
     }
 
@@ -36,8 +39,8 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
         var response: HTTPResponse
     }
 
-    /// The host `request` is for, or the answer for a request that names none.
-    func route(_ request: HTTPRequest) -> Result<ImpersonatedHost, Refusal> {
+    /// The mock of the host `request` is for, or the answer for a request that names none.
+    func route(_ request: HTTPRequest) -> Result<any MockProvider, Refusal> {
         guard request.connection.isTLS else {
             // A plain request on the proxy port: an http:// URL through HTTP_PROXY, or a lost client.
             // Answered, then the connection closes, as for a refused CONNECT.
@@ -50,7 +53,9 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
             refusal.response.directive = .goawayAfterResponse(errorCode: 0, debug: "")
             return .failure(refusal)
         }
-        if let host = ImpersonatedHost.addressed(by: request) { return .success(host) }
+        if let host = ImpersonatedHost.addressed(by: request), let provider = byHost[host.name] {
+            return .success(provider)
+        }
         let named = request.authorityOrHost ?? request.connection.serverName ?? "no host"
         return .failure(
             Refusal(

@@ -22,6 +22,21 @@ public struct MockSettings: Sendable, Equatable {
     public var impersonateAddresses: [String]
     /// The HTTPS forward proxy for the real host names (`http://ADDR:PORT`), when it runs.
     public var httpsProxy: String?
+    /// Settings of registered providers beyond the built-in ones (`MockProvider.settingNames`), in
+    /// registration order, written after the built-in ones.
+    public var extra: [Variable] = []
+
+    /// One environment variable.
+    public struct Variable: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        /// Creates a value from its parts.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
 
     public init(
         apnsURL: String, apnsSandboxURL: String, fcmURL: String, oauthTokenURL: String, caFile: String,
@@ -47,7 +62,7 @@ public struct MockSettings: Sendable, Equatable {
     /// The settings as `(variable, value)` pairs, in the documented order; the impersonation ones
     /// (`RINGCHECK_IMPERSONATE_ADDRESSES`, space-separated, and `RINGCHECK_HTTPS_PROXY`) only when set.
     public var environment: [(name: String, value: String)] {
-        var pairs = required
+        var pairs = required + extra.map { ($0.name, $0.value) }
         if !impersonateAddresses.isEmpty {
             pairs.append(("RINGCHECK_IMPERSONATE_ADDRESSES", impersonateAddresses.joined(separator: " ")))
         }
@@ -74,12 +89,23 @@ public struct MockSettings: Sendable, Equatable {
         ]
     }
 
+    /// The variables `required` writes: the ones every stack has.
+    static let builtInNames: Set<String> = [
+        "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
+        "RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_APNS_KEY_ID", "RINGCHECK_APNS_TEAM_ID",
+        "RINGCHECK_APNS_TOPIC", "RINGCHECK_APNS_BUNDLE_ID", "RINGCHECK_APNS_VOIP_TOPIC",
+        "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
+    ]
+
     /// The topic of VoIP pushes: `<bundle ID>.voip` (`RINGCHECK_APNS_VOIP_TOPIC`).
     public var apnsVoIPTopic: String { apnsBundleID + ".voip" }
 
     /// Reads the settings from environment variables; throws naming every missing variable. The bundle ID
     /// comes from `RINGCHECK_APNS_BUNDLE_ID`, else `RINGCHECK_APNS_TOPIC`.
-    public init(environment env: [String: String]) throws(MockSettingsError) {
+    /// Settings named by `providers` beyond the built-in ones go to `extra`.
+    public init(
+        environment env: [String: String], providers: [any MockProvider.Type] = MockProviders.registered
+    ) throws(MockSettingsError) {
         let names = [
             "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_OAUTH_TOKEN_URL",
             "RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_APNS_KEY_ID", "RINGCHECK_APNS_TEAM_ID",
@@ -100,6 +126,10 @@ public struct MockSettings: Sendable, Equatable {
             fcmProjectID: env["RINGCHECK_FCM_PROJECT_ID"]!, controlURL: env["RINGCHECK_CONTROL_URL"]!,
             impersonateAddresses: (env["RINGCHECK_IMPERSONATE_ADDRESSES"] ?? "").split(separator: " ").map(String.init),
             httpsProxy: env["RINGCHECK_HTTPS_PROXY"].flatMap { $0.isEmpty ? nil : $0 })
+        var seen = Self.builtInNames
+        for name in providers.flatMap({ $0.settingNames }) where seen.insert(name).inserted {
+            if let value = env[name], !value.isEmpty { extra.append(Variable(name: name, value: value)) }
+        }
     }
 
     /// Shell `export` lines, values single-quoted so any path survives `source`.

@@ -7,7 +7,9 @@ extension MockStack {
     /// SETTINGS_MAX_CONCURRENT_STREAMS by name: APNs allows one stream until a valid provider token
     /// arrives (the mock raises it), Google does not limit a fresh connection so.
     static let impersonationStreamLimits: [String: UInt32] = Dictionary(
-        uniqueKeysWithValues: ImpersonatedHost.allCases.filter { $0.apnsEnvironment != nil }.map { ($0.name, 1) })
+        uniqueKeysWithValues: ImpersonatedHost.allCases.compactMap { host in
+            host.initialMaxConcurrentStreams.map { (host.name, $0) }
+        })
 
     /// Starts the TLS listeners and the proxy that serve the real host names from `providers`.
     static func startImpersonation(

@@ -2,17 +2,32 @@ import Foundation
 import HTTP
 import Signing
 
-/// The mocks running on real sockets: APNs production and sandbox (TLS, HTTP/2), FCM and OAuth on
-/// one Google port (TLS), and the control API (plain HTTP), with the CA, `.p8` key and service
-/// account written to a state directory. What `ringcheck mocks` and every `ringcheck run` start.
+/// The mocks running on real sockets: every provider of `MockProviders.registered` on the listener it
+/// asks for (APNs production and sandbox: TLS, HTTP/2; FCM and OAuth on one Google port: TLS), and the
+/// control API (plain HTTP), with the CA and the providers' key files (`.p8` key, service account)
+/// written to a state directory. What `ringcheck mocks` and every `ringcheck run` start.
 public final class MockStack: Sendable {
     /// Where and how the mocks listen.
     public struct Options: Sendable {
         public var host: String = "127.0.0.1"
-        public var apnsPort: Int = 0
-        public var apnsSandboxPort: Int = 0
-        public var googlePort: Int = 0
-        public var controlPort: Int = 0
+        /// The port of each listener by name (`MockListener.name`, and `control`); 0 or absent: any free port.
+        public var ports: [String: Int] = [:]
+        public var apnsPort: Int {
+            get { ports["apns", default: 0] }
+            set { ports["apns"] = newValue }
+        }
+        public var apnsSandboxPort: Int {
+            get { ports["apnsSandbox", default: 0] }
+            set { ports["apnsSandbox"] = newValue }
+        }
+        public var googlePort: Int {
+            get { ports["google", default: 0] }
+            set { ports["google"] = newValue }
+        }
+        public var controlPort: Int {
+            get { ports[MockStack.controlListener, default: 0] }
+            set { ports[MockStack.controlListener] = newValue }
+        }
         /// Where the CA, key and service account are written; nil makes a new temporary directory.
         public var stateDirectory: String?
         /// Keep the CA in `stateDirectory` across runs (so a backend's trust store need not change).
@@ -25,6 +40,8 @@ public final class MockStack: Sendable {
         /// Extra DNS names the mock certificate covers besides localhost and the real provider hosts.
         public var extraCertificateNames: [String] = []
         public var clock: MockClock = .system
+        /// The providers served: `MockProviders.registered`, unless a test adds its own.
+        public var providers: [any MockProvider.Type] = MockProviders.registered
         /// Event-loop threads per listener (SO_REUSEPORT).
         public var loopCount: Int = 1
         /// Also serve the real host names (TLS listeners and a `CONNECT` proxy); nil for none.
@@ -36,6 +53,9 @@ public final class MockStack: Sendable {
     /// The control API's own handler thread, shared by every stack in the process: however many
     /// captures a backend's tooling asks for (or abandons), the provider listeners' threads stay free.
     static let controlExecutor = HandlerExecutor(threads: 1, name: "rc-control")
+
+    /// The name of the control API's listener in `Options.ports`.
+    public static let controlListener = "control"
 
     /// The real provider host names the certificate covers, so a backend that hard-codes them can be
     /// pointed here through a hosts entry or a proxy.
@@ -55,7 +75,8 @@ public final class MockStack: Sendable {
     /// Fault plans applied by every mock.
     public var faults: FaultPlans { providers.faults }
 
-    /// Generates keys and certificates, starts the four listeners and writes the key files.
+    /// Generates keys and certificates, starts every registered provider's listener and the control API's,
+    /// and has the providers write their key files.
     public static func start(_ options: Options = Options()) throws -> MockStack {
         let dir = try prepareStateDirectory(options.stateDirectory)
         let ca =
@@ -68,38 +89,36 @@ public final class MockStack: Sendable {
         let tls = TLSConfiguration.pem(certificateChain: leaf.chainPEM, privateKey: leaf.privateKeyPEM)
 
         // The service account's token_uri must name the Google port, known only once it is bound;
-        // the file is written after the servers start.
-        var keys =
+        // the providers write their files after the servers start.
+        let keys =
             options.persistentKeys
             ? try MockKeyMaterial.persistent(
                 in: dir, projectID: options.projectID, tokenURI: "https://placeholder/token",
                 bundleID: options.bundleID)
             : try MockKeyMaterial.generate(
                 projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID)
-        let providers = MockProviders(credentials: keys.credentials, clock: options.clock)
+        let providers = MockProviders(
+            credentials: keys.credentials, clock: options.clock, registered: options.providers)
 
-        // APNs speaks HTTP/2 only (ALPN offers h2 alone), and allows one stream per connection until a
-        // valid provider token arrives.
-        var apnsTLS = tls
-        apnsTLS.offersHTTP1 = false
-        let apns = HTTPServer(
-            configuration: .init(
-                host: options.host, port: options.apnsPort, tls: apnsTLS, initialMaxConcurrentStreams: 1,
-                loopCount: options.loopCount),
-            handler: providers.apnsProduction)
-        let sandbox = HTTPServer(
-            configuration: .init(
-                host: options.host, port: options.apnsSandboxPort, tls: apnsTLS, initialMaxConcurrentStreams: 1,
-                loopCount: options.loopCount),
-            handler: providers.apnsSandbox)
-        let google = HTTPServer(
-            configuration: .init(host: options.host, port: options.googlePort, tls: tls, loopCount: options.loopCount),
-            handler: providers.google)
+        // One listener per provider listener name (providers naming the same one share it), then the
+        // control API's plain one.
+        let listeners = providers.listeners
+        var servers = listeners.map { entry in
+            var listenerTLS = tls
+            listenerTLS.offersHTTP1 = entry.listener.offersHTTP1
+            return HTTPServer(
+                configuration: .init(
+                    host: options.host, port: options.ports[entry.listener.name, default: 0],
+                    tls: entry.listener.tls ? listenerTLS : nil,
+                    initialMaxConcurrentStreams: entry.listener.initialMaxConcurrentStreams,
+                    loopCount: options.loopCount),
+                handler: providers.handler(forListener: entry.listener.name)!)
+        }
         let control = HTTPServer(
             configuration: .init(
                 host: options.host, port: options.controlPort, handlerExecutor: Self.controlExecutor),
             handler: providers.control)
-        var servers = [apns, sandbox, google, control]
+        servers.append(control)
         do {
             for server in servers { try server.start() }
         } catch {
@@ -120,27 +139,28 @@ public final class MockStack: Sendable {
         }
 
         let urlHost = urlHostLiteral(options.host)
-        let googleBase = "https://\(urlHost):\(google.port)"
-        keys.serviceAccount.tokenURI = googleBase + "/token"
         let caFile = dir + "/ca.pem"
-        let serviceAccountFile = dir + "/service-account.json"
+        var values = ["RINGCHECK_CA_FILE": caFile, "RINGCHECK_CONTROL_URL": "http://\(urlHost):\(control.port)"]
+        var context = MockSettingsContext(baseURL: "", directory: dir, keys: keys, projectID: options.projectID)
+        let settings: MockSettings
         do {
             try write(ca.certificatePEM, to: caFile, mode: 0o644)
-            try write(try keys.serviceAccount.json(), to: serviceAccountFile, mode: 0o600)
+            for (i, entry) in listeners.enumerated() {
+                context.baseURL = "\(entry.listener.tls ? "https" : "http")://\(urlHost):\(servers[i].port)"
+                for provider in entry.providers {
+                    for (name, value) in try provider.settings(&context) { values[name] = value }
+                }
+            }
+            var read = try MockSettings(environment: values, providers: options.providers)
+            read.impersonateAddresses = impersonation?.listen.map(\.description) ?? []
+            read.httpsProxy = impersonation?.proxyURL
+            settings = read
         } catch {
             for server in servers { server.stop() }
             throw error
         }
-        let keyFile = try keys.apnsKey.writeP8(toDirectory: dir)
-        let settings = MockSettings(
-            apnsURL: "https://\(urlHost):\(apns.port)", apnsSandboxURL: "https://\(urlHost):\(sandbox.port)",
-            fcmURL: googleBase, oauthTokenURL: googleBase + "/token", caFile: caFile, apnsKeyFile: keyFile,
-            apnsKeyID: keys.apnsKey.keyID, apnsTeamID: keys.apnsKey.teamID, apnsBundleID: keys.credentials.bundleID,
-            fcmServiceAccountFile: serviceAccountFile, fcmProjectID: options.projectID,
-            controlURL: "http://\(urlHost):\(control.port)",
-            impersonateAddresses: impersonation?.listen.map(\.description) ?? [], httpsProxy: impersonation?.proxyURL)
         return MockStack(
-            settings: settings, providers: providers, keys: keys, certificateAuthority: ca, stateDirectory: dir,
+            settings: settings, providers: providers, keys: context.keys, certificateAuthority: ca, stateDirectory: dir,
             impersonation: impersonation, servers: servers)
     }
 

@@ -6,7 +6,9 @@ import Testing
 /// Which provider answers say a token is gone: after them a create the backend refuses with 404
 /// (the callee has no device left) is evidence of the cleanup, not a set-up failure.
 @Suite struct GoneTokenFaultTests {
-    static func plan(_ mock: MockKind, _ status: Int, reason: String? = nil, errorCode: String? = nil) -> FaultPlan {
+    static func plan(_ mock: MockProviderID, _ status: Int, reason: String? = nil, errorCode: String? = nil)
+        -> FaultPlan
+    {
         FaultPlan(mock: mock, respond: FaultResponse(status: status, reason: reason, errorCode: errorCode))
     }
 

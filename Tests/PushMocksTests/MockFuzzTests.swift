@@ -54,15 +54,10 @@ import Testing
             streamID: Int32.random(in: -1...100, using: &g), arrivalMs: Int64.random(in: -1...Int64.max, using: &g))
     }
 
-    @Test(arguments: [MockKind.apns, .fcm, .oauth])
-    func handlersSurviveGarbage(kind: MockKind) async {
+    @Test(arguments: [MockProviderID.apns, .fcm, .oauth])
+    func handlersSurviveGarbage(kind: MockProviderID) async {
         var g = SeededGenerator(seed: UInt64(kind.rawValue.count) * 7919)
-        let handler: any HTTPHandler
-        switch kind {
-        case .apns: handler = f.mocks.apnsSandbox
-        case .fcm: handler = f.mocks.fcm
-        case .oauth: handler = f.mocks.oauth
-        }
+        let handler: any HTTPHandler = kind == .apns ? f.mocks.apnsSandbox : f.mocks.all.first { $0.id == kind }!
         for _ in 0..<100 {
             // Seconds of computing in a debug build: let the rest of the suite (servers under test among
             // it) have the cooperative pool's threads in between.
@@ -86,11 +81,12 @@ import Testing
 
     @Test func googleRouterAndControlSurviveGarbage() async {
         var g = SeededGenerator(seed: 42)
+        let google = f.mocks.handler(forListener: "google")!
         for i in 0..<100 {
             // Listing captures renders the whole log: keep it short so the test stays quick in debug builds.
             if i % 10 == 0 { f.mocks.log.clear() }
             await Task.yield()
-            _ = await f.mocks.google.handle(randomRequest(&g))
+            _ = await google.handle(randomRequest(&g))
             let r = await f.mocks.control.handle(randomRequest(&g))
             #expect((200...599).contains(r.status))
         }

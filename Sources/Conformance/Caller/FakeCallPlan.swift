@@ -1,3 +1,5 @@
+import PushMocks
+
 /// What the fake caller is to do: who calls whom, when it cancels or hangs up, when it gives up,
 /// and which virtual devices of the callee take part.
 public struct FakeCallPlan: Sendable {

@@ -33,6 +33,7 @@ extension FakeCaller {
         switch d.kind {
         case .apnsVoip: return c.mock == .apns && c.deviceToken?.lowercased() == d.token.lowercased()
         case .fcm: return c.mock == .fcm && c.fcmTarget?.value == d.token
+        default: return false
         }
     }
 

@@ -70,8 +70,7 @@ extension FakeCaller {
                 return
                     "registering the virtual \(d.name) for \(plan.callee.userId) failed: \(reply.sent) → \(reply.summary)"
             }
-            let env: APNsEnvironment? = d.environment.map { $0 == .sandbox ? .sandbox : .production }
-            mocks?.providers.registry.register(token: d.token, environment: env, atMs: Self.wallMs())
+            mocks?.providers.registry.register(token: d.token, environment: d.environment, atMs: Self.wallMs())
             entry(
                 .setup,
                 "registered virtual \(d.name) for \(plan.callee.userId): \(d.kind.rawValue)\(d.environment.map { " (\($0.rawValue))" } ?? "") token \(Redaction.shortToken(d.token))",

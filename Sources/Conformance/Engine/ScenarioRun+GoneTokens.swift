@@ -23,7 +23,7 @@ extension ScenarioRun {
         case .fault(let f):
             if let name = f.device, let d = devices[name] {
                 var plan = f.plan
-                plan.mock = d.kind == .apnsVoip ? .apns : .fcm
+                plan.mock = d.kind.provider
                 if Self.marksTokenGone(plan) { goneTokenDevices.insert(name) }
             }
         case .deleteToken(let r) where succeeded: goneTokenDevices.insert(r.device)

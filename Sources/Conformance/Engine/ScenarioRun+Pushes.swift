@@ -19,6 +19,7 @@ enum PushMatchDocument {
         case .apns: host = c.environment == .sandbox ? "api.sandbox.push.apple.com" : "api.push.apple.com"
         case .fcm: host = "fcm.googleapis.com"
         case .oauth: host = "oauth2.googleapis.com"
+        default: host = c.authority ?? c.mock.rawValue
         }
         return .object([
             ("device", .string(device)),
@@ -54,6 +55,7 @@ extension ScenarioRun {
         case .fcm:
             guard c.mock == .fcm, let t = c.fcmTarget?.value else { return false }
             return d.tokens.contains(t)
+        default: return false
         }
     }
 

@@ -251,7 +251,7 @@ actor ScenarioRun {
             var plan = f.plan
             if let name = f.device {
                 guard let d = devices[name] else { throw HarnessStop(message: "\(s.path): unknown device \(name)") }
-                plan.mock = d.kind == .apnsVoip ? .apns : .fcm
+                plan.mock = d.kind.provider
                 plan.deviceToken = d.token
             }
             if plan.id == nil { plan.id = "\(runTag)-\(s.path)" }

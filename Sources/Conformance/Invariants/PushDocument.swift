@@ -6,11 +6,8 @@ import PushMocks
 /// rendered as JSON by the control API, or a bare APNs body or FCM message. Fields a source lacks are
 /// nil, and the rules that need them are skipped.
 public struct PushDocument: Sendable {
-    /// Which provider the push was for.
-    public enum Kind: String, Sendable, CaseIterable {
-        case apns
-        case fcm
-    }
+    /// Which provider the push was for (`apns`, `fcm`).
+    public typealias Kind = MockProviderID
 
     public var kind: Kind
     /// The capture's sequence number, when the push was captured.
@@ -61,11 +58,8 @@ public struct PushDocument: Sendable {
 
     /// The push a mock captured; nil for OAuth captures (not pushes).
     public init?(capture: Capture) {
-        switch capture.mock {
-        case .apns: kind = .apns
-        case .fcm: kind = .fcm
-        case .oauth: return nil
-        }
+        guard PushChannel.allCases.contains(where: { $0.provider == capture.mock }) else { return nil }
+        kind = capture.mock
         sequence = capture.sequence
         arrivalMs = capture.arrivalMs
         accepted = capture.outcome.isAccepted
@@ -111,6 +105,7 @@ public struct PushDocument: Sendable {
         case .fcm:
             guard let text = message?["data"]?["callx"]?.stringValue else { return nil }
             return try? JSONValue.parse(text)
+        default: return nil
         }
     }
 

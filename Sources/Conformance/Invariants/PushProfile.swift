@@ -13,6 +13,7 @@ public enum PushProfile {
         switch push.kind {
         case .apns: APNsProfile.check(push, context: context, into: &r)
         case .fcm: FCMProfile.check(push, context: context, into: &r)
+        default: break
         }
         SecretScan.check(push, context: context, into: &r)
         return r.violations

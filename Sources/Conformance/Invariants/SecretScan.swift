@@ -64,6 +64,8 @@ enum SecretScan {
                 }
             }
             return out
+        default:
+            return [("", body)]
         }
     }
 

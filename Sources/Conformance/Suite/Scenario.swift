@@ -1,3 +1,5 @@
+import PushMocks
+
 /// One scenario of a suite: who takes part, which requirements it evidences, and its steps.
 public struct Scenario: Sendable, Equatable {
     /// Stable dotted ID, e.g. `arbitration.two-devices-race`.
@@ -51,15 +53,10 @@ public struct Scenario: Sendable, Equatable {
 
 /// A fresh installation the engine creates for a scenario, with its own push token.
 public struct VirtualDevice: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
-        case apnsVoip
-        case fcm
-    }
+    /// How the device receives pushes: `apnsVoip` or `fcm`.
+    public typealias Kind = PushChannel
     /// The APNs environment a VoIP token is registered for.
-    public enum Environment: String, Sendable, CaseIterable {
-        case sandbox
-        case production
-    }
+    public typealias Environment = APNsEnvironment
 
     public var name: String
     public var user: String
