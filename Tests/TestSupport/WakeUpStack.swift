@@ -118,7 +118,7 @@ extension Capture {
         switch mock {
         case .apns: return json?["call_id"]?.stringValue
         case .fcm: return fcm?.data["call_id"] ?? json?.value(atPath: "message.data.call_id")?.stringValue
-        case .oauth: return nil
+        default: return nil
         }
     }
 }
