@@ -2,8 +2,9 @@ import HTTP
 import JSON
 import Reports
 
-/// A request ready to send, before references are gone.
-struct PreparedRequest: Sendable {
+/// A request ready to send, before references are gone. Public so that a profile's request steps can
+/// give theirs to a `race`; its members are the engine's own.
+public struct PreparedRequest: Sendable {
     var actor: String
     var method: String
     var path: String
@@ -75,18 +76,9 @@ extension ScenarioRun {
         ]
     }
 
-    /// The values of a request about call `callId` by `who`.
-    func callValues(_ callId: String, _ who: TargetUser) -> [String: JSONValue] {
-        ["callId": .string(callId), "userId": .string(who.userId)]
-    }
-
     /// The keys of a scenario's extra body fields.
     func extraKeys(_ extra: JSONValue?) -> [String] {
         extra?.objectValue?.map(\.key) ?? []
-    }
-
-    func callPath(_ template: String, _ call: JSONValue) throws -> String {
-        TargetRoutes.fill(template, ["callId": try resolver.string(call)])
     }
 
     /// Merges `extra` (a mapping of extra or replacing fields) into `body`.
@@ -126,79 +118,6 @@ extension ScenarioRun {
                     operation: .deleteToken, values: deviceValues(d, account)),
                 r.options
             )
-        case .create(let c):
-            let who = try identity(c.actor)
-            var body: JSONValue = [
-                "callId": try c.callId.map { try resolver.resolve($0) } ?? .string(RandomText.uuid()),
-                "calleeUserId": .string(try user(c.callee).userId),
-                "operationId": try operationId(c.operationId),
-            ]
-            if let video = c.video { body = body.setting("video", to: .bool(video)) }
-            // Only scenarios about expiry ring short; every other call rings long enough for a busy machine.
-            var values: [String: JSONValue] = ["userId": .string(who.user.userId)]
-            if scenario.needs.contains(.shortRing), let field = engine.target.shortRingField {
-                body = body.setting(field, to: .int(Target.shortRingSeconds))
-                // A target's create template places it with {ringSeconds}.
-                values["ringSeconds"] = .int(Target.shortRingSeconds)
-            }
-            body = try merged(body, c.body)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: routes.calls, credentials: who.user.authHeaders, body: body,
-                    operation: .create, values: values, extraKeys: extraKeys(c.body),
-                    actorInstallation: who.installationId),
-                c.options
-            )
-        case .answer(let a):
-            let who = try identity(a.actor)
-            var body: JSONValue = [
-                "operationId": try operationId(a.operationId),
-                "installationId": try a.installationId.map { try resolver.resolve($0) } ?? .string(who.installationId),
-            ]
-            if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
-            body = try merged(body, a.body)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: try callPath(routes.answer, a.call),
-                    credentials: who.user.authHeaders, body: body, operation: .answer,
-                    values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body),
-                    actorInstallation: who.installationId), a.options
-            )
-        case .end(let e):
-            let who = try identity(e.actor)
-            var body: JSONValue = [
-                "operationId": try operationId(e.operationId),
-                "reason": try e.reason.map { try resolver.resolve($0) } ?? "remoteEnded",
-            ]
-            if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }
-            body = try merged(body, e.body)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: try callPath(routes.end, e.call),
-                    credentials: who.user.authHeaders, body: body, operation: .end,
-                    values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body),
-                    actorInstallation: who.installationId), e.options
-            )
-        case .get(let g):
-            let who = try identity(g.actor)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "GET", path: try callPath(routes.call, g.call),
-                    credentials: who.user.authHeaders, operation: .get,
-                    values: callValues(try resolver.string(g.call), who.user), actorInstallation: who.installationId),
-                g.options
-            )
-        case .mediaSession(let m):
-            let who = try identity(m.actor)
-            let body: JSONValue = who.isDevice ? ["installationId": .string(who.installationId)] : [:]
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: try callPath(routes.mediaSession, m.call),
-                    credentials: who.user.authHeaders, body: body, operation: .mediaSession,
-                    values: callValues(try resolver.string(m.call), who.user).merging(
-                        ["operationId": .string(freshOperationId())]) { a, _ in a },
-                    actorInstallation: who.installationId), m.options
-            )
         case .request(let r):
             var label = "anonymous"
             var credentials: [String: String]?
@@ -225,6 +144,11 @@ extension ScenarioRun {
                     credentials: credentials,
                     headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
             )
+        case .profile(let p):
+            guard let prepared = try p.base.request(in: self) else {
+                throw HarnessStop(message: "\(step.kind) is not a request step")
+            }
+            return prepared
         default:
             throw HarnessStop(message: "\(step.kind) is not a request step")
         }
@@ -295,11 +219,7 @@ extension ScenarioRun {
             if let state = ex.json?["state"]?.stringValue { summary += " \(state)" }
             if let rev = ex.json?["revision"]?.stringValue { summary += " rev \(rev)" }
             record(.response, ex.actor, summary, String(decoding: ex.responseBody.prefix(2000), as: UTF8.self))
-            if let json = ex.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
-                snapshots[callId] = json
-                observeCall(json, isEvent: false)
-            }
-            if let media = ex.media, (200..<300).contains(status) { observeMediaSession(media) }
+            engine.profile.observeResponse(ex, in: self)
         } else {
             record(.response, ex.actor, "no response: \(ex.error ?? "?")")
         }
@@ -319,6 +239,17 @@ extension ScenarioRun {
             kind: .httpExchange,
             title: "\(ex.actor): \(ex.method) \(ex.path) → \(ex.status.map(String.init) ?? "no response")",
             text: text)
+    }
+
+    /// Sends a request step's request and judges the answer by its options: what a profile's request
+    /// step does when it needs nothing more.
+    @discardableResult
+    func sendAndJudge(_ request: PreparedRequest, _ options: RequestOptions, step: ScenarioStep) async throws
+        -> Exchange
+    {
+        let exchange = await send(request)
+        try judge(exchange, options, step: step, inRace: false)
+        return exchange
     }
 
     // MARK: Judging a response

@@ -30,6 +30,9 @@ public struct TargetFile: Sendable {
     /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).
     public var mocks: TargetMocks?
     public var lifecycle: TargetLifecycle?
+    /// The profile the backend is judged by (`profile:`, a registered profile's name); nil when the
+    /// file names none (then `--profile`, or callx).
+    public var profile: String? = nil
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }

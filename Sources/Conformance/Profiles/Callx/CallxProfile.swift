@@ -1,0 +1,50 @@
+import JSON
+import PushMocks
+
+/// The Callx backend reference (`callx-backend-reference.txt`): calls created, answered and ended over
+/// its API, invitations and signals pushed through APNs VoIP and FCM, an events feed.
+public struct CallxProfile: Profile {
+    public init() {}
+
+    public var name: String { "callx" }
+    public var summary: String { "Callx backend reference: call API, APNs VoIP and FCM invitations, events feed" }
+    public var stepKeywords: [String] {
+        [
+            "create", "answer", "end", "get", "mediaSession", "pollEvents", "expectEvent", "expectNoEvent",
+            "waitUntilExpiry", "overflowEvents",
+        ]
+    }
+    public var requestStepKeywords: [String] { ["create", "answer", "end", "get", "mediaSession", "pollEvents"] }
+    public var defaultPushType: String? { "call.invited" }
+
+    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    {
+        decoder.decodeCallxStep(keyword, node, path)
+    }
+
+    /// The `callx` object (APNs `callx`, or FCM `data.callx` parsed from its string) of an APNs or FCM capture.
+    public func pushView(_ capture: Capture) -> PushView? {
+        guard capture.mock != .oauth else { return nil }
+        let callx = PushMatchDocument.callx(capture)
+        return PushView(
+            key: "callx", document: callx ?? .null, type: callx?["type"]?.stringValue,
+            callId: callx?["callId"]?.stringValue,
+            summary: "\(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?")")
+    }
+
+    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        run.callxInvariantFailures()
+    }
+
+    /// A call's snapshot (what the invariants and the clean-up know of the call) and the media
+    /// credentials a 2xx answer issued (which no push may carry).
+    public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {
+        guard let status = exchange.status else { return }
+        if let json = exchange.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
+            run.snapshots[callId] = json
+            run.observeCall(json, isEvent: false)
+        }
+        if let media = exchange.media, (200..<300).contains(status) { run.observeMediaSession(media) }
+    }
+}
