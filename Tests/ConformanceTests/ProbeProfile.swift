@@ -1,5 +1,6 @@
 import JSON
 import PushMocks
+import Reports
 
 @testable import Conformance
 

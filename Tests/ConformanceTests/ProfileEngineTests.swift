@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import ReferenceBackend
+import Reports
 import TestSupport
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
 
     static func outcome(
         count: Int = 1, status: Int = 200, defects: Set<Defect> = [], profile: any Profile = ProbeProfile()
-    ) async throws -> ScenarioOutcome {
+    ) async throws -> ScenarioResult {
         let text = scenario.replacingOccurrences(of: "COUNT", with: "\(count)")
             .replacingOccurrences(of: "STATUS", with: "\(status)")
         let suite = try suite(text, profile: ProbeProfile())

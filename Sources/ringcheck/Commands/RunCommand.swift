@@ -305,14 +305,12 @@ struct RunCommand: RingcheckCommand {
         }
         let catalogue = suite.catalogue
         let suiteInfo = catalogue.suiteDescription
-        // The profile the suite belongs to: every report names it.
-        let profile = "callx"
         let style = ConsoleStyle.forStandardOutput()
         let showConsole = formats.contains(.console)
         if showConsole {
             Console.out(
                 ConsoleReport.header(
-                    RingcheckVersion.current, profile: profile, suite: suiteInfo, target: backend.target.name,
+                    RingcheckVersion.current, profile: profile.name, suite: suiteInfo, target: backend.target.name,
                     startedAt: startedAt, style: style))
         }
         let engine: ScenarioEngine
@@ -339,11 +337,10 @@ struct RunCommand: RingcheckCommand {
         await cleanup.run()
 
         let runResult = RunResult(
-            ringcheckVersion: RingcheckVersion.current, profile: profile, suite: suiteInfo,
+            ringcheckVersion: RingcheckVersion.current, profile: profile.name, suite: suiteInfo,
             target: backend.target.name, startedAt: startedAt, finishedAt: Date(),
             requirements: catalogue.requirementInfos, scenarios: results.map { ScenarioResult.combining($0.attempts) },
             shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
-        // TODO(integrator): set the run result's profile (h-results adds `profile` to RunResult): `profile: profile.name`.
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
         let fileFormats = formats.filter { $0.fileName != nil }
         if !fileFormats.isEmpty {

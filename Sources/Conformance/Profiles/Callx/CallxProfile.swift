@@ -1,3 +1,4 @@
+import Reports
 import JSON
 import PushMocks
 
