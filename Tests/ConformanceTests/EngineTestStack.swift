@@ -17,7 +17,8 @@ final class EngineTestStack: Sendable {
 
     static func start(
         defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
-        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 60
+        scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 60,
+        profile: (any Profile)? = nil
     ) throws -> EngineTestStack {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try MockStack.start()
@@ -56,7 +57,8 @@ final class EngineTestStack: Sendable {
         // As the embedded reference: calls ring long, and scenarios about expiry ask for a short ring.
         target.shortRingField = "ringSeconds"
         let engine = try ScenarioEngine(
-            target: target, mocks: mocks, catalogue: suite.catalogue, scenarioTimeout: scenarioTimeout)
+            target: target, mocks: mocks, catalogue: suite.catalogue, profile: profile ?? suite.profile,
+            scenarioTimeout: scenarioTimeout)
         return EngineTestStack(mocks: mocks, server: server, engine: engine, suite: suite)
     }
 

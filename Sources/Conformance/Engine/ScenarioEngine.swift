@@ -12,6 +12,8 @@ public final class ScenarioEngine: Sendable {
     public let target: Target
     public let mocks: MockStack
     public let catalogue: RequirementCatalogue
+    /// The suite's profile: its steps, how it reads pushes, its invariants.
+    public let profile: any Profile
     let client: HTTPClient
     /// How long after the engine saw a call stop ringing an invitation may still arrive (in flight).
     public let inFlightMarginMs: Int64
@@ -25,12 +27,14 @@ public final class ScenarioEngine: Sendable {
     let slots: AccountSlots?
 
     public init(
-        target: Target, mocks: MockStack, catalogue: RequirementCatalogue, scenarioTimeout: Duration = .seconds(60),
+        target: Target, mocks: MockStack, catalogue: RequirementCatalogue,
+        profile: any Profile = Profiles.defaultProfile, scenarioTimeout: Duration = .seconds(60),
         pollInterval: Duration = .milliseconds(40), inFlightMarginMs: Int64 = 1000
     ) throws {
         self.target = target
         self.mocks = mocks
         self.catalogue = catalogue
+        self.profile = profile
         self.scenarioTimeout = scenarioTimeout
         self.pollInterval = pollInterval
         self.inFlightMarginMs = inFlightMarginMs

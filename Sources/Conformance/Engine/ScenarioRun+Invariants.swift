@@ -48,18 +48,37 @@ extension ScenarioRun {
 
     // MARK: Running the invariants
 
-    /// The invariant checks over every push the scenario's devices got and every event its feeds returned.
-    func invariantFailures() -> [CheckFailure] {
+    /// The pushes the invariants judge: every capture of the scenario's devices, except those the profile
+    /// places in a call the scenario did not create (with a target's shared fixed accounts, the devices
+    /// also see other scenarios' calls, which those scenarios judge with what they know of them).
+    func judgedCaptures() -> [Capture] {
         let list = devices.values.sorted { $0.name < $1.name }
-        // Only this scenario's calls: with a target's shared fixed accounts, the devices and feeds also see
-        // other scenarios' calls, which those scenarios judge with what they know of them.
         let own = ownCalls
-        let captures = engine.mocks.log.captures { c in
+        let profile = engine.profile
+        return engine.mocks.log.captures { c in
             guard list.contains(where: { Self.capture(c, isFor: $0) }) else { return false }
-            guard let callId = PushMatchDocument.callx(c)?["callId"]?.stringValue else { return true }
+            guard let callId = profile.pushView(c)?.callId else { return true }
             return own.contains(callId)
         }
-        let events = Self.judgedEvents(feeds, ownCalls: own)
+    }
+
+    /// Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
+    func recordJudgedPushes() {
+        for c in judgedCaptures() where !timelinePushes.contains(c.sequence) {
+            timelinePushes.insert(c.sequence)
+            timeline.append(
+                TimelineItem(
+                    atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: deviceName(for: c),
+                    summary: "\(c.mock.rawValue) \(pushSummary(c)) → \(c.response.status)",
+                    detail: c.json(revealSecrets: false).serialized()))
+        }
+    }
+
+    /// The Callx invariant checks over every push the scenario's devices got and every event its feeds returned.
+    func callxInvariantFailures() -> [CheckFailure] {
+        let list = devices.values.sorted { $0.name < $1.name }
+        let captures = judgedCaptures()
+        let events = Self.judgedEvents(feeds, ownCalls: ownCalls)
         let context = InvariantContext(
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
@@ -68,17 +87,6 @@ extension ScenarioRun {
             inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: mediaCredentials,
             providerSecrets: engine.providerSecrets,
             levels: InvariantLevels(catalogue: engine.catalogue))
-        // Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
-        for c in captures where !timelinePushes.contains(c.sequence) {
-            timelinePushes.insert(c.sequence)
-            let callx = PushMatchDocument.callx(c)
-            timeline.append(
-                TimelineItem(
-                    atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: deviceName(for: c),
-                    summary:
-                        "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
-                    detail: c.json(revealSecrets: false).serialized()))
-        }
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return violations.map { v in

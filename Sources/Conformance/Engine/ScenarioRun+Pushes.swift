@@ -2,9 +2,9 @@ import JSON
 import PushMocks
 
 /// A captured push as scenarios match it: `{device, kind, host, path, deviceToken, headers, body,
-/// callx, receivedAtMs, status, outcome}`. Authorization values keep only their scheme.
+/// <profile's part, e.g. callx>, receivedAtMs, status, outcome}`. Authorization values keep only their scheme.
 enum PushMatchDocument {
-    static func build(_ c: Capture, device: String) -> JSONValue {
+    static func build(_ c: Capture, device: String, view: PushView?) -> JSONValue {
         var headers: [(key: String, value: JSONValue)] = []
         for field in c.headers {
             var value = field.value
@@ -19,7 +19,7 @@ enum PushMatchDocument {
         case .fcm: host = "fcm.googleapis.com"
         case .oauth: host = "oauth2.googleapis.com"
         }
-        return .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("device", .string(device)),
             ("kind", .string(c.mock == .apns ? "apnsVoip" : "fcm")),
             ("host", .string(host)),
@@ -27,11 +27,14 @@ enum PushMatchDocument {
             ("deviceToken", .string(c.deviceToken ?? c.fcmTarget?.value ?? "")),
             ("headers", .object(headers)),
             ("body", c.json ?? .null),
-            ("callx", callx(c) ?? .null),
+        ]
+        if let view { members.append((view.key, view.document)) }
+        members += [
             ("receivedAtMs", .int(c.arrivalMs)),
             ("status", .int(c.response.status)),
             ("outcome", .string(c.outcome.isAccepted ? "accepted" : "rejected")),
-        ])
+        ]
+        return .object(members)
     }
 
     /// The `callx` object: APNs `callx`, or FCM `data.callx` parsed from its string.
@@ -61,14 +64,15 @@ extension ScenarioRun {
         device d: DeviceIdentity, type: String?, call: String?, matchers: [PathMatcher], acceptedOnly: Bool
     ) -> @Sendable (Capture) -> Bool {
         let consumed = consumedPushes
+        let profile = engine.profile
         return { c in
             guard !consumed.contains(c.sequence), Self.capture(c, isFor: d) else { return false }
             if acceptedOnly && !c.outcome.isAccepted { return false }
-            let callx = PushMatchDocument.callx(c)
-            if let type, callx?["type"]?.stringValue != type { return false }
-            if let call, callx?["callId"]?.stringValue != call { return false }
+            let view = profile.pushView(c)
+            if let type, view?.type != type { return false }
+            if let call, view?.callId != call { return false }
             if matchers.isEmpty { return true }
-            return MatcherEvaluator.holds(matchers, in: PushMatchDocument.build(c, device: d.name))
+            return MatcherEvaluator.holds(matchers, in: PushMatchDocument.build(c, device: d.name, view: view))
         }
     }
 
@@ -81,24 +85,29 @@ extension ScenarioRun {
         let all = engine.mocks.log.captures { Self.capture($0, isFor: d) }
         if all.isEmpty { return [EvidenceItem(kind: .note, title: "no push reached \(d.name)", text: "")] }
         return all.suffix(6).map { c in
-            let callx = PushMatchDocument.callx(c)
-            return EvidenceItem(
+            EvidenceItem(
                 kind: .push,
                 title:
-                    "\(d.name): \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)\(consumedPushes.contains(c.sequence) ? " (already matched)" : "")",
+                    "\(d.name): \(pushSummary(c)) → \(c.response.status)\(consumedPushes.contains(c.sequence) ? " (already matched)" : "")",
                 text: c.json(revealSecrets: false).serialized(pretty: true))
         }
     }
 
+    /// What the profile says of a push in a few words (`call.invited rev 3`).
+    func pushSummary(_ c: Capture) -> String { engine.profile.pushView(c)?.summary ?? "?" }
+
+    /// The match document of a push to `device`, as the suite's profile reads it.
+    func matchDocument(_ c: Capture, device: String) -> JSONValue {
+        PushMatchDocument.build(c, device: device, view: engine.profile.pushView(c))
+    }
+
     func recordPush(_ c: Capture, device: String) {
         guard timelinePushes.insert(c.sequence).inserted else { return }
-        let callx = PushMatchDocument.callx(c)
         // Placed at its arrival, which may be well before the step that matched it.
         timeline.append(
             TimelineItem(
                 atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: device,
-                summary:
-                    "\(c.mock.rawValue) \(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?") → \(c.response.status)",
+                summary: "\(c.mock.rawValue) \(pushSummary(c)) → \(c.response.status)",
                 detail: c.json(revealSecrets: false).serialized()))
     }
 
@@ -123,11 +132,12 @@ extension ScenarioRun {
             }
             if found.count >= e.count {
                 if i == 0, let save = e.save, let first = found.first {
-                    resolver.saved[save] = PushMatchDocument.build(first, device: name)
+                    resolver.saved[save] = matchDocument(first, device: name)
                 }
                 continue
             }
-            let expected = "\(e.count) \(e.type) push(es)\(call.map { " for call \($0)" } ?? "") within \(e.within)"
+            let expected =
+                "\(e.count) \(e.type ?? "any") push(es)\(call.map { " for call \($0)" } ?? "") within \(e.within)"
             let check = "\(step.path) expectPush to \(name)"
             let counted = "\(found.count) matching push(es) within \(e.within)"
             // The cause first: when the provider refused the pushes, that is what the reader must see.
@@ -139,7 +149,7 @@ extension ScenarioRun {
             let groups =
                 loose.first.map {
                     MatcherEvaluator.mismatchesByRequirement(
-                        matchers, in: PushMatchDocument.build($0, device: name), fallback: e.requirement)
+                        matchers, in: matchDocument($0, device: name), fallback: e.requirement)
                 } ?? []
             if groups.isEmpty {
                 try fail(e.requirement, check: check, expected: expected, actual: head, evidence: pushEvidence(d))
@@ -189,14 +199,13 @@ extension ScenarioRun {
         guard let found else { return }
         let name = predicates.first { $0.1(found) }?.0 ?? "?"
         recordPush(found, device: name)
-        let callx = PushMatchDocument.callx(found)
+        let view = engine.profile.pushView(found)
         try fail(
             e.requirement, check: "\(step.path) expectNoPush to \(e.to.joined(separator: ", "))",
             expected:
                 "no \(e.type ?? "") push\(call.map { " for call \($0)" } ?? "") for \(e.duration)"
                 + (e.fromNow ? " from the step's start" : ""),
-            actual:
-                "\(name) got \(callx?["type"]?.stringValue ?? "a push") rev \(callx?["revision"]?.stringValue ?? "?")",
+            actual: "\(name) got \(view?.type == nil ? "a push" : view?.summary ?? "a push")",
             evidence: [
                 EvidenceItem(
                     kind: .push, title: "\(name): unexpected push",

@@ -1,8 +1,9 @@
 import HTTP
 import JSON
 
-/// A request ready to send, before references are gone.
-struct PreparedRequest: Sendable {
+/// A request ready to send, before references are gone. Public so that a profile's request steps can
+/// give theirs to a `race`; its members are the engine's own.
+public struct PreparedRequest: Sendable {
     var actor: String
     var method: String
     var path: String
@@ -224,6 +225,11 @@ extension ScenarioRun {
                     credentials: credentials,
                     headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
             )
+        case .profile(let p):
+            guard let prepared = try p.base.request(in: self) else {
+                throw HarnessStop(message: "\(step.kind) is not a request step")
+            }
+            return prepared
         default:
             throw HarnessStop(message: "\(step.kind) is not a request step")
         }
@@ -318,6 +324,17 @@ extension ScenarioRun {
             kind: .httpExchange,
             title: "\(ex.actor): \(ex.method) \(ex.path) → \(ex.status.map(String.init) ?? "no response")",
             text: text)
+    }
+
+    /// Sends a request step's request and judges the answer by its options: what a profile's request
+    /// step does when it needs nothing more.
+    @discardableResult
+    func sendAndJudge(_ request: PreparedRequest, _ options: RequestOptions, step: ScenarioStep) async throws
+        -> Exchange
+    {
+        let exchange = await send(request)
+        try judge(exchange, options, step: step, inRace: false)
+        return exchange
     }
 
     // MARK: Judging a response

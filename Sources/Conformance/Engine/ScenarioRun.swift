@@ -50,7 +50,8 @@ struct Exchange: Sendable {
 }
 
 /// The state of one scenario run: accounts, devices, saved values, what was consumed, and what was found.
-actor ScenarioRun {
+/// Public so that a profile's steps and invariants can run on it; its members are the engine's own.
+public actor ScenarioRun {
     let engine: ScenarioEngine
     let scenario: Scenario
     let run: Int
@@ -116,7 +117,8 @@ actor ScenarioRun {
             note("harness error: \(error)")
         }
         if Task.isCancelled { return false }
-        failures += invariantFailures()
+        recordJudgedPushes()
+        failures += await engine.profile.invariantFailures(in: self)
         finished = true
         return true
     }
@@ -263,6 +265,8 @@ actor ScenarioRun {
             }
         case .restartBackend:
             try await restartBackend(step: s)
+        case .profile(let p):
+            try await p.base.perform(s, in: self)
         }
     }
 

@@ -46,12 +46,18 @@ public struct SuiteInfo: Sendable, Equatable {
     public var seed: String
     /// The seed's section headings, in order.
     public var sections: [String]
+    /// The name of the suite's profile (`profile:`; `callx` when the file names none).
+    public var profile: String
 
-    public init(id: String, version: String, title: String, seed: String, sections: [String]) {
+    public init(
+        id: String, version: String, title: String, seed: String, sections: [String],
+        profile: String = Profiles.defaultProfile.name
+    ) {
         self.id = id
         self.version = version
         self.title = title
         self.seed = seed
         self.sections = sections
+        self.profile = profile
     }
 }

@@ -39,14 +39,37 @@ public struct RequirementCatalogue: Sendable, Equatable {
         var d = Diagnostics(file: path)
         defer { errors += d.errors }
         let keys = ["id", "version", "title", "seed", "sections"]
-        guard let fields = d.mapping(root, "", known: keys, required: keys) else { return nil }
+        guard let fields = d.mapping(root, "", known: keys + ["profile"], required: keys) else { return nil }
+        let profile = profileName(fields["profile"]?.value, &d)
         let id = fields["id"].flatMap { d.nonEmptyString($0.value, "id") }
         let version = fields["version"].flatMap { d.nonEmptyString($0.value, "version") }
         let title = fields["title"].flatMap { d.nonEmptyString($0.value, "title") }
         let seed = fields["seed"].flatMap { d.nonEmptyString($0.value, "seed") }
         let sections = fields["sections"].flatMap { d.stringList($0.value, "sections") }
-        guard let id, let version, let title, let seed, let sections, d.errors.isEmpty else { return nil }
-        return SuiteInfo(id: id, version: version, title: title, seed: seed, sections: sections)
+        guard let id, let version, let title, let seed, let sections, let profile, d.errors.isEmpty else { return nil }
+        return SuiteInfo(id: id, version: version, title: title, seed: seed, sections: sections, profile: profile)
+    }
+
+    /// suite.yaml's `profile:` when it names a registered profile, the default one when it is missing;
+    /// nil (with a diagnostic) for anything else.
+    static func profileName(_ node: YAMLNode?, _ d: inout Diagnostics) -> String? {
+        guard let node else { return Profiles.defaultProfile.name }
+        guard let name = d.nonEmptyString(node, "profile") else { return nil }
+        guard Profiles.named(name) != nil else {
+            d.error(node.mark, "profile", Profiles.unknownMessage(name))
+            return nil
+        }
+        return name
+    }
+
+    /// The profile `suite.yaml` in `suiteDirectory` names (the default when it names none or cannot be
+    /// read); nil when it names one that is not registered.
+    static func profile(suiteDirectory: String) -> (any Profile)? {
+        guard let root = try? YAMLDocument.parse(contentsOfFile: suiteDirectory + "/suite.yaml"),
+            let node = root.entries?.first(where: { $0.key == "profile" })?.value
+        else { return Profiles.defaultProfile }
+        var d = Diagnostics(file: suiteDirectory + "/suite.yaml")
+        return profileName(node, &d).flatMap(Profiles.named)
     }
 
     // MARK: - requirements.yaml

@@ -13,14 +13,15 @@ extension ScenarioDecoder {
             d.error(node.mark, path, "expected a step such as 'create: {...}', got \(node.kindName)")
             return nil
         }
-        var keywords = entries.filter { Step.kinds.contains($0.key) }
+        let kinds = stepKinds
+        var keywords = entries.filter { kinds.contains($0.key) }
         // `save` next to another step is a misplaced field of that step, not a second step.
         if keywords.count > 1 { keywords.removeAll { $0.key == "save" } }
         guard let keyword = keywords.first else {
             let first = entries[0]
             d.error(
                 first.keyMark, path,
-                "unknown step '\(first.key)'\(Diagnostics.suggestion(first.key, Step.kinds)) (steps: \(Step.kinds.joined(separator: ", ")))"
+                "unknown step '\(first.key)'\(Diagnostics.suggestion(first.key, kinds)) (steps: \(kinds.joined(separator: ", ")))"
             )
             return nil
         }
@@ -36,10 +37,11 @@ extension ScenarioDecoder {
                 ? " (put it inside '\(keyword.key)': it is indented one level too little)" : ""
             d.error(entry.keyMark, path, "unknown field '\(entry.key)' next to '\(keyword.key)'\(hint)")
         }
-        if inRace && !Step.requestKinds.contains(keyword.key) {
+        let raceable = requestKinds
+        if inRace && !raceable.contains(keyword.key) {
             d.error(
                 keyword.keyMark, path,
-                "'\(keyword.key)' cannot run in a race; only requests can (\(Step.requestKinds.joined(separator: ", ")))"
+                "'\(keyword.key)' cannot run in a race; only requests can (\(raceable.joined(separator: ", ")))"
             )
             return nil
         }
@@ -56,6 +58,14 @@ extension ScenarioDecoder {
     private mutating func decodeStepBody(
         _ kind: String, _ node: YAMLNode, _ p: String, entries: [YAMLMapEntry], path: String, saves: inout [String]
     ) -> Step? {
+        if profile.stepKeywords.contains(kind) {
+            let profile = self.profile
+            stepSaves = []
+            let step = profile.decodeStep(kind, node, path: p, decoder: &self)
+            saves += stepSaves
+            stepSaves = []
+            return step.map { .profile(AnyProfileStep($0)) }
+        }
         switch kind {
         case "race": return decodeRace(node, p, expect: entries.first { $0.key == "expect" }, path: path)
         case "save": return decodeSave(node, p, saves: &saves)
@@ -246,7 +256,8 @@ extension ScenarioDecoder {
             let count = f["count"].flatMap { d.int($0.value, p + ".count", min: 1) } ?? 1
             return .expectPush(
                 ExpectPushStep(
-                    to: to, type: type ?? "call.invited", call: call, within: within, count: count, match: match,
+                    to: to, type: type ?? profile.defaultPushType, call: call, within: within, count: count,
+                    match: match,
                     save: save, requirement: requirement))
         case "expectNoPush":
             guard let to = f["to"].flatMap({ deviceList($0.value, p + ".to") }), let duration else { return nil }

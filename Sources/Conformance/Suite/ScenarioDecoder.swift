@@ -1,10 +1,15 @@
 import JSON
 
 /// Reads scenarios from a parsed file, collecting every problem with its file, line and field.
-struct ScenarioDecoder {
+/// Public so that a profile can decode its own steps with it; its members are the decoder's own.
+public struct ScenarioDecoder {
     var d: Diagnostics
     /// Nil when the catalogue itself failed to load: requirement IDs are then not checked.
     let catalogue: RequirementCatalogue?
+    /// The suite's profile, which decodes the step keywords it adds.
+    let profile: any Profile
+    /// Names saved by the step being read (a profile's step adds the names it saves here).
+    var stepSaves: [String] = []
 
     // Per-scenario state, reset by `decodeScenario`.
     var devices: [VirtualDevice] = []
@@ -18,10 +23,17 @@ struct ScenarioDecoder {
     /// Names saved by the steps of the race being read; visible only after the race.
     var raceSaves: [String] = []
 
-    init(file: String, catalogue: RequirementCatalogue?) {
+    init(file: String, catalogue: RequirementCatalogue?, profile: any Profile = Profiles.defaultProfile) {
         d = Diagnostics(file: file)
         self.catalogue = catalogue
+        self.profile = profile
     }
+
+    /// Every step keyword of a scenario of this suite: the generic ones and the profile's.
+    var stepKinds: [String] { Step.kinds + profile.stepKeywords }
+
+    /// The keywords of steps that may run in a race.
+    var requestKinds: [String] { Step.requestKinds + profile.requestStepKeywords }
 
     static let scenarioKeys = [
         "id", "title", "description", "requirements", "tags", "users", "devices", "needs", "steps",

@@ -39,6 +39,8 @@ public enum Step: Sendable, Equatable {
     case save([String: JSONValue])
     /// Restarts the backend through the target's restart hook (needs the `restart` capability).
     case restartBackend
+    /// A step the suite's profile adds (decoded and run by the profile).
+    case profile(AnyProfileStep)
 
     /// The step's keyword in scenario files.
     public var kind: String {
@@ -63,17 +65,19 @@ public enum Step: Sendable, Equatable {
         case .fault: return "fault"
         case .save: return "save"
         case .restartBackend: return "restartBackend"
+        case .profile(let p): return p.base.keyword
         }
     }
 
-    /// Every step keyword.
+    /// Every generic step keyword (a profile adds its own: `Profile.stepKeywords`).
     public static let kinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
         "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "overflowEvents",
         "fault", "save", "restartBackend", "expectNotLogged",
     ]
 
-    /// Keywords of steps that send one request and may run inside a `race`.
+    /// Keywords of generic steps that send one request and may run inside a `race` (a profile adds its
+    /// own: `Profile.requestStepKeywords`).
     public static let requestKinds = [
         "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
     ]
@@ -214,8 +218,9 @@ public struct RawRequestStep: Sendable, Equatable {
 public struct ExpectPushStep: Sendable, Equatable {
     /// Device names; each must receive a matching push.
     public var to: [String]
-    /// The callx `type` (default `call.invited`).
-    public var type: String
+    /// The push's type as the profile reads it (`PushView.type`); the profile's default type
+    /// (`call.invited` for callx) when the scenario names none, any when that is nil.
+    public var type: String?
     public var call: JSONValue?
     public var within: ScenarioDuration
     /// How many matching pushes each device must get, at least (default 1); they are consumed, so a
@@ -229,7 +234,7 @@ public struct ExpectPushStep: Sendable, Equatable {
 /// Fails when a matching push that no earlier `expectPush` consumed is captured, already or during `duration`.
 public struct ExpectNoPushStep: Sendable, Equatable {
     public var to: [String]
-    /// Any callx type when nil.
+    /// Any type when nil.
     public var type: String?
     public var call: JSONValue?
     public var duration: ScenarioDuration

@@ -13,6 +13,9 @@ public struct Suite: Sendable, Equatable {
         self.scenarios = scenarios
     }
 
+    /// The suite's profile (suite.yaml's `profile:`; loading checked that it is registered).
+    public var profile: any Profile { Profiles.named(catalogue.suite.profile) ?? Profiles.defaultProfile }
+
     /// The scenario with `id`.
     public func scenario(_ id: String) -> Scenario? { scenarios.first { $0.id == id } }
 
@@ -31,16 +34,20 @@ public struct Suite: Sendable, Equatable {
         var errors: [SuiteError] = []
         var catalogue: RequirementCatalogue?
         do { catalogue = try RequirementCatalogue.load(suiteDirectory: directory) } catch { errors += error.errors }
+        // The scenarios' steps are the profile's: with a profile that is not registered they cannot be read.
+        let profile =
+            catalogue.flatMap { Profiles.named($0.suite.profile) }
+            ?? RequirementCatalogue.profile(suiteDirectory: directory)
 
         var scenarios: [Scenario] = []
-        for file in scenarioFiles(in: directory) {
+        for file in scenarioFiles(in: directory) where profile != nil {
             let path = directory + "/" + file
             let root: YAMLNode
             do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
                 errors.append(SuiteError(error))
                 continue
             }
-            var decoder = ScenarioDecoder(file: path, catalogue: catalogue)
+            var decoder = ScenarioDecoder(file: path, catalogue: catalogue, profile: profile ?? Profiles.defaultProfile)
             scenarios += decoder.decodeFile(root)
             // In reading order, whatever order the checks ran in.
             errors += decoder.d.errors.enumerated().sorted {

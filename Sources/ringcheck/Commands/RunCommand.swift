@@ -217,7 +217,7 @@ struct RunCommand: RingcheckCommand {
         let engine: ScenarioEngine
         do {
             engine = try ScenarioEngine(
-                target: backend.target, mocks: backend.mocks, catalogue: catalogue)
+                target: backend.target, mocks: backend.mocks, catalogue: catalogue, profile: suite.profile)
         } catch {
             await cleanup.run()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")

@@ -1,0 +1,34 @@
+import JSON
+import PushMocks
+
+/// The Callx backend reference (`callx-backend-reference.txt`): calls created, answered and ended over
+/// its API, invitations and signals pushed through APNs VoIP and FCM, an events feed.
+public struct CallxProfile: Profile {
+    public init() {}
+
+    public var name: String { "callx" }
+    public var summary: String { "Callx backend reference: call API, APNs VoIP and FCM invitations, events feed" }
+    public var stepKeywords: [String] { [] }
+    public var requestStepKeywords: [String] { [] }
+    public var defaultPushType: String? { "call.invited" }
+
+    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    {
+        nil
+    }
+
+    /// The `callx` object (APNs `callx`, or FCM `data.callx` parsed from its string) of an APNs or FCM capture.
+    public func pushView(_ capture: Capture) -> PushView? {
+        guard capture.mock != .oauth else { return nil }
+        let callx = PushMatchDocument.callx(capture)
+        return PushView(
+            key: "callx", document: callx ?? .null, type: callx?["type"]?.stringValue,
+            callId: callx?["callId"]?.stringValue,
+            summary: "\(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?")")
+    }
+
+    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        run.callxInvariantFailures()
+    }
+}

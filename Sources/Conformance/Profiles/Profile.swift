@@ -1,0 +1,96 @@
+import JSON
+import PushMocks
+
+/// What is specific to one seed system (Callx, DialStack, …): its step keywords, how a captured push
+/// reads, its default push type and its invariants. The engine knows a profile only through this
+/// protocol and the `Profiles.all` list; profiles live in the Conformance module, so their code may use
+/// the engine's internal API (`ScenarioRun`'s `send`, `record`, `note`, `fail`, `resolver`, `devices`,
+/// `users`, `engine.mocks`, … and `ScenarioDecoder`'s `d`, `value`, `actor`, `device`, …).
+public protocol Profile: Sendable {
+    /// `callx`, `dialstack`, … (the `--profile` value, suite.yaml's `profile:`, a target file's `profile:`).
+    var name: String { get }
+    /// One line for help and reports.
+    var summary: String { get }
+    /// The default suite folder: `suites/<name>`.
+    var suiteDirectory: String { get }
+    /// Step keywords this profile adds to the engine's generic ones.
+    var stepKeywords: [String] { get }
+    /// Those of `stepKeywords` whose steps send one request and may run in a `race` (each such step
+    /// gives its request through `ProfileStep.request(in:)`).
+    var requestStepKeywords: [String] { get }
+    /// Decodes one of its step keywords; `path` is the step's field (`steps[2].create`). Problems go to
+    /// `decoder.d` with the node's mark and the field; nil when the step cannot be read. Names the step
+    /// saves go to `decoder.stepSaves`.
+    func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    /// How a captured push reads for matching (`expectPush type:/call:/match:`), for the timeline and
+    /// for "is it this scenario's push"; nil when the capture is not a push this profile understands.
+    func pushView(_ capture: Capture) -> PushView?
+    /// The type `expectPush` means when the scenario gives none (`call.invited` for callx); nil: any.
+    var defaultPushType: String? { get }
+    /// The profile's invariants over one finished scenario run (`run.judgedCaptures()` are the pushes
+    /// of its devices for its own calls): failures charged to the profile's own requirement IDs.
+    func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure]
+}
+
+extension Profile {
+    public var suiteDirectory: String { "suites/\(name)" }
+}
+
+/// A step a profile adds (`create`, `sendWebhook`, …): decoded by its profile, run by the engine.
+public protocol ProfileStep: Sendable {
+    /// The step's keyword in scenario files.
+    var keyword: String { get }
+    /// Runs the step on the run's actor. Throws `HarnessStop` for set-up failures; records check
+    /// failures with `run.fail`.
+    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws
+    /// For a request step (one of the profile's `requestStepKeywords`): the request it sends and its
+    /// options, so that a `race` can release it together with others; nil otherwise (the default).
+    func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)?
+    /// The steps it holds (a step that nests others); none by default.
+    var nestedSteps: [ScenarioStep] { get }
+    /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
+    func isEqual(to other: any ProfileStep) -> Bool
+}
+
+extension ProfileStep {
+    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? { nil }
+    public var nestedSteps: [ScenarioStep] { [] }
+}
+
+extension ProfileStep where Self: Equatable {
+    public func isEqual(to other: any ProfileStep) -> Bool { (other as? Self) == self }
+}
+
+/// A profile step inside `Step` (a box, so that `Step` stays Equatable).
+public struct AnyProfileStep: Sendable, Equatable, CustomStringConvertible {
+    public let base: any ProfileStep
+
+    public init(_ base: any ProfileStep) { self.base = base }
+
+    public static func == (lhs: AnyProfileStep, rhs: AnyProfileStep) -> Bool { lhs.base.isEqual(to: rhs.base) }
+
+    public var description: String { "\(base)" }
+}
+
+/// How a profile reads one captured push.
+public struct PushView: Sendable, Equatable {
+    /// The key of the profile's part of the match document (`callx`).
+    public var key: String
+    /// The profile's part of the match document (`callx`: the invitation object; `.null` when absent).
+    public var document: JSONValue
+    /// The push's type (`call.invited`, `call.mobile_push_wakeup`), when it has one.
+    public var type: String?
+    /// The call it belongs to, when it names one.
+    public var callId: String?
+    /// A few words for the timeline and evidence: `call.invited rev 3`.
+    public var summary: String
+
+    public init(key: String, document: JSONValue, type: String?, callId: String?, summary: String) {
+        self.key = key
+        self.document = document
+        self.type = type
+        self.callId = callId
+        self.summary = summary
+    }
+}

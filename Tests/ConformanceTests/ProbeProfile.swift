@@ -1,0 +1,94 @@
+import JSON
+import PushMocks
+
+@testable import Conformance
+
+/// A profile for tests of the extension point: reads pushes as Callx does, adds a `probe` step (a
+/// request step: `GET` of a path, its status judged) and a `countPushes` step, and has one invariant
+/// (every judged push was accepted by its provider) charged to `invariantRequirement`.
+struct ProbeProfile: Profile {
+    var name: String { "probe" }
+    var summary: String { "test profile" }
+    var stepKeywords: [String] { ["probe", "countPushes"] }
+    var requestStepKeywords: [String] { ["probe"] }
+    var defaultPushType: String? { nil }
+    var invariantRequirement = "CALLX-E2E-1"
+
+    func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    {
+        switch keyword {
+        case "probe":
+            guard
+                let f = decoder.d.mapping(
+                    node, path, known: ["as", "device", "path", "status", "save"], required: ["path"])
+            else { return nil }
+            let who = decoder.actor(f, path, node: node, required: true)
+            let target = f["path"].map { decoder.value($0.value, path + ".path") }
+            let status = f["status"].flatMap { decoder.d.int($0.value, path + ".status", min: 100) }
+            var save: String?
+            if let e = f["save"], let name = decoder.saveName(e.value, path + ".save") {
+                save = name
+                decoder.stepSaves.append(name)
+            }
+            guard let who, let target else { return nil }
+            return ProbeStep(actor: who, path: target, status: status, save: save)
+        default:
+            guard let f = decoder.d.mapping(node, path, known: ["device", "atLeast"], required: ["device"]),
+                let device = f["device"].flatMap({ decoder.device($0.value, path + ".device") })
+            else { return nil }
+            let atLeast = f["atLeast"].flatMap { decoder.d.int($0.value, path + ".atLeast", min: 0) } ?? 1
+            return CountPushesStep(device: device, atLeast: atLeast)
+        }
+    }
+
+    func pushView(_ capture: Capture) -> PushView? { CallxProfile().pushView(capture) }
+
+    func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        let refused = run.judgedCaptures().filter { !$0.outcome.isAccepted }
+        guard !refused.isEmpty else { return [] }
+        return [
+            CheckFailure(
+                requirement: invariantRequirement, level: run.engine.level(invariantRequirement),
+                check: "probe invariant", expected: "every push accepted",
+                actual: "\(refused.count) refused", evidence: [])
+        ]
+    }
+}
+
+struct ProbeStep: ProfileStep, Equatable {
+    var actor: StepActor
+    var path: JSONValue
+    var status: Int?
+    var save: String?
+    var keyword: String { "probe" }
+
+    func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+        let who = try run.identity(actor)
+        let request = PreparedRequest(
+            actor: who.label, method: "GET", path: try run.resolver.string(path), credentials: who.user.authHeaders)
+        let expect = status.map { ResponseExpectation(status: [$0], requirement: "CALLX-SEC-1") }
+        return (request, RequestOptions(save: save, expect: expect))
+    }
+
+    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        guard let (request, options) = try request(in: run) else { return }
+        try await run.sendAndJudge(request, options, step: step)
+    }
+}
+
+struct CountPushesStep: ProfileStep, Equatable {
+    var device: String
+    var atLeast: Int
+    var keyword: String { "countPushes" }
+
+    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        let d = try run.device(device)
+        let n = run.engine.mocks.log.captures { ScenarioRun.capture($0, isFor: d) }.count
+        run.note("\(device) got \(n) push(es)")
+        if n < atLeast {
+            try run.fail(
+                "CALLX-E2E-1", check: "\(step.path) countPushes", expected: "at least \(atLeast)", actual: "\(n)")
+        }
+    }
+}
