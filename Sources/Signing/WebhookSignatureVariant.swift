@@ -73,14 +73,14 @@ public enum WebhookSignatureVariant: Sendable, Equatable, Hashable {
     public func sign(_ body: [UInt8], secret: [UInt8], now: Int64) -> SignedWebhook {
         switch self {
         case .valid:
-            return SignedWebhook(body: body, header: WebhookSignature(signing: body, secret: secret, timestamp: now))
+            return SignedWebhook(body: body, header: WebhookSignatureHeader(signing: body, secret: secret, timestamp: now))
         case .wrongSecret:
             let other = secret.isEmpty ? [0x5A] : secret.map { $0 ^ 0x5A }
-            return SignedWebhook(body: body, header: WebhookSignature(signing: body, secret: other, timestamp: now))
+            return SignedWebhook(body: body, header: WebhookSignatureHeader(signing: body, secret: other, timestamp: now))
         case .none:
             return SignedWebhook(body: body, headerValue: nil, signedAt: nil)
         case .missingTimestamp:
-            let v1 = WebhookSignature(signing: body, secret: secret, timestamp: now).v1
+            let v1 = WebhookSignatureHeader(signing: body, secret: secret, timestamp: now).v1
             return SignedWebhook(body: body, headerValue: "v1=\(v1)", signedAt: now)
         case .missingV1:
             return SignedWebhook(body: body, headerValue: "t=\(now)", signedAt: now)
@@ -88,12 +88,12 @@ public enum WebhookSignatureVariant: Sendable, Equatable, Hashable {
             return SignedWebhook(body: body, headerValue: "not a signature", signedAt: nil)
         case .stale(let seconds):
             let t = now - seconds
-            return SignedWebhook(body: body, header: WebhookSignature(signing: body, secret: secret, timestamp: t))
+            return SignedWebhook(body: body, header: WebhookSignatureHeader(signing: body, secret: secret, timestamp: t))
         case .future(let seconds):
             let t = now + seconds
-            return SignedWebhook(body: body, header: WebhookSignature(signing: body, secret: secret, timestamp: t))
+            return SignedWebhook(body: body, header: WebhookSignatureHeader(signing: body, secret: secret, timestamp: t))
         case .bodyChanged:
-            let signature = WebhookSignature(signing: body, secret: secret, timestamp: now)
+            let signature = WebhookSignatureHeader(signing: body, secret: secret, timestamp: now)
             return SignedWebhook(body: Self.changingOneByte(body), header: signature)
         }
     }
@@ -130,7 +130,7 @@ public struct SignedWebhook: Sendable, Equatable {
     }
 
     /// A delivery carrying `header`.
-    public init(body: [UInt8], header: WebhookSignature) {
+    public init(body: [UInt8], header: WebhookSignatureHeader) {
         self.init(body: body, headerValue: header.header, signedAt: header.timestamp)
     }
 }

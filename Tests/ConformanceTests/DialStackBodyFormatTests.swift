@@ -51,7 +51,7 @@ import Testing
         let secret = "whsec_é_not_ascii_either"
         for format in DialStackBodyFormat.allCases {
             let body = format.body(Self.event)
-            let signature = WebhookSignature(signing: body, secret: Array(secret.utf8), timestamp: 1_775_831_400)
+            let signature = WebhookSignatureHeader(signing: body, secret: Array(secret.utf8), timestamp: 1_775_831_400)
             #expect(FileManager.default.createFile(atPath: directory.file(format.rawValue), contents: Data(body)))
             try directory.write(format.rawValue + ".sig", signature.header)
         }

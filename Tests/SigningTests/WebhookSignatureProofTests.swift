@@ -17,11 +17,11 @@ import Testing
     func opensslComputesTheSameV1(index: Int) async throws {
         try #require(await SigningTestTools.hasOpenSSLAsync())
         let body = Array(Self.bodies[index].utf8)
-        let signature = WebhookSignature(signing: body, secret: Array(Self.secret.utf8), timestamp: 1_775_831_400)
+        let signature = WebhookSignatureHeader(signing: body, secret: Array(Self.secret.utf8), timestamp: 1_775_831_400)
         let directory = TemporaryDirectory(prefix: "ringcheck-webhook")
         let result = try await SigningTestTools.opensslAsync(
             ["dgst", "-sha256", "-hmac", Self.secret, "-r"], in: directory,
-            input: WebhookSignature.signedPayload(body: body, timestamp: 1_775_831_400))
+            input: WebhookSignatureHeader.signedPayload(body: body, timestamp: 1_775_831_400))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: " ").first.map(String.init) == signature.v1)
     }

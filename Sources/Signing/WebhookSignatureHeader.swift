@@ -1,7 +1,7 @@
 /// A webhook signature in the `t=…,v1=…` scheme DialStack uses (and Stripe, whose `Stripe-Signature` is the
 /// same construction): `v1` is the lowercase hex HMAC-SHA256, under the endpoint's secret, of
 /// `"<t>.<raw body>"`, where `t` is the signing time in Unix seconds.
-public struct WebhookSignature: Sendable, Equatable {
+public struct WebhookSignatureHeader: Sendable, Equatable {
     /// The signing time, Unix seconds (the header's `t`).
     public var timestamp: Int64
     /// The lowercase hex HMAC-SHA256 (the header's `v1`).
@@ -41,7 +41,7 @@ public struct WebhookSignature: Sendable, Equatable {
 
     /// True when this signature is `body`'s under `secret` (constant-time comparison of the digests).
     public func isValid(for body: [UInt8], secret: [UInt8]) -> Bool {
-        let expected = WebhookSignature(signing: body, secret: secret, timestamp: timestamp)
+        let expected = WebhookSignatureHeader(signing: body, secret: secret, timestamp: timestamp)
         return HMAC.constantTimeEquals(Array(expected.v1.utf8), Array(v1.utf8))
     }
 
