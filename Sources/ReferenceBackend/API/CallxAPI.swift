@@ -102,39 +102,13 @@ public struct CallxAPI: HTTPHandler {
     func authenticated(
         _ request: HTTPRequest, allowed: [String], _ body: (BackendUser) async throws -> APIResult
     ) async -> APIResult {
-        guard allowed.contains(request.method.uppercased()) else {
-            return APIError(405, "method_not_allowed", "use \(allowed.joined(separator: " or "))").result
-        }
-        guard let user = authenticate(request) else { return APIError.unauthenticated.result }
-        do { return try await body(user) } catch let error as APIError { return error.result } catch {
-            return APIError(500, "internal_error", "\(error)").result
-        }
+        await authenticatedRequest(request, users: service.users, allowed: allowed, body)
     }
 
-    private func authenticate(_ request: HTTPRequest) -> BackendUser? {
-        guard let header = request.headers["authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return service.users.user(forToken: parts[1].trimmingSpaces)
-    }
-
-    func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
-        let json: JSONValue
-        do { json = try JSONValue.parse(request.body) } catch {
-            throw APIError(400, "invalid_json", "the body is not valid JSON: \(error.description)")
-        }
-        guard case .object = json else { throw APIError(400, "invalid_json", "the body must be a JSON object") }
-        return json
-    }
+    func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue { try jsonObjectBody(request) }
 
     /// What makes two requests "the same operation": method, path and the body with keys sorted.
     private func fingerprint(_ request: HTTPRequest, _ body: JSONValue) -> String {
         "\(request.method.uppercased()) \(request.path)\n\(body.serialized(sortedKeys: true))"
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: String {
-        String(self.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

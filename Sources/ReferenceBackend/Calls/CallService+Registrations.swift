@@ -9,18 +9,9 @@ extension CallService {
         user: BackendUser, installationId: String, kind: PushKind, body: JSONValue
     ) -> APIResult {
         run { tx, now in
-            try validateIdentifier(installationId, field: "installationId")
-            let fields = RequestBody(body)
-            let token = try fields.string("token", maxBytes: 4096)
-            let appId = try fields.string("appId")
-            var environment: APNsEnvironment?
-            if kind == .apnsVoip {
-                let name = try fields.string("apnsEnvironment")
-                guard let parsed = APNsEnvironment(rawValue: name) else {
-                    throw APIError.badRequest("apnsEnvironment must be \"sandbox\" or \"production\"")
-                }
-                environment = parsed
-            }
+            let registration = try PushRegistration.requested(
+                installationId: installationId, kind: kind, body: body, userId: user.userId, nowMs: now)
+            let token = registration.token
             if let owner = try tx.installationOwner(installationId), owner != user.userId {
                 // Rebinding: nothing registered under the previous user may ring anyone any more.
                 for old in try tx.registrations(ofInstallation: installationId) {
@@ -34,9 +25,6 @@ extension CallService {
                 try tx.deleteRegistration(installationId: other.installationId, kind: kind)
                 try tx.cancelPendingPushes(installationId: other.installationId, kind: kind, nowMs: now)
             }
-            let registration = PushRegistration(
-                installationId: installationId, kind: kind, token: token, appId: appId, apnsEnvironment: environment,
-                userId: user.userId, updatedAtMs: now)
             try tx.saveRegistration(registration)
             return APIResult(status: 200, json: registration.json)
         }

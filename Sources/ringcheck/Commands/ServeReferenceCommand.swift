@@ -7,7 +7,7 @@ struct ServeReferenceCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
         name: "serve-reference",
         abstract:
-            "Run the reference Callx backend, sending real pushes to the providers in RINGCHECK_*, until interrupted.",
+            "Run the reference Callx backend (--profile dialstack: the wake-up webhook backend), sending real pushes to the providers in RINGCHECK_*, until interrupted.",
         discussion: """
             A conforming implementation of the Callx backend reference design: push-token registration, calls
             with idempotent create/answer/end, atomic answer arbitration, the per-installation event feed,
@@ -33,7 +33,8 @@ struct ServeReferenceCommand: RingcheckCommand {
 
             DEFECTS (each breaks exactly one rule; off unless named with --defect):
 
-            """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()),
+            """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()) + "\n\n"
+                + ServeWakeUpReference.helpSection,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080"),
@@ -56,6 +57,11 @@ struct ServeReferenceCommand: RingcheckCommand {
                 help: "Log each request and push attempt to FILE (- for standard output); no tokens or payloads.",
                 default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
+            .value("profile", "NAME", help: "Which reference backend: callx or dialstack.", default: "callx"),
+            .value(
+                "webhook-secret", "SECRET",
+                help: "dialstack: the webhook signing secret (prefer DIALSTACK_WEBHOOK_SECRET: argv is visible).",
+                default: "$DIALSTACK_WEBHOOK_SECRET"),
         ],
         examples: [
             "ringcheck mocks --env-file mocks.env &      # mock APNs/FCM, settings in mocks.env",
@@ -63,13 +69,28 @@ struct ServeReferenceCommand: RingcheckCommand {
             "ringcheck serve-reference --port 0 --ring-seconds 5 --defect zero-ttl --defect racy-answer",
             "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
             "ringcheck serve-reference --log - --quiet                 # one line per request and push on stdout",
+            "DIALSTACK_WEBHOOK_SECRET=whsec_… ringcheck serve-reference --profile dialstack --port 0",
         ])
 
     var options = ReferenceBackendServer.Options()
     var quiet: Bool
+    /// Set for `--profile dialstack`, which serves the wake-up reference backend instead.
+    var wakeUp: ServeWakeUpReference?
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
+        switch arguments.value("profile") ?? "callx" {
+        case "callx":
+            if arguments.value("webhook-secret") != nil {
+                throw UsageError(message: "--webhook-secret is for --profile dialstack", command: name)
+            }
+        case "dialstack":
+            wakeUp = try ServeWakeUpReference(arguments: arguments)
+            quiet = arguments.flag("quiet")
+            return
+        case let other:
+            throw UsageError(message: "unknown --profile '\(other)'; use callx or dialstack", command: name)
+        }
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port", in: 0...65535) ?? 8080
         if let db = arguments.value("db") { options.database = .file(db) }
@@ -99,14 +120,8 @@ struct ServeReferenceCommand: RingcheckCommand {
     }
 
     func run() async throws -> ExitCode {
-        let providers: PushProviderSettings
-        do { providers = try PushProviderSettings(environment: ProcessInfo.processInfo.environment) } catch {
-            throw ConfigurationError(message: "\(error)")
-        }
-        let problems = providers.problems()
-        if !problems.isEmpty {
-            throw ConfigurationError(message: "\(PushProviderSettingsProblems(problems: problems))")
-        }
+        if let wakeUp { return try await wakeUp.run() }
+        let providers = try Self.providerSettings()
         // Caught from before the server announces itself, so a supervisor's early stop is never lost.
         try TerminationSignals.install()
         let server: ReferenceBackendServer
@@ -125,6 +140,20 @@ struct ServeReferenceCommand: RingcheckCommand {
         await server.stop()
         if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
         return .success
+    }
+
+    /// The push settings from the `RINGCHECK_*` variables; a configuration error naming each one missing
+    /// or unusable.
+    static func providerSettings() throws -> PushProviderSettings {
+        let providers: PushProviderSettings
+        do { providers = try PushProviderSettings(environment: ProcessInfo.processInfo.environment) } catch {
+            throw ConfigurationError(message: "\(error)")
+        }
+        let problems = providers.problems()
+        if !problems.isEmpty {
+            throw ConfigurationError(message: "\(PushProviderSettingsProblems(problems: problems))")
+        }
+        return providers
     }
 
     /// The line a start on a taken port prints (exit status 13); `run --reference-process` looks for it

@@ -1,0 +1,41 @@
+import HTTP
+import JSON
+
+// MARK: - What every API of the reference backends does the same way
+
+extension UserDirectory {
+    /// The user an `Authorization: Bearer <token>` header names; nil without one or for an unknown token.
+    func user(authorization header: String?) -> BackendUser? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = String(parts[1].drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        return user(forToken: token)
+    }
+}
+
+/// Checks the method and the bearer token of `request`, then runs `body` as that user: 405 for
+/// another method, 401 without a known token, an `APIError`'s own result, 500 for any other error.
+func authenticatedRequest(
+    _ request: HTTPRequest, users: UserDirectory, allowed: [String], _ body: (BackendUser) async throws -> APIResult
+) async -> APIResult {
+    guard allowed.contains(request.method.uppercased()) else {
+        return APIError(405, "method_not_allowed", "use \(allowed.joined(separator: " or "))").result
+    }
+    guard let user = users.user(authorization: request.headers["authorization"]) else {
+        return APIError.unauthenticated.result
+    }
+    do { return try await body(user) } catch let error as APIError { return error.result } catch {
+        return APIError(500, "internal_error", "\(error)").result
+    }
+}
+
+/// The request body as a JSON object; 400 `invalid_json` otherwise.
+func jsonObjectBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
+    let json: JSONValue
+    do { json = try JSONValue.parse(request.body) } catch {
+        throw APIError(400, "invalid_json", "the body is not valid JSON: \(error.description)")
+    }
+    guard case .object = json else { throw APIError(400, "invalid_json", "the body must be a JSON object") }
+    return json
+}
