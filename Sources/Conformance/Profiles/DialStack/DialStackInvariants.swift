@@ -45,7 +45,8 @@ enum DialStackInvariants {
             if let d = delivery {
                 if d.type != DialStackEvent.wakeUpType || d.user == nil {
                     fail(
-                        R.wakeUpOnly, "event", "no push for a \(d.type) event\(d.user == nil ? " without data.user_id" : "")",
+                        R.wakeUpOnly, "event",
+                        "no push for a \(d.type) event\(d.user == nil ? " without data.user_id" : "")",
                         "\(push.device) got a push for event \(d.eventId) (\(d.type))")
                 } else if let user = d.user, user != push.user {
                     fail(
@@ -151,7 +152,10 @@ enum DialStackInvariants {
         }
         let message = c.json?["message"]
         let android = message?["android"]
-        for (path, block) in [("message.notification", message?["notification"]), ("message.android.notification", android?["notification"])] {
+        for (path, block) in [
+            ("message.notification", message?["notification"]),
+            ("message.android.notification", android?["notification"]),
+        ] {
             if let block {
                 fail(R.fcmDataOnly, "body.\(path)", "absent (a data message)", block.serialized())
             }
@@ -164,7 +168,8 @@ enum DialStackInvariants {
         let seconds = ttl?.stringValue.flatMap(durationSeconds)
         if seconds.map({ !($0 > 0 && $0 <= Double(DialStackTiming.pushTTLSeconds)) }) ?? true {
             fail(
-                R.fcmTTL, "body.message.android.ttl", "a duration above 0 s and at most \(DialStackTiming.pushTTLSeconds) s",
+                R.fcmTTL, "body.message.android.ttl",
+                "a duration above 0 s and at most \(DialStackTiming.pushTTLSeconds) s",
                 ttl?.serialized() ?? "absent (FCM keeps the message for up to 4 weeks)")
         }
         switch push.fields {

@@ -31,12 +31,14 @@ extension ScenarioRun {
         }
         for sample in latency.tooSlow {
             let id = DialStackRequirement.latency
-            record(.note, "invariants", "FAILED \(id): \(sample.device) woken \(sample.milliseconds) ms after the webhook")
+            record(
+                .note, "invariants", "FAILED \(id): \(sample.device) woken \(sample.milliseconds) ms after the webhook")
             failures.append(
                 CheckFailure(
                     requirement: id, level: engine.level(id), check: "latency of every wake-up push",
                     expected: "at most \(DialStackTiming.latencyBoundMs) ms from the webhook to the push",
-                    actual: "\(sample.milliseconds) ms to \(sample.device) for event \(sample.eventId) (\(latency.summary))",
+                    actual:
+                        "\(sample.milliseconds) ms to \(sample.device) for event \(sample.eventId) (\(latency.summary))",
                     evidence: evidence(sample.sequence)))
         }
         return failures

@@ -53,10 +53,14 @@ struct WebhookStep: ProfileStep, Equatable {
         var failure: String?
         do {
             let response = try await run.engine.client.send(
-                ClientRequest(method: "POST", url: run.engine.target.baseURL + endpoint.path, headers: headers, body: signed.body))
+                ClientRequest(
+                    method: "POST", url: run.engine.target.baseURL + endpoint.path, headers: headers, body: signed.body)
+            )
             status = response.status
             responseBody = response.body
-            run.record(.response, "dialstack", "\(response.status)", String(decoding: response.body.prefix(2000), as: UTF8.self))
+            run.record(
+                .response, "dialstack", "\(response.status)",
+                String(decoding: response.body.prefix(2000), as: UTF8.self))
         } catch {
             failure = "\(error)"
             run.record(.response, "dialstack", "no response: \(error)")
@@ -95,7 +99,9 @@ struct WebhookStep: ProfileStep, Equatable {
     func event(in run: isolated ScenarioRun) throws -> JSONValue {
         if let event {
             let saved = try run.resolver.resolve(event)
-            guard saved.objectValue != nil else { throw HarnessStop(message: "the event to redeliver is not an object") }
+            guard saved.objectValue != nil else {
+                throw HarnessStop(message: "the event to redeliver is not an object")
+            }
             return saved
         }
         let userId = try user.map { name -> String in
