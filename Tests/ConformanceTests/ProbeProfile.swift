@@ -3,14 +3,14 @@ import PushMocks
 
 @testable import Conformance
 
-/// A profile for tests of the extension point: reads pushes as Callx does, adds a `probe` step (a
-/// request step: `GET` of a path, its status judged) and a `countPushes` step, and has one invariant
+/// A profile for tests of the extension point: reads pushes as Callx does and borrows its `create`,
+/// adds a `probe` step (a request step: `GET` of a path, its status judged) and a `countPushes` step, and has one invariant
 /// (every judged push was accepted by its provider) charged to `invariantRequirement`.
 struct ProbeProfile: Profile {
     var name: String { "probe" }
     var summary: String { "test profile" }
-    var stepKeywords: [String] { ["probe", "countPushes"] }
-    var requestStepKeywords: [String] { ["probe"] }
+    var stepKeywords: [String] { ["probe", "countPushes", "create"] }
+    var requestStepKeywords: [String] { ["probe", "create"] }
     var defaultPushType: String? { nil }
     var invariantRequirement = "CALLX-E2E-1"
 
@@ -18,6 +18,7 @@ struct ProbeProfile: Profile {
         -> (any ProfileStep)?
     {
         switch keyword {
+        case "create": return CallxProfile().decodeStep(keyword, node, path: path, decoder: &decoder)
         case "probe":
             guard
                 let f = decoder.d.mapping(

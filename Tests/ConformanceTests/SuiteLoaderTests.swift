@@ -88,14 +88,14 @@ import Testing
         #expect(scenario.needs == [.faults])
         #expect(scenario.steps.count == 10)
         #expect(scenario.steps[2].path == "steps[2]")
-        guard case .create(let create) = scenario.steps[1].step else { throw Failure() }
+        guard let create = scenario.steps[1].step.profileStep(as: CreateCallStep.self) else { throw Failure() }
         #expect(create.actor == .user("a") && create.callee == "b" && create.video == true)
         #expect(create.operationId == .string("op-1") && create.options.save == "call")
         #expect(create.options.expect?.status == [200, 201])
         guard case .expectPush(let push) = scenario.steps[2].step else { throw Failure() }
         #expect(push.within.milliseconds == 1500 && push.count == 1 && push.type == "call.invited")
         #expect(push.match.first?.conditions == [.matches("^[0-9]+$")])
-        guard case .expectEvent(let event) = scenario.steps[5].step else { throw Failure() }
+        guard let event = scenario.steps[5].step.profileStep(as: ExpectEventStep.self) else { throw Failure() }
         #expect(event.match.count == 4)
         #expect(event.match[0].conditions == [.type(.string), .oneOf(["2", "3"])])
         #expect(event.match[1].conditions == [.range(min: .number("0"), max: .number("9007199254740991"))])
@@ -105,7 +105,7 @@ import Testing
         guard case .request(let request) = scenario.steps[6].step else { throw Failure() }
         #expect(request.headers["x-trace"] == .string("1") && request.auth == .session)
         #expect(ValueReference.all(in: request.path) == [ValueReference(name: "x", path: "callId")])
-        guard case .waitUntilExpiry(let wait) = scenario.steps[7].step else { throw Failure() }
+        guard let wait = scenario.steps[7].step.profileStep(as: WaitUntilExpiryStep.self) else { throw Failure() }
         #expect(wait.margin.milliseconds == 500)
     }
 
@@ -238,7 +238,8 @@ import Testing
                 """
         ])
         let scenario = try #require(try Suite.load(directory: dir.path).scenarios.first)
-        guard case .create(let create) = scenario.steps[0].step, case .expectNoPush(let none) = scenario.steps[1].step
+        guard let create = scenario.steps[0].step.profileStep(as: CreateCallStep.self),
+            case .expectNoPush(let none) = scenario.steps[1].step
         else { throw Failure() }
         #expect(create.options.expect?.anyStatus == true && create.options.expect?.status == nil)
         #expect(none.match.first?.conditions == [.notEquals("$call.callId")])
@@ -397,11 +398,12 @@ import Testing
                 case .race(let race): return expectations(race.steps)
                 case .registerToken(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
                 case .deleteToken(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
-                case .create(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
-                case .answer(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
-                case .end(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
-                case .get(let s), .mediaSession(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
-                case .pollEvents(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
+                case .profile(let p):
+                    let options =
+                        (p.base as? CreateCallStep)?.options ?? (p.base as? AnswerCallStep)?.options
+                        ?? (p.base as? EndCallStep)?.options ?? (p.base as? CallRequestStep)?.options
+                        ?? (p.base as? PollEventsStep)?.options
+                    return options?.expect.map { [(step.path, $0)] } ?? []
                 case .request(let s): return s.options.expect.map { [(step.path, $0)] } ?? []
                 default: return []
                 }
@@ -429,7 +431,7 @@ import Testing
         var demanding: [String] = []
         for scenario in suite.scenarios {
             let all = steps(scenario.steps)
-            let asks = all.contains { if case .create(let c) = $0 { return c.video == true } else { return false } }
+            let asks = all.contains { $0.profileStep(as: CreateCallStep.self)?.video == true }
             let demands = all.contains { step in
                 if case .expectPush(let e) = step { return e.match.contains { $0.path == "callx.video" } }
                 return false

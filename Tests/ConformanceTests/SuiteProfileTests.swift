@@ -113,7 +113,7 @@ import Testing
             """, profile: ProbeProfile())
         #expect(
             raced.contains {
-                $0.contains("'countPushes' cannot run in a race; only requests can (") && $0.contains("probe)")
+                $0.contains("'countPushes' cannot run in a race; only requests can (") && $0.contains("probe, create)")
             }, "\(raced)")
         let (_, misspelt) = decode("  - prob: {as: a, path: /v1/calls}\n", profile: ProbeProfile())
         #expect(misspelt.contains { $0.contains("unknown step 'prob' (did you mean 'probe'?)") }, "\(misspelt)")

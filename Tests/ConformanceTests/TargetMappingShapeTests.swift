@@ -216,7 +216,9 @@ import Testing
         let create = CreateCallStep(actor: .user("a"), callee: "b", video: true, body: nil, options: RequestOptions())
         let scenario = Scenario(
             id: "x.video", title: "t", requirements: ["R"], users: ["a", "b"],
-            steps: [ScenarioStep(.create(create), path: "steps[0]", mark: YAMLMark(line: 1, column: 1))])
+            steps: [
+                ScenarioStep(.profile(AnyProfileStep(create)), path: "steps[0]", mark: YAMLMark(line: 1, column: 1))
+            ])
         let without = try file("").target(defaultAppId: "com.x")
         #expect(!without.supportsVideo)
         #expect(
@@ -227,8 +229,10 @@ import Testing
         var audio = scenario
         audio.steps = [
             ScenarioStep(
-                .create(
-                    CreateCallStep(actor: .user("a"), callee: "b", video: nil, body: nil, options: RequestOptions())),
+                .profile(
+                    AnyProfileStep(
+                        CreateCallStep(
+                            actor: .user("a"), callee: "b", video: nil, body: nil, options: RequestOptions()))),
                 path: "steps[0]",
                 mark: YAMLMark(line: 1, column: 1))
         ]

@@ -75,18 +75,9 @@ extension ScenarioRun {
         ]
     }
 
-    /// The values of a request about call `callId` by `who`.
-    func callValues(_ callId: String, _ who: TargetUser) -> [String: JSONValue] {
-        ["callId": .string(callId), "userId": .string(who.userId)]
-    }
-
     /// The keys of a scenario's extra body fields.
     func extraKeys(_ extra: JSONValue?) -> [String] {
         extra?.objectValue?.map(\.key) ?? []
-    }
-
-    func callPath(_ template: String, _ call: JSONValue) throws -> String {
-        TargetRoutes.fill(template, ["callId": try resolver.string(call)])
     }
 
     /// Merges `extra` (a mapping of extra or replacing fields) into `body`.
@@ -125,79 +116,6 @@ extension ScenarioRun {
                     actor: r.asUser ?? d.name, method: "DELETE", path: path, credentials: account.authHeaders,
                     operation: .deleteToken, values: deviceValues(d, account)),
                 r.options
-            )
-        case .create(let c):
-            let who = try identity(c.actor)
-            var body: JSONValue = [
-                "callId": try c.callId.map { try resolver.resolve($0) } ?? .string(RandomText.uuid()),
-                "calleeUserId": .string(try user(c.callee).userId),
-                "operationId": try operationId(c.operationId),
-            ]
-            if let video = c.video { body = body.setting("video", to: .bool(video)) }
-            // Only scenarios about expiry ring short; every other call rings long enough for a busy machine.
-            var values: [String: JSONValue] = ["userId": .string(who.user.userId)]
-            if scenario.needs.contains(.shortRing), let field = engine.target.shortRingField {
-                body = body.setting(field, to: .int(Target.shortRingSeconds))
-                // A target's create template places it with {ringSeconds}.
-                values["ringSeconds"] = .int(Target.shortRingSeconds)
-            }
-            body = try merged(body, c.body)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: routes.calls, credentials: who.user.authHeaders, body: body,
-                    operation: .create, values: values, extraKeys: extraKeys(c.body),
-                    actorInstallation: who.installationId),
-                c.options
-            )
-        case .answer(let a):
-            let who = try identity(a.actor)
-            var body: JSONValue = [
-                "operationId": try operationId(a.operationId),
-                "installationId": try a.installationId.map { try resolver.resolve($0) } ?? .string(who.installationId),
-            ]
-            if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
-            body = try merged(body, a.body)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: try callPath(routes.answer, a.call),
-                    credentials: who.user.authHeaders, body: body, operation: .answer,
-                    values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body),
-                    actorInstallation: who.installationId), a.options
-            )
-        case .end(let e):
-            let who = try identity(e.actor)
-            var body: JSONValue = [
-                "operationId": try operationId(e.operationId),
-                "reason": try e.reason.map { try resolver.resolve($0) } ?? "remoteEnded",
-            ]
-            if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }
-            body = try merged(body, e.body)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: try callPath(routes.end, e.call),
-                    credentials: who.user.authHeaders, body: body, operation: .end,
-                    values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body),
-                    actorInstallation: who.installationId), e.options
-            )
-        case .get(let g):
-            let who = try identity(g.actor)
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "GET", path: try callPath(routes.call, g.call),
-                    credentials: who.user.authHeaders, operation: .get,
-                    values: callValues(try resolver.string(g.call), who.user), actorInstallation: who.installationId),
-                g.options
-            )
-        case .mediaSession(let m):
-            let who = try identity(m.actor)
-            let body: JSONValue = who.isDevice ? ["installationId": .string(who.installationId)] : [:]
-            return (
-                PreparedRequest(
-                    actor: who.label, method: "POST", path: try callPath(routes.mediaSession, m.call),
-                    credentials: who.user.authHeaders, body: body, operation: .mediaSession,
-                    values: callValues(try resolver.string(m.call), who.user).merging(
-                        ["operationId": .string(freshOperationId())]) { a, _ in a },
-                    actorInstallation: who.installationId), m.options
             )
         case .request(let r):
             var label = "anonymous"

@@ -211,12 +211,10 @@ public actor ScenarioRun {
     private func perform(_ s: ScenarioStep) async throws {
         record(.step, "ringcheck", "\(s.path) \(s.step.kind)")
         switch s.step {
-        case .registerToken, .deleteToken, .create, .answer, .end, .get, .mediaSession, .request:
+        case .registerToken, .deleteToken, .request:
             let (request, options) = try prepare(s.step)
             let exchange = await send(request)
-            if case .create = s.step { observeCreate(request, exchange) }
             noteTokens(of: s.step, succeeded: exchange.isSuccess)
-            if acceptsRefusalForGoneTokens(exchange, request, s.step) { return }
             try judge(exchange, options, step: s, inRace: false)
             if case .registerToken(let r) = s.step, exchange.isSuccess, let tokenValue = r.token {
                 let token = try resolver.string(tokenValue)
@@ -226,28 +224,12 @@ public actor ScenarioRun {
                     registerWithMocks(token: token, device: d)
                 }
             }
-        case .pollEvents(let p):
-            try await pollEvents(p, step: s)
         case .expectPush(let e):
             try await expectPush(e, step: s)
         case .expectNoPush(let e):
             try await expectNoPush(e, step: s)
-        case .expectEvent(let e):
-            try await expectEvent(e, step: s)
-        case .expectNoEvent(let e):
-            try await expectNoEvent(e, step: s)
         case .race(let r):
             try await race(r, step: s)
-        case .waitUntilExpiry(let w):
-            let call = try resolver.resolve(w.call)
-            guard let expires = call["expiresAtMs"]?.int64Value else {
-                throw HarnessStop(message: "\(s.path): the saved call has no integer expiresAtMs")
-            }
-            // In Double: a backend's absurd expiresAtMs must not trap; the scenario's time limit bounds the wait.
-            let waitMs = Double(expires) + Double(w.margin.milliseconds) - Double(nowMs)
-            if waitMs > 0 { try await Task.sleep(for: .milliseconds(Int64(min(waitMs, 86_400_000)))) }
-        case .overflowEvents(let o):
-            try await overflowEvents(o, step: s)
         case .expectNotLogged(let e):
             try await expectNotLogged(e, step: s)
         case .fault(let f):

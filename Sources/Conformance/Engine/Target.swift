@@ -94,7 +94,7 @@ public struct Target: Sendable {
     static func videoCreate(_ steps: [ScenarioStep]) -> String? {
         for s in steps {
             switch s.step {
-            case .create(let c) where c.video == true: return s.path
+            case .profile(let p) where (p.base as? CreateCallStep)?.video == true: return s.path
             case .race(let r): if let path = videoCreate(r.steps) { return path }
             default: continue
             }

@@ -69,13 +69,6 @@ extension ScenarioDecoder {
         switch kind {
         case "race": return decodeRace(node, p, expect: entries.first { $0.key == "expect" }, path: path)
         case "save": return decodeSave(node, p, saves: &saves)
-        case "waitUntilExpiry":
-            guard let f = d.mapping(node, p, known: ["call", "margin"], required: ["call"]), let call = f["call"] else {
-                return nil
-            }
-            let margin =
-                f["margin"].flatMap { d.duration($0.value, p + ".margin") } ?? ScenarioDuration(milliseconds: 500)
-            return .waitUntilExpiry(WaitUntilExpiryStep(call: value(call.value, p + ".call"), margin: margin))
         case "fault": return decodeFault(node, p)
         case "expectNotLogged":
             guard let f = d.mapping(node, p, known: ["for", "values", "requirement"], required: ["for"]),
@@ -91,17 +84,9 @@ extension ScenarioDecoder {
             }
             let requirement = f["requirement"].flatMap { self.requirement($0.value, p + ".requirement") }
             return .expectNotLogged(ExpectNotLoggedStep(duration: duration, values: values, requirement: requirement))
-        case "overflowEvents":
-            guard let f = d.mapping(node, p, known: ["as", "device", "callee"], required: ["callee"]) else {
-                return nil
-            }
-            let who = actor(f, p, node: node, required: true)
-            let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
-            guard let who, let callee else { return nil }
-            return .overflowEvents(OverflowEventsStep(actor: who, callee: callee))
         case "restartBackend": return decodeRestart(node, p)
-        case "expectPush", "expectNoPush", "expectEvent", "expectNoEvent":
-            return decodeExpectation(kind, node, p, saves: &saves)
+        case "expectPush", "expectNoPush":
+            return decodePushExpectation(kind, node, p, saves: &saves)
         default:
             return decodeRequest(kind, node, p, saves: &saves)
         }
@@ -109,19 +94,11 @@ extension ScenarioDecoder {
 
     // MARK: Requests
 
-    private mutating func decodeRequest(_ kind: String, _ node: YAMLNode, _ p: String, saves: inout [String]) -> Step? {
-        let (known, required): ([String], [String]) =
-            switch kind {
-            case "registerToken": (["device", "as", "token", "appId", "environment"], ["device"])
-            case "deleteToken": (["device", "as"], ["device"])
-            case "create": (["as", "device", "callee", "callId", "operationId", "video", "body"], ["callee"])
-            case "answer":
-                (["as", "device", "call", "operationId", "expectedRevision", "installationId", "body"], ["call"])
-            case "end": (["as", "device", "call", "operationId", "reason", "body"], ["call"])
-            case "get", "mediaSession": (["as", "device", "call"], ["call"])
-            case "pollEvents": (["as", "device", "cursor", "drain"], [])
-            default: (["as", "device", "auth", "method", "path", "headers", "body"], ["method", "path"])
-            }
+    /// A request step's fields (its own `known` and `required` ones, and `save` and `expect`) and its
+    /// options; the names it saves go to `saves`.
+    mutating func requestFields(
+        _ node: YAMLNode, _ p: String, known: [String], required: [String], saves: inout [String]
+    ) -> ([String: YAMLMapEntry], RequestOptions)? {
         guard let f = d.mapping(node, p, known: known + Self.requestFields, required: required) else { return nil }
         var options = RequestOptions()
         if let e = f["save"], let name = saveName(e.value, p + ".save") {
@@ -129,15 +106,34 @@ extension ScenarioDecoder {
             saves.append(name)
         }
         if let e = f["expect"] { options.expect = responseExpectation(e.value, p + ".expect") }
-        func optionalValue(_ key: String) -> JSONValue? { f[key].map { value($0.value, "\(p).\(key)") } }
-        func body() -> JSONValue? {
-            guard let e = f["body"] else { return nil }
-            if e.value.entries == nil, kind != "request" {
-                d.error(e.value.mark, p + ".body", "expected a mapping of extra body fields, got \(e.value.kindName)")
-            }
-            return value(e.value, p + ".body")
+        return (f, options)
+    }
+
+    /// The value of an optional field.
+    mutating func optionalValue(_ f: [String: YAMLMapEntry], _ key: String, _ p: String) -> JSONValue? {
+        f[key].map { value($0.value, "\(p).\(key)") }
+    }
+
+    /// A request's `body`: a mapping of extra fields, unless `anyShape` (a raw request's whole body).
+    mutating func requestBody(_ f: [String: YAMLMapEntry], _ p: String, anyShape: Bool) -> JSONValue? {
+        guard let e = f["body"] else { return nil }
+        if e.value.entries == nil, !anyShape {
+            d.error(e.value.mark, p + ".body", "expected a mapping of extra body fields, got \(e.value.kindName)")
         }
-        let call = optionalValue("call") ?? .null
+        return value(e.value, p + ".body")
+    }
+
+    private mutating func decodeRequest(_ kind: String, _ node: YAMLNode, _ p: String, saves: inout [String]) -> Step? {
+        let (known, required): ([String], [String]) =
+            switch kind {
+            case "registerToken": (["device", "as", "token", "appId", "environment"], ["device"])
+            case "deleteToken": (["device", "as"], ["device"])
+            default: (["as", "device", "auth", "method", "path", "headers", "body"], ["method", "path"])
+            }
+        guard let (f, options) = requestFields(node, p, known: known, required: required, saves: &saves) else {
+            return nil
+        }
+        func optionalValue(_ key: String) -> JSONValue? { self.optionalValue(f, key, p) }
 
         switch kind {
         case "registerToken", "deleteToken":
@@ -153,39 +149,6 @@ extension ScenarioDecoder {
                 RegisterTokenStep(
                     device: dev, asUser: asUser, token: optionalValue("token"), appId: optionalValue("appId"),
                     environment: environment, options: options))
-        case "create":
-            let who = actor(f, p, node: node, required: true)
-            let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
-            let video = f["video"].flatMap { d.bool($0.value, p + ".video") }
-            guard let who, let callee else { return nil }
-            return .create(
-                CreateCallStep(
-                    actor: who, callee: callee, callId: optionalValue("callId"),
-                    operationId: optionalValue("operationId"),
-                    video: video, body: body(), options: options))
-        case "answer":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            return .answer(
-                AnswerCallStep(
-                    actor: who, call: call, operationId: optionalValue("operationId"),
-                    expectedRevision: optionalValue("expectedRevision"),
-                    installationId: optionalValue("installationId"),
-                    body: body(), options: options))
-        case "end":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            return .end(
-                EndCallStep(
-                    actor: who, call: call, operationId: optionalValue("operationId"), reason: optionalValue("reason"),
-                    body: body(), options: options))
-        case "get", "mediaSession":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            let step = CallRequestStep(actor: who, call: call, options: options)
-            return kind == "get" ? .get(step) : .mediaSession(step)
-        case "pollEvents":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            let drain = f["drain"].flatMap { d.bool($0.value, p + ".drain") } ?? true
-            return .pollEvents(
-                PollEventsStep(actor: who, cursor: optionalValue("cursor"), drain: drain, options: options))
         default:
             let who = actor(f, p, node: node, required: false)
             let auth =
@@ -220,63 +183,66 @@ extension ScenarioDecoder {
             guard let method, let path else { return nil }
             return .request(
                 RawRequestStep(
-                    actor: who, auth: auth, method: method, path: path, headers: headers, body: body(), options: options
+                    actor: who, auth: auth, method: method, path: path, headers: headers,
+                    body: requestBody(f, p, anyShape: true), options: options
                 ))
         }
     }
 
     // MARK: Expectations
 
-    private mutating func decodeExpectation(
-        _ kind: String, _ node: YAMLNode, _ p: String, saves: inout [String]
-    ) -> Step? {
-        let isPush = kind == "expectPush" || kind == "expectNoPush"
-        let isNegative = kind == "expectNoPush" || kind == "expectNoEvent"
-        var known = ["type", "call", "match", "requirement"] + (isPush ? ["to"] : ["as", "device"])
-        known += isNegative ? ["for"] : ["within", "save"] + (kind == "expectPush" ? ["count"] : [])
-        if kind == "expectNoPush" { known.append("from") }
-        let required = (isPush ? ["to"] : []) + (isNegative ? ["for"] : []) + (kind == "expectEvent" ? ["type"] : [])
-        guard let f = d.mapping(node, p, known: known, required: required) else { return nil }
-
-        let type = f["type"].flatMap { d.nonEmptyString($0.value, p + ".type") }
-        let call = f["call"].map { value($0.value, p + ".call") }
-        let requirement = f["requirement"].flatMap { self.requirement($0.value, p + ".requirement") }
-        let within = f["within"].flatMap { d.duration($0.value, p + ".within") } ?? ScenarioDuration(milliseconds: 5000)
-        let duration = f["for"].flatMap { d.duration($0.value, p + ".for") }
-        let match = f["match"].map { matchers($0.value, p + ".match") } ?? []
+    /// The fields `expectPush`, `expectNoPush` and a profile's expectations share: `type`, `call`,
+    /// `match`, `requirement`, `within` (5 s by default), `for` and `save` (when `known` has them).
+    struct ExpectationFields {
+        var type: String?
+        var call: JSONValue?
+        var requirement: String?
+        var within: ScenarioDuration
+        var duration: ScenarioDuration?
+        var match: [PathMatcher]
         var save: String?
+    }
+
+    mutating func expectationFields(_ f: [String: YAMLMapEntry], _ p: String, saves: inout [String])
+        -> ExpectationFields
+    {
+        var out = ExpectationFields(
+            type: f["type"].flatMap { d.nonEmptyString($0.value, p + ".type") },
+            call: f["call"].map { value($0.value, p + ".call") },
+            requirement: f["requirement"].flatMap { self.requirement($0.value, p + ".requirement") },
+            within: f["within"].flatMap { d.duration($0.value, p + ".within") } ?? ScenarioDuration(milliseconds: 5000),
+            duration: f["for"].flatMap { d.duration($0.value, p + ".for") },
+            match: f["match"].map { matchers($0.value, p + ".match") } ?? [])
         if let e = f["save"], let name = saveName(e.value, p + ".save") {
-            save = name
+            out.save = name
             saves.append(name)
         }
+        return out
+    }
 
-        switch kind {
-        case "expectPush":
+    private mutating func decodePushExpectation(
+        _ kind: String, _ node: YAMLNode, _ p: String, saves: inout [String]
+    ) -> Step? {
+        var known = ["type", "call", "match", "requirement", "to"]
+        known += kind == "expectNoPush" ? ["for", "from"] : ["within", "save", "count"]
+        let required = ["to"] + (kind == "expectNoPush" ? ["for"] : [])
+        guard let f = d.mapping(node, p, known: known, required: required) else { return nil }
+        let e = expectationFields(f, p, saves: &saves)
+        if kind == "expectPush" {
             guard let to = f["to"].flatMap({ deviceList($0.value, p + ".to") }) else { return nil }
             let count = f["count"].flatMap { d.int($0.value, p + ".count", min: 1) } ?? 1
             return .expectPush(
                 ExpectPushStep(
-                    to: to, type: type ?? profile.defaultPushType, call: call, within: within, count: count,
-                    match: match,
-                    save: save, requirement: requirement))
-        case "expectNoPush":
-            guard let to = f["to"].flatMap({ deviceList($0.value, p + ".to") }), let duration else { return nil }
-            return .expectNoPush(
-                ExpectNoPushStep(
-                    to: to, type: type, call: call, duration: duration, match: match, requirement: requirement,
-                    fromNow: f["from"].flatMap { d.choice($0.value, p + ".from", ["start", "now"]) } == "now"))
-        case "expectEvent":
-            guard let who = actor(f, p, node: node, required: true), let type else { return nil }
-            return .expectEvent(
-                ExpectEventStep(
-                    actor: who, type: type, call: call, within: within, match: match, save: save,
-                    requirement: requirement))
-        default:
-            guard let who = actor(f, p, node: node, required: true), let duration else { return nil }
-            return .expectNoEvent(
-                ExpectNoEventStep(
-                    actor: who, type: type, call: call, duration: duration, match: match, requirement: requirement))
+                    to: to, type: e.type ?? profile.defaultPushType, call: e.call, within: e.within, count: count,
+                    match: e.match, save: e.save, requirement: e.requirement))
         }
+        guard let to = f["to"].flatMap({ deviceList($0.value, p + ".to") }), let duration = e.duration else {
+            return nil
+        }
+        return .expectNoPush(
+            ExpectNoPushStep(
+                to: to, type: e.type, call: e.call, duration: duration, match: e.match, requirement: e.requirement,
+                fromNow: f["from"].flatMap { d.choice($0.value, p + ".from", ["start", "now"]) } == "now"))
     }
 
     // MARK: Control

@@ -20,20 +20,10 @@ public struct ScenarioStep: Sendable, Equatable {
 public enum Step: Sendable, Equatable {
     case registerToken(RegisterTokenStep)
     case deleteToken(DeleteTokenStep)
-    case create(CreateCallStep)
-    case answer(AnswerCallStep)
-    case end(EndCallStep)
-    case get(CallRequestStep)
-    case mediaSession(CallRequestStep)
-    case pollEvents(PollEventsStep)
     case request(RawRequestStep)
     case expectPush(ExpectPushStep)
     case expectNoPush(ExpectNoPushStep)
-    case expectEvent(ExpectEventStep)
-    case expectNoEvent(ExpectNoEventStep)
     case race(RaceStep)
-    case waitUntilExpiry(WaitUntilExpiryStep)
-    case overflowEvents(OverflowEventsStep)
     case expectNotLogged(ExpectNotLoggedStep)
     case fault(FaultStep)
     case save([String: JSONValue])
@@ -47,20 +37,10 @@ public enum Step: Sendable, Equatable {
         switch self {
         case .registerToken: return "registerToken"
         case .deleteToken: return "deleteToken"
-        case .create: return "create"
-        case .answer: return "answer"
-        case .end: return "end"
-        case .get: return "get"
-        case .mediaSession: return "mediaSession"
-        case .pollEvents: return "pollEvents"
         case .request: return "request"
         case .expectPush: return "expectPush"
         case .expectNoPush: return "expectNoPush"
-        case .expectEvent: return "expectEvent"
-        case .expectNoEvent: return "expectNoEvent"
         case .race: return "race"
-        case .waitUntilExpiry: return "waitUntilExpiry"
-        case .overflowEvents: return "overflowEvents"
         case .expectNotLogged: return "expectNotLogged"
         case .fault: return "fault"
         case .save: return "save"
@@ -71,16 +51,19 @@ public enum Step: Sendable, Equatable {
 
     /// Every generic step keyword (a profile adds its own: `Profile.stepKeywords`).
     public static let kinds = [
-        "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
-        "expectPush", "expectNoPush", "expectEvent", "expectNoEvent", "race", "waitUntilExpiry", "overflowEvents",
-        "fault", "save", "restartBackend", "expectNotLogged",
+        "registerToken", "deleteToken", "request", "expectPush", "expectNoPush", "race", "fault", "save",
+        "restartBackend", "expectNotLogged",
     ]
 
     /// Keywords of generic steps that send one request and may run inside a `race` (a profile adds its
     /// own: `Profile.requestStepKeywords`).
-    public static let requestKinds = [
-        "registerToken", "deleteToken", "create", "answer", "end", "get", "mediaSession", "pollEvents", "request",
-    ]
+    public static let requestKinds = ["registerToken", "deleteToken", "request"]
+
+    /// The profile step this step is, when it is one of type `T`.
+    public func profileStep<T: ProfileStep>(as type: T.Type) -> T? {
+        guard case .profile(let p) = self else { return nil }
+        return p.base as? T
+    }
 }
 
 // MARK: - Who acts
@@ -143,55 +126,6 @@ public struct DeleteTokenStep: Sendable, Equatable {
     public var options: RequestOptions
 }
 
-public struct CreateCallStep: Sendable, Equatable {
-    public var actor: StepActor
-    /// The callee's user name.
-    public var callee: String
-    /// A fresh UUID when nil.
-    public var callId: JSONValue?
-    /// A fresh key when nil; a literal is safe (users are fresh per scenario).
-    public var operationId: JSONValue?
-    public var video: Bool?
-    /// Extra or replacing body fields.
-    public var body: JSONValue?
-    public var options: RequestOptions
-}
-
-public struct AnswerCallStep: Sendable, Equatable {
-    public var actor: StepActor
-    public var call: JSONValue
-    public var operationId: JSONValue?
-    public var expectedRevision: JSONValue?
-    /// Sends this installation ID instead of the device's own (wrong-installation checks).
-    public var installationId: JSONValue?
-    public var body: JSONValue?
-    public var options: RequestOptions
-}
-
-public struct EndCallStep: Sendable, Equatable {
-    public var actor: StepActor
-    public var call: JSONValue
-    public var operationId: JSONValue?
-    public var reason: JSONValue?
-    public var body: JSONValue?
-    public var options: RequestOptions
-}
-
-/// `get` and `mediaSession`: one call, no body.
-public struct CallRequestStep: Sendable, Equatable {
-    public var actor: StepActor
-    public var call: JSONValue
-    public var options: RequestOptions
-}
-
-public struct PollEventsStep: Sendable, Equatable {
-    public var actor: StepActor
-    public var cursor: JSONValue?
-    /// Follow `next` cursors until the feed is drained (default true).
-    public var drain: Bool
-    public var options: RequestOptions
-}
-
 public struct RawRequestStep: Sendable, Equatable {
     public enum Auth: String, Sendable, CaseIterable {
         /// The actor's normal credentials.
@@ -246,27 +180,6 @@ public struct ExpectNoPushStep: Sendable, Equatable {
     public var fromNow = false
 }
 
-/// Waits for a matching event not consumed by an earlier `expectEvent` to reach the actor, then consumes it.
-public struct ExpectEventStep: Sendable, Equatable {
-    public var actor: StepActor
-    public var type: String
-    public var call: JSONValue?
-    public var within: ScenarioDuration
-    public var match: [PathMatcher]
-    public var save: String?
-    public var requirement: String?
-}
-
-/// Fails when a matching event that no earlier `expectEvent` consumed is seen, already or during `duration`.
-public struct ExpectNoEventStep: Sendable, Equatable {
-    public var actor: StepActor
-    public var type: String?
-    public var call: JSONValue?
-    public var duration: ScenarioDuration
-    public var match: [PathMatcher]
-    public var requirement: String?
-}
-
 // MARK: - Control
 
 public struct RaceStep: Sendable, Equatable {
@@ -275,22 +188,6 @@ public struct RaceStep: Sendable, Equatable {
     /// How many of them must succeed (2xx).
     public var winners: Int?
     public var requirement: String?
-}
-
-public struct WaitUntilExpiryStep: Sendable, Equatable {
-    public var call: JSONValue
-    /// Extra wait after `expiresAtMs` (default 500ms).
-    public var margin: ScenarioDuration
-}
-
-/// Creates and cancels one call more than the target's declared event retention, so that the
-/// callee's feed has had more events than the backend keeps (each cancelled call is at least one
-/// event for the callee).
-public struct OverflowEventsStep: Sendable, Equatable {
-    /// Who places the calls.
-    public var actor: StepActor
-    /// The user whose feed overflows.
-    public var callee: String
 }
 
 /// Watches the backend's log (`backendLog` capability) for `duration` and fails if any of the

@@ -8,14 +8,19 @@ public struct CallxProfile: Profile {
 
     public var name: String { "callx" }
     public var summary: String { "Callx backend reference: call API, APNs VoIP and FCM invitations, events feed" }
-    public var stepKeywords: [String] { [] }
-    public var requestStepKeywords: [String] { [] }
+    public var stepKeywords: [String] {
+        [
+            "create", "answer", "end", "get", "mediaSession", "pollEvents", "expectEvent", "expectNoEvent",
+            "waitUntilExpiry", "overflowEvents",
+        ]
+    }
+    public var requestStepKeywords: [String] { ["create", "answer", "end", "get", "mediaSession", "pollEvents"] }
     public var defaultPushType: String? { "call.invited" }
 
     public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
         -> (any ProfileStep)?
     {
-        nil
+        decoder.decodeCallxStep(keyword, node, path)
     }
 
     /// The `callx` object (APNs `callx`, or FCM `data.callx` parsed from its string) of an APNs or FCM capture.

@@ -9,14 +9,12 @@ extension ScenarioRun {
         }
         note("placing and cancelling \(retention + 1) calls to \(o.callee) (the target keeps \(retention) events)")
         for _ in 0...retention {
-            let (create, _) = try prepare(
-                .create(CreateCallStep(actor: o.actor, callee: o.callee, options: RequestOptions())))
+            let create = try createRequest(CreateCallStep(actor: o.actor, callee: o.callee, options: RequestOptions()))
             let created = await send(create)
             guard created.isSuccess, let callId = created.json?["callId"]?.stringValue else {
                 throw HarnessStop(message: "\(step.path): creating a call failed: \(Self.outcome(created))")
             }
-            let (end, _) = try prepare(
-                .end(EndCallStep(actor: o.actor, call: .string(callId), options: RequestOptions())))
+            let end = try endRequest(EndCallStep(actor: o.actor, call: .string(callId), options: RequestOptions()))
             let ended = await send(end)
             guard ended.isSuccess else {
                 throw HarnessStop(message: "\(step.path): ending call \(callId) failed: \(Self.outcome(ended))")

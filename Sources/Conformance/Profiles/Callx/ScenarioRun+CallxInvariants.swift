@@ -48,32 +48,6 @@ extension ScenarioRun {
 
     // MARK: Running the invariants
 
-    /// The pushes the invariants judge: every capture of the scenario's devices, except those the profile
-    /// places in a call the scenario did not create (with a target's shared fixed accounts, the devices
-    /// also see other scenarios' calls, which those scenarios judge with what they know of them).
-    func judgedCaptures() -> [Capture] {
-        let list = devices.values.sorted { $0.name < $1.name }
-        let own = ownCalls
-        let profile = engine.profile
-        return engine.mocks.log.captures { c in
-            guard list.contains(where: { Self.capture(c, isFor: $0) }) else { return false }
-            guard let callId = profile.pushView(c)?.callId else { return true }
-            return own.contains(callId)
-        }
-    }
-
-    /// Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
-    func recordJudgedPushes() {
-        for c in judgedCaptures() where !timelinePushes.contains(c.sequence) {
-            timelinePushes.insert(c.sequence)
-            timeline.append(
-                TimelineItem(
-                    atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: deviceName(for: c),
-                    summary: "\(c.mock.rawValue) \(pushSummary(c)) → \(c.response.status)",
-                    detail: c.json(revealSecrets: false).serialized()))
-        }
-    }
-
     /// The Callx invariant checks over every push the scenario's devices got and every event its feeds returned.
     func callxInvariantFailures() -> [CheckFailure] {
         let list = devices.values.sorted { $0.name < $1.name }
@@ -121,9 +95,5 @@ extension ScenarioRun {
             }
         }
         return events
-    }
-
-    func deviceName(for c: Capture) -> String {
-        devices.values.first { Self.capture(c, isFor: $0) }?.name ?? "?"
     }
 }

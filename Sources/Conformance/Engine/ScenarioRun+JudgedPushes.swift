@@ -1,0 +1,35 @@
+import PushMocks
+
+extension ScenarioRun {
+    // MARK: The pushes a run judges
+
+    /// The pushes the invariants judge: every capture of the scenario's devices, except those the profile
+    /// places in a call the scenario did not create (with a target's shared fixed accounts, the devices
+    /// also see other scenarios' calls, which those scenarios judge with what they know of them).
+    func judgedCaptures() -> [Capture] {
+        let list = devices.values.sorted { $0.name < $1.name }
+        let own = ownCalls
+        let profile = engine.profile
+        return engine.mocks.log.captures { c in
+            guard list.contains(where: { Self.capture(c, isFor: $0) }) else { return false }
+            guard let callId = profile.pushView(c)?.callId else { return true }
+            return own.contains(callId)
+        }
+    }
+
+    /// Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
+    func recordJudgedPushes() {
+        for c in judgedCaptures() where !timelinePushes.contains(c.sequence) {
+            timelinePushes.insert(c.sequence)
+            timeline.append(
+                TimelineItem(
+                    atMs: Double(c.arrivalMs - startedWallMs), kind: .push, actor: deviceName(for: c),
+                    summary: "\(c.mock.rawValue) \(pushSummary(c)) → \(c.response.status)",
+                    detail: c.json(revealSecrets: false).serialized()))
+        }
+    }
+
+    func deviceName(for c: Capture) -> String {
+        devices.values.first { Self.capture(c, isFor: $0) }?.name ?? "?"
+    }
+}

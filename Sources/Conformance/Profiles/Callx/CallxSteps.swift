@@ -1,0 +1,180 @@
+import JSON
+
+// The steps the Callx profile adds: its call operations, its events feed and its call expiry.
+
+// MARK: - Call requests
+
+/// `create`: places a call to `callee`.
+public struct CreateCallStep: ProfileStep, Equatable {
+    public var actor: StepActor
+    /// The callee's user name.
+    public var callee: String
+    /// A fresh UUID when nil.
+    public var callId: JSONValue?
+    /// A fresh key when nil; a literal is safe (users are fresh per scenario).
+    public var operationId: JSONValue?
+    public var video: Bool?
+    /// Extra or replacing body fields.
+    public var body: JSONValue?
+    public var options: RequestOptions
+
+    public var keyword: String { "create" }
+
+    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+        (try run.createRequest(self), options)
+    }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        let request = try run.createRequest(self)
+        let exchange = await run.send(request)
+        run.observeCreate(request, exchange)
+        if run.acceptsRefusalForGoneTokens(exchange, request, self) { return }
+        try run.judge(exchange, options, step: step, inRace: false)
+    }
+}
+
+/// `answer`: answers a call from a device (or a user's installation).
+public struct AnswerCallStep: ProfileStep, Equatable {
+    public var actor: StepActor
+    public var call: JSONValue
+    public var operationId: JSONValue?
+    public var expectedRevision: JSONValue?
+    /// Sends this installation ID instead of the device's own (wrong-installation checks).
+    public var installationId: JSONValue?
+    public var body: JSONValue?
+    public var options: RequestOptions
+
+    public var keyword: String { "answer" }
+
+    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+        (try run.answerRequest(self), options)
+    }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.sendAndJudge(try run.answerRequest(self), options, step: step)
+    }
+}
+
+/// `end`: ends (cancels, declines, hangs up) a call.
+public struct EndCallStep: ProfileStep, Equatable {
+    public var actor: StepActor
+    public var call: JSONValue
+    public var operationId: JSONValue?
+    public var reason: JSONValue?
+    public var body: JSONValue?
+    public var options: RequestOptions
+
+    public var keyword: String { "end" }
+
+    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+        (try run.endRequest(self), options)
+    }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.sendAndJudge(try run.endRequest(self), options, step: step)
+    }
+}
+
+/// `get` and `mediaSession`: one call, no body.
+public struct CallRequestStep: ProfileStep, Equatable {
+    /// `get` or `mediaSession`.
+    public var keyword: String
+    public var actor: StepActor
+    public var call: JSONValue
+    public var options: RequestOptions
+
+    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+        (try run.callRequest(self), options)
+    }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.sendAndJudge(try run.callRequest(self), options, step: step)
+    }
+}
+
+// MARK: - The events feed
+
+/// `pollEvents`: reads the actor's feed (drained by default) and judges it as one response.
+public struct PollEventsStep: ProfileStep, Equatable {
+    public var actor: StepActor
+    public var cursor: JSONValue?
+    /// Follow `next` cursors until the feed is drained (default true).
+    public var drain: Bool
+    public var options: RequestOptions
+
+    public var keyword: String { "pollEvents" }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.pollEvents(self, step: step)
+    }
+}
+
+/// Waits for a matching event not consumed by an earlier `expectEvent` to reach the actor, then consumes it.
+public struct ExpectEventStep: ProfileStep, Equatable {
+    public var actor: StepActor
+    public var type: String
+    public var call: JSONValue?
+    public var within: ScenarioDuration
+    public var match: [PathMatcher]
+    public var save: String?
+    public var requirement: String?
+
+    public var keyword: String { "expectEvent" }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.expectEvent(self, step: step)
+    }
+}
+
+/// Fails when a matching event that no earlier `expectEvent` consumed is seen, already or during `duration`.
+public struct ExpectNoEventStep: ProfileStep, Equatable {
+    public var actor: StepActor
+    public var type: String?
+    public var call: JSONValue?
+    public var duration: ScenarioDuration
+    public var match: [PathMatcher]
+    public var requirement: String?
+
+    public var keyword: String { "expectNoEvent" }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.expectNoEvent(self, step: step)
+    }
+}
+
+/// Creates and cancels one call more than the target's declared event retention, so that the
+/// callee's feed has had more events than the backend keeps (each cancelled call is at least one
+/// event for the callee).
+public struct OverflowEventsStep: ProfileStep, Equatable {
+    /// Who places the calls.
+    public var actor: StepActor
+    /// The user whose feed overflows.
+    public var callee: String
+
+    public var keyword: String { "overflowEvents" }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        try await run.overflowEvents(self, step: step)
+    }
+}
+
+// MARK: - Expiry
+
+/// Waits until the saved call's `expiresAtMs` (and a margin) has passed.
+public struct WaitUntilExpiryStep: ProfileStep, Equatable {
+    public var call: JSONValue
+    /// Extra wait after `expiresAtMs` (default 500ms).
+    public var margin: ScenarioDuration
+
+    public var keyword: String { "waitUntilExpiry" }
+
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        let call = try run.resolver.resolve(self.call)
+        guard let expires = call["expiresAtMs"]?.int64Value else {
+            throw HarnessStop(message: "\(step.path): the saved call has no integer expiresAtMs")
+        }
+        // In Double: a backend's absurd expiresAtMs must not trap; the scenario's time limit bounds the wait.
+        let waitMs = Double(expires) + Double(margin.milliseconds) - Double(run.nowMs)
+        if waitMs > 0 { try await Task.sleep(for: .milliseconds(Int64(min(waitMs, 86_400_000)))) }
+    }
+}
