@@ -3,6 +3,10 @@ import PushMocks
 extension ScenarioRun {
     // MARK: The pushes a run judges
 
+    /// Makes call `id` this scenario's own: the pushes that name it (`PushView.callId`) are judged. A
+    /// profile step that starts a call (Callx's `create`, a DialStack webhook) claims it.
+    func claimCall(_ id: String) { ownCalls.insert(id) }
+
     /// The pushes the invariants judge: every capture of the scenario's devices, except those the profile
     /// places in a call the scenario did not create (with a target's shared fixed accounts, the devices
     /// also see other scenarios' calls, which those scenarios judge with what they know of them).

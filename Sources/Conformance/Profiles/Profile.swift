@@ -81,7 +81,9 @@ public struct PushView: Sendable, Equatable {
     public var document: JSONValue
     /// The push's type (`call.invited`, `call.mobile_push_wakeup`), when it has one.
     public var type: String?
-    /// The call it belongs to, when it names one.
+    /// The call it belongs to, when it names one. A push that names a call is judged (invariants,
+    /// timeline) only when the scenario made that call its own (`ScenarioRun.claimCall`; Callx's
+    /// `create` does); a push that names none is always judged.
     public var callId: String?
     /// A few words for the timeline and evidence: `call.invited rev 3`.
     public var summary: String

@@ -30,7 +30,8 @@ public struct TargetFile: Sendable {
     /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).
     public var mocks: TargetMocks?
     public var lifecycle: TargetLifecycle?
-    /// The profile the file is written for (`profile:`); nil when it names none (the command's `--profile`).
+    /// The profile the backend is judged by (`profile:`, a registered profile's name); nil when the
+    /// file names none (then `--profile`, or callx).
     public var profile: String? = nil
     /// Where the backend receives signed webhooks (`webhook:`), with the secret both sides sign with.
     public var webhook: WebhookEndpoint? = nil

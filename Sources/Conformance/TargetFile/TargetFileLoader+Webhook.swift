@@ -2,16 +2,6 @@ import Foundation
 import Signing
 
 extension TargetFileDecoder {
-    /// `profile:`: a registered profile's name.
-    mutating func decodeProfile(_ node: YAMLNode) -> String? {
-        guard let name = d.nonEmptyString(node, "profile") else { return nil }
-        guard Profiles.named(name) != nil else {
-            d.error(node.mark, "profile", Profiles.unknownMessage(name))
-            return nil
-        }
-        return name
-    }
-
     /// `webhook: {path: /…, secret: S | ${NAME}}` or `{path, secretEnv: NAME}`: where the backend takes signed
     /// webhooks and the secret both sides sign with. `${NAME}` is read from ringcheck's environment now;
     /// `secretEnv` makes ringcheck generate a secret and give it to the backend it starts as that variable.

@@ -69,6 +69,13 @@ struct TargetFileDecoder {
             appId: nil, capabilities: [], eventRetention: nil, eventPageLimit: nil, users: [:],
             mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
         if let e = f["name"], let s = d.label(e.value, "name") { file.name = s }
+        if let e = f["profile"], let name = d.nonEmptyString(e.value, "profile") {
+            if Profiles.named(name) == nil {
+                d.error(e.value.mark, "profile", Profiles.unknownMessage(name))
+            } else {
+                file.profile = name
+            }
+        }
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
         file.eventPageLimit = f["eventPageLimit"].flatMap { d.int($0.value, "eventPageLimit", min: 1) }
@@ -103,7 +110,6 @@ struct TargetFileDecoder {
             file.mocks = mocks
         }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
-        if let e = f["profile"] { file.profile = decodeProfile(e.value) }
         decodeWebhook(f["webhook"], into: &file, root: root)
         checkProfileUserIds(f["users"]?.value, file)
         if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,

@@ -8,18 +8,26 @@ struct ListCommand: RingcheckCommand {
         abstract: "List a suite's scenarios: IDs, titles, requirements with levels, tags.",
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to list (default: all).", repeating: true)],
         options: [
-            .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
+            .value(
+                "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
+                default: "callx"),
+            .value(
+                "suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.",
+                default: "the profile's (suites/<profile>)"),
             .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
         ],
         examples: ["ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke"])
 
     var patterns: [String]
+    /// `--profile` when given.
+    var profileName: String?
     var suitePath: String
     var tags: [String]
 
     init(arguments: ParsedArguments) throws {
         patterns = arguments.positionals
-        suitePath = RunCommand.suiteDirectory(arguments.value("suite") ?? "callx")
+        profileName = try arguments.profileName()
+        suitePath = arguments.suitePath(profile: profileName)
         tags = arguments.all("tag")
     }
 
@@ -28,6 +36,7 @@ struct ListCommand: RingcheckCommand {
         do { suite = try Suite.load(directory: suitePath) } catch {
             throw ConfigurationError(message: "cannot load the suite:\n\(error)")
         }
+        try suite.checkProfile(profileName, source: "--profile", command: Self.configuration.name)
         let (scenarios, unmatched) = ScenarioSelection(patterns: patterns, tags: tags).apply(to: suite.scenarios)
         if !unmatched.isEmpty {
             throw UsageError(

@@ -16,6 +16,11 @@ struct RunCommand: RingcheckCommand {
             (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
             A failed SHOULD is a warning unless --strict is given.
 
+            --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
+            suite (suites/NAME, unless --suite), its embedded reference and its defects. --profile all runs every
+            profile's suite against its embedded reference, one verdict line per profile (reports in
+            <report-dir>/NAME/), and exits with the worst. A target file may say 'profile: NAME'.
+
             With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
             describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
             how each operation maps onto its API, and what it can do. ringcheck starts its mocks where the
@@ -27,7 +32,14 @@ struct RunCommand: RingcheckCommand {
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
-            .value("suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.", default: "callx"),
+            .value(
+                "profile", "NAME",
+                help:
+                    "The profile the backend is judged by: \(Profiles.names.joined(separator: ", ")), or all (every profile against its embedded reference).",
+                default: "the target file's profile:, else callx"),
+            .value(
+                "suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.",
+                default: "the profile's (suites/<profile>)"),
             .value(
                 "target", "FILE",
                 help: "The backend under test, described by a target file (see 'ringcheck init-target').",
@@ -46,7 +58,9 @@ struct RunCommand: RingcheckCommand {
                     "Judge SHOULD requirements like MUSTs: any failed requirement exits 1 (for gating a release on the whole suite)."
             ),
             .value(
-                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
+                "reference-defect", "NAME",
+                help:
+                    "Run the embedded reference backend with this defect (one of the profile's: \(Self.defectHelp)).",
                 repeatable: true),
             .value(
                 "concurrency", "N",
@@ -62,12 +76,19 @@ struct RunCommand: RingcheckCommand {
             "ringcheck run                                  # the whole Callx suite against the reference backend",
             "ringcheck run 'arbitration.*' --repeat 5",
             "ringcheck run --reference-defect racy-answer   # see which checks catch a defect",
+            "ringcheck run --profile all                    # every profile against its embedded reference",
             "ringcheck run --shard 1/2 --report-dir r1 && ringcheck run --shard 2/2 --report-dir r2",
             "ringcheck run 'restart.*' --reference-process  # restart a real backend process mid-call",
             "ringcheck init-target my-backend.yaml && ringcheck run --target my-backend.yaml",
         ])
 
     var patterns: [String]
+    /// `--profile`, or the target file's `profile:`; nil: the suite's (callx by default).
+    var profileName: String?
+    /// `--profile all`.
+    var allProfiles: Bool
+    /// `--suite` as given (nil: the profile's).
+    var suiteOption: String?
     var suitePath: String
     var tags: [String]
     var reportDir: String
@@ -76,7 +97,6 @@ struct RunCommand: RingcheckCommand {
     var shard: (index: Int, count: Int)?
     var failFast: Bool
     var strict: Bool
-    var defects: Set<Defect>
     var defectNames: [String]
     var concurrency: Int
     var referenceProcess: Bool
@@ -93,7 +113,24 @@ struct RunCommand: RingcheckCommand {
                 command: name)
         }
         patterns = arguments.positionals
-        suitePath = Self.suiteDirectory(arguments.value("suite") ?? "callx")
+        let profileOption = try arguments.profileName(allowAll: true)
+        allProfiles = profileOption == "all"
+        if allProfiles {
+            let given = ["target", "suite", "shard", "reference-defect"].filter { arguments.value($0) != nil }
+            if let first = given.first {
+                throw UsageError(
+                    message:
+                        "--profile all runs every profile's whole suite against its embedded reference; it takes no --\(first)",
+                    command: name)
+            }
+            if !patterns.isEmpty {
+                throw UsageError(
+                    message: "--profile all runs every profile's whole suite; it takes no scenario IDs", command: name)
+            }
+        }
+        profileName = allProfiles ? nil : profileOption
+        suiteOption = arguments.value("suite")
+        suitePath = arguments.suitePath(profile: profileName)
         tags = arguments.all("tag")
         reportDir = arguments.value("report-dir") ?? "reports"
         if reportDir.isEmpty {
@@ -127,10 +164,53 @@ struct RunCommand: RingcheckCommand {
         failFast = arguments.flag("fail-fast")
         strict = arguments.flag("strict")
         defectNames = arguments.all("reference-defect")
-        defects = try arguments.referenceDefects()
         concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
         referenceProcess = arguments.flag("reference-process")
         targetFile = try targetPath.map { try FileTarget.load($0) }
+        if let targetFile, let fileProfile = targetFile.profile {
+            if let conflict = Self.profileConflict(option: profileOption, file: fileProfile, path: targetFile.path) {
+                throw UsageError(message: conflict, command: name)
+            }
+            profileName = fileProfile
+            suitePath = arguments.suitePath(profile: fileProfile)
+        }
+        // Without --suite the profile is known now; with it, once the suite is loaded.
+        if suiteOption == nil, targetPath == nil, !allProfiles {
+            _ = try referenceDefects(for: profileName ?? Profiles.defaultProfile.name)
+        }
+    }
+
+    /// Why `--profile` and a target file's `profile:` cannot both hold; nil when they agree (or one is missing).
+    static func profileConflict(option: String?, file: String?, path: String) -> String? {
+        guard let option, let file, option != file else { return nil }
+        return
+            "the target file \(path) says profile: \(file), but --profile is \(option); make them agree (or leave --profile out)"
+    }
+
+    /// One line of every registered reference's defects, for the help.
+    static var defectHelp: String {
+        ProfileReferences.all.map { "\($0.profile.name): \($0.defectNames.joined(separator: ", "))" }
+            .joined(separator: "; ")
+    }
+
+    /// `--reference-defect` checked against profile `name`'s reference: a usage error naming its defects
+    /// when one is unknown, or when the profile has no embedded reference.
+    func referenceDefects(for name: String) throws -> (ProfileReference, [String]) {
+        guard let reference = ProfileReferences.named(name) else {
+            throw UsageError(
+                message: "profile '\(name)' has no embedded reference backend; give --target FILE",
+                command: Self.configuration.name)
+        }
+        let unknown = defectNames.filter { !reference.defectNames.contains($0) }
+        if !unknown.isEmpty {
+            throw UsageError(
+                message:
+                    "unknown defect '\(unknown.joined(separator: "', '"))'\(name == Profiles.defaultProfile.name ? "" : " for profile \(name)"); the defects are: \(reference.defectNames.joined(separator: ", "))",
+                command: Self.configuration.name)
+        }
+        var seen: [String] = []
+        for d in defectNames where !seen.contains(d) { seen.append(d) }
+        return (reference, seen)
     }
 
     /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
@@ -153,7 +233,10 @@ struct RunCommand: RingcheckCommand {
     /// The command that re-runs one scenario the same way.
     func rerunCommand(_ id: String) -> String {
         var parts = ["ringcheck", "run", id]
-        if suitePath != "suites/callx" && !suitePath.hasSuffix("/suites/callx") { parts += ["--suite", suitePath] }
+        let profile = profileName ?? Profiles.defaultProfile.name
+        // The target file names its profile itself.
+        if profile != Profiles.defaultProfile.name, targetFile?.profile == nil { parts += ["--profile", profile] }
+        if suiteOption != nil { parts += ["--suite", suitePath] }
         for d in defectNames { parts += ["--reference-defect", d] }
         if let targetPath { parts += ["--target", targetPath] }
         if strict { parts.append("--strict") }
@@ -161,12 +244,17 @@ struct RunCommand: RingcheckCommand {
     }
 
     func run() async throws -> ExitCode {
+        if allProfiles { return try await runEveryProfile() }
         // Before anything starts: backend.log goes there during the run, the reports at its end.
         try ReportDirectory.prepare(reportDir)
         let suite: Suite
         do { suite = try Suite.load(directory: suitePath) } catch {
             throw ConfigurationError(message: "cannot load the suite:\n\(error)")
         }
+        let source = targetFile?.profile != nil ? "the target file \(targetPath ?? "")" : "--profile"
+        try suite.checkProfile(profileName, source: source, command: Self.configuration.name)
+        let profile = suite.profile
+        let reference = targetFile == nil ? try referenceDefects(for: profile.name) : nil
         let selection = ScenarioSelection(patterns: patterns, tags: tags, shard: shard)
         let (scenarios, unmatched) = selection.apply(to: suite.scenarios)
         if !unmatched.isEmpty {
@@ -192,10 +280,22 @@ struct RunCommand: RingcheckCommand {
                 return .inconclusive
             }
         } else {
+            guard let (reference, defects) = reference else { return .inconclusive }
+            if referenceProcess, reference.startLogged == nil {
+                await cleanup.run()
+                throw UsageError(
+                    message: "--reference-process: the \(profile.name) reference cannot run as a child process",
+                    command: Self.configuration.name)
+            }
             do {
-                let embedded = try await EmbeddedReference.start(
-                    defects: defects, runs: scenarios.count * repeatCount, userNames: userNames,
-                    log: reportDir + "/backend.log", asChildProcess: referenceProcess, cleanup: cleanup)
+                let runs = scenarios.count * repeatCount
+                let embedded =
+                    if let startLogged = reference.startLogged {
+                        try await startLogged(
+                            defects, runs, userNames, reportDir + "/backend.log", referenceProcess, cleanup)
+                    } else {
+                        try await reference.start(defects, runs, userNames, cleanup)
+                    }
                 backend = RunBackend(target: embedded.target, mocks: embedded.mocks)
             } catch {
                 await cleanup.run()
@@ -217,7 +317,7 @@ struct RunCommand: RingcheckCommand {
         let engine: ScenarioEngine
         do {
             engine = try ScenarioEngine(
-                target: backend.target, mocks: backend.mocks, catalogue: catalogue, profile: suite.profile)
+                target: backend.target, mocks: backend.mocks, catalogue: catalogue, profile: profile)
         } catch {
             await cleanup.run()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
@@ -244,6 +344,7 @@ struct RunCommand: RingcheckCommand {
                 RunReportMapping.result($0.scenario, $0.attempts, rerun: rerunCommand($0.scenario.id))
             },
             shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
+        // TODO(integrator): set the run result's profile (h-results adds `profile` to RunResult): `profile: profile.name`.
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
         let fileFormats = formats.filter { $0.fileName != nil }
         if !fileFormats.isEmpty {

@@ -1,0 +1,52 @@
+import Conformance
+import Foundation
+
+extension RunCommand {
+    /// `--profile all`: every registered reference's profile, its whole suite against its embedded
+    /// reference, reports in `<report-dir>/<profile>/`; one verdict line per profile, and the worst exit code.
+    func runEveryProfile() async throws -> ExitCode {
+        var verdicts: [(name: String, code: ExitCode)] = []
+        for reference in ProfileReferences.all {
+            let name = reference.profile.name
+            var one = self
+            one.allProfiles = false
+            one.profileName = name
+            one.suitePath = ParsedArguments.resolvedSuite(reference.profile.suiteDirectory)
+            one.reportDir = reportDir + "/" + name
+            let code: ExitCode
+            do { code = try await one.run() } catch let error as ConfigurationError {
+                Console.error("ringcheck run --profile all: \(name): \(error.message)")
+                code = .usage
+            } catch let error as UsageError {
+                Console.error("ringcheck run --profile all: \(name): \(error.message)")
+                code = .usage
+            }
+            verdicts.append((name, code))
+        }
+        var out = "\nProfiles:\n"
+        for v in verdicts {
+            out += "  \(v.name): \(Self.verdictText(v.code)) (exit \(v.code.rawValue)) — \(reportDir)/\(v.name)\n"
+        }
+        let worst = Self.worst(verdicts.map(\.code))
+        out += "Verdict: \(Self.verdictText(worst)) (exit \(worst.rawValue))"
+        Console.out(out)
+        return worst
+    }
+
+    /// What an exit code says of a run.
+    static func verdictText(_ code: ExitCode) -> String {
+        switch code {
+        case .success: return "conformant"
+        case .nonConformant: return "non-conformant"
+        case .usage: return "configuration error"
+        default: return "inconclusive"
+        }
+    }
+
+    /// The worst of several runs' exit codes: a configuration error, then inconclusive, then
+    /// non-conformant, then conformant (none: conformant).
+    static func worst(_ codes: [ExitCode]) -> ExitCode {
+        let order: [ExitCode] = [.success, .nonConformant, .inconclusive, .usage]
+        return codes.max { (order.firstIndex(of: $0) ?? 2) < (order.firstIndex(of: $1) ?? 2) } ?? .success
+    }
+}
