@@ -36,7 +36,7 @@ struct WebhookStep: ProfileStep, Equatable {
         let callId = event.value(atPath: "data.call_id")?.stringValue
         // A redelivery is addressed to whoever its first delivery was.
         let addressee = self.event == nil ? user : run.dialStack.user(ofEvent: eventId)
-        if let callId { run.ownCalls.insert(callId) }
+        if let callId { run.claimCall(callId) }
         if let save { run.resolver.saved[save] = event }
 
         let body = format.body(event)
