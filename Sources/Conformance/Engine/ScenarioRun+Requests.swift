@@ -218,11 +218,7 @@ extension ScenarioRun {
             if let state = ex.json?["state"]?.stringValue { summary += " \(state)" }
             if let rev = ex.json?["revision"]?.stringValue { summary += " rev \(rev)" }
             record(.response, ex.actor, summary, String(decoding: ex.responseBody.prefix(2000), as: UTF8.self))
-            if let json = ex.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
-                snapshots[callId] = json
-                observeCall(json, isEvent: false)
-            }
-            if let media = ex.media, (200..<300).contains(status) { observeMediaSession(media) }
+            engine.profile.observeResponse(ex, in: self)
         } else {
             record(.response, ex.actor, "no response: \(ex.error ?? "?")")
         }

@@ -31,8 +31,9 @@ struct FeedState {
     var consumed: Set<Int> = []
 }
 
-/// One HTTP request a step sends, before and after.
-struct Exchange: Sendable {
+/// One HTTP request a step sends, before and after. Public so that a profile can observe it
+/// (`Profile.observeResponse`); its members are the engine's own.
+public struct Exchange: Sendable {
     var actor: String
     var method: String
     var path: String

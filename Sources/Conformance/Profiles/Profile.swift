@@ -31,10 +31,15 @@ public protocol Profile: Sendable {
     /// The profile's invariants over one finished scenario run (`run.judgedCaptures()` are the pushes
     /// of its devices for its own calls): failures charged to the profile's own requirement IDs.
     func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure]
+    /// Notes what an answer the backend gave says, for the profile's invariants and clean-up (Callx:
+    /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
+    /// after it is on the timeline. The default notes nothing.
+    func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
 }
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
+    public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
 }
 
 /// A step a profile adds (`create`, `sendWebhook`, …): decoded by its profile, run by the engine.

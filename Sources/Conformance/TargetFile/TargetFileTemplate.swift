@@ -6,6 +6,10 @@ extension TargetFile {
         # Relative paths are resolved against this file's folder. Every line not commented out must be
         # right: a problem stops the run (exit 2) naming this file, the line and the field.
 
+        # The profile the backend is judged by (see 'ringcheck run --help'); default: --profile, else callx.
+        # A --profile that names another one is refused (exit 2).
+        # profile: callx
+
         # How reports name the backend.
         name: my backend
         # Where its API listens (http:// or https://).

@@ -36,4 +36,15 @@ public struct CallxProfile: Profile {
     public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
         run.callxInvariantFailures()
     }
+
+    /// A call's snapshot (what the invariants and the clean-up know of the call) and the media
+    /// credentials a 2xx answer issued (which no push may carry).
+    public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {
+        guard let status = exchange.status else { return }
+        if let json = exchange.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
+            run.snapshots[callId] = json
+            run.observeCall(json, isEvent: false)
+        }
+        if let media = exchange.media, (200..<300).contains(status) { run.observeMediaSession(media) }
+    }
 }
