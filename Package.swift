@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
         .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
-        .target(name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Reports"]),
+        .target(name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports"]),
         .target(name: "Reports"),
         .executableTarget(
             name: "ringcheck",
@@ -45,7 +45,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Reports"]),
+            dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Signing", "Reports"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
             name: "ReferenceBackendTests",

@@ -1,5 +1,5 @@
-import Reports
 import PushMocks
+import Reports
 
 extension ScenarioRun {
     // MARK: The pushes a run judges

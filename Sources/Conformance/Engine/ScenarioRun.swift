@@ -85,6 +85,9 @@ public actor ScenarioRun {
     /// Media credential values the backend issued: none may travel in a push.
     var mediaCredentials: [String] = []
     var harnessError: String?
+    /// What a profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent), by
+    /// profile name; only that profile reads it.
+    var profileState: [String: any Sendable] = [:]
     var finished = false
 
     init(engine: ScenarioEngine, scenario: Scenario, run: Int, accountIndex: Int? = nil) {

@@ -109,6 +109,9 @@ public struct TargetUser: Sendable, Equatable {
     public var userId: String
     /// The headers that authenticate the user's requests (names in lower case).
     public var authHeaders: [String: String]
+    /// The user's IDs in systems a profile plays, by profile name (DialStack's `data.user_id` under
+    /// `dialstack`); a profile uses `userId` for a system not named here.
+    public var profileUserIds: [String: String] = [:]
 
     /// Sent as `Authorization: Bearer <token>`.
     public init(userId: String, bearerToken: String) {

@@ -1,6 +1,6 @@
-import Reports
 import JSON
 import PushMocks
+import Reports
 
 /// What is specific to one seed system (Callx, DialStack, …): its step keywords, how a captured push
 /// reads, its default push type and its invariants. The engine knows a profile only through this

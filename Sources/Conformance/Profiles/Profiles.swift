@@ -3,7 +3,8 @@
 public enum Profiles {
     /// The registered profiles, the default (`callx`) first.
     public static let all: [any Profile] = [
-        CallxProfile()
+        CallxProfile(),
+        DialStackProfile(),
     ]
 
     /// The profile a suite or command means when it names none.

@@ -33,6 +33,11 @@ public struct TargetFile: Sendable {
     /// The profile the backend is judged by (`profile:`, a registered profile's name); nil when the
     /// file names none (then `--profile`, or callx).
     public var profile: String? = nil
+    /// Where the backend receives signed webhooks (`webhook:`), with the secret both sides sign with.
+    public var webhook: WebhookEndpoint? = nil
+    /// With `webhook.secretEnv`: the variable of the backend's lifecycle environment that carries the secret
+    /// ringcheck generated (the secret itself is in `webhook` and in `lifecycle.environment`).
+    public var webhookSecretVariable: String? = nil
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }
@@ -42,10 +47,13 @@ public struct TargetFile: Sendable {
 public struct TargetAccount: Sendable, Equatable {
     public var userId: String
     public var auth: TargetAuth
+    /// The account's IDs in systems a profile plays, by profile name (`dialstackUserId:` → `dialstack`).
+    public var profileUserIds: [String: String]
 
-    public init(userId: String, auth: TargetAuth) {
+    public init(userId: String, auth: TargetAuth, profileUserIds: [String: String] = [:]) {
         self.userId = userId
         self.auth = auth
+        self.profileUserIds = profileUserIds
     }
 }
 

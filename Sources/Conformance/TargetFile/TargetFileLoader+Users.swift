@@ -62,12 +62,22 @@ extension TargetFileDecoder {
         return out
     }
 
+    /// `<profile>UserId` for every profile but the default (`dialstackUserId`): an account's ID in that system.
+    static var profileUserIdKeys: [(key: String, profile: String)] {
+        Profiles.names.dropFirst().map { ($0 + "UserId", $0) }
+    }
+
     mutating func decodeAccount(_ node: YAMLNode, _ path: String) -> TargetAccount? {
-        guard let f = d.mapping(node, path, known: ["userId", "auth"], required: ["userId", "auth"]) else { return nil }
+        let known = ["userId", "auth"] + Self.profileUserIdKeys.map(\.key)
+        guard let f = d.mapping(node, path, known: known, required: ["userId", "auth"]) else { return nil }
         let userId = f["userId"].flatMap { d.nonEmptyString($0.value, path + ".userId") }
         let auth = f["auth"].flatMap { decodeAuth($0.value, path + ".auth") }
+        var ids: [String: String] = [:]
+        for (key, profile) in Self.profileUserIdKeys {
+            if let id = f[key].flatMap({ d.nonEmptyString($0.value, "\(path).\(key)") }) { ids[profile] = id }
+        }
         guard let userId, let auth else { return nil }
-        return TargetAccount(userId: userId, auth: auth)
+        return TargetAccount(userId: userId, auth: auth, profileUserIds: ids)
     }
 
     /// One of `bearer: T`, `headers: {…}`, `login: {…}`, `command: […]`.

@@ -51,7 +51,7 @@ struct TargetFileDecoder {
 
     static let topKeys = [
         "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
-        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile",
+        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "webhook",
     ]
 
     /// Capabilities a target may declare beyond the scenarios' ones.
@@ -110,6 +110,8 @@ struct TargetFileDecoder {
             file.mocks = mocks
         }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
+        decodeWebhook(f["webhook"], into: &file, root: root)
+        checkProfileUserIds(f["users"]?.value, file)
         if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
             let e = f["capabilities"]
         {

@@ -9,6 +9,10 @@ extension TargetFile {
         # The profile the backend is judged by (see 'ringcheck run --help'); default: --profile, else callx.
         # A --profile that names another one is refused (exit 2).
         # profile: callx
+        # A profile: dialstack backend also says where it takes DialStack's signed webhooks, with the secret
+        # (or secretEnv: NAME: ringcheck generates one and sets NAME in the lifecycle's environment), and may give
+        # each account a dialstackUserId (the data.user_id DialStack sends; default: its userId):
+        # webhook: {path: /webhooks/dialstack, secret: "${DIALSTACK_WEBHOOK_SECRET}"}
 
         # How reports name the backend.
         name: my backend

@@ -101,8 +101,10 @@ extension TargetFile {
             accounts: { name, slot in
                 guard let pool = users[name], !pool.isEmpty else { return nil }
                 let account = pool[slot % pool.count]
-                if case .headers(let h) = account.auth { return TargetUser(userId: account.userId, authHeaders: h) }
-                return TargetUser(userId: account.userId, authHeaders: [:])
+                var user = TargetUser(userId: account.userId, authHeaders: [:])
+                if case .headers(let h) = account.auth { user = TargetUser(userId: account.userId, authHeaders: h) }
+                user.profileUserIds = account.profileUserIds
+                return user
             },
             capabilities: capabilities, appId: appId ?? defaultAppId, eventPageLimit: eventPageLimit,
             eventRetention: eventRetention)
@@ -114,6 +116,7 @@ extension TargetFile {
         target.cleanUp = cleanUp
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
+        target.webhook = webhook
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }
         return target
     }

@@ -36,7 +36,13 @@ enum ProfileReferences {
                 try await EmbeddedReference.start(
                     defects: Defect.parse(defects).defects, runs: runs, userNames: users, log: log,
                     asChildProcess: asChildProcess, cleanup: cleanup)
-            })
+            }),
+        ProfileReference(
+            profile: DialStackProfile(), defectNames: EmbeddedWakeUpReference.defectNames,
+            start: { defects, runs, users, cleanup in
+                try await EmbeddedWakeUpReference.start(
+                    defects: defects, runs: runs, userNames: users, cleanup: cleanup)
+            }),
     ]
 
     /// The reference of profile `name`, if it has one.

@@ -1,6 +1,6 @@
-import Reports
 import JSON
 import PushMocks
+import Reports
 
 /// The Callx backend reference (`callx-backend-reference.txt`): calls created, answered and ended over
 /// its API, invitations and signals pushed through APNs VoIP and FCM, an events feed.

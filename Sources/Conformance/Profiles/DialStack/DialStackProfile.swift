@@ -1,0 +1,37 @@
+import JSON
+import PushMocks
+import Reports
+
+/// DialStack's mobile push wake-up (`dialstack-push-wakeup.txt`): ringcheck plays DialStack, posting signed
+/// `call.mobile_push_wakeup` (and `call.incoming`, `call.ringing`) webhooks, and the user's app, registering its
+/// devices with the customer backend under test; the backend must verify each signature over the raw body and
+/// wake every device of `data.user_id` with an APNs VoIP push or a high-priority FCM data message.
+public struct DialStackProfile: Profile {
+    /// The profile's name (`--profile dialstack`, suite.yaml's `profile:`).
+    static let profileName = "dialstack"
+
+    public init() {}
+
+    public var name: String { Self.profileName }
+    public var summary: String {
+        "DialStack push wake-up: signed call.mobile_push_wakeup webhooks, APNs VoIP and FCM data wake-ups"
+    }
+    public var stepKeywords: [String] { ["webhook"] }
+    // A webhook's body is raw bytes in a chosen format, which a race's JSON request cannot carry.
+    public var requestStepKeywords: [String] { [] }
+    // Every push of this profile is a wake-up; APNs payloads carry no type.
+    public var defaultPushType: String? { nil }
+
+    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    {
+        decoder.decodeWebhook(node, path)
+    }
+
+    /// APNs and FCM captures, read by their call fields (`dialstack.call_id`, …).
+    public func pushView(_ capture: Capture) -> PushView? { DialStackPush(capture)?.view }
+
+    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        run.dialStackInvariantFailures()
+    }
+}

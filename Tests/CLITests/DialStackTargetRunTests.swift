@@ -1,0 +1,48 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+/// `ringcheck run` of the dialstack suite through the shipped example target: ringcheck starts
+/// `serve-reference --profile dialstack` itself, hands it the webhook secret it generated (`secretEnv`), and judges
+/// it; the same file with a defect switched on fails exactly the requirement that defect breaks.
+@Suite struct DialStackTargetRunTests {
+    static let example = TargetCommandTests.repositoryRoot + "/examples/targets/dialstack-reference.yaml"
+    static let suite = TargetCommandTests.repositoryRoot + "/suites/dialstack"
+
+    /// Runs the suite through `target`; returns the exit status, the failed requirements and the report's text.
+    func run(_ target: String) async throws -> (status: Int32, failed: Set<String>, report: String, output: String) {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.runSuite(
+            ["run", "--suite", Self.suite, "--target", target, "--format", "json,html", "--report-dir", dir.file("r")],
+            timeout: 240, environment: TargetExampleRunTests.withoutRingcheckOnPath)
+        let text = (try? String(contentsOfFile: dir.file("r/report.json"), encoding: .utf8)) ?? ""
+        let report = try JSONValue.parse(text)
+        var failed: Set<String> = []
+        for s in report["scenarios"]?.arrayValue ?? [] {
+            for f in s["failures"]?.arrayValue ?? [] { if let id = f["requirement"]?.stringValue { failed.insert(id) } }
+        }
+        let html = (try? String(contentsOfFile: dir.file("r/report.html"), encoding: .utf8)) ?? ""
+        return (r.status, failed, text + html, r.stdout + r.stderr)
+    }
+
+    @Test func theExampleTargetIsConformantAndItsGeneratedSecretStaysOutOfTheReports() async throws {
+        let r = try await run(Self.example)
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.failed.isEmpty, "\(r.failed)")
+        #expect(r.report.contains("wake-up latency over"), "every run notes the latency")
+        // The secret ringcheck generated is a whsec_ value of 32 more characters; no report shows one whole.
+        #expect(r.report.range(of: "whsec_[A-Za-z0-9]{32}", options: .regularExpression) == nil)
+    }
+
+    @Test func aDefectThroughTheTargetFileFailsItsRequirement() async throws {
+        let dir = TemporaryDirectory()
+        let text = try String(contentsOfFile: Self.example, encoding: .utf8).replacingOccurrences(
+            of: "--quiet]", with: "--quiet, --defect, no-timestamp-check]")
+        #expect(text.contains("no-timestamp-check"))
+        let path = try dir.write("dialstack-defect.yaml", text)
+        let r = try await run(path)
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.failed == ["DIALSTACK-SIG-4"], "\(r.output)")
+    }
+}

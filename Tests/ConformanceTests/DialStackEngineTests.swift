@@ -1,0 +1,22 @@
+import Conformance
+import Foundation
+import ReferenceBackend
+import Reports
+import TestSupport
+import Testing
+
+/// The dialstack suite against the wake-up reference backend: conforming, it passes every scenario, with the
+/// latency noted on the timeline.
+@Suite(.serialized) struct DialStackEngineTests {
+    @Test func conformingReferencePassesTheWholeSuite() async throws {
+        let stack = try DialStackTestStack.start()
+        let results = await stack.run()
+        await stack.stop()
+        #expect(results.count == stack.suite.scenarios.count)
+        for r in results {
+            #expect(r.attempts.last?.status == .pass, "\(DialStackTestStack.describe([r]))")
+        }
+        let notes = results.flatMap { $0.attempts.flatMap(\.timeline) }.filter { $0.kind == .note }.map(\.summary)
+        #expect(notes.contains { $0.hasPrefix("wake-up latency over ") && $0.contains("p50") && $0.contains("max") })
+    }
+}

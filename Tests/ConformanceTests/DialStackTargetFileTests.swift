@@ -1,0 +1,145 @@
+import Foundation
+import ReferenceBackend
+import Reports
+import TestSupport
+import Testing
+
+@testable import Conformance
+
+/// A `profile: dialstack` target file: the webhook (path, secret or generated secretEnv), the users' DialStack IDs,
+/// the diagnostics for each mistake, and a run of the suite through such a file.
+@Suite struct DialStackTargetFileTests {
+    static let users = """
+        users:
+          a: {userId: ua, auth: {bearer: ta}}
+          b: {userId: ub, dialstackUserId: user_01b, auth: {bearer: tb}}
+          c: [{userId: uc, auth: {bearer: tc}}]
+        """
+
+    func load(_ text: String) throws(SuiteLoadError) -> TargetFile {
+        try TargetFile.load(text: text, file: "t.yaml")
+    }
+
+    func errors(_ text: String) -> [String] {
+        do {
+            _ = try load(text)
+            return []
+        } catch { return error.errors.map(\.description) }
+    }
+
+    @Test func aLiteralSecretAndDialStackUserIds() throws {
+        let file = try load(
+            "baseURL: http://127.0.0.1:9\nprofile: dialstack\nwebhook: {path: /hooks/ds, secret: whsec_x}\n"
+                + Self.users)
+        #expect(file.profile == "dialstack")
+        #expect(file.webhook == WebhookEndpoint(path: "/hooks/ds", secret: "whsec_x"))
+        let target = file.target(defaultAppId: "com.example")
+        #expect(target.webhook == file.webhook)
+        #expect(target.accounts("b", 0)?.profileUserIds == ["dialstack": "user_01b"])
+        #expect(target.accounts("b", 0)?.userId == "ub")
+        #expect(target.accounts("c", 0)?.profileUserIds == [:])
+    }
+
+    @Test func aSecretFromRingchecksEnvironment() throws {
+        setenv("RINGCHECK_TEST_DS_SECRET", "whsec_from_env", 1)
+        defer { unsetenv("RINGCHECK_TEST_DS_SECRET") }
+        let file = try load(
+            "baseURL: http://127.0.0.1:9\nprofile: dialstack\n"
+                + "webhook: {path: /w, secret: \"${RINGCHECK_TEST_DS_SECRET}\"}\n" + Self.users)
+        #expect(file.webhook?.secret == "whsec_from_env")
+        let unset = errors(
+            "baseURL: http://127.0.0.1:9\nprofile: dialstack\n"
+                + "webhook: {path: /w, secret: \"${RINGCHECK_TEST_DS_UNSET}\"}\n" + Self.users)
+        #expect(
+            unset == [
+                "t.yaml:3:29: webhook.secret: RINGCHECK_TEST_DS_UNSET is not set in ringcheck's environment (webhook.secret: ${RINGCHECK_TEST_DS_UNSET})"
+            ], "\(unset)")
+    }
+
+    @Test func secretEnvGeneratesASecretForTheStartedBackend() throws {
+        let text = """
+            baseURL: http://127.0.0.1:9
+            profile: dialstack
+            webhook: {path: /webhooks/dialstack, secretEnv: DIALSTACK_WEBHOOK_SECRET}
+            lifecycle: {start: [backend], environment: {OTHER: x}}
+
+            """ + Self.users
+        let first = try load(text)
+        let secret = try #require(first.webhook?.secret)
+        #expect(secret.hasPrefix("whsec_") && secret.count == 38)
+        #expect(first.lifecycle?.environment == ["OTHER": "x", "DIALSTACK_WEBHOOK_SECRET": secret])
+        #expect(first.webhookSecretVariable == "DIALSTACK_WEBHOOK_SECRET")
+        #expect(try load(text).webhook?.secret != secret)  // a fresh one per run
+    }
+
+    @Test func mistakesAreReportedWithTheirPlace() {
+        let base = "baseURL: http://127.0.0.1:9\n"
+        #expect(
+            errors(base + "profile: dialstack\n" + Self.users).first?.contains(
+                "t.yaml:1:1: webhook: a dialstack target needs webhook: {path: /…, secret: … or secretEnv: NAME}")
+                == true)
+        #expect(
+            errors(base + "profile: dialstak\nwebhook: {path: /w, secret: s}\n" + Self.users).first?.contains(
+                "t.yaml:2:10: profile: unknown profile 'dialstak' (did you mean 'dialstack'?") == true)
+        #expect(
+            errors(base + "profile: dialstack\nwebhook: {path: w, secret: s}\n" + Self.users)
+                == ["t.yaml:3:17: webhook.path: 'w' is not a path under baseURL (/…)"])
+        #expect(
+            errors(base + "profile: dialstack\nwebhook: {path: /w}\n" + Self.users)
+                == ["t.yaml:3:10: webhook: missing 'secret' (or 'secretEnv: NAME' for ringcheck to make one)"])
+        #expect(
+            errors(base + "profile: dialstack\nwebhook: {path: /w, secret: s, secretEnv: S}\n" + Self.users)
+                == ["t.yaml:3:32: webhook: give either 'secret' or 'secretEnv', not both"])
+        let noStart = errors(base + "profile: dialstack\nwebhook: {path: /w, secretEnv: S}\n" + Self.users)
+        #expect(noStart.count == 1 && noStart[0].hasPrefix("t.yaml:3:21: webhook: 'secretEnv' needs lifecycle.start"))
+        #expect(
+            errors(
+                base + "profile: dialstack\nwebhook: {path: /w, secretEnv: 1X}\nlifecycle: {start: [b]}\n" + Self.users)
+                == ["t.yaml:3:32: webhook.secretEnv: '1X' is not an environment variable name"])
+        #expect(
+            errors(base + "webhook: {path: /w, secret: s}\n" + Self.users)
+                == ["t.yaml:5:19: users.b: 'dialstackUserId' applies to a target file with profile: dialstack"])
+        #expect(
+            errors(
+                base + "profile: dialstack\nwebhook: {path: /w, secret: s}\n"
+                    + Self.users.replacingOccurrences(
+                        of: "dialstackUserId", with: "dialstackUserID")
+            ).first?.contains("did you mean 'dialstackUserId'") == true)
+    }
+
+    /// The suite through a target file: accounts whose IDs differ from DialStack's, mapped by dialstackUserId.
+    @Test func theSuiteRunsThroughATargetFileAndTheUserMappingMatters() async throws {
+        let stack = try DialStackTestStack.start()
+        defer { Task { await stack.stop() } }
+        func engine(mapped: Bool) throws -> ScenarioEngine {
+            let users = ["a", "b", "c"].map { name in
+                "  \(name): {userId: account-\(name)"
+                    + (mapped ? ", dialstackUserId: d0-\(name)" : "") + ", auth: {bearer: token-d0-\(name)}}"
+            }.joined(separator: "\n")
+            let file = try TargetFile.load(
+                text: """
+                    baseURL: \(stack.server.baseURL)
+                    profile: dialstack
+                    capabilities: [faults, sandbox]
+                    webhook: {path: /webhooks/dialstack, secret: \(stack.engine.target.webhook!.secret)}
+                    users:
+                    \(users)
+                    """, file: "t.yaml")
+            return try ScenarioEngine(
+                target: file.target(defaultAppId: stack.mocks.providers.credentials.bundleID), mocks: stack.mocks,
+                catalogue: stack.suite.catalogue, profile: stack.suite.profile)
+        }
+        let ids = ["wake.every-device", "wake.no-other-user", "signature.wrong-digest", "redelivery.no-second-ring"]
+        let chosen = stack.suite.scenarios.filter { ids.contains($0.id) }
+        let mapped = try engine(mapped: true)
+        let results = await SuiteRunner(engine: mapped, concurrency: 4, repeatCount: 1).run(chosen)
+        mapped.shutdown()
+        for r in results { #expect(r.attempts.last?.status == .pass, "\(DialStackTestStack.describe([r]))") }
+        // Without the mapping data.user_id is the account's own ID, which the backend does not know: nobody rings.
+        let unmapped = try engine(mapped: false)
+        let wake = await SuiteRunner(engine: unmapped, concurrency: 1, repeatCount: 1).run(
+            stack.suite.scenarios.filter { $0.id == "wake.every-device" })
+        unmapped.shutdown()
+        #expect(DialStackTestStack.failedRequirements(wake) == ["DIALSTACK-WAKE-1"])
+    }
+}
