@@ -20,7 +20,7 @@ final class DialStackTestStack: Sendable {
     }
 
     /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound).
-    static func start(defects: Set<WakeUpDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 8_000) throws
+    static func start(defects: Set<WakeUpDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000) throws
         -> DialStackTestStack
     {
         let suite = try Suite.load(directory: suiteDirectory)

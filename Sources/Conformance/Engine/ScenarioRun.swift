@@ -253,6 +253,8 @@ public actor ScenarioRun {
             }
         case .restartBackend:
             try await restartBackend(step: s)
+        case .wait(let d):
+            try await Task.sleep(for: .milliseconds(d.milliseconds))
         case .profile(let p):
             try await p.base.perform(s, in: self)
         }

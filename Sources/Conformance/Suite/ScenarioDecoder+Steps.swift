@@ -85,6 +85,7 @@ extension ScenarioDecoder {
             let requirement = f["requirement"].flatMap { self.requirement($0.value, p + ".requirement") }
             return .expectNotLogged(ExpectNotLoggedStep(duration: duration, values: values, requirement: requirement))
         case "restartBackend": return decodeRestart(node, p)
+        case "wait": return d.duration(node, p).map(Step.wait)
         case "expectPush", "expectNoPush":
             return decodePushExpectation(kind, node, p, saves: &saves)
         default:

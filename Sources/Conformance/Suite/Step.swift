@@ -29,6 +29,9 @@ public enum Step: Sendable, Equatable {
     case save([String: JSONValue])
     /// Restarts the backend through the target's restart hook (needs the `restart` capability).
     case restartBackend
+    /// Lets time pass (`wait: 5s`), so that what arrives late is captured before the invariants judge
+    /// the scenario; it judges nothing itself.
+    case wait(ScenarioDuration)
     /// A step the suite's profile adds (decoded and run by the profile).
     case profile(AnyProfileStep)
 
@@ -45,6 +48,7 @@ public enum Step: Sendable, Equatable {
         case .fault: return "fault"
         case .save: return "save"
         case .restartBackend: return "restartBackend"
+        case .wait: return "wait"
         case .profile(let p): return p.base.keyword
         }
     }
@@ -52,7 +56,7 @@ public enum Step: Sendable, Equatable {
     /// Every generic step keyword (a profile adds its own: `Profile.stepKeywords`).
     public static let kinds = [
         "registerToken", "deleteToken", "request", "expectPush", "expectNoPush", "race", "fault", "save",
-        "restartBackend", "expectNotLogged",
+        "restartBackend", "expectNotLogged", "wait",
     ]
 
     /// Keywords of generic steps that send one request and may run inside a `race` (a profile adds its

@@ -46,6 +46,18 @@ public struct PushMessageSettings: Sendable {
         self.apnsBundleID = apnsBundleID
         self.apnsVoIPTopic = apnsVoIPTopic
     }
+
+    /// The headers of a VoIP push for an app registered as `appId`: push type voip, the VoIP topic,
+    /// priority 10, and `apns-expiration` (unix seconds, or `0`: deliver now or never).
+    func voipHeaders(appId: String, expiration: String) -> HTTPHeaders {
+        [
+            "apns-push-type": "voip",
+            "apns-topic": apnsVoIPTopic ?? (apnsBundleID ?? appId) + ".voip",
+            "apns-priority": "10",
+            "apns-expiration": expiration,
+            "content-type": "application/json",
+        ]
+    }
 }
 
 /// Builds the provider request for an outbox job at the moment of sending.
@@ -74,15 +86,8 @@ public struct PushMessageBuilder: Sendable {
     }
 
     private func apnsRequest(job: PushJob, callx: JSONValue, nowMs: Int64) -> PushRequest {
-        let bundle = settings.apnsBundleID ?? job.appId
         let expiration = defects.contains(.apnsExpiration30) ? String(nowMs / 1000 + 30) : "0"
-        let headers: HTTPHeaders = [
-            "apns-push-type": "voip",
-            "apns-topic": settings.apnsVoIPTopic ?? bundle + ".voip",
-            "apns-priority": "10",
-            "apns-expiration": expiration,
-            "content-type": "application/json",
-        ]
+        let headers = settings.voipHeaders(appId: job.appId, expiration: expiration)
         let body: JSONValue = ["aps": .object([]), "callx": callx]
         return PushRequest(
             destination: .apns(job.apnsEnvironment ?? .production), method: "POST", path: "/3/device/\(job.token)",

@@ -34,15 +34,8 @@ public struct WakeUpPushBuilder: Sendable {
     private func apnsRequest(
         _ device: PushRegistration, data: JSONValue, fields: [String], nowMs: Int64, sequence: Int64
     ) -> PushRequest {
-        let bundle = settings.apnsBundleID ?? device.appId
         let expiration = defects.contains(.apnsExpiration0) ? "0" : String(nowMs / 1000 + wakeWindowSeconds)
-        let headers: HTTPHeaders = [
-            "apns-push-type": "voip",
-            "apns-topic": settings.apnsVoIPTopic ?? bundle + ".voip",
-            "apns-priority": "10",
-            "apns-expiration": expiration,
-            "content-type": "application/json",
-        ]
+        let headers = settings.voipHeaders(appId: device.appId, expiration: expiration)
         // As the seed's payload object: the webhook's values as they are; a field the webhook lacks is
         // left out (JSON.stringify drops undefined). No `aps`: APNs does not need one for VoIP.
         let body = JSONValue.object(fields.compactMap { name in data[name].map { (name, $0) } })

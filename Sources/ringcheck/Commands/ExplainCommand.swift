@@ -7,33 +7,19 @@ struct ExplainCommand: RingcheckCommand {
         name: "explain",
         abstract: "Explain a scenario (what it does and why) or a requirement (its text and the scenarios for it).",
         arguments: [ArgumentSpec(name: "ID", help: "A scenario ID or a requirement ID.", optional: false)],
-        options: [
-            .value(
-                "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
-                default: "callx"),
-            .value(
-                "suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.",
-                default: "the profile's (suites/<profile>)"),
-        ],
+        options: SuiteChoice.options,
         examples: ["ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5"])
 
     var id: String
-    /// `--profile` when given.
-    var profileName: String?
-    var suitePath: String
+    var suiteChoice: SuiteChoice
 
     init(arguments: ParsedArguments) throws {
         id = arguments.positionals.first ?? ""
-        profileName = try arguments.profileName()
-        suitePath = arguments.suitePath(profile: profileName)
+        suiteChoice = try SuiteChoice(arguments: arguments)
     }
 
     func run() async throws -> ExitCode {
-        let suite: Suite
-        do { suite = try Suite.load(directory: suitePath) } catch {
-            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
-        }
-        try suite.checkProfile(profileName, source: "--profile", command: Self.configuration.name)
+        let suite = try suiteChoice.load(command: Self.configuration.name)
         if let s = suite.scenario(id) {
             Console.out(Self.explain(s, catalogue: suite.catalogue))
             return .success

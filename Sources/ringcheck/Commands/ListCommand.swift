@@ -7,36 +7,23 @@ struct ListCommand: RingcheckCommand {
         name: "list",
         abstract: "List a suite's scenarios: IDs, titles, requirements with levels, tags.",
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to list (default: all).", repeating: true)],
-        options: [
-            .value(
-                "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
-                default: "callx"),
-            .value(
-                "suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.",
-                default: "the profile's (suites/<profile>)"),
-            .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
+        options: SuiteChoice.options + [
+            .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true)
         ],
         examples: ["ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke"])
 
     var patterns: [String]
-    /// `--profile` when given.
-    var profileName: String?
-    var suitePath: String
+    var suiteChoice: SuiteChoice
     var tags: [String]
 
     init(arguments: ParsedArguments) throws {
         patterns = arguments.positionals
-        profileName = try arguments.profileName()
-        suitePath = arguments.suitePath(profile: profileName)
+        suiteChoice = try SuiteChoice(arguments: arguments)
         tags = arguments.all("tag")
     }
 
     func run() async throws -> ExitCode {
-        let suite: Suite
-        do { suite = try Suite.load(directory: suitePath) } catch {
-            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
-        }
-        try suite.checkProfile(profileName, source: "--profile", command: Self.configuration.name)
+        let suite = try suiteChoice.load(command: Self.configuration.name)
         let (scenarios, unmatched) = ScenarioSelection(patterns: patterns, tags: tags).apply(to: suite.scenarios)
         if !unmatched.isEmpty {
             throw UsageError(

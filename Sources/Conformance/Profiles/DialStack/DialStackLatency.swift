@@ -35,7 +35,7 @@ struct DialStackLatency: Sendable, Equatable {
     /// The samples over the bound.
     var tooSlow: [Sample] { samples.filter { $0.milliseconds > DialStackTiming.latencyBoundMs } }
 
-    /// `wake-up latency over 3 pushes: p50 42 ms, max 57 ms (bound 5000 ms)`.
+    /// `wake-up latency over 3 pushes: p50 42 ms, max 57 ms (bound 15000 ms)`.
     var summary: String {
         guard let p50, let max else { return "wake-up latency: no push answered a webhook" }
         return "wake-up latency over \(samples.count) push\(samples.count == 1 ? "" : "es"): p50 \(p50) ms, "
