@@ -9,6 +9,7 @@ public struct MockProviders: Sendable {
         APNsMock.self,
         FCMMock.self,
         OAuthMock.self,
+        OneSignalMock.self,
     ]
 
     /// What the mock trusts.
@@ -47,7 +48,9 @@ public struct MockProviders: Sendable {
         apnsSandbox = apns.first { $0.environment == .sandbox }!
         fcm = all.lazy.compactMap { $0 as? FCMMock }.first!
         oauth = all.lazy.compactMap { $0 as? OAuthMock }.first!
-        control = ControlAPI(log: log, faults: faults, registry: registry, tokens: tokens, clock: clock)
+        control = ControlAPI(
+            log: log, faults: faults, registry: registry, tokens: tokens, clock: clock,
+            routes: all.compactMap { $0 as? any MockControlRoutes })
     }
 
     /// The APNs mock of `environment`.
