@@ -42,8 +42,8 @@ import Testing
         func answer(recipients n: Int) { state.recipients.withLock { $0 = n } }
     }
 
-    static let standard = OneSignalApp(id: "app-standard", key: "key-standard")
-    static let voip = OneSignalApp(id: "app-voip", key: "key-voip")
+    static let standard = OneSignalKitApp(id: "app-standard", key: "key-standard")
+    static let voip = OneSignalKitApp(id: "app-voip", key: "key-voip")
 
     static func kit(_ double: Double, configured: Bool = true, defects: Set<OneSignalKitDefect> = []) throws
         -> OneSignalKitServer
@@ -132,7 +132,7 @@ import Testing
             "ONESIGNAL_APP_ID": "a", "ONESIGNAL_API_KEY": "k", "ONESIGNAL_VOIP_APP_ID": "",
             "ONESIGNAL_API_URL": "https://x/",
         ])
-        #expect(c.standardApp == OneSignalApp(id: "a", key: "k") && c.voipApp == nil)
+        #expect(c.standardApp == OneSignalKitApp(id: "a", key: "k") && c.voipApp == nil)
         #expect(c.notificationsURL == "https://x/notifications")
         #expect(!OneSignalKitConfiguration(environment: ["ONESIGNAL_APP_ID": "a"]).isConfigured)
         #expect(OneSignalKitConfiguration(environment: [:]).apiURL == "https://onesignal.com/api/v1")
@@ -170,6 +170,7 @@ import Testing
         switch defect {
         case .sendWhenUnconfigured: #expect(double.count == 1)
         case .deliveredOnZero: #expect(answer["delivered"] == .bool(true))
+        case .deliveredNeedsTwo: #expect(answer["delivered"] == .bool(false))
         case .targetByPlayerId: #expect(b["include_aliases"] == nil && b["include_player_ids"] == ["u"])
         case .voipThroughStandardApp: #expect(b["app_id"] == "app-standard" && sent.authorization == "Key key-standard")
         case .standardThroughVoipApp: #expect(b["app_id"] == "app-voip")

@@ -17,9 +17,9 @@ public struct OneSignalKitConfiguration: Sendable {
     public static let defaultAPIURL = "https://onesignal.com/api/v1"
 
     /// The standard app (`ONESIGNAL_APP_ID` / `ONESIGNAL_API_KEY`); nil when either is unset.
-    public var standardApp: OneSignalApp?
+    public var standardApp: OneSignalKitApp?
     /// The separate VoIP app (`ONESIGNAL_VOIP_APP_ID` / `ONESIGNAL_VOIP_API_KEY`); nil when either is unset.
-    public var voipApp: OneSignalApp?
+    public var voipApp: OneSignalKitApp?
     /// The API base without a trailing slash; requests go to `<apiURL>/notifications`.
     public var apiURL: String
     /// A PEM file of CA certificates to trust instead of the system store.
@@ -28,7 +28,7 @@ public struct OneSignalKitConfiguration: Sendable {
     public var defects: Set<OneSignalKitDefect>
 
     public init(
-        standardApp: OneSignalApp?, voipApp: OneSignalApp?, apiURL: String = defaultAPIURL, caFile: String? = nil,
+        standardApp: OneSignalKitApp?, voipApp: OneSignalKitApp?, apiURL: String = defaultAPIURL, caFile: String? = nil,
         defects: Set<OneSignalKitDefect> = []
     ) {
         self.standardApp = standardApp
@@ -44,8 +44,8 @@ public struct OneSignalKitConfiguration: Sendable {
     public init(environment: [String: String], defects: Set<OneSignalKitDefect> = []) {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         self.init(
-            standardApp: OneSignalApp(id: value(Variable.appId), key: value(Variable.apiKey)),
-            voipApp: OneSignalApp(id: value(Variable.voipAppId), key: value(Variable.voipApiKey)),
+            standardApp: OneSignalKitApp(id: value(Variable.appId), key: value(Variable.apiKey)),
+            voipApp: OneSignalKitApp(id: value(Variable.voipAppId), key: value(Variable.voipApiKey)),
             apiURL: value(Variable.apiURL) ?? Self.defaultAPIURL, caFile: value(Variable.caFile), defects: defects)
     }
 
@@ -57,7 +57,7 @@ public struct OneSignalKitConfiguration: Sendable {
 }
 
 /// One OneSignal app: its ID and REST API key (the key is never logged).
-public struct OneSignalApp: Sendable, Equatable {
+public struct OneSignalKitApp: Sendable, Equatable {
     public var id: String
     public var key: String
 

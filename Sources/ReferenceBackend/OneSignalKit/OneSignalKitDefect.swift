@@ -5,6 +5,7 @@
 public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
     case sendWhenUnconfigured = "send-when-unconfigured"
     case deliveredOnZero = "delivered-on-zero"
+    case deliveredNeedsTwo = "delivered-needs-two"
     case targetByPlayerId = "target-by-player-id"
     case voipThroughStandardApp = "voip-through-standard-app"
     case standardThroughVoipApp = "standard-through-voip-app"
@@ -24,6 +25,7 @@ public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .sendWhenUnconfigured: return "without ONESIGNAL_APP_ID/ONESIGNAL_API_KEY it still posts to OneSignal"
         case .deliveredOnZero: return "any 200 counts as delivered, even with recipients 0"
+        case .deliveredNeedsTwo: return "delivered only when recipients > 1: a user with one device is never delivered"
         case .targetByPlayerId: return "pushes target include_player_ids [userId] instead of the external_id alias"
         case .voipThroughStandardApp: return "VoIP pushes go through the standard app (its app ID and key)"
         case .standardThroughVoipApp: return "standard pushes to a user go through the VoIP app"

@@ -15,7 +15,7 @@ public struct OneSignalRequestBuilder: Sendable {
 
     /// The app a push goes through: the VoIP app for calls, the standard app otherwise; nil when that app is not
     /// configured (and the send is a no-op).
-    public func app(for kind: OneSignalPush.Kind) -> OneSignalApp? {
+    public func app(for kind: OneSignalPush.Kind) -> OneSignalKitApp? {
         switch kind {
         case .voip:
             return defects.contains(.voipThroughStandardApp) ? configuration.standardApp : configuration.voipApp

@@ -48,7 +48,8 @@ public final class OneSignalSender: Sendable {
                 log?.write("\(push.kind.rawValue) push: \(what); not sent")
                 return OneSignalSendResult(delivered: false, requested: false, reason: what)
             }
-            app = app ?? OneSignalApp(id: "", key: "")
+            // What a JavaScript kit sends with its variables unset: `Key ${undefined}`.
+            app = app ?? OneSignalKitApp(id: "", key: "undefined")
         }
         guard let app else { return OneSignalSendResult(delivered: false, requested: false) }
         var headers = HTTPHeaders()
@@ -68,7 +69,8 @@ public final class OneSignalSender: Sendable {
         let json = try? JSONValue.parse(response.body)
         let recipients = json?["recipients"]?.intValue
         let ok = (200..<300).contains(response.status)
-        let delivered = ok && (defects.contains(.deliveredOnZero) || (recipients ?? 0) >= 1)
+        let needed = defects.contains(.deliveredNeedsTwo) ? 2 : 1
+        let delivered = ok && (defects.contains(.deliveredOnZero) || (recipients ?? 0) >= needed)
         log?.write(
             "\(push.kind.rawValue) push: OneSignal \(response.status), recipients \(recipients.map(String.init) ?? "-")"
                 + (delivered ? ", delivered" : ", not delivered"))
