@@ -13,6 +13,9 @@ public final class OneSignalKitServer: Sendable {
         public var loopCount: Int
         /// Where the server logs requests and sends (`-` for standard output); nil logs nothing.
         public var logFile: String?
+        /// When set (`/unconfigured`), requests under this path prefix are served as by a second instance started
+        /// without the app IDs and keys (same API URL and CA file): a target file's `unconfigured.baseURL`.
+        public var unconfiguredPrefix: String?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, configuration: OneSignalKitConfiguration, loopCount: Int = 1,
@@ -28,6 +31,8 @@ public final class OneSignalKitServer: Sendable {
 
     public let options: Options
     public let sender: OneSignalSender
+    /// The sender of the unconfigured twin (`Options.unconfiguredPrefix`), nil without one.
+    public let unconfiguredSender: OneSignalSender?
     private let server: HTTPServer
 
     /// Wires the API and the sender; nothing runs until `start()`.
@@ -35,7 +40,24 @@ public final class OneSignalKitServer: Sendable {
         self.options = options
         let log = try options.logFile.map { try BackendLog(path: $0) }
         sender = try OneSignalSender(configuration: options.configuration, log: log)
-        let api = OneSignalKitAPI(sender: sender)
+        var api: any HTTPHandler = OneSignalKitAPI(sender: sender)
+        if let prefix = options.unconfiguredPrefix {
+            var off = options.configuration
+            off.standardApp = nil
+            off.voipApp = nil
+            let twin = try OneSignalSender(configuration: off, log: log)
+            unconfiguredSender = twin
+            let configured = api
+            let unconfigured = OneSignalKitAPI(sender: twin)
+            api = ClosureHandler { request in
+                guard request.path.hasPrefix(prefix + "/") else { return await configured.handle(request) }
+                var inner = request
+                inner.target = String(request.target.dropFirst(prefix.count))
+                return await unconfigured.handle(inner)
+            }
+        } else {
+            unconfiguredSender = nil
+        }
         let handler: any HTTPHandler = log.map { LoggingHandler(inner: api, log: $0, logBodies: false) } ?? api
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
@@ -58,5 +80,6 @@ public final class OneSignalKitServer: Sendable {
     public func stop() async {
         server.stop()
         sender.shutdown()
+        unconfiguredSender?.shutdown()
     }
 }
