@@ -64,6 +64,12 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         run.record(.request, "onesignal-kit", "POST \(path)\(where_)", String(decoding: bodyBytes, as: UTF8.self))
         var headers = HTTPHeaders()
         headers.add("content-type", "application/json")
+        // Requests are told apart by time (the latest operation sent before a request arrived), on the millisecond
+        // clock of the captures: begin after the clock has passed the previous operation's answer, so a request
+        // of that one can never look as if it came after this one began.
+        if let previous = run.oneSignal.operations.last?.answeredAtMs {
+            while run.nowMs <= previous { try await Task.sleep(nanoseconds: 200_000) }
+        }
         let sentAtMs = run.nowMs
         let response: ClientResponse
         do {
