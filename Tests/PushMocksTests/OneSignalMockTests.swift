@@ -214,6 +214,13 @@ import Testing
         #expect(captures[0].json(revealSecrets: true).serialized(pretty: false).contains(standard.apiKey))
     }
 
+    @Test func aKeyInABackendsOutputIsRedacted() {
+        let line = "sending with Authorization: Key \(standard.apiKey) failed; voip=\(voip.apiKey)."
+        #expect(
+            Redaction.redactingOutput(line) == "sending with Authorization: Key <redacted> failed; voip=<redacted>.")
+        #expect(Redaction.redactingOutput("os_v2_app_ is the prefix") == "os_v2_app_ is the prefix")
+    }
+
     @Test func aFaultPlanReplacesTheAnswer() async throws {
         mock.subscribe(externalId: "user-1", app: .standard)
         _ = try faults.install(
