@@ -2,11 +2,12 @@ import Foundation
 import HTTP
 import PushMocks
 
-/// `ringcheck mocks`: start mock APNs, FCM and OAuth endpoints and run until interrupted.
+/// `ringcheck mocks`: start mock APNs, FCM, OAuth and OneSignal endpoints and run until interrupted.
 struct MocksCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
         name: "mocks",
-        abstract: "Start mock APNs, FCM and Google OAuth endpoints that capture every push, until interrupted.",
+        abstract:
+            "Start mock APNs, FCM, Google OAuth and OneSignal endpoints that capture every push, until interrupted.",
         discussion: """
             The mocks behave like the real services: they verify the APNs provider token against a generated
             .p8 key, issue and check OAuth access tokens for a generated service account, and reject what
@@ -14,7 +15,8 @@ struct MocksCommand: RingcheckCommand {
             the control API. Point a backend at them with the settings written to --env-file or --json.
 
             For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com (or the older
-            api.development.push.apple.com), fcm.googleapis.com and oauth2.googleapis.com, --impersonate also
+            api.development.push.apple.com), fcm.googleapis.com, oauth2.googleapis.com, api.onesignal.com and
+            onesignal.com, --impersonate also
             serves those names (certificates from the ringcheck
             CA) on a TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
             forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
