@@ -16,9 +16,8 @@ struct MocksCommand: RingcheckCommand {
 
             For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com (or the older
             api.development.push.apple.com), fcm.googleapis.com, oauth2.googleapis.com, api.onesignal.com and
-            onesignal.com, --impersonate also
-            serves those names (certificates from the ringcheck
-            CA) on a TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
+            onesignal.com, --impersonate also serves those names (certificates from the ringcheck CA) on a
+            TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
             forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
             Aim the backend there with an /etc/hosts line or a container's extra host, or with HTTPS_PROXY,
             and make it trust the CA file. Captures record the real host name in "addressedHost".
