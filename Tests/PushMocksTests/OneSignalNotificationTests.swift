@@ -77,6 +77,15 @@ import Testing
             let m = messages(Self.body([("include_aliases", value)]))
             #expect(m.count == 1 && m[0].hasPrefix("include_aliases"), "\(value): \(m)")
         }
+        let many = JSONValue.array((0...2000).map { .string("user-\($0)") })
+        #expect(
+            messages(Self.body([("include_aliases", ["external_id": many])])) == [
+                "include_aliases.external_id may hold at most 2000 entries"
+            ])
+        #expect(
+            messages(Self.body([("include_aliases", nil), ("include_subscription_ids", many)])) == [
+                "include_subscription_ids may hold at most 2000 entries"
+            ])
         #expect(
             messages(Self.body([("include_aliases", nil), ("include_player_ids", "p1")])) == [
                 "include_player_ids must be an array of strings"
