@@ -59,8 +59,8 @@ public struct OneSignalNotification: Sendable, Equatable {
     public static let targetChannels: Set<String> = ["push", "email", "sms"]
     /// OneSignal's longest `ttl`: 28 days.
     public static let maxTTL = 2_419_200
-    /// The most IDs one request may target.
-    public static let maxTargets = 20_000
+    /// The most IDs one targeting parameter may hold per request (OneSignal's documented limit).
+    public static let maxTargets = 2000
 
     /// Fields whose JSON type the API checks, and that type.
     static let typedFields: [(field: String, type: FieldType)] = [
@@ -191,6 +191,9 @@ public struct OneSignalNotification: Sendable, Equatable {
             for (label, value) in labels {
                 guard let items = value.arrayValue, !items.isEmpty, items.allSatisfy({ $0.stringValue != nil }) else {
                     throw OneSignalError(400, ["include_aliases.\(label) must be a non-empty array of strings"])
+                }
+                guard items.count <= maxTargets else {
+                    throw OneSignalError(400, ["include_aliases.\(label) may hold at most \(maxTargets) entries"])
                 }
                 aliases[label] = items.compactMap(\.stringValue)
             }
