@@ -34,10 +34,6 @@ enum OneSignalInvariants {
         ("priority", "priority"), ("ttl", "ttl"), ("contentAvailable", "content_available"),
         ("apnsPushTypeOverride", "apns_push_type_override"), ("collapseId", "collapse_id"),
     ]
-    /// Targeting parameters that name users or their subscriptions.
-    static let userTargeting = [
-        "include_aliases", "include_player_ids", "include_subscription_ids", "include_external_user_ids",
-    ]
     /// Targeting parameters other than `include_aliases`.
     static let otherTargeting = [
         "include_player_ids", "include_subscription_ids", "include_external_user_ids", "included_segments",

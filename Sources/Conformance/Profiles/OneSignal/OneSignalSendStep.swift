@@ -54,6 +54,9 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         if kind != .voipPush {
             title = try self.title.map { try run.resolver.resolve($0) }?.stringValue ?? "ringcheck \(tag)"
             text = try self.body.map { try run.resolver.resolve($0) }?.stringValue ?? "A test push of run \(tag)"
+            // A broadcast names no user: its title carries the run's tag too, so it stays this run's even when the
+            // server drops its data (two scenarios' broadcasts can be sent at the same moment).
+            if kind == .pushBroadcast, let t = title, !t.contains(tag) { title = t + " [\(tag)]" }
             request.append(("title", .string(title!)))
             request.append(("body", .string(text!)))
         }
