@@ -2,7 +2,8 @@ import Synchronization
 
 /// Who can receive a OneSignal push, set per scenario: for each app, the external IDs (the alias
 /// `include_aliases.external_id` targets) with how many subscribed devices each has, and how the app
-/// answers a notification that reaches nobody. Unknown external IDs have no subscription.
+/// answers a notification that reaches nobody. Unknown external IDs have no subscription. App IDs are
+/// compared without regard to case, as UUIDs are.
 public final class OneSignalAudience: Sendable {
     private struct State {
         /// App ID → external ID → subscribed devices (≥ 1).
@@ -20,9 +21,9 @@ public final class OneSignalAudience: Sendable {
     public func subscribe(externalId: String, appId: String, devices: Int = 1) {
         state.withLock {
             if devices > 0 {
-                $0.devices[appId, default: [:]][externalId] = devices
+                $0.devices[appId.lowercased(), default: [:]][externalId] = devices
             } else {
-                $0.devices[appId]?[externalId] = nil
+                $0.devices[appId.lowercased()]?[externalId] = nil
             }
         }
     }
@@ -30,17 +31,17 @@ public final class OneSignalAudience: Sendable {
     /// Removes every subscription of `externalId` in `appId`; true when it had any.
     @discardableResult
     public func unsubscribe(externalId: String, appId: String) -> Bool {
-        state.withLock { $0.devices[appId]?.removeValue(forKey: externalId) != nil }
+        state.withLock { $0.devices[appId.lowercased()]?.removeValue(forKey: externalId) != nil }
     }
 
     /// The subscribed devices of `externalId` in `appId` (0 when none).
     public func devices(externalId: String, appId: String) -> Int {
-        state.withLock { $0.devices[appId]?[externalId] ?? 0 }
+        state.withLock { $0.devices[appId.lowercased()]?[externalId] ?? 0 }
     }
 
     /// Every subscribed device of `appId` (what a segment such as "All" reaches).
     public func allDevices(appId: String) -> Int {
-        state.withLock { $0.devices[appId]?.values.reduce(0, +) ?? 0 }
+        state.withLock { $0.devices[appId.lowercased()]?.values.reduce(0, +) ?? 0 }
     }
 
     /// Every subscription: (app ID, external ID, devices), sorted.
@@ -53,12 +54,12 @@ public final class OneSignalAudience: Sendable {
 
     /// Chooses how `appId` answers a notification that reaches nobody.
     public func setEmptyAudienceAnswer(_ answer: OneSignalEmptyAudienceAnswer, appId: String) {
-        state.withLock { $0.emptyAnswers[appId] = answer }
+        state.withLock { $0.emptyAnswers[appId.lowercased()] = answer }
     }
 
     /// How `appId` answers a notification that reaches nobody.
     public func emptyAudienceAnswer(appId: String) -> OneSignalEmptyAudienceAnswer {
-        state.withLock { $0.emptyAnswers[appId] ?? .notSubscribed }
+        state.withLock { $0.emptyAnswers[appId.lowercased()] ?? .notSubscribed }
     }
 
     /// Forgets every subscription, keeping the answer choices; returns how many it removed.

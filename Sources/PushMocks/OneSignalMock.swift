@@ -21,6 +21,8 @@ public final class OneSignalMock: HTTPHandler {
     public let faults: FaultPlans?
     /// The time source for timestamps.
     public let clock: MockClock
+    /// Why the apps kept in the state directory could not be read; `settings` reports it.
+    let keyFileError: (any Error)?
     /// The notifications created, by ID, for `GET /notifications/{id}`.
     private let created = Mutex<[String: Created]>([:])
 
@@ -35,11 +37,21 @@ public final class OneSignalMock: HTTPHandler {
     public static let createPaths: Set<String> = ["/notifications", "/api/v1/notifications"]
 
     /// A mock of `standardApp` and `voipApp` (new random ones unless given), recording into `log`.
-    public init(
+    public convenience init(
         standardApp: OneSignalApp = .generate(.standard), voipApp: OneSignalApp = .generate(.voip),
         audience: OneSignalAudience = OneSignalAudience(), log: CaptureLog, faults: FaultPlans? = nil,
         clock: MockClock = .system
     ) {
+        self.init(
+            standardApp: standardApp, voipApp: voipApp, audience: audience, log: log, faults: faults, clock: clock,
+            keyFileError: nil)
+    }
+
+    init(
+        standardApp: OneSignalApp, voipApp: OneSignalApp, audience: OneSignalAudience, log: CaptureLog,
+        faults: FaultPlans?, clock: MockClock, keyFileError: (any Error)?
+    ) {
+        self.keyFileError = keyFileError
         self.standardApp = standardApp
         self.voipApp = voipApp
         self.audience = audience

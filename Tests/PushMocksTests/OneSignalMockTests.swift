@@ -155,6 +155,8 @@ import Testing
         #expect(partly.json?["errors"] == ["invalid_aliases": ["external_id": ["ghost"]]])
         // The choice is the app's: the VoIP app still answers the first way.
         #expect(await send(voip, users: ["ghost"]).json?["errors"] == ["All included players are not subscribed"])
+        // App IDs are UUIDs: their case does not matter.
+        #expect(mock.audience.devices(externalId: "user-1", appId: standard.appID.uppercased()) == 1)
         // Unsubscribing empties the audience again.
         #expect(mock.unsubscribe(externalId: "user-1", appId: standard.appID))
         #expect(await send(users: ["user-1"]).json?["id"] == "")
