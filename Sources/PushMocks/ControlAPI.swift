@@ -27,6 +27,8 @@ public struct ControlAPI: HTTPHandler {
     public let clock: MockClock
     /// The OAuth mock's access tokens, for `DELETE /v1/oauth/tokens`; nil disables that endpoint.
     public let tokens: AccessTokenStore?
+    /// Endpoints providers add for their own state (`MockControlRoutes`), asked before a 404.
+    public let routes: [any MockControlRoutes]
     /// The longest `timeoutMs` `GET /v1/captures/wait` honours.
     public static let maxWaitMs = 120_000
     /// How many captures `GET /v1/captures` returns without a `limit`: rendering a full log (100,000
@@ -40,8 +42,9 @@ public struct ControlAPI: HTTPHandler {
     /// The control API over the shared log, fault plans and registry.
     public init(
         log: CaptureLog, faults: FaultPlans, registry: DeviceRegistry, tokens: AccessTokenStore? = nil,
-        clock: MockClock = .system
+        clock: MockClock = .system, routes: [any MockControlRoutes] = []
     ) {
+        self.routes = routes
         self.tokens = tokens
         self.log = log
         self.faults = faults
@@ -100,6 +103,9 @@ public struct ControlAPI: HTTPHandler {
                 return registry.forget(token: id)
                     ? Self.json(200, ["removed": .string(id)]) : Self.error(404, "no such device token")
             }
+        }
+        for route in routes {
+            if let response = await route.handleControl(request) { return response }
         }
         let known = [
             "/v1/health", "/v1/captures", "/v1/captures/wait", "/v1/faults", "/v1/devices", "/v1/oauth/tokens",

@@ -60,6 +60,9 @@ public struct MockProviderContext: Sendable {
     public var tokens: AccessTokenStore
     /// The time source for token checks and timestamps.
     public var clock: MockClock
+    /// The state directory when keys are kept across starts (`MockStack.Options.persistentKeys`): a
+    /// provider with secrets of its own keeps them there too. Nil when every start makes new ones.
+    public var persistentDirectory: String? = nil
 }
 
 /// What a provider's settings are made from: where its listener is bound and where key files go.

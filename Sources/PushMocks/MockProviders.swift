@@ -9,6 +9,7 @@ public struct MockProviders: Sendable {
         APNsMock.self,
         FCMMock.self,
         OAuthMock.self,
+        OneSignalMock.self,
     ]
 
     /// What the mock trusts.
@@ -29,10 +30,11 @@ public struct MockProviders: Sendable {
     public let oauth: OAuthMock
     public let control: ControlAPI
 
-    /// Builds every provider of `registered` (which must include the built-in ones) over shared state.
+    /// Builds every provider of `registered` (which must include the built-in ones) over shared state;
+    /// `persistentDirectory` is where providers keep their secrets across starts (nil: new ones).
     public init(
         credentials: MockCredentials, log: CaptureLog = CaptureLog(), clock: MockClock = .system,
-        registered: [any MockProvider.Type] = MockProviders.registered
+        registered: [any MockProvider.Type] = MockProviders.registered, persistentDirectory: String? = nil
     ) {
         self.credentials = credentials
         self.log = log
@@ -40,14 +42,17 @@ public struct MockProviders: Sendable {
         registry = DeviceRegistry()
         tokens = AccessTokenStore()
         let context = MockProviderContext(
-            credentials: credentials, log: log, faults: faults, registry: registry, tokens: tokens, clock: clock)
+            credentials: credentials, log: log, faults: faults, registry: registry, tokens: tokens, clock: clock,
+            persistentDirectory: persistentDirectory)
         all = registered.flatMap { $0.make(context) }
         let apns = all.compactMap { $0 as? APNsMock }
         apnsProduction = apns.first { $0.environment == .production }!
         apnsSandbox = apns.first { $0.environment == .sandbox }!
         fcm = all.lazy.compactMap { $0 as? FCMMock }.first!
         oauth = all.lazy.compactMap { $0 as? OAuthMock }.first!
-        control = ControlAPI(log: log, faults: faults, registry: registry, tokens: tokens, clock: clock)
+        control = ControlAPI(
+            log: log, faults: faults, registry: registry, tokens: tokens, clock: clock,
+            routes: all.compactMap { $0 as? any MockControlRoutes })
     }
 
     /// The APNs mock of `environment`.

@@ -98,7 +98,8 @@ public final class MockStack: Sendable {
             : try MockKeyMaterial.generate(
                 projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID)
         let providers = MockProviders(
-            credentials: keys.credentials, clock: options.clock, registered: options.providers)
+            credentials: keys.credentials, clock: options.clock, registered: options.providers,
+            persistentDirectory: options.persistentKeys ? dir : nil)
 
         // One listener per provider listener name (providers naming the same one share it), then the
         // control API's plain one.

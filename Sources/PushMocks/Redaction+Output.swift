@@ -5,7 +5,7 @@ extension Redaction {
     /// recognisable by its shape hidden, for quoting in errors and reports: PEM private keys removed
     /// (also a key whose BEGIN line is cut off, as in the tail of a log), JWTs replaced by
     /// `<redacted jwt kid=…>`, Google access tokens (`ya29.…`) and the credential after `bearer` on an
-    /// `authorization` line by `<redacted>`, runs of 64 or more hexadecimal digits (device tokens)
+    /// `authorization` line and OneSignal REST API keys (`os_v2_app_…`) by `<redacted>`, runs of 64 or more hexadecimal digits (device tokens)
     /// shortened to `ab12…9f3e`. Shorter hex (a git commit, a UUID) is kept.
     public static func redactingOutput(_ text: String) -> String {
         let out = removePrivateKeys(removingKeyTail(text))
@@ -16,6 +16,7 @@ extension Redaction {
             { replacingJWTs(in: $0, inFreeText: true) },
             { replacingMatches(in: $0, accessToken) },
             { replacingMatches(in: $0, bearerCredential) },
+            { replacingMatches(in: $0, oneSignalKey) },
             { replacingMatches(in: $0, hexRun) },
         ]
         for pass in passes {

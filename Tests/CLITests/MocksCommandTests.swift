@@ -18,10 +18,14 @@ import Testing
         "RINGCHECK_APNS_TOPIC", "RINGCHECK_APNS_BUNDLE_ID", "RINGCHECK_APNS_VOIP_TOPIC",
         "RINGCHECK_FCM_SERVICE_ACCOUNT",
         "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
+        // The OneSignal mock's, after the built-in ones.
+        "RINGCHECK_ONESIGNAL_URL", "RINGCHECK_ONESIGNAL_APP_ID", "RINGCHECK_ONESIGNAL_API_KEY",
+        "RINGCHECK_ONESIGNAL_VOIP_APP_ID", "RINGCHECK_ONESIGNAL_VOIP_API_KEY",
     ]
     static let files = ["RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_FCM_SERVICE_ACCOUNT"]
     static let urls = [
         "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_CONTROL_URL",
+        "RINGCHECK_ONESIGNAL_URL",
     ]
 
     @Test func settingsFilesPushAndSIGTERM() async throws {
@@ -65,9 +69,12 @@ import Testing
         let captures = try await clients.captures("mock=apns&reveal=true")
         #expect(captures.count == 1 && captures.first?["deviceToken"]?.stringValue == MockStackClients.deviceToken)
         #expect(mocks.stdout.contains(env["RINGCHECK_APNS_URL"] ?? "-"), "\(mocks.stdout)")
+        // The OneSignal apps are named, their keys are not.
+        #expect(mocks.stdout.contains(env["RINGCHECK_ONESIGNAL_VOIP_APP_ID"] ?? "-"), "\(mocks.stdout)")
+        #expect(!mocks.stdout.contains(env["RINGCHECK_ONESIGNAL_API_KEY"] ?? "-"))
 
         let ports = Self.urls.compactMap { env[$0].flatMap(URL.init(string:))?.port }
-        #expect(ports.count == 4 && ports.allSatisfy(MockStackOccupiedPort.isListening))
+        #expect(ports.count == 5 && ports.allSatisfy(MockStackOccupiedPort.isListening))
         mocks.send(SIGTERM)
         let status = await mocks.exited(within: 10)
         #expect(status == 0, "\(mocks.stdout)\(mocks.stderr)")

@@ -36,7 +36,9 @@ import Testing
         let explain = try await RingcheckBinary.run(["explain", "CALLX-APNS-5", "--profile", "callx"])
         #expect(explain.status == 0 && explain.stdout.contains("payload.apns-invitation"))
         let help = try await RingcheckBinary.run(["run", "--help"])
-        #expect(help.stdout.contains("--profile NAME") && help.stdout.contains("or all"), "\(help.stdout)")
+        #expect(
+            help.stdout.contains("--profile NAME") && help.stdout.contains("--profile all runs every"), "\(help.stdout)"
+        )
         #expect(help.stdout.contains("callx: ") && help.stdout.contains("apns-expiration-30"))
     }
 

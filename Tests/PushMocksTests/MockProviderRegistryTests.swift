@@ -30,8 +30,9 @@ final class WebhookReceiverMock: MockProvider {
 
 @Suite struct MockProviderRegistryTests {
     @Test func theRegisteredProvidersKeepTheirNames() {
-        #expect(MockProviderID.allCases.map(\.rawValue) == ["apns", "fcm", "oauth"])
+        #expect(MockProviderID.allCases.map(\.rawValue) == ["apns", "fcm", "oauth", "onesignal"])
         #expect(MockProviderID(rawValue: "apns") == .apns && MockProviderID(rawValue: "webhook") == nil)
+        #expect(MockProviderID(rawValue: "onesignal") == .onesignal)
         #expect(PushChannel.allCases.map(\.rawValue) == ["apnsVoip", "fcm"])
         #expect(PushChannel.allCases.map(\.provider) == [.apns, .fcm])
         #expect(PushChannel(rawValue: "apns") == nil && PushChannel(rawValue: "apnsVoip") == .apnsVoip)
@@ -39,8 +40,8 @@ final class WebhookReceiverMock: MockProvider {
         #expect(
             ImpersonatedHost.allNames
                 == "api.push.apple.com api.sandbox.push.apple.com api.development.push.apple.com "
-                + "fcm.googleapis.com oauth2.googleapis.com")
-        #expect(throws: FaultPlanError(messages: ["mock must be one of apns, fcm, oauth (got 'webhook')"])) {
+                + "fcm.googleapis.com oauth2.googleapis.com api.onesignal.com onesignal.com")
+        #expect(throws: FaultPlanError(messages: ["mock must be one of apns, fcm, oauth, onesignal (got 'webhook')"])) {
             try FaultPlan(json: ["mock": "webhook", "respond": ["status": 500]])
         }
     }
@@ -54,13 +55,14 @@ final class WebhookReceiverMock: MockProvider {
         // Written after the built-in settings, read back the same way.
         let names = mocks.settings.environment.map(\.name)
         #expect(
-            names.firstIndex(of: "RINGCHECK_WEBHOOK_RECEIVER_URL") == names.firstIndex(of: "RINGCHECK_CONTROL_URL")! + 1
+            names.firstIndex(of: "RINGCHECK_WEBHOOK_RECEIVER_URL")
+                == names.firstIndex(of: "RINGCHECK_CONTROL_URL")! + 1 + OneSignalMock.settingNames.count
         )
         let env = Dictionary(mocks.settings.environment.map { ($0.name, $0.value) }) { $1 }
         #expect(
             try MockSettings(environment: env, providers: MockProviders.registered + [WebhookReceiverMock.self])
                 == mocks.settings)
-        #expect(try MockSettings(environment: env).extra.isEmpty)
+        #expect(try MockSettings(environment: env).extra.map(\.name) == OneSignalMock.settingNames)
 
         let r = try await mocks.clients.curl(url, method: "POST", body: #"{"type":"call.ringing"}"#)
         #expect(r.status == 200 && r.body == "OK\n", "\(r)")

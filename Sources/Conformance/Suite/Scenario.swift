@@ -102,9 +102,12 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
     /// The backend honours operationId idempotency keys on create, answer and end.
     public static let idempotency = Capability(rawValue: "idempotency")
+    /// ringcheck can reach a second instance of the backend started without its push provider's settings
+    /// (`Target.unconfiguredBaseURL`), to see that it sends nothing.
+    public static let unconfigured = Capability(rawValue: "unconfigured")
 
     public static let known: [Capability] = [
         .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .backendLog,
-        .answerEndpoint, .idempotency,
+        .answerEndpoint, .idempotency, .unconfigured,
     ]
 }

@@ -38,6 +38,11 @@ public struct TargetFile: Sendable {
     /// With `webhook.secretEnv`: the variable of the backend's lifecycle environment that carries the secret
     /// ringcheck generated (the secret itself is in `webhook` and in `lifecycle.environment`).
     public var webhookSecretVariable: String? = nil
+    /// `profileOperations:` the paths of the profile's own operations (`pushToUser: /admin/push`), by name.
+    public var profileOperationPaths: [String: String] = [:]
+    /// `unconfigured: {baseURL}`: a second instance of the backend started without its push provider's settings
+    /// (gives the target the `unconfigured` capability).
+    public var unconfiguredBaseURL: String? = nil
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }

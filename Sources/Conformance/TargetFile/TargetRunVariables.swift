@@ -39,7 +39,7 @@ public struct TargetRunVariables: Sendable, Equatable {
 extension TargetFile {
     /// The run variables the file names (`${NAME}` anywhere they are filled in).
     public var runVariablesUsed: Set<String> {
-        var texts = [baseURL]
+        var texts = [baseURL] + [unconfiguredBaseURL].compactMap { $0 }
         if let l = lifecycle {
             texts += [l.ready?.url].compactMap { $0 } + Array(l.environment.values)
             texts += [l.start, l.stop, l.restart].compactMap { $0 }.flatMap(\.argv)
@@ -51,6 +51,7 @@ extension TargetFile {
     public func filling(_ variables: TargetRunVariables) -> TargetFile {
         var out = self
         out.baseURL = variables.fill(baseURL)
+        out.unconfiguredBaseURL = unconfiguredBaseURL.map(variables.fill)
         if name.contains("${") { out.name = variables.fill(name) }
         if var l = lifecycle {
             l.start = variables.fill(l.start)

@@ -117,6 +117,8 @@ extension TargetFile {
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
         target.webhook = webhook
+        target.operationPaths = profileOperationPaths
+        target.unconfiguredBaseURL = unconfiguredBaseURL
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }
         return target
     }

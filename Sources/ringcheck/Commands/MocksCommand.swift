@@ -2,11 +2,12 @@ import Foundation
 import HTTP
 import PushMocks
 
-/// `ringcheck mocks`: start mock APNs, FCM and OAuth endpoints and run until interrupted.
+/// `ringcheck mocks`: start mock APNs, FCM, OAuth and OneSignal endpoints and run until interrupted.
 struct MocksCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
         name: "mocks",
-        abstract: "Start mock APNs, FCM and Google OAuth endpoints that capture every push, until interrupted.",
+        abstract:
+            "Start mock APNs, FCM, Google OAuth and OneSignal endpoints that capture every push, until interrupted.",
         discussion: """
             The mocks behave like the real services: they verify the APNs provider token against a generated
             .p8 key, issue and check OAuth access tokens for a generated service account, and reject what
@@ -14,9 +15,9 @@ struct MocksCommand: RingcheckCommand {
             the control API. Point a backend at them with the settings written to --env-file or --json.
 
             For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com (or the older
-            api.development.push.apple.com), fcm.googleapis.com and oauth2.googleapis.com, --impersonate also
-            serves those names (certificates from the ringcheck
-            CA) on a TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
+            api.development.push.apple.com), fcm.googleapis.com, oauth2.googleapis.com, api.onesignal.com and
+            onesignal.com, --impersonate also serves those names (certificates from the ringcheck CA) on a
+            TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
             forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
             Aim the backend there with an /etc/hosts line or a container's extra host, or with HTTPS_PROXY,
             and make it trust the CA file. Captures record the real host name in "addressedHost".
@@ -26,6 +27,7 @@ struct MocksCommand: RingcheckCommand {
             .value("apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral"),
             .value("apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral"),
             .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral"),
+            .value("onesignal-port", "PORT", help: "Port of the mock OneSignal REST API.", default: "ephemeral"),
             .value("control-port", "PORT", help: "Port of the control API (plain HTTP).", default: "ephemeral"),
             .value(
                 "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
@@ -76,6 +78,7 @@ struct MocksCommand: RingcheckCommand {
         options.apnsPort = try arguments.int("apns-port", in: 0...65535) ?? 0
         options.apnsSandboxPort = try arguments.int("apns-sandbox-port", in: 0...65535) ?? 0
         options.googlePort = try arguments.int("google-port", in: 0...65535) ?? 0
+        options.ports["onesignal"] = try arguments.int("onesignal-port", in: 0...65535) ?? 0
         options.controlPort = try arguments.int("control-port", in: 0...65535) ?? 0
         options.stateDirectory = arguments.value("state-dir")
         options.persistentCA = arguments.flag("persistent-ca")
@@ -134,12 +137,14 @@ struct MocksCommand: RingcheckCommand {
               FCM HTTP v1        \(s.fcmURL)/v1/projects/\(s.fcmProjectID)/messages:send
               Google OAuth       \(s.oauthTokenURL)
               Control API        \(s.controlURL)/v1/captures  (also /v1/faults, /v1/health)
+            \(oneSignalLine(s))
 
             Credentials the mocks trust (files in \(stack.stateDirectory)):
               CA certificate     \(s.caFile)
               APNs key (.p8)     \(s.apnsKeyFile)  key ID \(s.apnsKeyID), team ID \(s.apnsTeamID)
               APNs bundle ID     \(s.apnsBundleID)  (VoIP topic \(s.apnsVoIPTopic))
               Service account    \(s.fcmServiceAccountFile)
+            \(oneSignalAppsLine(s))
 
             """
         if let envFile {
@@ -151,5 +156,20 @@ struct MocksCommand: RingcheckCommand {
         }
         out += "Your backend must trust the CA file. Press Ctrl-C to stop."
         return out
+    }
+
+    /// The OneSignal mock's URL line; empty when it is not registered.
+    func oneSignalLine(_ s: MockSettings) -> String {
+        guard let url = s.extra.first(where: { $0.name == "RINGCHECK_ONESIGNAL_URL" })?.value else { return "" }
+        return "  OneSignal REST     \(url)/notifications  (also /api/v1/notifications; audience: "
+            + "\(s.controlURL)/v1/onesignal/subscriptions)"
+    }
+
+    /// The OneSignal apps' IDs (their keys stay in the settings files).
+    func oneSignalAppsLine(_ s: MockSettings) -> String {
+        let value = { (name: String) in s.extra.first { $0.name == name }?.value ?? "-" }
+        guard s.extra.contains(where: { $0.name == "RINGCHECK_ONESIGNAL_APP_ID" }) else { return "" }
+        return "  OneSignal apps     standard \(value("RINGCHECK_ONESIGNAL_APP_ID")), "
+            + "VoIP \(value("RINGCHECK_ONESIGNAL_VOIP_APP_ID"))  (REST API keys in the settings files)"
     }
 }

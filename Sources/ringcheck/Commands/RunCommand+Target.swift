@@ -87,21 +87,31 @@ enum FileTarget {
     /// `settingsSummary` from its parts: every mock setting, replaced where `overrides` (the target's
     /// environment) sets it, and the RINGCHECK_* variables the target adds. Other variables of the
     /// target (they may hold secrets) are only counted.
+    /// Whether a setting holds a secret by its name (`…_API_KEY`, `…_SECRET`, `…_TOKEN`).
+    static func isSecretSetting(_ name: String) -> Bool {
+        name.hasSuffix("_API_KEY") || name.hasSuffix("_SECRET") || name.hasSuffix("_TOKEN")
+    }
+
     static func settingsSummary(
         _ settings: MockSettings, name: String, path: String, overrides: [String: String], fixedMocks: Bool
     ) -> String {
         var out = "Mocks for \(name) (the backend receives these settings and must trust the CA file):\n"
         let mine = settings.environment
-        for (variable, value) in mine {
-            if let given = overrides[variable], given != value {
-                out += "  \(variable)=\(given)  (set by the target file; the mocks' value is \(value))\n"
+        for (variable, raw) in mine {
+            // A provider's API key (the OneSignal mock's) is a secret: named, never shown.
+            let secret = Self.isSecretSetting(variable)
+            let value = secret ? "<redacted>" : raw
+            if let given = overrides[variable], given != raw {
+                out +=
+                    "  \(variable)=\(secret ? "<redacted>" : given)  (set by the target file; the mocks' value is \(value))\n"
             } else {
                 out += "  \(variable)=\(value)\n"
             }
         }
         let added = overrides.keys.filter { name in !mine.contains { $0.name == name } }.sorted()
         for variable in added where variable.hasPrefix("RINGCHECK_") {
-            out += "  \(variable)=\(overrides[variable]!)  (set by the target file)\n"
+            let shown = Self.isSecretSetting(variable) ? "<redacted>" : overrides[variable]!
+            out += "  \(variable)=\(shown)  (set by the target file)\n"
         }
         let others = added.filter { !$0.hasPrefix("RINGCHECK_") }.count
         if others > 0 {

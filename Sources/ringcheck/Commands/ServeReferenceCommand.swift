@@ -34,7 +34,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             DEFECTS (each breaks exactly one rule; off unless named with --defect):
 
             """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()) + "\n\n"
-                + ServeWakeUpReference.helpSection,
+                + ServeWakeUpReference.helpSection + "\n\n" + ServeOneSignalKitReference.helpSection,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080"),
@@ -57,7 +57,12 @@ struct ServeReferenceCommand: RingcheckCommand {
                 help: "Log each request and push attempt to FILE (- for standard output); no tokens or payloads.",
                 default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
-            .value("profile", "NAME", help: "Which reference backend: callx or dialstack.", default: "callx"),
+            .value(
+                "profile", "NAME", help: "Which reference backend: callx, dialstack or onesignal.", default: "callx"),
+            .flag("mock-settings", help: "onesignal: take unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_*."),
+            .value(
+                "unconfigured-prefix", "PATH",
+                help: "onesignal: also serve an unconfigured twin under PATH (e.g. /unconfigured).", default: "none"),
             .value(
                 "webhook-secret", "SECRET",
                 help: "dialstack: the webhook signing secret (prefer DIALSTACK_WEBHOOK_SECRET: argv is visible).",
@@ -70,12 +75,15 @@ struct ServeReferenceCommand: RingcheckCommand {
             "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
             "ringcheck serve-reference --log - --quiet                 # one line per request and push on stdout",
             "DIALSTACK_WEBHOOK_SECRET=whsec_… ringcheck serve-reference --profile dialstack --port 0",
+            "ONESIGNAL_APP_ID=… ONESIGNAL_API_KEY=… ringcheck serve-reference --profile onesignal --port 0",
         ])
 
     var options = ReferenceBackendServer.Options()
     var quiet: Bool
     /// Set for `--profile dialstack`, which serves the wake-up reference backend instead.
     var wakeUp: ServeWakeUpReference?
+    /// Set for `--profile onesignal`, which serves the OneSignal kit server instead.
+    var oneSignalKit: ServeOneSignalKitReference?
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
@@ -88,8 +96,12 @@ struct ServeReferenceCommand: RingcheckCommand {
             wakeUp = try ServeWakeUpReference(arguments: arguments)
             quiet = arguments.flag("quiet")
             return
+        case "onesignal":
+            oneSignalKit = try ServeOneSignalKitReference(arguments: arguments)
+            quiet = arguments.flag("quiet")
+            return
         case let other:
-            throw UsageError(message: "unknown --profile '\(other)'; use callx or dialstack", command: name)
+            throw UsageError(message: "unknown --profile '\(other)'; use callx, dialstack or onesignal", command: name)
         }
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port", in: 0...65535) ?? 8080
@@ -121,6 +133,7 @@ struct ServeReferenceCommand: RingcheckCommand {
 
     func run() async throws -> ExitCode {
         if let wakeUp { return try await wakeUp.run() }
+        if let oneSignalKit { return try await oneSignalKit.run() }
         let providers = try Self.providerSettings()
         // Caught from before the server announces itself, so a supervisor's early stop is never lost.
         try TerminationSignals.install()

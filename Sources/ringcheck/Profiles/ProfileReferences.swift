@@ -43,6 +43,11 @@ enum ProfileReferences {
                 try await EmbeddedWakeUpReference.start(
                     defects: defects, runs: runs, userNames: users, cleanup: cleanup)
             }),
+        ProfileReference(
+            profile: OneSignalProfile(), defectNames: EmbeddedOneSignalKit.defectNames,
+            start: { defects, runs, users, cleanup in
+                try await EmbeddedOneSignalKit.start(defects: defects, runs: runs, userNames: users, cleanup: cleanup)
+            }),
     ]
 
     /// The reference of profile `name`, if it has one.

@@ -1,0 +1,25 @@
+import PushMocks
+
+/// `audience: {user, app, devices}` — sets how many subscribed devices the mock OneSignal knows for the user's
+/// External ID in one app (0 unsubscribes), so a send reaches them or nobody.
+struct OneSignalAudienceStep: ProfileStep, Equatable {
+    var user: String
+    var app: OneSignalApp.Role
+    var devices: Int
+
+    var keyword: String { "audience" }
+
+    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        guard let mock = run.engine.mocks.providers.oneSignal else {
+            throw HarnessStop(message: "\(step.path): the OneSignal mock is not running")
+        }
+        let externalId = run.oneSignalExternalId(user)
+        let appId = mock.app(app).appID
+        if devices > 0 {
+            mock.subscribe(externalId: externalId, appId: appId, devices: devices)
+        } else {
+            _ = mock.unsubscribe(externalId: externalId, appId: appId)
+        }
+        run.record(.note, "onesignal", "audience: \(externalId) has \(devices) device(s) in the \(app.rawValue) app")
+    }
+}

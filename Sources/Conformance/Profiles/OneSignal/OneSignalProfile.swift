@@ -1,0 +1,44 @@
+import JSON
+import PushMocks
+import Reports
+
+/// An app server that sends its pushes through OneSignal (`onesignal-kit-voip.txt`): ringcheck makes the server
+/// run the kit's helpers (push to a user, broadcast, VoIP push) through operations the target maps, plays
+/// OneSignal with the mock (its audience set per scenario) and judges every request that reached it.
+public struct OneSignalProfile: Profile {
+    /// The profile's name (`--profile onesignal`, suite.yaml's `profile:`).
+    static let profileName = "onesignal"
+
+    public init() {}
+
+    public var name: String { Self.profileName }
+    public var summary: String {
+        "OneSignal kit server: pushes to users, broadcasts and VoIP pushes through a separate VoIP app"
+    }
+    public var stepKeywords: [String] {
+        OneSignalOperation.Kind.allCases.map(\.rawValue) + ["audience", "expectOneSignal", "expectNoOneSignal"]
+    }
+    public var requestStepKeywords: [String] { [] }
+    public var defaultPushType: String? { nil }
+
+    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    {
+        if let kind = OneSignalOperation.Kind(rawValue: keyword) {
+            return decoder.decodeOneSignalSend(kind, node, path)
+        }
+        switch keyword {
+        case "audience": return decoder.decodeOneSignalAudience(node, path)
+        case "expectOneSignal": return decoder.decodeOneSignalRequests(expectNone: false, node, path)
+        case "expectNoOneSignal": return decoder.decodeOneSignalRequests(expectNone: true, node, path)
+        default: return nil
+        }
+    }
+
+    /// The profile's devices are OneSignal's, not ringcheck's: no APNs or FCM capture is its push.
+    public func pushView(_ capture: Capture) -> PushView? { nil }
+
+    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        run.oneSignalInvariantFailures()
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTP
+import JSON
+import Reports
+
+/// `pushToUser:`, `pushBroadcast:`, `voipPush:` — makes the backend run one of the kit's helpers through the
+/// operation the target maps (`POST /push/user` … on the embedded kit server) and reads its `delivered`.
+struct OneSignalSendStep: ProfileStep, Equatable {
+    var kind: OneSignalOperation.Kind
+    /// The scenario user pushed to (its External ID is `ScenarioRun.oneSignalExternalId`); nil for a broadcast.
+    var user: String?
+    var title: JSONValue?
+    var body: JSONValue?
+    var data: JSONValue?
+    var options: JSONValue?
+    /// Sends to the instance started without the OneSignal settings (`Target.unconfiguredBaseURL`).
+    var unconfigured: Bool
+    /// The `delivered` the backend must answer, and the requirement a different one fails.
+    var expectDelivered: Bool?
+    var requirement: String?
+    var save: String?
+
+    var keyword: String { kind.rawValue }
+
+    /// The data member through which every request of a run can be told apart from other runs'.
+    static let runMarker = "ringcheckRun"
+
+    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        let target = run.engine.target
+        let base: String
+        if unconfigured {
+            guard let url = target.unconfiguredBaseURL else {
+                throw HarnessStop(
+                    message: "\(step.path): the target has no unconfigured instance (unconfiguredBaseURL)")
+            }
+            base = url
+        } else {
+            base = target.baseURL
+        }
+        let path = target.operationPaths[kind.rawValue] ?? kind.defaultPath
+        let externalId = user.map { run.oneSignalExternalId($0) }
+        let tag = run.runTag
+        var sentData = try data.map { try run.resolver.resolve($0) } ?? .object([])
+        guard case .object(var members) = sentData else {
+            throw HarnessStop(message: "\(step.path).data: not an object")
+        }
+        members.append((Self.runMarker, .string(tag)))
+        sentData = .object(members)
+        let resolvedOptions = try options.map { try run.resolver.resolve($0) }
+        var request: [(key: String, value: JSONValue)] = []
+        var title: String?
+        var text: String?
+        if let externalId { request.append(("userId", .string(externalId))) }
+        if kind != .voipPush {
+            title = try self.title.map { try run.resolver.resolve($0) }?.stringValue ?? "ringcheck \(tag)"
+            text = try self.body.map { try run.resolver.resolve($0) }?.stringValue ?? "A test push of run \(tag)"
+            // A broadcast names no user: its title carries the run's tag too, so it stays this run's even when the
+            // server drops its data (two scenarios' broadcasts can be sent at the same moment).
+            if kind == .pushBroadcast, let t = title, !t.contains(tag) { title = t + " [\(tag)]" }
+            request.append(("title", .string(title!)))
+            request.append(("body", .string(text!)))
+        }
+        request.append(("data", sentData))
+        if let resolvedOptions { request.append(("options", resolvedOptions)) }
+        let bodyBytes = JSONValue.object(request).bytes()
+        let where_ = unconfigured ? " (unconfigured instance)" : ""
+        run.record(.request, "onesignal-kit", "POST \(path)\(where_)", String(decoding: bodyBytes, as: UTF8.self))
+        var headers = HTTPHeaders()
+        headers.add("content-type", "application/json")
+        // Requests are told apart by time (the latest operation sent before a request arrived), on the millisecond
+        // clock of the captures: begin after the clock has passed the previous operation's answer, so a request
+        // of that one can never look as if it came after this one began.
+        if let previous = run.oneSignal.operations.last?.answeredAtMs {
+            while run.nowMs <= previous { try await Task.sleep(nanoseconds: 200_000) }
+        }
+        let sentAtMs = run.nowMs
+        let response: ClientResponse
+        do {
+            response = try await run.engine.client.send(
+                ClientRequest(method: "POST", url: base + path, headers: headers, body: bodyBytes))
+        } catch {
+            run.record(.response, "onesignal-kit", "no response: \(error)")
+            throw HarnessStop(message: "\(step.path) \(keyword): the backend did not answer (\(error))")
+        }
+        let answeredAtMs = run.nowMs
+        run.record(
+            .response, "onesignal-kit", "\(response.status)",
+            String(decoding: response.body.prefix(2000), as: UTF8.self))
+        let answer = try? JSONValue.parse(response.body)
+        let delivered = answer?["delivered"]?.boolValue
+        run.oneSignal.operations.append(
+            OneSignalOperation(
+                kind: kind, externalId: externalId, title: title, body: text, data: sentData, options: resolvedOptions,
+                unconfigured: unconfigured, sentAtMs: sentAtMs, answeredAtMs: answeredAtMs, delivered: delivered))
+        if let save { run.resolver.saved[save] = answer ?? .null }
+        let what = "\(step.path) \(keyword)\(where_)"
+        guard (200..<300).contains(response.status), let delivered else {
+            throw HarnessStop(
+                message:
+                    "\(what): answered \(response.status) without a boolean 'delivered' (\(String(decoding: response.body.prefix(200), as: UTF8.self)))"
+            )
+        }
+        if let expectDelivered, delivered != expectDelivered {
+            try run.fail(
+                requirement, check: "\(what): delivered", expected: "\(expectDelivered)", actual: "\(delivered)",
+                evidence: [
+                    EvidenceItem(
+                        kind: .httpExchange, title: "onesignal-kit: POST \(path) → \(response.status)",
+                        text: "POST \(path)\n\n\(String(decoding: bodyBytes, as: UTF8.self))\n\n→ \(response.status)\n"
+                            + String(decoding: response.body.prefix(2000), as: UTF8.self))
+                ])
+        }
+    }
+}

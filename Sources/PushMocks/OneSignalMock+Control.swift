@@ -1,0 +1,173 @@
+import HTTP
+import JSON
+
+/// The OneSignal mock's control endpoints, beside the shared ones on `RINGCHECK_CONTROL_URL`:
+///
+/// | method and path | does |
+/// |---|---|
+/// | `GET /v1/onesignal/apps?reveal=` | `{"apps":[{"role","appId","emptyAudience"}]}` (`apiKey` too with `reveal=true`) |
+/// | `PUT /v1/onesignal/apps/{role or appId}` | `{"emptyAudience":"notSubscribed"/"invalidAliases"}`: how that app answers a notification reaching nobody |
+/// | `GET /v1/onesignal/subscriptions` | `{"subscriptions":[{"appId","app","externalId","devices"}]}` |
+/// | `PUT /v1/onesignal/subscriptions` | one `{"app":"standard"/"voip" or "appId", "externalId", "devices"?:1}`, an array, or `{"subscriptions":[…]}`; all or nothing; `devices: 0` unsubscribes; answers the whole list |
+/// | `DELETE /v1/onesignal/subscriptions?app=&appId=&externalId=` | one user's (with `externalId`) or every subscription: `{"cleared":N}` |
+/// | `DELETE /v1/onesignal/audience` | every subscription and answer choice (a new scenario): `{"cleared":N}` |
+extension OneSignalMock: MockControlRoutes {
+    public func handleControl(_ request: HTTPRequest) async -> HTTPResponse? {
+        let path =
+            request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        let prefix = "/v1/onesignal/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let rest = String(path.dropFirst(prefix.count))
+        switch (request.method, rest) {
+        case ("GET", "apps"):
+            let reveal = ControlAPI.reveal(request.query)
+            return ControlAPI.json(200, ["apps": .array(apps.map { appJSON($0, reveal: reveal) })])
+        case ("GET", "subscriptions"):
+            return ControlAPI.json(200, subscriptionsJSON)
+        case ("PUT", "subscriptions"), ("POST", "subscriptions"):
+            return putSubscriptions(request)
+        case ("DELETE", "subscriptions"):
+            return deleteSubscriptions(request.query)
+        case ("DELETE", "audience"):
+            return ControlAPI.json(200, ["cleared": .int(audience.reset())])
+        default:
+            break
+        }
+        if rest.hasPrefix("apps/"), !rest.dropFirst(5).isEmpty, !rest.dropFirst(5).contains("/") {
+            guard request.method == "PUT" || request.method == "PATCH" else {
+                return ControlAPI.error(405, "method \(request.method) is not allowed on \(path)")
+            }
+            return putApp(reference: percentDecode(String(rest.dropFirst(5))), request)
+        }
+        if ["apps", "subscriptions", "audience"].contains(rest) {
+            return ControlAPI.error(405, "method \(request.method) is not allowed on \(path)")
+        }
+        return ControlAPI.error(
+            404, "no endpoint \(path); see /v1/onesignal/apps, /v1/onesignal/subscriptions, /v1/onesignal/audience")
+    }
+
+    /// The app a control request names: a role (`standard`, `voip`) or an App ID.
+    func app(reference: String) -> OneSignalApp? {
+        OneSignalApp.Role(rawValue: reference).map { app($0) } ?? app(id: reference)
+    }
+
+    func appJSON(_ app: OneSignalApp, reveal: Bool) -> JSONValue {
+        var m: [(key: String, value: JSONValue)] = [
+            ("role", .string(app.role.rawValue)), ("appId", .string(app.appID)),
+            ("emptyAudience", .string(audience.emptyAudienceAnswer(appId: app.appID).rawValue)),
+        ]
+        if reveal { m.append(("apiKey", .string(app.apiKey))) }
+        return .object(m)
+    }
+
+    var subscriptionsJSON: JSONValue {
+        [
+            "subscriptions": .array(
+                audience.subscriptions.map { s in
+                    [
+                        "appId": .string(s.appId),
+                        "app": self.app(id: s.appId).map { .string($0.role.rawValue) } ?? .null,
+                        "externalId": .string(s.externalId), "devices": .int(s.devices),
+                    ]
+                })
+        ]
+    }
+
+    func putApp(reference: String, _ request: HTTPRequest) -> HTTPResponse {
+        guard let app = app(reference: reference) else {
+            return ControlAPI.error(404, "no OneSignal app '\(reference)' (standard, voip or an App ID)")
+        }
+        let names = OneSignalEmptyAudienceAnswer.allCases.map(\.rawValue).joined(separator: " or ")
+        guard let body = try? JSONValue.parse(request.body), let members = body.objectValue,
+            members.allSatisfy({ $0.key == "emptyAudience" }),
+            let answer = body["emptyAudience"]?.stringValue.flatMap(OneSignalEmptyAudienceAnswer.init(rawValue:))
+        else { return ControlAPI.error(400, "the body must be {\"emptyAudience\": \(names)}") }
+        audience.setEmptyAudienceAnswer(answer, appId: app.appID)
+        return ControlAPI.json(200, appJSON(app, reveal: false))
+    }
+
+    func putSubscriptions(_ request: HTTPRequest) -> HTTPResponse {
+        let body: JSONValue
+        do {
+            body = try JSONValue.parse(request.body)
+        } catch {
+            return ControlAPI.error(400, "the body must be JSON: \(error)")
+        }
+        let items: [JSONValue]
+        if let array = body.arrayValue {
+            items = array
+        } else if let list = body["subscriptions"]?.arrayValue, body.objectValue?.count == 1 {
+            items = list
+        } else {
+            items = [body]
+        }
+        var changes: [(appID: String, externalID: String, devices: Int)] = []
+        var problems: [String] = []
+        for (i, item) in items.enumerated() {
+            let at = items.count > 1 ? "subscription \(i): " : ""
+            guard let members = item.objectValue else {
+                problems.append(at + "must be an object {app or appId, externalId, devices}")
+                continue
+            }
+            var reference: String?
+            var externalID: String?
+            var devices = 1
+            for (key, value) in members {
+                switch key {
+                case "app", "appId":
+                    if reference != nil { problems.append(at + "give app or appId, not both") }
+                    reference = value.stringValue
+                    if reference == nil { problems.append(at + "\(key) must be a string") }
+                case "externalId":
+                    externalID = value.stringValue
+                    if externalID?.isEmpty ?? true { problems.append(at + "externalId must be a non-empty string") }
+                case "devices":
+                    if let n = value.intValue, value.isIntegerLiteral, (0...1000).contains(n) {
+                        devices = n
+                    } else {
+                        problems.append(at + "devices must be an integer 0…1000")
+                    }
+                default:
+                    problems.append(at + "unknown field '\(key)' (known: app, appId, externalId, devices)")
+                }
+            }
+            guard let reference, let externalID, !externalID.isEmpty else {
+                if reference == nil { problems.append(at + "app (standard, voip) or appId is required") }
+                if externalID == nil { problems.append(at + "externalId is required") }
+                continue
+            }
+            guard let app = app(reference: reference) else {
+                problems.append(at + "no OneSignal app '\(reference)' (standard, voip or an App ID)")
+                continue
+            }
+            changes.append((app.appID, externalID, devices))
+        }
+        guard problems.isEmpty else {
+            return ControlAPI.json(
+                400,
+                ["error": .string(problems.joined(separator: "; ")), "details": .array(problems.map { .string($0) })])
+        }
+        for change in changes {
+            audience.subscribe(externalId: change.externalID, appId: change.appID, devices: change.devices)
+        }
+        return ControlAPI.json(200, subscriptionsJSON)
+    }
+
+    func deleteSubscriptions(_ query: [String: String]) -> HTTPResponse {
+        guard let externalID = query["externalId"], !externalID.isEmpty else {
+            return ControlAPI.json(200, ["cleared": .int(audience.clearSubscriptions())])
+        }
+        let chosen = query["app"] ?? query["appId"]
+        let targets: [OneSignalApp]
+        if let chosen {
+            guard let app = app(reference: chosen) else {
+                return ControlAPI.error(404, "no OneSignal app '\(chosen)' (standard, voip or an App ID)")
+            }
+            targets = [app]
+        } else {
+            targets = apps
+        }
+        let cleared = targets.filter { audience.unsubscribe(externalId: externalID, appId: $0.appID) }.count
+        return ControlAPI.json(200, ["cleared": .int(cleared)])
+    }
+}

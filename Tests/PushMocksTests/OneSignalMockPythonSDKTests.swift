@@ -1,0 +1,150 @@
+import Foundation
+import JSON
+import PushMocks
+import TestSupport
+import Testing
+
+/// The Python that has OneSignal's official SDK (`onesignal-python-api` from PyPI): the interpreter
+/// `RINGCHECK_PYTHON` names (`.ci/run` creates the venv and sets it). Outside CI an unset variable skips
+/// the test; in CI it fails it, so a missing install step cannot pass unnoticed.
+enum OneSignalSDKPython {
+    static let variable = "RINGCHECK_PYTHON"
+
+    static var interpreter: String? {
+        ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static var inCI: Bool {
+        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
+        return !value.isEmpty && value != "false" && value != "0"
+    }
+
+    /// Run when the interpreter is named, and always in CI (where its absence is a failure).
+    static var shouldRun: Bool { interpreter != nil || inCI }
+
+    static let install =
+        "python3 -m venv /opt/ringcheck-venv && /opt/ringcheck-venv/bin/pip install onesignal-python-api, "
+        + "then RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python"
+}
+
+/// The mock judged by an independent client: OneSignal's own Python SDK, pointed at the mock's URL
+/// (`Configuration(host=…)`) and trusting the mock CA (`ssl_ca_cert`), creates notifications and reads
+/// the answers through its own response model.
+@Suite struct OneSignalMockPythonSDKTests {
+    @Test(
+        .enabled(
+            if: OneSignalSDKPython.shouldRun,
+            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(OneSignalSDKPython.install)"))
+    func theOfficialSDKCreatesNotificationsAndReadsTheAnswers() async throws {
+        guard let python = OneSignalSDKPython.interpreter else {
+            let message =
+                "CI is set but RINGCHECK_PYTHON is not: .ci/run must create the venv with the OneSignal SDK and "
+                + "export RINGCHECK_PYTHON (\(OneSignalSDKPython.install))"
+            Issue.record(Comment(rawValue: message))
+            return
+        }
+        let mocks = try await MockStackHarness.start()
+        let mock = try #require(mocks.stack.providers.oneSignal)
+        let probe = try? await mocks.clients.run(python, ["-c", "import onesignal"], timeout: 60)
+        guard let probe, probe.status == 0 else {
+            let message =
+                "RINGCHECK_PYTHON=\(python) cannot import the OneSignal SDK (onesignal-python-api): "
+                + "\(probe?.stderr ?? "it does not run"). Install it: \(OneSignalSDKPython.install)"
+            Issue.record(Comment(rawValue: message))
+            return
+        }
+
+        mock.subscribe(externalId: "user-1", app: .standard, devices: 2)
+        mock.subscribe(externalId: "user-1", app: .voip)
+        mock.setEmptyAudienceAnswer(.invalidAliases, appId: mock.voipApp.appID)
+        let settings = Dictionary(mocks.settings.environment.map { ($0.name, $0.value) }) { $1 }
+        let arguments = [
+            "RINGCHECK_ONESIGNAL_URL", "RINGCHECK_CA_FILE", "RINGCHECK_ONESIGNAL_APP_ID", "RINGCHECK_ONESIGNAL_API_KEY",
+            "RINGCHECK_ONESIGNAL_VOIP_APP_ID", "RINGCHECK_ONESIGNAL_VOIP_API_KEY",
+        ].map { settings[$0] ?? "" }
+        let run = try await mocks.clients.run(python, ["-c", Self.script] + arguments, timeout: 120)
+        let out = try #require(
+            run.status == 0 ? try? JSONValue.parse(run.stdoutBytes) : nil,
+            "the SDK script exited \(run.status): \(Redaction.redactingOutput(run.stderr + run.stdout))")
+
+        // What the SDK read from the answers (its model keeps `recipients` as an extra property).
+        let created = try #require(out["created"]?["body"])
+        #expect(out["created"]?["status"] == 200 && created["recipients"]?.doubleValue == 2, "\(created)")
+        #expect(created["id"]?.stringValue?.count == 36 && created["external_id"] == .null)
+        #expect(out["older"]?["body"]?["recipients"]?.doubleValue == 2, "host …/api/v1: \(out)")
+        #expect(out["ghost"]?["body"]?["id"] == "" && out["ghost"]?["body"]?["recipients"]?.doubleValue == 0)
+        #expect(out["ghost"]?["body"]?["errors"] == ["All included players are not subscribed"])
+        #expect(
+            out["voipGhost"]?["body"] == [
+                "id": "", "external_id": nil, "errors": ["invalid_aliases": ["external_id": ["ghost"]]],
+            ])
+        #expect(out["voip"]?["body"]?["recipients"]?.doubleValue == 1)
+        #expect(
+            out["foreignKey"]?["status"] == 403
+                && out["foreignKey"]?["body"] == [
+                    "errors": .array(OneSignalError.accessDenied.messages.map { .string($0) })
+                ])
+        #expect(
+            out["view"]?["body"]?["successful"] == 2 && out["view"]?["body"]?["id"] == created["id"],
+            "\(out["view"] ?? .null)")
+
+        // What the mock saw the SDK send: both routes, the key scheme it uses, the kit's VoIP fields.
+        let captures = mocks.log.captures(CaptureFilter(mock: .onesignal))
+        #expect(
+            captures.map(\.path) == [
+                "/notifications", "/api/v1/notifications", "/notifications", "/notifications", "/notifications",
+                "/notifications", "/notifications/\(created["id"]?.stringValue ?? "")",
+            ])
+        #expect(captures.allSatisfy { $0.headers["authorization"]?.hasPrefix("Key ") == true })
+        #expect(captures.allSatisfy { $0.headers["user-agent"]?.contains("python") == true })
+        let voip = try OneSignalNotification.parse(try #require(captures[4].json))
+        #expect(voip.appID == mock.voipApp.appID && voip.externalIDs == ["user-1"])
+        #expect(
+            voip.apnsPushTypeOverride == "voip" && voip.contentAvailable == true && voip.ttl == 30 && !voip.hasContents)
+    }
+
+    /// Each call through the SDK, printed as one JSON object: the status and what the SDK parsed (or
+    /// the error body of an `ApiException`).
+    static let script = #"""
+        import json, sys
+        import onesignal
+        from onesignal.api import default_api
+        from onesignal.model.notification import Notification
+
+        url, ca, app_id, key, voip_id, voip_key = sys.argv[1:7]
+
+
+        def api(host, k):
+            config = onesignal.Configuration(host=host, rest_api_key=k, ssl_ca_cert=ca)
+            return default_api.DefaultApi(onesignal.ApiClient(config))
+
+
+        def send(host, app, k, user, voip=False):
+            fields = dict(app_id=app, include_aliases={"external_id": [user]}, target_channel="push")
+            if voip:
+                fields.update(apns_push_type_override="voip", content_available=True, ttl=30, data={"call_id": "c1"})
+            else:
+                fields.update(headings={"en": "Ride"}, contents={"en": "2 min"}, priority=10, ttl=60)
+            try:
+                return {"status": 200, "body": api(host, k).create_notification(Notification(**fields)).to_dict()}
+            except onesignal.ApiException as e:
+                return {"status": e.status, "body": json.loads(e.body)}
+
+
+        out = {
+            "created": send(url, app_id, key, "user-1"),
+            "older": send(url + "/api/v1", app_id, key, "user-1"),
+            "ghost": send(url, app_id, key, "ghost"),
+            "voipGhost": send(url, voip_id, voip_key, "ghost", voip=True),
+            "voip": send(url, voip_id, voip_key, "user-1", voip=True),
+            "foreignKey": send(url, app_id, voip_key, "user-1"),
+        }
+        try:
+            # The view model is stricter than the mock's answer needs; the values are what count here.
+            n = api(url, key).get_notification(app_id, out["created"]["body"]["id"], _check_return_type=False)
+            out["view"] = {"status": 200, "body": n.to_dict()}
+        except onesignal.ApiException as e:
+            out["view"] = {"status": e.status, "body": e.body}
+        print(json.dumps(out, default=str))
+        """#
+}
