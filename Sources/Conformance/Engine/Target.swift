@@ -56,6 +56,9 @@ public struct Target: Sendable {
     /// Where the backend receives signed webhooks a profile sends (the `dialstack` profile's
     /// `call.mobile_push_wakeup`); nil when the target takes none.
     public var webhook: WebhookEndpoint? = nil
+    /// The app a profile acts for at a push service (its App ID and REST API key, routes and field names where
+    /// the service differs from the seed's); nil when the target is no push service.
+    public var serviceApp: ServiceApp? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
