@@ -56,6 +56,9 @@ public struct Target: Sendable {
     /// Where the backend receives signed webhooks a profile sends (the `dialstack` profile's
     /// `call.mobile_push_wakeup`); nil when the target takes none.
     public var webhook: WebhookEndpoint? = nil
+    /// The app a push service under test knows the engine's requests by (the `push-service` profile's
+    /// App ID and REST key); nil for a target that is not a push service.
+    public var serviceApp: ServiceApp? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
@@ -207,5 +210,19 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public init(path: String, secret: String) {
         self.path = path
         self.secret = secret
+    }
+}
+
+/// A push service's app as its app server knows it: the App ID every request names and the REST API key
+/// that authorizes them.
+public struct ServiceApp: Sendable, Equatable {
+    /// The App ID (the `app_id` of requests, the `{appId}` of device routes).
+    public var appId: String
+    /// The REST API key (`psk_…`; a secret: reports redact it).
+    public var apiKey: String
+
+    public init(appId: String, apiKey: String) {
+        self.appId = appId
+        self.apiKey = apiKey
     }
 }
