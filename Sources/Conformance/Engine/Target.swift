@@ -56,8 +56,8 @@ public struct Target: Sendable {
     /// Where the backend receives signed webhooks a profile sends (the `dialstack` profile's
     /// `call.mobile_push_wakeup`); nil when the target takes none.
     public var webhook: WebhookEndpoint? = nil
-    /// The app a profile acts for at a push service (its App ID and REST API key, routes and field names where
-    /// the service differs from the seed's); nil when the target is no push service.
+    /// The app a push service under test knows the engine's requests by (the `push-service` profile's
+    /// App ID and REST key); nil for a target that is not a push service.
     public var serviceApp: ServiceApp? = nil
 
     public init(

@@ -34,7 +34,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             DEFECTS (each breaks exactly one rule; off unless named with --defect):
 
             """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()) + "\n\n"
-                + ServeWakeUpReference.helpSection,
+                + ServeWakeUpReference.helpSection + "\n\n" + ServePushServiceReference.helpSection,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080"),
@@ -57,7 +57,8 @@ struct ServeReferenceCommand: RingcheckCommand {
                 help: "Log each request and push attempt to FILE (- for standard output); no tokens or payloads.",
                 default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
-            .value("profile", "NAME", help: "Which reference backend: callx or dialstack.", default: "callx"),
+            .value(
+                "profile", "NAME", help: "Which reference backend: callx, dialstack or push-service.", default: "callx"),
             .value(
                 "webhook-secret", "SECRET",
                 help: "dialstack: the webhook signing secret (prefer DIALSTACK_WEBHOOK_SECRET: argv is visible).",
@@ -70,12 +71,15 @@ struct ServeReferenceCommand: RingcheckCommand {
             "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
             "ringcheck serve-reference --log - --quiet                 # one line per request and push on stdout",
             "DIALSTACK_WEBHOOK_SECRET=whsec_… ringcheck serve-reference --profile dialstack --port 0",
+            "source mocks.env && ringcheck serve-reference --profile push-service --port 0 --db /tmp/push.db",
         ])
 
     var options = ReferenceBackendServer.Options()
     var quiet: Bool
     /// Set for `--profile dialstack`, which serves the wake-up reference backend instead.
     var wakeUp: ServeWakeUpReference?
+    /// Set for `--profile push-service`, which serves the reference push service instead.
+    var pushService: ServePushServiceReference?
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
@@ -88,8 +92,13 @@ struct ServeReferenceCommand: RingcheckCommand {
             wakeUp = try ServeWakeUpReference(arguments: arguments)
             quiet = arguments.flag("quiet")
             return
+        case "push-service":
+            pushService = try ServePushServiceReference(arguments: arguments)
+            quiet = arguments.flag("quiet")
+            return
         case let other:
-            throw UsageError(message: "unknown --profile '\(other)'; use callx or dialstack", command: name)
+            throw UsageError(
+                message: "unknown --profile '\(other)'; use callx, dialstack or push-service", command: name)
         }
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port", in: 0...65535) ?? 8080
@@ -121,6 +130,7 @@ struct ServeReferenceCommand: RingcheckCommand {
 
     func run() async throws -> ExitCode {
         if let wakeUp { return try await wakeUp.run() }
+        if let pushService { return try await pushService.run() }
         let providers = try Self.providerSettings()
         // Caught from before the server announces itself, so a supervisor's early stop is never lost.
         try TerminationSignals.install()

@@ -43,6 +43,11 @@ enum ProfileReferences {
                 try await EmbeddedWakeUpReference.start(
                     defects: defects, runs: runs, userNames: users, cleanup: cleanup)
             }),
+        ProfileReference(
+            profile: PushServiceProfile(), defectNames: EmbeddedPushService.defectNames,
+            start: { defects, runs, users, cleanup in
+                try await EmbeddedPushService.start(defects: defects, runs: runs, userNames: users, cleanup: cleanup)
+            }),
     ]
 
     /// The reference of profile `name`, if it has one.
