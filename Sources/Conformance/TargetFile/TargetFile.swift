@@ -38,6 +38,9 @@ public struct TargetFile: Sendable {
     /// With `webhook.secretEnv`: the variable of the backend's lifecycle environment that carries the secret
     /// ringcheck generated (the secret itself is in `webhook` and in `lifecycle.environment`).
     public var webhookSecretVariable: String? = nil
+    /// The app ringcheck acts for at a push service (`serviceApp:`): App ID, REST API key (a secret), routes and
+    /// field names where the service differs from the seed.
+    public var serviceApp: ServiceApp? = nil
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }

@@ -51,7 +51,7 @@ struct TargetFileDecoder {
 
     static let topKeys = [
         "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
-        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "webhook",
+        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "webhook", "serviceApp",
     ]
 
     /// Capabilities a target may declare beyond the scenarios' ones.
@@ -111,6 +111,7 @@ struct TargetFileDecoder {
         }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
         decodeWebhook(f["webhook"], into: &file, root: root)
+        decodeServiceApp(f["serviceApp"], into: &file)
         checkProfileUserIds(f["users"]?.value, file)
         if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
             let e = f["capabilities"]

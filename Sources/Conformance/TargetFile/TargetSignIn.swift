@@ -117,6 +117,7 @@ extension TargetFile {
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
         target.webhook = webhook
+        target.serviceApp = serviceApp
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }
         return target
     }
