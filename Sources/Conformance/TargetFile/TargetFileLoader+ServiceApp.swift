@@ -8,8 +8,16 @@ extension TargetFileDecoder {
     /// and `apiKey` are literals or `${NAME}` read from ringcheck's environment; `appIdEnv`/`apiKeyEnv: NAME` make
     /// ringcheck generate the value and give it to the service it starts as that variable. `routes` maps the
     /// profile's route names to the service's paths, `fieldNames` the seed's member names to the service's.
-    mutating func decodeServiceApp(_ entry: YAMLMapEntry?, into file: inout TargetFile) {
-        guard let entry else { return }
+    mutating func decodeServiceApp(_ entry: YAMLMapEntry?, into file: inout TargetFile, root: YAMLNode) {
+        guard let entry else {
+            if file.profile == PushServiceProfile.profileName {
+                d.error(
+                    root.mark, "serviceApp",
+                    "a \(PushServiceProfile.profileName) target needs serviceApp: {appId, apiKey} (the app ringcheck sends for)"
+                )
+            }
+            return
+        }
         guard let f = d.mapping(entry.value, "serviceApp", known: Self.serviceAppKeys) else { return }
         func value(_ literal: String, _ env: String, generate: () -> String) -> String? {
             switch (f[literal], f[env]) {

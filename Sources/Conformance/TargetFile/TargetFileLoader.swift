@@ -111,7 +111,7 @@ struct TargetFileDecoder {
         }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
         decodeWebhook(f["webhook"], into: &file, root: root)
-        decodeServiceApp(f["serviceApp"], into: &file)
+        decodeServiceApp(f["serviceApp"], into: &file, root: root)
         checkProfileUserIds(f["users"]?.value, file)
         if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
             let e = f["capabilities"]
