@@ -133,4 +133,51 @@ import Testing
         #expect(due[0].request.json?.value(atPath: "message.token")?.stringValue == Self.tablet)
         #expect(try reopened.notification(appId: configuration.appId, id: "n1")?.counts.remaining == 1)
     }
+
+    @Test func aServiceRestartedOnTheSameDatabaseSendsWhatWasStillQueued() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mocks = try MockStack.start()
+        defer { mocks.stop() }
+        let providers = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
+        let options = PushServiceServer.Options(
+            configuration: .generated(bundleID: mocks.providers.credentials.bundleID),
+            database: .file(directory.appendingPathComponent("push.db").path),
+            retryPolicy: PushRetryPolicy(maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 500))
+        let first = try PushServiceServer(options: options, providers: providers)
+        try first.start()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let key = ["authorization": "Key \(options.configuration.apiKey)", "content-type": "application/json"]
+        let device: JSONValue = ["external_id": "user-1", "platform": "android", "token": .string(Self.tablet)]
+        _ = try await client.send(
+            ClientRequest(
+                method: "POST", url: first.baseURL + "/api/v1/apps/\(options.configuration.appId)/devices",
+                body: device.bytes()))
+        // The first answer asks for a retry in 2 s; the service stops before then.
+        _ = try mocks.faults.install(
+            FaultPlan(mock: .fcm, times: 1, respond: FaultResponse(status: 503), retryAfter: 2))
+        let body = Self.order.setting("app_id", to: .string(options.configuration.appId))
+        let sent = try await client.send(
+            ClientRequest(
+                method: "POST", url: first.baseURL + "/notifications",
+                headers: HTTPHeaders(key.map { ($0.key, $0.value) }), body: body.bytes()))
+        let id = try #require(APIReply(status: sent.status, body: sent.body)["id"]?.stringValue)
+        #expect(await mocks.log.waitFor({ $0.mock == .fcm }, timeout: .seconds(15))?.outcome != .accepted)
+        await first.stop()
+
+        let second = try PushServiceServer(options: options, providers: providers)
+        try second.start()
+        await second.waitUntilDeliveriesSettle()
+        let fcm = mocks.log.captures { $0.mock == .fcm }
+        #expect(fcm.map(\.outcome.isAccepted) == [false, true])
+        let reply = try await client.send(
+            ClientRequest(
+                method: "GET", url: second.baseURL + "/notifications/\(id)?app_id=\(options.configuration.appId)",
+                headers: HTTPHeaders(key.map { ($0.key, $0.value) })))
+        let counts = APIReply(status: reply.status, body: reply.body)
+        #expect(counts["successful"] == 1 && counts["remaining"] == 0)
+        await second.stop()
+    }
 }
