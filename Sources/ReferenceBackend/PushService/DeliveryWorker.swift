@@ -15,7 +15,14 @@ public final class DeliveryWorker: Sendable {
     let clock: MillisecondClock
     let log: BackendLog?
     let signal = OutboxSignal()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let state = Mutex(State())
+
+    private struct State {
+        var loop: Task<Void, Never>?
+        /// Sends in flight, by delivery ID: a slow provider answer holds up only its own delivery.
+        var sending: [Int64: Task<Void, Never>] = [:]
+        var stopped = false
+    }
 
     init(
         store: PushServiceStore, transport: any PushTransport, policy: PushRetryPolicy,
@@ -31,34 +38,48 @@ public final class DeliveryWorker: Sendable {
 
     /// Starts the loop (once).
     func start() {
-        task.withLock { task in
-            guard task == nil else { return }
-            task = Task { await self.run() }
+        state.withLock { state in
+            guard state.loop == nil, !state.stopped else { return }
+            state.loop = Task { await self.run() }
         }
     }
 
-    /// Stops the loop; deliveries in flight are abandoned to the queue (sent again after their lease).
+    /// Stops the loop and cancels the sends in flight; their deliveries stay queued (sent again after
+    /// their lease, by the next run on the same database).
     func stop() async {
-        let running = task.withLock { task in
-            defer { task = nil }
-            return task
+        let (loop, sending) = state.withLock { state in
+            state.stopped = true
+            return (state.loop, Array(state.sending.values))
         }
-        running?.cancel()
+        loop?.cancel()
         signal.notify()
-        await running?.value
+        await loop?.value
+        for task in sending { task.cancel() }
+        for task in sending { await task.value }
     }
 
+    /// Claims what is due, up to `batchSize` sends in flight, and sleeps until the next is due or
+    /// new work is queued.
     private func run() async {
         while !Task.isCancelled {
-            let due = (try? store.claimDue(nowMs: clock(), leaseMs: policy.leaseMs, limit: policy.batchSize)) ?? []
-            if due.isEmpty {
-                let next = (try? store.nextDueMs()) ?? nil
-                let wait = next.map { max($0 - clock(), 0) } ?? policy.idlePollMs
-                await signal.wait(timeoutMs: min(wait, policy.idlePollMs))
-                continue
-            }
-            await withTaskGroup(of: Void.self) { group in
-                for delivery in due { group.addTask { await self.send(delivery) } }
+            let free = policy.batchSize - state.withLock { $0.sending.count }
+            let due =
+                free > 0 ? ((try? store.claimDue(nowMs: clock(), leaseMs: policy.leaseMs, limit: free)) ?? []) : []
+            for delivery in due { launch(delivery) }
+            if !due.isEmpty { continue }
+            let next = (try? store.nextDueMs()) ?? nil
+            let wait = next.map { max($0 - clock(), 0) } ?? policy.idlePollMs
+            await signal.wait(timeoutMs: max(min(wait, policy.idlePollMs), 1))
+        }
+    }
+
+    private func launch(_ delivery: ServiceDelivery) {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.sending[delivery.id] = Task {
+                await self.send(delivery)
+                _ = self.state.withLock { $0.sending.removeValue(forKey: delivery.id) }
+                self.signal.notify()
             }
         }
     }

@@ -67,8 +67,8 @@ public final class PushServiceStore: Sendable {
         }
     }
 
-    /// Every device of the app (tests and diagnostics).
-    func allDevices(appId: String) throws -> [ServiceDevice] {
+    /// Every device of the app, oldest first (tests and diagnostics).
+    public func allDevices(appId: String) throws -> [ServiceDevice] {
         try database.withConnection { db in
             try db.query("SELECT * FROM ps_devices WHERE app_id = ? ORDER BY updated_at_ms", [.text(appId)])
                 .compactMap(Self.device)

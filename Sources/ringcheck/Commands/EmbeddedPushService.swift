@@ -25,11 +25,7 @@ enum EmbeddedPushService {
         let mocks = try MockStack.start()
         await cleanup.add { mocks.stop() }
         let bundleID = mocks.providers.credentials.bundleID
-        let s = mocks.settings
-        let providers = PushProviderSettings(
-            apnsURL: s.apnsURL, apnsSandboxURL: s.apnsSandboxURL, fcmURL: s.fcmURL, oauthTokenURL: s.oauthTokenURL,
-            caFile: s.caFile, apnsKeyFile: s.apnsKeyFile, apnsKeyID: s.apnsKeyID, apnsTeamID: s.apnsTeamID,
-            apnsBundleID: bundleID, fcmServiceAccountFile: s.fcmServiceAccountFile, fcmProjectID: s.fcmProjectID)
+        let providers = mocks.settings.providerSettings(bundleID: bundleID)
         let configuration = PushServiceConfiguration.generated(bundleID: bundleID, defects: defects)
         let service = try PushServiceServer(
             options: .init(
