@@ -62,6 +62,9 @@ public struct Target: Sendable {
     /// Where a second instance of the backend listens that was started without its push provider's settings (the
     /// `unconfigured` capability); nil when there is none.
     public var unconfiguredBaseURL: String? = nil
+    /// The app a push service under test knows the engine's requests by (the `push-service` profile's
+    /// App ID and REST key); nil for a target that is not a push service.
+    public var serviceApp: ServiceApp? = nil
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,

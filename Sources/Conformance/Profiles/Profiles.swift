@@ -5,6 +5,7 @@ public enum Profiles {
     public static let all: [any Profile] = [
         CallxProfile(),
         DialStackProfile(),
+        PushServiceProfile(),
         OneSignalProfile(),
     ]
 

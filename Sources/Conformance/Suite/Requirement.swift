@@ -44,6 +44,9 @@ public struct SuiteInfo: Sendable, Equatable {
     public var sections: [String]
     /// The name of the suite's profile (`profile:`; `callx` when the file names none).
     public var profile: String
+    /// What every requirement ID starts with, before `-<AREA>-<n>` (`idPrefix:`; the upper-cased `id` when the
+    /// file names none): a suite whose ID is long or has a dash names a short one (`PUSHSVC`).
+    public var idPrefix: String?
 
     public init(
         id: String, version: String, title: String, seed: String, sections: [String],

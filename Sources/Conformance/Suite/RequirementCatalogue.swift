@@ -40,7 +40,9 @@ public struct RequirementCatalogue: Sendable, Equatable {
         var d = Diagnostics(file: path)
         defer { errors += d.errors }
         let keys = ["id", "version", "title", "seed", "sections"]
-        guard let fields = d.mapping(root, "", known: keys + ["profile"], required: keys) else { return nil }
+        guard let fields = d.mapping(root, "", known: keys + ["profile", "idPrefix"], required: keys) else {
+            return nil
+        }
         let profile = profileName(fields["profile"]?.value, &d)
         let id = fields["id"].flatMap { d.nonEmptyString($0.value, "id") }
         let version = fields["version"].flatMap { d.nonEmptyString($0.value, "version") }
@@ -48,7 +50,15 @@ public struct RequirementCatalogue: Sendable, Equatable {
         let seed = fields["seed"].flatMap { d.nonEmptyString($0.value, "seed") }
         let sections = fields["sections"].flatMap { d.stringList($0.value, "sections") }
         guard let id, let version, let title, let seed, let sections, let profile, d.errors.isEmpty else { return nil }
-        return SuiteInfo(id: id, version: version, title: title, seed: seed, sections: sections, profile: profile)
+        var info = SuiteInfo(id: id, version: version, title: title, seed: seed, sections: sections, profile: profile)
+        if let e = fields["idPrefix"], let prefix = d.nonEmptyString(e.value, "idPrefix") {
+            if prefix.contains("-") || prefix != prefix.uppercased() {
+                d.error(e.value.mark, "idPrefix", "'\(prefix)' is not upper case without dashes (e.g. PUSHSVC)")
+                return nil
+            }
+            info.idPrefix = prefix
+        }
+        return info
     }
 
     /// suite.yaml's `profile:` when it names a registered profile, the default one when it is missing;
@@ -90,7 +100,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
             d.error(list.mark, "requirements", "expected a list of requirements, got \(list.kindName)")
             return []
         }
-        let prefix = info.map { $0.id.uppercased() + "-" }
+        let prefix = info.map { ($0.idPrefix ?? $0.id.uppercased()) + "-" }
         var out: [Requirement] = []
         var seen: [String: YAMLMark] = [:]
         for (i, item) in items.enumerated() {

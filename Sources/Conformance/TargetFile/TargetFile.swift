@@ -43,6 +43,9 @@ public struct TargetFile: Sendable {
     /// `unconfigured: {baseURL}`: a second instance of the backend started without its push provider's settings
     /// (gives the target the `unconfigured` capability).
     public var unconfiguredBaseURL: String? = nil
+    /// The app ringcheck acts for at a push service (`serviceApp:`): App ID, REST API key (a secret), routes and
+    /// field names where the service differs from the seed.
+    public var serviceApp: ServiceApp? = nil
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }

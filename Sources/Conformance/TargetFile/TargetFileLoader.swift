@@ -52,7 +52,7 @@ struct TargetFileDecoder {
     static let topKeys = [
         "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
         "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "webhook",
-        "profileOperations", "unconfigured",
+        "profileOperations", "unconfigured", "serviceApp",
     ]
 
     /// Capabilities a target may declare beyond the scenarios' ones.
@@ -113,6 +113,7 @@ struct TargetFileDecoder {
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
         decodeWebhook(f["webhook"], into: &file, root: root)
         decodeProfileOperations(f["profileOperations"], f["unconfigured"], into: &file)
+        decodeServiceApp(f["serviceApp"], into: &file, root: root)
         checkProfileUserIds(f["users"]?.value, file)
         if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
             let e = f["capabilities"]

@@ -119,6 +119,7 @@ extension TargetFile {
         target.webhook = webhook
         target.operationPaths = profileOperationPaths
         target.unconfiguredBaseURL = unconfiguredBaseURL
+        target.serviceApp = serviceApp
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }
         return target
     }

@@ -36,11 +36,7 @@ enum EmbeddedWakeUpReference {
         let mocks = try MockStack.start()
         await cleanup.add { mocks.stop() }
         let appId = mocks.providers.credentials.bundleID
-        let s = mocks.settings
-        let providers = PushProviderSettings(
-            apnsURL: s.apnsURL, apnsSandboxURL: s.apnsSandboxURL, fcmURL: s.fcmURL, oauthTokenURL: s.oauthTokenURL,
-            caFile: s.caFile, apnsKeyFile: s.apnsKeyFile, apnsKeyID: s.apnsKeyID, apnsTeamID: s.apnsTeamID,
-            apnsBundleID: appId, fcmServiceAccountFile: s.fcmServiceAccountFile, fcmProjectID: s.fcmProjectID)
+        let providers = mocks.settings.providerSettings(bundleID: appId)
         let secret = "whsec_" + SecureRandom.alphanumeric(32, uppercaseOnly: false)
         let configuration = WakeUpConfiguration(webhookSecret: secret, defects: defects)
         let backend = try WakeUpServer(

@@ -82,11 +82,7 @@ struct EmbeddedReference {
             target.shortRingField = "ringSeconds"
             return EmbeddedReference(mocks: mocks, target: target)
         }
-        let s = mocks.settings
-        let providers = PushProviderSettings(
-            apnsURL: s.apnsURL, apnsSandboxURL: s.apnsSandboxURL, fcmURL: s.fcmURL, oauthTokenURL: s.oauthTokenURL,
-            caFile: s.caFile, apnsKeyFile: s.apnsKeyFile, apnsKeyID: s.apnsKeyID, apnsTeamID: s.apnsTeamID,
-            apnsBundleID: appId, fcmServiceAccountFile: s.fcmServiceAccountFile, fcmProjectID: s.fcmProjectID)
+        let providers = mocks.settings.providerSettings(bundleID: appId)
         let options = ReferenceBackendServer.Options(
             configuration: ReferenceBackendConfiguration(
                 ringSeconds: ringSeconds, eventRetention: eventRetention, defects: defects),

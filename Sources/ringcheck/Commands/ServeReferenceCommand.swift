@@ -34,7 +34,8 @@ struct ServeReferenceCommand: RingcheckCommand {
             DEFECTS (each breaks exactly one rule; off unless named with --defect):
 
             """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()) + "\n\n"
-                + ServeWakeUpReference.helpSection + "\n\n" + ServeOneSignalKitReference.helpSection,
+                + ServeWakeUpReference.helpSection + "\n\n" + ServePushServiceReference.helpSection + "\n\n"
+                + ServeOneSignalKitReference.helpSection,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080"),
@@ -58,7 +59,8 @@ struct ServeReferenceCommand: RingcheckCommand {
                 default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
             .value(
-                "profile", "NAME", help: "Which reference backend: callx, dialstack or onesignal.", default: "callx"),
+                "profile", "NAME", help: "Which reference backend: callx, dialstack, push-service or onesignal.",
+                default: "callx"),
             .flag("mock-settings", help: "onesignal: take unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_*."),
             .value(
                 "unconfigured-prefix", "PATH",
@@ -75,6 +77,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
             "ringcheck serve-reference --log - --quiet                 # one line per request and push on stdout",
             "DIALSTACK_WEBHOOK_SECRET=whsec_… ringcheck serve-reference --profile dialstack --port 0",
+            "source mocks.env && ringcheck serve-reference --profile push-service --port 0 --db /tmp/push.db",
             "ONESIGNAL_APP_ID=… ONESIGNAL_API_KEY=… ringcheck serve-reference --profile onesignal --port 0",
         ])
 
@@ -82,6 +85,8 @@ struct ServeReferenceCommand: RingcheckCommand {
     var quiet: Bool
     /// Set for `--profile dialstack`, which serves the wake-up reference backend instead.
     var wakeUp: ServeWakeUpReference?
+    /// Set for `--profile push-service`, which serves the reference push service instead.
+    var pushService: ServePushServiceReference?
     /// Set for `--profile onesignal`, which serves the OneSignal kit server instead.
     var oneSignalKit: ServeOneSignalKitReference?
 
@@ -96,12 +101,17 @@ struct ServeReferenceCommand: RingcheckCommand {
             wakeUp = try ServeWakeUpReference(arguments: arguments)
             quiet = arguments.flag("quiet")
             return
+        case "push-service":
+            pushService = try ServePushServiceReference(arguments: arguments)
+            quiet = arguments.flag("quiet")
+            return
         case "onesignal":
             oneSignalKit = try ServeOneSignalKitReference(arguments: arguments)
             quiet = arguments.flag("quiet")
             return
         case let other:
-            throw UsageError(message: "unknown --profile '\(other)'; use callx, dialstack or onesignal", command: name)
+            throw UsageError(
+                message: "unknown --profile '\(other)'; use callx, dialstack, push-service or onesignal", command: name)
         }
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port", in: 0...65535) ?? 8080
@@ -133,6 +143,7 @@ struct ServeReferenceCommand: RingcheckCommand {
 
     func run() async throws -> ExitCode {
         if let wakeUp { return try await wakeUp.run() }
+        if let pushService { return try await pushService.run() }
         if let oneSignalKit { return try await oneSignalKit.run() }
         let providers = try Self.providerSettings()
         // Caught from before the server announces itself, so a supervisor's early stop is never lost.

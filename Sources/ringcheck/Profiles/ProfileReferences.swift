@@ -44,6 +44,11 @@ enum ProfileReferences {
                     defects: defects, runs: runs, userNames: users, cleanup: cleanup)
             }),
         ProfileReference(
+            profile: PushServiceProfile(), defectNames: EmbeddedPushService.defectNames,
+            start: { defects, runs, users, cleanup in
+                try await EmbeddedPushService.start(defects: defects, runs: runs, userNames: users, cleanup: cleanup)
+            }),
+        ProfileReference(
             profile: OneSignalProfile(), defectNames: EmbeddedOneSignalKit.defectNames,
             start: { defects, runs, users, cleanup in
                 try await EmbeddedOneSignalKit.start(defects: defects, runs: runs, userNames: users, cleanup: cleanup)

@@ -1,0 +1,110 @@
+import JSON
+import Reports
+
+/// `getNotification:` — `GET /notifications/{id}?app_id=` for a notification an earlier `notify` saved, asked again
+/// until `remaining` is 0 or `within` runs out; then the answer's fields and types (PUSHSVC-COUNT-1), its settling
+/// (`remaining` 0, `completed_at` set, PUSHSVC-COUNT-3) and its counts against what the mocks accepted and refused
+/// (`requirement`, PUSHSVC-COUNT-2 by default) are judged, and `expect` (status, body matchers) if given.
+struct GetNotificationStep: ProfileStep, Equatable {
+    /// The `save` name of the `notify` whose notification to read.
+    var notification: String
+    var within: ScenarioDuration
+    /// The requirement a count that disagrees with the mocks fails.
+    var requirement: String
+    var auth: PushServiceAuth
+    var save: String?
+    var expect: ResponseExpectation?
+
+    var keyword: String { "getNotification" }
+
+    typealias R = PushServiceRequirement
+
+    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        guard let sent = run.pushService.notifications.last(where: { $0.save == notification }) else {
+            throw HarnessStop(message: "\(step.path): no notify saved as '\(notification)'")
+        }
+        guard let id = sent.id else {
+            throw HarnessStop(message: "\(step.path): the notification '\(notification)' got no id")
+        }
+        let what = "\(step.path) getNotification \(notification)"
+        let deadline = ContinuousClock.now + within.duration
+        var answer = try await run.pushServiceRequest(
+            "GET", route: "notification", values: ["notificationId": id], auth: auth, step: step.path)
+        // Asked again while the service is still sending (only a 200 with remaining > 0 is worth waiting for).
+        while answer.status == 200, let left = answer.json?["remaining"]?.doubleValue, left > 0,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(250))
+            answer = try await run.pushServiceRequest(
+                "GET", route: "notification", values: ["notificationId": id], auth: auth, step: step.path)
+        }
+        if let save { run.resolver.saved[save] = answer.json ?? .null }
+        if expect != nil || answer.status != 200 {
+            try run.judgeStatus(answer, expect, what: what)
+        }
+        guard answer.status == 200, let json = answer.json else { return }
+        let problems = Self.fieldProblems(json, id: id)
+        if !problems.isEmpty {
+            try run.fail(
+                R.countFields, check: "\(what): the answer's fields",
+                expected:
+                    "id, successful, failed, errored, remaining (numbers), queued_at (unix seconds), completed_at",
+                actual: problems.joined(separator: "; "), evidence: [answer.evidence])
+            return
+        }
+        let remaining = json["remaining"]?.doubleValue ?? -1
+        if remaining != 0 || json["completed_at"]?.doubleValue == nil {
+            try run.fail(
+                R.settles, check: "\(what): settled within \(within)",
+                expected: "remaining 0 and completed_at set (unix seconds, not before queued_at)",
+                actual:
+                    "remaining \(json["remaining"]?.serialized() ?? "absent"), completed_at \(json["completed_at"]?.serialized() ?? "absent")",
+                evidence: [answer.evidence])
+            return
+        }
+        if let queued = json["queued_at"]?.doubleValue, let completed = json["completed_at"]?.doubleValue,
+            completed < queued
+        {
+            try run.fail(
+                R.settles, check: "\(what): completed_at", expected: "not before queued_at (\(queued))",
+                actual: "\(completed)", evidence: [answer.evidence])
+        }
+        let devices = sent.devices.compactMap { run.pushService.devices[$0] }
+        let captures = run.engine.mocks.log.captures { PushServicePush($0) != nil }
+        let want = PushServiceCounts.expected(for: sent, devices: devices, captures: captures)
+        let got = (
+            Int(json["successful"]?.doubleValue ?? -1), Int(json["failed"]?.doubleValue ?? -1),
+            Int(json["errored"]?.doubleValue ?? -1)
+        )
+        if got != (want.successful, want.failed, want.errored) {
+            var expected = "successful \(want.successful), failed \(want.failed), errored \(want.errored)"
+            if want.unattempted > 0 { expected += " (\(want.unattempted) device(s) got no push at all)" }
+            try run.fail(
+                requirement, check: "\(what): the counts against what the APNs/FCM mocks accepted and refused",
+                expected: expected, actual: "successful \(got.0), failed \(got.1), errored \(got.2)",
+                evidence: [answer.evidence])
+        }
+    }
+
+    /// What is missing or of the wrong type in an answer.
+    static func fieldProblems(_ json: JSONValue, id: String) -> [String] {
+        var out: [String] = []
+        if json["id"]?.stringValue != id {
+            out.append("id \(json["id"]?.serialized() ?? "absent"), expected \"\(id)\"")
+        }
+        for name in ["successful", "failed", "errored", "remaining", "queued_at"] {
+            guard let n = json[name]?.doubleValue else {
+                out.append("\(name) \(json[name]?.serialized() ?? "absent") (not a number)")
+                continue
+            }
+            if n < 0 || n != n.rounded() { out.append("\(name) \(n) (not a whole number ≥ 0)") }
+        }
+        switch json["completed_at"] {
+        case .null?: break
+        case let v? where v.doubleValue != nil: break
+        case let v?: out.append("completed_at \(v.serialized()) (neither null nor a number)")
+        case nil: out.append("completed_at absent")
+        }
+        return out
+    }
+}

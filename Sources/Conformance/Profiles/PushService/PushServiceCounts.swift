@@ -1,0 +1,53 @@
+import JSON
+import PushMocks
+
+/// The delivery counts a notification must report, from what the APNs and FCM mocks accepted and refused: a device
+/// with an accepted push is `successful`; one whose every attempt was refused as a dead token (410, APNs
+/// `BadDeviceToken`/`Unregistered`, FCM 404 `UNREGISTERED`) — or an iOS device without a VoIP token for a call,
+/// which gets no attempt at all — is `failed`; one refused otherwise (429, 5xx after the retries) is `errored`.
+struct PushServiceCounts: Sendable, Equatable {
+    var successful = 0
+    var failed = 0
+    var errored = 0
+    /// Devices no push reached at all (neither accepted nor refused): a service that never sent counts none.
+    var unattempted = 0
+
+    static func expected(
+        for notification: PushServiceNotification, devices: [PushServiceDevice], captures: [Capture]
+    ) -> PushServiceCounts {
+        var out = PushServiceCounts()
+        for d in devices {
+            let attempts = captures.filter { c in
+                guard let token = token(of: c), d.tokens.contains(where: { $0.lowercased() == token.lowercased() })
+                else { return false }
+                return PushServicePush(c)?.marker == notification.marker
+            }
+            if attempts.contains(where: { $0.outcome.isAccepted }) {
+                out.successful += 1
+            } else if attempts.isEmpty {
+                if notification.isCall && d.platform == .ios && d.voipToken == nil {
+                    out.failed += 1
+                } else {
+                    out.unattempted += 1
+                }
+            } else if attempts.allSatisfy(isDeadToken) {
+                out.failed += 1
+            } else {
+                out.errored += 1
+            }
+        }
+        return out
+    }
+
+    static func token(of c: Capture) -> String? { c.mock == .apns ? c.deviceToken : c.fcmTarget?.value }
+
+    /// A refusal that says the token will never work again.
+    static func isDeadToken(_ c: Capture) -> Bool {
+        let status = c.response.status
+        if status == 410 { return true }
+        let reason = (try? JSONValue.parse(c.response.body))
+        let text = reason?["reason"]?.stringValue ?? reason?.value(atPath: "error.status")?.stringValue ?? ""
+        if status == 400 && text == "BadDeviceToken" { return true }
+        return status == 404 && (c.mock == .fcm || text == "UNREGISTERED")
+    }
+}

@@ -1,0 +1,38 @@
+import JSON
+import PushMocks
+import Reports
+
+/// A OneSignal-style push service (`push-service-rest-api.txt`): ringcheck plays the app server (`POST
+/// /notifications`, `GET /notifications/{id}`) and the apps registering their devices (an iOS device with an APNs
+/// alert token and a PushKit VoIP token, an Android device with an FCM token); the service must deliver calls as
+/// VoIP pushes and high-priority FCM data messages, notifications as alerts, and count what the providers did.
+public struct PushServiceProfile: Profile {
+    /// The profile's name (`--profile push-service`, suite.yaml's `profile:`).
+    static let profileName = "push-service"
+
+    public init() {}
+
+    public var name: String { Self.profileName }
+    public var summary: String {
+        "push service REST API: devices, notifications and calls delivered as APNs VoIP/alert and FCM pushes, counts"
+    }
+    public var stepKeywords: [String] {
+        ["registerDevice", "removeDevice", "notify", "getNotification", "malformedNotifications"]
+    }
+    // Requests carry the app's REST key and raw bodies, which a race's canonical request cannot.
+    public var requestStepKeywords: [String] { [] }
+    public var defaultPushType: String? { nil }
+
+    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> (any ProfileStep)?
+    {
+        decoder.decodePushServiceStep(keyword, node, path)
+    }
+
+    /// APNs and FCM captures, read by the seed's payload keys (`pushService.type`, `pushService.call_id`, …).
+    public func pushView(_ capture: Capture) -> PushView? { PushServicePush(capture)?.view }
+
+    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        run.pushServiceInvariantFailures()
+    }
+}

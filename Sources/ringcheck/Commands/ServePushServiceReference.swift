@@ -1,0 +1,98 @@
+import Foundation
+import HTTP
+import ReferenceBackend
+
+/// `ringcheck serve-reference --profile push-service`: the reference push service (the seed's REST
+/// API, a durable SQLite queue, pushes through APNs and FCM) until interrupted.
+struct ServePushServiceReference {
+    /// Where the App ID and REST key come from when set; otherwise both are generated.
+    static let appIdVariable = "RINGCHECK_PUSH_SERVICE_APP_ID"
+    static let apiKeyVariable = "RINGCHECK_PUSH_SERVICE_API_KEY"
+
+    /// The `serve-reference --help` section about this profile.
+    static let helpSection =
+        """
+        PROFILE push-service (--profile push-service): a OneSignal-style push service with one app.
+        POST /api/v1/apps/{appId}/devices {external_id, platform, token, voipToken?, sandbox?} (no key),
+        DELETE /api/v1/apps/{appId}/devices/{id}, POST /notifications (Authorization: Key|Basic|Bearer
+        <REST key>; normal notifications and calls) and GET /notifications/{id}?app_id= (delivery counts).
+        The App ID and key come from \(appIdVariable) and \(apiKeyVariable), or are generated and
+        printed. --db keeps devices and the delivery queue across restarts; --ring-seconds,
+        --event-retention, --users, --api-shape and --webhook-secret do not apply.
+
+        PUSH-SERVICE DEFECTS (--profile push-service --defect NAME):
+
+        """ + String(PushServiceDefect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast())
+
+    var options: PushServiceServer.Options
+    var quiet: Bool
+
+    init(arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let command = ServeReferenceCommand.configuration.name
+        for name in ["ring-seconds", "event-retention", "api-shape", "users", "webhook-secret"]
+        where arguments.value(name) != nil {
+            throw UsageError(message: "--\(name) does not apply to --profile push-service", command: command)
+        }
+        let (defects, unknown) = PushServiceDefect.parse(arguments.all("defect"))
+        if !unknown.isEmpty {
+            let list = PushServiceDefect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()
+            throw UsageError(
+                message:
+                    "unknown defect '\(unknown.joined(separator: "', '"))' for --profile push-service; the defects are:\n\(list)",
+                command: command)
+        }
+        let providers = try ServeReferenceCommand.providerSettings()
+        var configuration = PushServiceConfiguration.generated(bundleID: providers.apnsBundleID, defects: defects)
+        if let appId = environment[Self.appIdVariable], !appId.isEmpty { configuration.appId = appId }
+        if let key = environment[Self.apiKeyVariable], !key.isEmpty { configuration.apiKey = key }
+        options = PushServiceServer.Options(configuration: configuration)
+        options.host = arguments.value("host") ?? "127.0.0.1"
+        options.port = try arguments.int("port", in: 0...65535) ?? 8080
+        if let db = arguments.value("db") { options.database = .file(db) }
+        options.logFile = arguments.value("log")
+        quiet = arguments.flag("quiet")
+    }
+
+    func run() async throws -> ExitCode {
+        let providers = try ServeReferenceCommand.providerSettings()
+        try TerminationSignals.install()
+        let server: PushServiceServer
+        do {
+            server = try PushServiceServer(options: options, providers: providers)
+            try server.start()
+        } catch let error as HTTPServerError where error.code == Int(EADDRINUSE) && error.operation.hasPrefix("listen")
+        {
+            Console.error("\(ServeReferenceCommand.portInUse(host: options.host, port: options.port)) (\(error))")
+            return .portInUse
+        } catch {
+            throw ConfigurationError(message: "cannot start the reference push service: \(error)")
+        }
+        if !quiet { Console.out(summary(server, providers)) }
+        let signal = await TerminationSignals.wait()
+        await server.stop()
+        if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
+        return .success
+    }
+
+    /// What the operator needs to use the service: the URL, the App ID and the key (printed here, on the
+    /// terminal, and nowhere else: the `--log` file never holds it).
+    func summary(_ server: PushServiceServer, _ providers: PushProviderSettings) -> String {
+        let defects = options.configuration.defects.map(\.name).sorted()
+        let database: String
+        switch options.database {
+        case .inMemory: database = "in memory (lost on exit; use --db PATH to keep it)"
+        case .file(let path): database = path
+        }
+        return """
+            ringcheck serve-reference: listening on \(server.baseURL)
+              profile      push-service (OneSignal-style push service)
+              app id       \(options.configuration.appId)
+              rest key     \(options.configuration.apiKey) (Authorization: Key …; keep it secret)
+              database     \(database)
+              APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), bundle \(providers.apnsBundleID)
+              FCM          \(providers.fcmURL)
+              defects      \(defects.isEmpty ? "none (conforming)" : defects.joined(separator: ", "))
+            Press Ctrl-C to stop.
+            """
+    }
+}

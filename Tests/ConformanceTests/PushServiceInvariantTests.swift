@@ -1,0 +1,171 @@
+import JSON
+import PushMocks
+import TestSupport
+import Testing
+
+@testable import Conformance
+
+/// The push-service invariants on genuine captures (requests fed to in-process mocks on a manual clock): conforming
+/// pushes pass, and each rule, broken alone, is charged to its own requirement and no other.
+@Suite struct PushServiceInvariantTests {
+    static let start: Int64 = 1_790_000_000_000
+    static let callId = "6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e"
+    static let alertToken = "cd" + String(repeating: "1", count: 60) + "ef"
+    let f = MockFixture(startMs: start)
+
+    static let phone = PushServiceDevice(
+        name: "b-phone", user: "b", platform: .ios, token: alertToken, voipToken: MockFixture.deviceToken,
+        sandbox: false)
+    static let pixel = PushServiceDevice(
+        name: "b-pixel", user: "b", platform: .android, token: MockFixture.fcmToken, voipToken: nil, sandbox: false)
+
+    static func notification(_ body: JSONValue, marker: String = "r1-n1") -> PushServiceNotification {
+        PushServiceNotification(
+            marker: marker, body: body, sentAtMs: start - 100, status: 200, id: "n1", devices: ["b-phone", "b-pixel"])
+    }
+
+    static let incoming = notification([
+        "call": [
+            "action": "incoming", "id": .string(callId), "caller_name": "A", "handle": "0901", "avatar": "https://a",
+            "is_video": false, "timeout": 45,
+        ],
+        "data": ["room": "abc", .init(PushServiceNotification.markerKey): "r1-n1"],
+    ])
+
+    static var callPayload: [(String, JSONValue?)] {
+        [
+            ("type", "incoming_call"), ("call_id", .string(callId)), ("caller_name", "A"), ("caller_handle", "0901"),
+            ("caller_avatar", "https://a"), ("is_video", "false"), ("timeout", "45"), ("room", "abc"),
+            (PushServiceNotification.markerKey, "r1-n1"),
+        ]
+    }
+
+    static func object(_ base: [(String, JSONValue?)], _ changes: [(String, JSONValue?)] = []) -> JSONValue {
+        var members = base.compactMap { m in m.1.map { (key: m.0, value: $0) } }
+        for (key, value) in changes {
+            members.removeAll { $0.key == key }
+            if let value { members.append((key, value)) }
+        }
+        return .object(members)
+    }
+
+    func apns(token: String = MockFixture.deviceToken, headers: [(String, String?)] = [], _ payload: JSONValue)
+        async -> Capture
+    {
+        f.clock.set(ms: Self.start)
+        var members: [(key: String, value: JSONValue)] = [("aps", .object([]))]
+        members += payload.objectValue ?? []
+        let defaults: [(String, String?)] = [("apns-expiration", String(Self.start / 1000 + 45))]
+        let request = f.apnsRequest(
+            token: token, headers: defaults + headers, body: Array(JSONValue.object(members).serialized().utf8))
+        _ = await f.mocks.apns(.production).handle(request)
+        return f.mocks.log.captures().last!
+    }
+
+    func fcm(data: JSONValue, android: JSONValue = ["priority": "high"], notification: JSONValue? = nil) async
+        -> Capture
+    {
+        var message: [(key: String, value: JSONValue)] = [
+            ("token", .string(MockFixture.fcmToken)), ("android", android), ("data", data),
+        ]
+        if let notification { message.append(("notification", notification)) }
+        f.clock.set(ms: Self.start)
+        let token = await f.accessToken()
+        f.clock.set(ms: Self.start)
+        _ = await f.mocks.fcm.handle(
+            f.fcmRequest(JSONValue.object([(key: "message", value: .object(message))]), accessToken: token))
+        return f.mocks.log.captures(CaptureFilter(mock: .fcm)).last!
+    }
+
+    func violations(_ c: Capture, _ device: PushServiceDevice = phone, _ n: PushServiceNotification = incoming)
+        -> [PushServiceViolation]
+    {
+        PushServiceInvariants.check(
+            [PushServiceJudgedPush(capture: c, device: device)], notifications: [n],
+            bundleId: f.mocks.credentials.bundleID, voipTopic: f.mocks.credentials.voipTopic)
+    }
+
+    func only(_ id: String, _ found: [PushServiceViolation], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(found.map(\.requirement) == [id], "\(found)", sourceLocation: sourceLocation)
+    }
+
+    @Test func conformingCallPushesPass() async {
+        let voip = await apns(Self.object(Self.callPayload))
+        #expect(violations(voip).isEmpty, "\(violations(voip))")
+        let android = await fcm(data: Self.object(Self.callPayload))
+        #expect(violations(android, Self.pixel).isEmpty, "\(violations(android, Self.pixel))")
+    }
+
+    @Test func aCallAsAnAlertToTheAlertTokenIsCALL1s() async {
+        let c = await apns(
+            token: Self.alertToken,
+            headers: [("apns-push-type", "alert"), ("apns-topic", f.mocks.credentials.bundleID)],
+            Self.object(Self.callPayload))
+        #expect(Set(violations(c).map(\.requirement)) == [PushServiceRequirement.callVoIP], "\(violations(c))")
+    }
+
+    @Test func aNumericValueIsPAYLOAD1s() async {
+        only(
+            PushServiceRequirement.strings, violations(await apns(Self.object(Self.callPayload, [("is_video", false)])))
+        )
+    }
+
+    @Test func aMissingSeedKeyIsPAYLOAD2s() async {
+        only(
+            PushServiceRequirement.keys, violations(await apns(Self.object(Self.callPayload, [("caller_handle", nil)])))
+        )
+    }
+
+    @Test func aNotificationBlockOnAndroidIsANDROID1s() async {
+        let c = await fcm(data: Self.object(Self.callPayload), notification: ["title": "A"])
+        only(PushServiceRequirement.androidDataOnly, violations(c, Self.pixel))
+    }
+
+    @Test func normalPriorityOnAndroidIsANDROID2s() async {
+        let c = await fcm(data: Self.object(Self.callPayload), android: ["priority": "normal"])
+        only(PushServiceRequirement.androidPriority, violations(c, Self.pixel))
+    }
+
+    @Test func anEndedCallAsVoIPIsCALL5sAndANewIdCALL4s() async {
+        let ended = Self.notification([
+            "call": ["action": "ended", "id": .string(Self.callId)],
+            "data": [.init(PushServiceNotification.markerKey): "r1-n1"],
+        ])
+        let payload: [(String, JSONValue?)] = [
+            ("type", "call_ended"), ("call_id", .string(Self.callId)), (PushServiceNotification.markerKey, "r1-n1"),
+        ]
+        only(PushServiceRequirement.endedNotVoIP, violations(await apns(Self.object(payload)), Self.phone, ended))
+        let background = await apns(
+            token: Self.alertToken,
+            headers: [
+                ("apns-push-type", "background"), ("apns-priority", "5"), ("apns-topic", f.mocks.credentials.bundleID),
+            ], Self.object(payload))
+        #expect(violations(background, Self.phone, ended).isEmpty, "\(violations(background, Self.phone, ended))")
+        let newId = await fcm(data: Self.object(payload, [("call_id", "0a1b2c3d-0000-4000-8000-000000000000")]))
+        only(PushServiceRequirement.endedSameId, violations(newId, Self.pixel, ended))
+    }
+
+    @Test func aPushAfterRemovalIsDEV4s() async {
+        var removed = Self.phone
+        removed.removedAtMs = Self.start - 200
+        only(PushServiceRequirement.removed, violations(await apns(Self.object(Self.callPayload)), removed))
+    }
+
+    @Test func aNormalNotificationWithoutTTLIsNOTIF2s() async {
+        let n = Self.notification([
+            "headings": ["en": "T"], "contents": ["en": "B"], "ttl": 86400,
+            "data": [.init(PushServiceNotification.markerKey): "r1-n1"],
+        ])
+        var members: [(key: String, value: JSONValue)] = [("aps", ["alert": ["title": "T", "body": "B"]])]
+        members.append((PushServiceNotification.markerKey, "r1-n1"))
+        f.clock.set(ms: Self.start)
+        let request = f.apnsRequest(
+            token: Self.alertToken,
+            headers: [
+                ("apns-push-type", "alert"), ("apns-topic", f.mocks.credentials.bundleID), ("apns-expiration", nil),
+            ], body: Array(JSONValue.object(members).serialized().utf8))
+        _ = await f.mocks.apns(.production).handle(request)
+        let c = f.mocks.log.captures().last!
+        only(PushServiceRequirement.ttl, violations(c, Self.phone, n))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import JSON
+import TestSupport
+import Testing
+
+@testable import Conformance
+
+/// A `profile: push-service` target file's `serviceApp`: the app, the service's own routes and member names, and
+/// the diagnostics for each mistake; and how the profile applies them to the requests it sends.
+@Suite struct PushServiceTargetFileTests {
+    static let users = """
+        users:
+          a: {userId: a, auth: {bearer: x}}
+          b: {userId: b, auth: {bearer: x}}
+          c: {userId: c, auth: {bearer: x}}
+        """
+
+    func load(_ text: String) throws(SuiteLoadError) -> TargetFile {
+        try TargetFile.load(
+            text: "baseURL: http://127.0.0.1:9\nprofile: push-service\n" + text + Self.users, file: "t.yaml")
+    }
+
+    func errors(_ text: String) -> [String] {
+        do {
+            _ = try load(text)
+            return []
+        } catch { return error.errors.map(\.description) }
+    }
+
+    @Test func theAppRoutesAndFieldNamesReachTheTarget() throws {
+        let file = try load(
+            """
+            serviceApp:
+              appId: 2f6c0e1a-0000-4000-8000-000000000001
+              apiKey: psk_literal
+              routes: {notifications: /v2/messages, notification: "/v2/messages/{notificationId}?app={appId}"}
+              fieldNames: {include_aliases: audience, successful: delivered}
+
+            """)
+        let app = try #require(file.target(defaultAppId: "com.example").serviceApp)
+        #expect(app.appId == "2f6c0e1a-0000-4000-8000-000000000001" && app.apiKey == "psk_literal")
+        #expect(
+            app.route(
+                "notification", seedRoute: PushServiceRoutes.seed["notification"]!,
+                ["notificationId": "n 1", "appId": app.appId])
+                == "/v2/messages/n%201?app=2f6c0e1a-0000-4000-8000-000000000001")
+        // A route the file does not map keeps the seed's.
+        #expect(
+            app.route("devices", seedRoute: PushServiceRoutes.seed["devices"]!, ["appId": "x"])
+                == "/api/v1/apps/x/devices")
+        let sent = ScenarioRun.renamed(
+            ["include_aliases": ["external_id": ["u"]], "call": ["id": "c"]], app.fieldNames)
+        #expect(sent == ["audience": ["external_id": ["u"]], "call": ["id": "c"]])
+    }
+
+    @Test func mistakesAreNamed() {
+        #expect(errors("").contains { $0.contains("needs serviceApp") })
+        #expect(errors("serviceApp: {apiKey: k}\n").contains { $0.contains("missing 'appId'") })
+        #expect(
+            errors("serviceApp: {appId: a, apiKey: k, routes: {notifs: /x}}\n").contains {
+                $0.contains("'notifs' is no route")
+            })
+        #expect(
+            errors("serviceApp: {appId: a, apiKey: k, routes: {notifications: x}}\n").contains {
+                $0.contains("not a path")
+            })
+        #expect(errors("serviceApp: {appId: a, appIdEnv: A, apiKey: k}\n").contains { $0.contains("not both") })
+        #expect(errors("serviceApp: {appIdEnv: A, apiKey: k}\n").contains { $0.contains("lifecycle.start") })
+        #expect(
+            errors("serviceApp: {appId: a, apiKey: \"${RINGCHECK_SURELY_UNSET_9}\"}\n").contains {
+                $0.contains("is not set")
+            })
+    }
+}
