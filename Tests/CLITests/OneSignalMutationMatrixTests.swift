@@ -1,7 +1,4 @@
-import Foundation
-import JSON
 import ReferenceBackend
-import TestSupport
 import Testing
 
 /// `ringcheck run --profile onesignal --reference-defect NAME` for every defect of the OneSignal kit server: the
@@ -10,7 +7,7 @@ import Testing
 /// conforming kit passes every scenario.
 @Suite(.serialized) struct OneSignalMutationMatrixTests {
     /// defect → (whether the run exits 1, the requirements that fail, exactly).
-    static let matrix: [(defect: String, exitsOne: Bool, requirements: Set<String>)] = [
+    static let entries: [ProfileMutationMatrix.Entry] = [
         ("send-when-unconfigured", true, ["ONESIGNAL-CONF-1"]),
         ("delivered-on-zero", true, ["ONESIGNAL-DELIV-1"]),
         ("delivered-needs-two", true, ["ONESIGNAL-DELIV-2"]),
@@ -26,52 +23,17 @@ import Testing
         ("drop-data", false, ["ONESIGNAL-DATA-1"]),
     ]
 
-    struct Row: Sendable {
-        var status: Int32
-        var statuses: [String: String]
-        var failed: Set<String>
-        var output: String
-    }
-
-    static func run(_ defects: [String], in dir: TemporaryDirectory) async throws -> Row {
-        let out = dir.file(defects.first ?? "conforming")
-        let r = try await RingcheckBinary.runSuite(
-            ["run", "--profile", "onesignal", "--format", "json", "--report-dir", out]
-                + defects.flatMap { ["--reference-defect", $0] }, timeout: 120)
-        let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/report.json"))))
-        var row = Row(status: r.status, statuses: [:], failed: [], output: r.stderr)
-        for s in report["scenarios"]?.arrayValue ?? [] {
-            let id = s["id"]?.stringValue ?? "?"
-            row.statuses[id] = s["status"]?.stringValue ?? "?"
-            for f in s["failures"]?.arrayValue ?? [] {
-                guard let requirement = f["requirement"]?.stringValue else { continue }
-                row.failed.insert(requirement)
-                row.output +=
-                    "\n\(id): \(requirement) \(f["check"]?.stringValue ?? "") "
-                    + String((f["actual"]?.stringValue ?? "").prefix(300))
-            }
-        }
-        return row
-    }
+    static let matrix = ProfileMutationMatrix(profile: "onesignal", entries: entries, timeout: 120)
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.matrix.map(\.defect)) == Set(OneSignalKitDefect.allCases.map(\.name)))
+        #expect(Set(Self.entries.map(\.defect)) == Set(OneSignalKitDefect.allCases.map(\.name)))
     }
 
     @Test func theConformingKitPassesEveryScenario() async throws {
-        let row = try await Self.run([], in: TemporaryDirectory())
-        #expect(row.status == 0, "\(row.output)")
-        #expect(row.statuses.count == 8 && row.statuses.values.allSatisfy { $0 == "pass" }, "\(row.statuses)")
+        try await Self.matrix.expectConformingPasses(scenarios: 8)
     }
 
     @Test func everyDefectFailsExactlyTheRequirementsItBreaks() async throws {
-        let dir = TemporaryDirectory()
-        for (defect, exitsOne, requirements) in Self.matrix {
-            let row = try await Self.run([defect], in: dir)
-            #expect(row.failed == requirements, "\(defect): \(row.output)")
-            #expect(row.status == (exitsOne ? 1 : 0), "\(defect): exit \(row.status)\n\(row.output)")
-            let broken = row.statuses.filter { $0.value != "pass" && $0.value != "fail" }
-            #expect(broken.isEmpty, "\(defect): \(broken)")
-        }
+        try await Self.matrix.expectEveryDefectFailsExactlyItsRequirements()
     }
 }

@@ -7,15 +7,19 @@ import Foundation
 
 /// How `ReferenceProcess` tells that its child, not another process, got the port it was given.
 extension ReferenceProcess {
-    /// Waits until the started child listens on `port` (true) or has exited (false).
+    /// Waits until the started child listens on `port` (true) or has exited (false). A child that finds the port
+    /// taken exits at once; one still starting after `patience` is stuck. The patience is long because a child
+    /// started on a loaded 2-core machine (a whole test run beside compilers) was seen taking over 30 s to listen.
+    static let patience: Duration = .seconds(120)
+
     static func childListens(_ lifecycle: BackendLifecycle, on port: Int) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while let pid = await lifecycle.pid {
             if listening(pid: pid, port: port) { return true }
             guard ContinuousClock.now < deadline else {
                 throw BackendLifecycleError(
                     "something answered on 127.0.0.1:\(port), but the reference backend (process \(pid)) did not "
-                        + "listen there within 30 s")
+                        + "listen there within \(patience.components.seconds) s")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
