@@ -12,11 +12,12 @@ import Testing
 
     // MARK: Invitations after the call ended, was answered or expired
 
-    /// The engine saw the call ended at start + 5 s; the margin is 1 s.
+    /// The engine saw the call ended at start + 5 s; the margin is 1 s. Each push is stamped as sent when it arrived.
     @Test(arguments: [(Int64(4_000), true), (6_000, true), (6_001, false), (20_000, false)])
     func invitationAfterEnd(arrivalAfterStart: Int64, ok: Bool) async throws {
         let call = CallTimeline(callId: F.callId, expiresAtMs: F.start + 30_000, endedObservedAtMs: F.start + 5_000)
-        let capture = await x.apns(atMs: F.start + arrivalAfterStart)
+        let sent = F.invitation(issuedAtMs: F.start + arrivalAfterStart)
+        let capture = await x.apns(callx: sent, atMs: F.start + arrivalAfterStart)
         let violations = x.check([capture], context: x.context(calls: [call]))
         #expect(violations.isEmpty == ok, "\(violations)")
         if !ok {
@@ -35,13 +36,14 @@ import Testing
         let call = CallTimeline(callId: F.callId, expiresAtMs: F.start + 30_000, endedObservedAtMs: F.start + 5_000)
         let capture = await x.apns(atMs: F.start + arrivalAfterStart)
         #expect(x.check([capture], context: x.context(calls: [call], margin: 0)).isEmpty)
-        let late = await x.apns(atMs: F.start + 5_001)
+        let late = await x.apns(callx: F.invitation(issuedAtMs: F.start + 5_001), atMs: F.start + 5_001)
         #expect(x.check([late], context: x.context(calls: [call], margin: 0)).map(\.requirementID) == ["CALLX-EXP-2"])
     }
 
     @Test func marginIsConfigurable() async {
         let call = CallTimeline(callId: F.callId, answeredObservedAtMs: F.start + 1_000)
-        let capture = await x.fcm(F.fcmMessage(ttl: "28s"), atMs: F.start + 1_400)
+        let sent = F.fcmMessage(callx: F.invitation(issuedAtMs: F.start + 1_400), ttl: "28s")
+        let capture = await x.fcm(sent, atMs: F.start + 1_400)
         #expect(x.check([capture], context: x.context(calls: [call], margin: 500)).isEmpty)
         let strict = x.check([capture], context: x.context(calls: [call], margin: 100))
         #expect(strict.map(\.requirementID) == ["CALLX-EXP-2"])
@@ -50,8 +52,9 @@ import Testing
 
     @Test func invitationAfterExpiry() async {
         // The invitation's own expiresAtMs counts even when the engine has no timeline for the call.
-        let late = await x.apns(atMs: F.start + 31_500)
-        #expect(x.ids([late]) == ["CALLX-EXP-2"])
+        // Stamped after its own expiry, it breaks CALLX-INV-6 too.
+        let late = await x.apns(callx: F.invitation(issuedAtMs: F.start + 31_500), atMs: F.start + 31_500)
+        #expect(x.ids([late]) == ["CALLX-INV-6", "CALLX-EXP-2"])
         let inMargin = await x.apns(atMs: F.start + 30_900)
         #expect(x.ids([inMargin]).isEmpty)
     }
@@ -60,9 +63,33 @@ import Testing
         // Sending is the violation: the backend knew the call had ended, whatever the provider answered.
         _ = try x.f.mocks.faults.install(FaultPlan(times: 1, respond: FaultResponse(status: 503)))
         let call = CallTimeline(callId: F.callId, endedObservedAtMs: F.start + 1_000)
-        let capture = await x.apns(atMs: F.start + 10_000)
+        let capture = await x.apns(callx: F.invitation(issuedAtMs: F.start + 10_000), atMs: F.start + 10_000)
         #expect(capture.outcome != .accepted)
         #expect(x.ids([capture], context: x.context(calls: [call])) == ["CALLX-EXP-2"])
+    }
+
+    /// A loaded machine can hold a push the backend sent before the answer seconds in its HTTP/2 client:
+    /// an invitation stamped (`issuedAtMs`) no later than the stop is in flight up to the bound, not sent after.
+    @Test(arguments: [
+        (issued: Int64(900), arrival: Int64(3_350), ok: true),  // sent before the answer, arrived 2.35 s after
+        (issued: 1_000, arrival: 15_999, ok: true),  // stamped at the very moment, at the bound
+        (issued: 1_000, arrival: 16_001, ok: false),  // past the bound: not in flight any more
+        (issued: 1_001, arrival: 2_500, ok: false),  // stamped after the answer: sent after it
+    ])
+    func invitationSentBeforeTheStopIsInFlight(issued: Int64, arrival: Int64, ok: Bool) async {
+        let call = CallTimeline(callId: F.callId, expiresAtMs: F.start + 60_000, answeredObservedAtMs: F.start + 1_000)
+        let sent = F.invitation(issuedAtMs: F.start + issued, expiresAtMs: F.start + 60_000)
+        let capture = await x.apns(callx: sent, atMs: F.start + arrival)
+        #expect(x.ids([capture], context: x.context(calls: [call])).isEmpty == ok)
+    }
+
+    @Test func withoutAnIssuedAtMsOnlyTheMarginExcuses() async {
+        let call = CallTimeline(callId: F.callId, expiresAtMs: F.start + 60_000, answeredObservedAtMs: F.start + 1_000)
+        let bare = F.invitation(expiresAtMs: F.start + 60_000, [("issuedAtMs", nil)])
+        let inMargin = await x.apns(callx: bare, atMs: F.start + 1_900)
+        #expect(x.ids([inMargin], context: x.context(calls: [call])).isEmpty)
+        let late = await x.apns(callx: bare, atMs: F.start + 2_100)
+        #expect(x.ids([late], context: x.context(calls: [call])) == ["CALLX-EXP-2"])
     }
 
     @Test func signalsAfterEndAreFine() async {

@@ -12,7 +12,7 @@ import PushMocks
 /// | rule | applies to | requirement |
 /// |---|---|---|
 /// | an APNs push goes to the host of the token's registered environment | all sent | CALLX-APNS-7 |
-/// | no invitation arrives after the engine saw the call answered, ended or expired (or after the invitation's own `expiresAtMs`), plus `inFlightMarginMs` | all sent | CALLX-EXP-2 |
+/// | no invitation arrives after the engine saw the call answered, ended or expired (or after the invitation's own `expiresAtMs`), plus `inFlightMarginMs`; one whose `issuedAtMs` is no later than that moment was in flight and may arrive up to `inFlightIssuedBoundMs` after it | all sent | CALLX-EXP-2 |
 /// | at most one invitation per device and call, unless a repeat carries the first one's eventId | accepted only (a retry after a rejection is not a second delivery) | CALLX-OUTBOX-4 |
 /// | an eventId names one message: the same eventId on invitations of different calls | all sent | CALLX-INV-5 |
 ///
@@ -77,6 +77,13 @@ public enum InvariantChecker {
         guard let stop = stops.min(by: { $0.atMs < $1.atMs }) else { return }
         let late = arrival - stop.atMs
         guard late > context.inFlightMarginMs else { return }
+        // Stamped by the backend as sent no later than the stop, and not absurdly late: it was in flight
+        // (queued in the backend's HTTP/2 client on a loaded machine, say), not sent after the end.
+        if let issued = ValueRules.millis(callx["issuedAtMs"]), issued <= stop.atMs,
+            late <= context.inFlightIssuedBoundMs
+        {
+            return
+        }
         let device = context.device(token: push.deviceToken)?.name ?? "the device"
         r.add(
             "CALLX-EXP-2", "",

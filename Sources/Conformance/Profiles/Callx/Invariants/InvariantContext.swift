@@ -14,6 +14,10 @@ public struct InvariantContext: Sendable {
     /// How long after the engine observed a call stop ringing an invitation may still arrive without
     /// counting as sent afterwards (it may have been in flight). Default 1000 ms.
     public var inFlightMarginMs: Int64
+    /// How long after the stop an invitation the backend stamped (`issuedAtMs`) as sent no later than
+    /// the stop may still arrive: a loaded machine can hold a sent push seconds in the HTTP/2 client.
+    /// Default 15,000 ms.
+    public var inFlightIssuedBoundMs: Int64 = 15_000
     /// Media credential values the backend issued in this scenario (TURN usernames and passwords,
     /// tokens): none may appear in any push.
     public var mediaCredentials: [String]
