@@ -81,14 +81,7 @@ extension ConsoleReport {
         if f.evidence.count > evidenceLimit {
             out += style.paint("     … \(f.evidence.count - evidenceLimit) more evidence items", .dim) + "\n"
         }
-        let others = g.scenarios.dropFirst()
-        if !others.isEmpty {
-            let shown = others.prefix(groupIDLimit).map(clean).joined(separator: ", ")
-            let more = others.count > groupIDLimit ? " and \(others.count - groupIDLimit) more" : ""
-            out += "   also in: \(shown)\(more)\n"
-        }
-        out += "   re-run: " + clean(g.first.rerunCommand) + "\n"
-        return out
+        return out + tail(g.scenarios, rerun: g.first.rerunCommand)
     }
 
     static func render(_ p: ProblemGroup, style: ConsoleStyle) -> String {
@@ -98,14 +91,19 @@ extension ConsoleReport {
             + style.paint(" in \(count) scenario\(count == 1 ? "" : "s")", .bold)
             + (p.detail.isEmpty ? "" : ": " + clipped(p.detail, indent: 3)) + "\n"
         out += "   first: \(clean(p.first.id)) — \(clean(p.first.title))\n"
-        let others = p.scenarios.dropFirst()
+        return out + tail(p.scenarios, rerun: p.first.rerunCommand)
+    }
+
+    /// `also in: …` for the group's other scenarios (the first `groupIDLimit`), then the first one's re-run command.
+    static func tail(_ scenarios: [String], rerun: String) -> String {
+        var out = ""
+        let others = scenarios.dropFirst()
         if !others.isEmpty {
             let shown = others.prefix(groupIDLimit).map(clean).joined(separator: ", ")
             let more = others.count > groupIDLimit ? " and \(others.count - groupIDLimit) more" : ""
             out += "   also in: \(shown)\(more)\n"
         }
-        out += "   re-run: " + clean(p.first.rerunCommand) + "\n"
-        return out
+        return out + "   re-run: " + clean(rerun) + "\n"
     }
 
     /// At most `valueLineLimit` lines of `text`, continuation lines indented by `indent`.
