@@ -22,9 +22,49 @@ public enum ConsoleReport {
         return line
     }
 
-    /// The failures in detail, then counts and the verdict line.
-    public static func summary(_ input: RunResult, style: ConsoleStyle) -> String {
+    /// The failures, then counts and the verdict line. By default failures are grouped by requirement
+    /// and check, with one line per push or exchange (`failureGroups`); `verbose` prints every failure
+    /// of every scenario with its full evidence (the captures and HTTP exchanges), as the HTML report does.
+    public static func summary(_ input: RunResult, style: ConsoleStyle, verbose: Bool = false) -> String {
         let r = input.redacted()
+        var out = verbose ? failureDetails(r, style: style) : failureGroups(r, style: style)
+        let counts = r.statusCounts
+        let parts = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"].compactMap { name in
+            counts[name].map { "\($0) \(name)" }
+        }
+        out +=
+            "\n\(r.scenarios.count) scenarios: \(parts.joined(separator: ", ")) in \(ReportText.duration(ms: r.durationSeconds * 1000))\n"
+        let failedMust = r.failedRequirements(.must)
+        let failedShould = r.failedRequirements(.should)
+        if !failedMust.isEmpty { out += style.paint("MUST failed: " + failedMust.joined(separator: ", "), .red) + "\n" }
+        if !failedShould.isEmpty {
+            out += style.paint("SHOULD failed: " + failedShould.joined(separator: ", "), .yellow) + "\n"
+        }
+        out +=
+            header(
+                r.ringcheckVersion, profile: r.profile, suite: r.suite, target: r.target, startedAt: r.startedAt,
+                style: style) + "\n"
+        out += verdictLine(r, style: style) + "\n"
+        return out
+    }
+
+    /// `Verdict: non-conformant (exit 1)`: all that `run --quiet` prints.
+    public static func verdictLine(_ r: RunResult, style: ConsoleStyle) -> String {
+        let failedShould = r.failedRequirements(.should)
+        let verdict: String
+        switch r.verdict {
+        case .conformant:
+            let w = failedShould.count
+            verdict = style.paint("conformant", .green) + (w > 0 ? " with \(w) SHOULD warning\(w == 1 ? "" : "s")" : "")
+        case .nonConformant:
+            verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")
+        case .inconclusive: verdict = style.paint("inconclusive", .yellow)
+        }
+        return "Verdict: \(verdict) (exit \(r.exitCode))"
+    }
+
+    /// Every failure of every failed scenario with its full evidence, for `--verbose`.
+    static func failureDetails(_ r: RunResult, style: ConsoleStyle) -> String {
         var out = ""
         for s in r.scenarios where s.status.isFailure || s.status.isHarnessProblem {
             out += "\n" + style.paint("── \(clean(s.id)) (\(s.status.name))", .bold) + " " + clean(s.title) + "\n"
@@ -47,32 +87,6 @@ public enum ConsoleReport {
             }
             out += "   re-run: " + clean(s.rerunCommand) + "\n"
         }
-        let counts = r.statusCounts
-        let parts = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"].compactMap { name in
-            counts[name].map { "\($0) \(name)" }
-        }
-        out +=
-            "\n\(r.scenarios.count) scenarios: \(parts.joined(separator: ", ")) in \(ReportText.duration(ms: r.durationSeconds * 1000))\n"
-        let failedMust = r.failedRequirements(.must)
-        let failedShould = r.failedRequirements(.should)
-        if !failedMust.isEmpty { out += style.paint("MUST failed: " + failedMust.joined(separator: ", "), .red) + "\n" }
-        if !failedShould.isEmpty {
-            out += style.paint("SHOULD failed: " + failedShould.joined(separator: ", "), .yellow) + "\n"
-        }
-        let verdict: String
-        switch r.verdict {
-        case .conformant:
-            let w = failedShould.count
-            verdict = style.paint("conformant", .green) + (w > 0 ? " with \(w) SHOULD warning\(w == 1 ? "" : "s")" : "")
-        case .nonConformant:
-            verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")
-        case .inconclusive: verdict = style.paint("inconclusive", .yellow)
-        }
-        out +=
-            header(
-                r.ringcheckVersion, profile: r.profile, suite: r.suite, target: r.target, startedAt: r.startedAt,
-                style: style) + "\n"
-        out += "Verdict: \(verdict) (exit \(r.exitCode))\n"
         return out
     }
 

@@ -29,7 +29,7 @@ import Testing
     @Test func failuresShowExpectedActualEvidenceAndRerun() {
         var run = F.mixed
         run.scenarios[0].failures[0].actual = F.hostile
-        let text = ConsoleReport.summary(run, style: ConsoleStyle(colors: false))
+        let text = ConsoleReport.summary(run, style: ConsoleStyle(colors: false), verbose: true)
         #expect(text.contains("MUST CALLX-APNS-5: VoIP push to b-phone has apns-expiration 0"))
         #expect(text.contains("expected: 0"))
         #expect(text.contains("actual:   <script>"))

@@ -12,6 +12,8 @@ public struct SuiteRunner: Sendable {
     /// The shell line that re-runs one scenario (by ID) the way this run ran it; nil keeps the engine's
     /// plain `ringcheck run <id>`.
     public var rerunCommand: (@Sendable (String) -> String)?
+    /// Called as each scenario starts (for the console's live line); nil: nothing.
+    public var onStart: (@Sendable (Scenario) async -> Void)?
 
     public init(
         engine: ScenarioEngine, concurrency: Int = 12, repeatCount: Int = 1, failFast: Bool = false,
@@ -52,6 +54,7 @@ public struct SuiteRunner: Sendable {
         let engine = self.engine
         let repeatCount = self.repeatCount
         let rerunCommand = self.rerunCommand
+        let onStart = self.onStart
         var results: [Int: [ScenarioResult]] = [:]
         await withTaskGroup(of: (Int, [ScenarioResult]).self) { group in
             var next = 0
@@ -62,6 +65,7 @@ public struct SuiteRunner: Sendable {
                 let scenario = scenarios[index]
                 next += 1
                 group.addTask {
+                    await onStart?(scenario)
                     var attempts: [ScenarioResult] = []
                     for attempt in 0..<repeatCount {
                         let number = SuiteRunner.runNumber(index: index, attempt: attempt, repeatCount: repeatCount)

@@ -32,7 +32,8 @@ struct CallCommand: RingcheckCommand {
             EXIT STATUS:
               0   answered (and then ended, by either side)
               1   the backend misbehaved: an invitation after the call ended, two winners, a call that never
-                  ended or came back to life
+                  ended or came back to life, or a push that violates a MUST of the Callx push profile (every
+                  push shown is judged as check-payload judges a capture; the violation is printed)
               2   usage or configuration error
               3   inconclusive: the backend could not be reached, refused to create the call, or the end was not seen
               10  declined (or busy, or refused otherwise) by the callee while it rang

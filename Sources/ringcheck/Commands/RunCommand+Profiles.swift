@@ -23,12 +23,17 @@ extension RunCommand {
             }
             verdicts.append((name, code))
         }
+        let worst = Self.worst(verdicts.map(\.code))
+        let verdict = "Verdict: \(Self.verdictText(worst)) (exit \(worst.rawValue))"
+        if quiet {
+            Console.out(verdict)
+            return worst
+        }
         var out = "\nProfiles:\n"
         for v in verdicts {
             out += "  \(v.name): \(Self.verdictText(v.code)) (exit \(v.code.rawValue)) — \(reportDir)/\(v.name)\n"
         }
-        let worst = Self.worst(verdicts.map(\.code))
-        out += "Verdict: \(Self.verdictText(worst)) (exit \(worst.rawValue))"
+        out += verdict
         Console.out(out)
         return worst
     }

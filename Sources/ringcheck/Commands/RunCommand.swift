@@ -16,6 +16,14 @@ struct RunCommand: RingcheckCommand {
             (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
             A failed SHOULD is a warning unless --strict is given.
 
+            The console always prints, whatever --format says: a line per finished scenario (on a terminal also a
+            live line for the scenarios running), then the failures grouped by requirement and check (the first
+            scenario's expected and actual, one line per push, the other scenarios' IDs and a re-run command),
+            counts and the verdict. --verbose prints every failure with its full evidence (the captures and HTTP
+            exchanges, as report.html has them); -q/--quiet prints the verdict line only. --format chooses the
+            report files written to --report-dir (--format console writes none). A scenario ID, glob or --tag
+            that selects nothing is a usage error (exit 2) naming the closest IDs or tags.
+
             --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
             suite (suites/NAME, unless --suite), its embedded reference and its defects. --profile all runs every
             profile's suite against its embedded reference, one verdict line per profile (reports in
@@ -47,8 +55,14 @@ struct RunCommand: RingcheckCommand {
             .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
             .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
             .value(
-                "format", "LIST", help: "Comma-separated: console, junit, json, html, markdown.",
+                "format", "LIST",
+                help:
+                    "The report files written, comma-separated: junit, json, html, markdown (console alone: no files; the console prints either way unless -q).",
                 default: "console,junit,json,html,markdown"),
+            .flag("quiet", short: "q", help: "Print the verdict line only (errors still go to standard error)."),
+            .flag(
+                "verbose", short: "v",
+                help: "Print every failure of every scenario with its full evidence (captures, HTTP exchanges)."),
             .value("repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1"),
             .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
             .flag("fail-fast", help: "Start no further scenarios once one has failed."),
@@ -93,6 +107,12 @@ struct RunCommand: RingcheckCommand {
     var tags: [String]
     var reportDir: String
     var formats: [ReportFormat]
+    /// `-q`: only the verdict line.
+    var quiet: Bool
+    /// `-v`: every failure with its full evidence.
+    var verbose: Bool
+    /// Whether the live status line is drawn: standard output is a terminal (a test may set it).
+    var liveTerminal = LiveStatus.standardOutputIsLive()
     var repeatCount: Int
     var shard: (index: Int, count: Int)?
     var failFast: Bool
@@ -154,6 +174,11 @@ struct RunCommand: RingcheckCommand {
                 command: name)
         }
         self.formats = formats
+        quiet = arguments.flag("quiet")
+        verbose = arguments.flag("verbose")
+        if quiet && verbose {
+            throw UsageError(message: "--quiet and --verbose exclude each other", command: name)
+        }
         repeatCount = try arguments.int("repeat", in: 1...1000) ?? 1
         if let text = arguments.value("shard") {
             guard let s = ScenarioSelection.parseShard(text) else {
@@ -255,13 +280,7 @@ struct RunCommand: RingcheckCommand {
         try suite.checkProfile(profileName, source: source, command: Self.configuration.name)
         let profile = suite.profile
         let reference = targetFile == nil ? try referenceDefects(for: profile.name) : nil
-        let selection = ScenarioSelection(patterns: patterns, tags: tags, shard: shard)
-        let (scenarios, unmatched) = selection.apply(to: suite.scenarios)
-        if !unmatched.isEmpty {
-            throw UsageError(
-                message: "no scenario matches '\(unmatched.joined(separator: "', '"))' (see 'ringcheck list')",
-                command: Self.configuration.name)
-        }
+        let scenarios = try selectScenarios(from: suite.scenarios)
         var userNames: [String] = []
         for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
 
@@ -273,7 +292,7 @@ struct RunCommand: RingcheckCommand {
         if let targetFile {
             do {
                 backend = try await FileTarget.start(
-                    targetFile, announce: formats.contains(.console), log: reportDir + "/backend.log", cleanup: cleanup)
+                    targetFile, announce: !quiet, log: reportDir + "/backend.log", cleanup: cleanup)
             } catch {
                 await cleanup.run()
                 Console.error("ringcheck run: \(error)")
@@ -306,7 +325,7 @@ struct RunCommand: RingcheckCommand {
         let catalogue = suite.catalogue
         let suiteInfo = catalogue.suiteDescription
         let style = ConsoleStyle.forStandardOutput()
-        let showConsole = formats.contains(.console)
+        let showConsole = !quiet
         if showConsole {
             Console.out(
                 ConsoleReport.header(
@@ -323,16 +342,19 @@ struct RunCommand: RingcheckCommand {
             return .inconclusive
         }
         let command = self
-        let runner = SuiteRunner(
+        var runner = SuiteRunner(
             engine: engine, concurrency: min(concurrency, backend.maxConcurrency ?? concurrency),
             repeatCount: repeatCount, failFast: failFast, rerunCommand: { command.rerunCommand($0) })
-        let progress = ProgressCounter(total: scenarios.count)
-        let results = await runner.run(scenarios) { _, attempts in
+        let progress = LiveStatus(live: showConsole && liveTerminal, total: scenarios.count)
+        runner.onStart = { progress.started($0.id) }
+        let ticker = progress.live ? Task { await progress.tickEvery(.milliseconds(200)) } : nil
+        let results = await runner.run(scenarios) { scenario, attempts in
             guard showConsole else { return }
             let r = ScenarioResult.combining(attempts)
-            let done = await progress.next()
-            Console.out("[\(done)/\(progress.total)] " + ConsoleReport.progressLine(r, style: style))
+            progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style))
         }
+        ticker?.cancel()
+        progress.stop()
         engine.shutdown()
         await cleanup.run()
 
@@ -341,7 +363,11 @@ struct RunCommand: RingcheckCommand {
             target: backend.target.name, startedAt: startedAt, finishedAt: Date(),
             requirements: catalogue.requirementInfos, scenarios: results.map { ScenarioResult.combining($0.attempts) },
             shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
-        if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
+        if showConsole {
+            Console.out(ConsoleReport.summary(runResult, style: style, verbose: verbose))
+        } else {
+            Console.out(ConsoleReport.verdictLine(runResult, style: style))
+        }
         let fileFormats = formats.filter { $0.fileName != nil }
         if !fileFormats.isEmpty {
             do {
@@ -361,18 +387,5 @@ struct RunCommand: RingcheckCommand {
                     sorted.last!, sorted.count))
         }
         return ExitCode(rawValue: runResult.exitCode) ?? .inconclusive
-    }
-}
-
-/// Counts finished scenarios for the progress lines.
-actor ProgressCounter {
-    let total: Int
-    private var done = 0
-
-    init(total: Int) { self.total = total }
-
-    func next() -> Int {
-        done += 1
-        return done
     }
 }

@@ -19,6 +19,7 @@ extension FakeCaller {
                 let sighting = sighting(c)
                 entry(.push, Self.describe(sighting), Self.fields(sighting), at: sighting.arrivalMs)
                 observe(.push(sighting))
+                checkPayload(c)
             }
         }
     }
