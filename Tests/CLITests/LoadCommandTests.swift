@@ -77,6 +77,18 @@ import Testing
         #expect(invariants.contains { $0["requirementID"]?.stringValue == "CALLX-OUTBOX-4" })
     }
 
+    @Test(arguments: ["reference-alternate.yaml", "reference-node.yaml"])
+    func aTargetFileDrivesItsBackendThroughItsMappingAndWatchesTheChild(_ example: String) async throws {
+        let (r, report) = try await Self.load([
+            "--target", TargetExampleRunTests.examples + "/" + example, "--calls", "10", "--rate", "3",
+        ])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(report?["callsFinished"]?.int64Value == 10)
+        #expect(report?["historyViolations"]?.arrayValue?.isEmpty == true)
+        #expect((report?["invitations"]?.int64Value ?? 0) >= 20)
+        #expect(report?["resources"]?["label"]?.stringValue?.contains("child process") == true)
+    }
+
     @Test func otherProfilesAndConflictingOptionsAreUsageErrors() async throws {
         let (profile, _) = try await Self.load(["--profile", "onesignal"])
         #expect(profile.status == 2)

@@ -1,4 +1,5 @@
 import Conformance
+import Foundation
 import Testing
 
 /// `HistoryChecker` over hand-built histories: each rule holds on a clean history and names the call
@@ -187,5 +188,23 @@ import Testing
         #expect(v.first?.message.contains(Self.tablet) == true)
         h.feeds[Self.tablet] = [Self.event("v2", "call.ended", rev: 2, reason: "callerCancelled")]
         #expect(HistoryChecker.check(h) == [])
+    }
+}
+
+/// `/proc/<pid>/stat` and `status` as the load figures read them.
+@Suite struct ProcessUsageTests {
+    @Test func cpuTimeAndResidentMemoryComeFromTheirFields() throws {
+        // A command name with a space, as the kernel allows: fields count from the last parenthesis.
+        let stat = "4242 (ring check) S 1 4242 4242 0 -1 4194304 900 0 0 0 250 50 0 0 20 0 5 0 100 1000 2000"
+        let status = "Name:\tring check\nVmPeak:\t  90000 kB\nVmRSS:\t   45678 kB\nThreads:\t5\n"
+        let usage = try #require(ProcessUsage.parse(stat: stat, status: status, ticksPerSecond: 100))
+        #expect(usage.cpuSeconds == 3.0)
+        #expect(usage.rssKiB == 45678)
+        #expect(ProcessUsage.parse(stat: "garbage", status: status, ticksPerSecond: 100) == nil)
+    }
+
+    @Test func thisProcessCanBeRead() throws {
+        let usage = try #require(ProcessUsage.read(pid: getpid()))
+        #expect(usage.rssKiB > 0)
     }
 }

@@ -33,7 +33,8 @@ extension LoadDriver {
         // Register the call before anything else can fail, so the history knows it.
         var failure: String?
         // A retried create, as after a lost response: same operationId, same body.
-        if index % plan.retryEvery == 0 {
+        // Only against a target that declares idempotency: one without it is not judged on retries.
+        if retries && index % plan.retryEvery == 0 {
             await perform(.create, callId: callId, as: caller, body: body, isRetry: true)
         }
         if !(await invitations(callId, phones)) {
@@ -52,9 +53,11 @@ extension LoadDriver {
             let body = answerBody(phones[0])
             let first = await perform(
                 .answer, callId: callId, as: callee, installationId: phones[0].installationId, body: body)
-            await perform(
-                .answer, callId: callId, as: callee, installationId: phones[0].installationId, body: body,
-                isRetry: true)
+            if retries {
+                await perform(
+                    .answer, callId: callId, as: callee, installationId: phones[0].installationId, body: body,
+                    isRetry: true)
+            }
             if first.succeeded { await hangUp(callId, caller) }
         case .calleeHangup:
             let d = phones[index % phones.count]
@@ -75,6 +78,9 @@ extension LoadDriver {
         await perform(.get, callId: callId, as: caller)
         recorder.callFinished(recorded, failure: failure)
     }
+
+    /// Whether the driver retries creates and answers with the same operationId (the target declares `idempotency`).
+    var retries: Bool { target.capabilities.contains(.idempotency) }
 
     func answerBody(_ d: VirtualCallee) -> JSONValue {
         ["operationId": .string(Self.operationId()), "installationId": .string(d.installationId)]

@@ -45,7 +45,7 @@ extension LoadDriver {
         let invokeMs = Self.wallMs()
         let reply = await send(
             operation, method, TargetRoutes.fill(template, ["callId": callId]), as: user, body: body, values: values,
-            installation: installationId)
+            installation: installationId ?? callerInstallation(user))
         let latency = Self.seconds(ContinuousClock.now - invoked) * 1000
         let json = reply.json
         let op = LoadOperation(
@@ -57,6 +57,11 @@ extension LoadDriver {
             winner: json?["answeredByInstallationId"]?.stringValue, expiresAtMs: json?["expiresAtMs"]?.int64Value)
         recorder.record(op, latencyMs: latency)
         return op
+    }
+
+    /// The installation a caller acts from (its feed's), for targets that name one on every operation.
+    func callerInstallation(_ user: TargetUser) -> String? {
+        callers.firstIndex(of: user).map { callerFeeds[$0] }
     }
 
     static func revision(_ v: JSONValue?) -> Int64? {
