@@ -208,3 +208,19 @@ import Testing
         #expect(usage.rssKiB > 0)
     }
 }
+
+extension HistoryCheckerTests {
+    @Test func aRepeatOfAnInvitationIsJudgedByItsArrivalNotItsSendTime() {
+        var h = Self.clean
+        // e3's first send began before the answer completed (1_205) and arrived long after: in flight.
+        h.pushes[2] = Self.invite(3, to: "b-ipad", eventId: "e3", issued: 1_203, arrival: 9_000)
+        #expect(HistoryChecker.check(h) == [])
+        #expect(HistoryChecker.inFlightInvitations(h) == [3])
+        // The same message sent again and arriving after the end plus the margin was not in flight.
+        h.pushes.append(Self.invite(4, to: "b-ipad", eventId: "e3", issued: 1_203, arrival: 2_300))
+        let v = HistoryChecker.check(h)
+        #expect(v.map(\.rule) == [.invitationAfterEnd])
+        #expect(v.first?.message.contains("a repeat") == true)
+        #expect(HistoryChecker.inFlightInvitations(h) == [3])
+    }
+}

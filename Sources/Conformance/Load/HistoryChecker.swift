@@ -193,17 +193,40 @@ public enum HistoryChecker {
         return out
     }
 
+    /// The capture sequence numbers of invitations that arrived after the call stopped ringing (plus the
+    /// margin) but whose first send began before it: in flight, not sent afterwards. Under load a send can
+    /// take seconds, so the profile's arrival-based rule (CALLX-EXP-2, sized for one quiet scenario)
+    /// defers to this one for them.
+    public static func inFlightInvitations(_ h: LoadHistory) -> Set<Int> {
+        let stops = stoppedRinging(h)
+        var attempted: Set<String> = []
+        var out: Set<Int> = []
+        for push in h.pushes.sorted(by: { $0.sequence < $1.sequence }) where push.isInvitation {
+            let firstAttempt = attempted.insert(push.callId + "|" + push.device + "|" + (push.eventId ?? "")).inserted
+            guard firstAttempt, let stop = stops[push.callId], let issued = push.issuedAtMs else { continue }
+            let limit = stop.atMs + h.inFlightMarginMs
+            if issued <= limit && push.arrivalMs > limit { out.insert(push.sequence) }
+        }
+        return out
+    }
+
     static func invitations(_ h: LoadHistory) -> [HistoryViolation] {
         let stops = stoppedRinging(h)
         var out: [HistoryViolation] = []
         var first: [String: LoadPush] = [:]
         var reported: Set<String> = []
+        var attempted: Set<String> = []
         for push in h.pushes.sorted(by: { $0.sequence < $1.sequence }) where push.isInvitation {
+            // Only a message's first send to a device may have been in flight: a repeat of it is judged by
+            // its arrival.
+            let firstAttempt = attempted.insert(push.callId + "|" + push.device + "|" + (push.eventId ?? "")).inserted
             if let stop = stops[push.callId] {
-                let began = push.issuedAtMs ?? push.arrivalMs
+                let began = firstAttempt ? (push.issuedAtMs ?? push.arrivalMs) : push.arrivalMs
                 if began > stop.atMs + h.inFlightMarginMs {
                     let basis =
-                        push.issuedAtMs != nil ? "its send began (issuedAtMs) at \(began)" : "it arrived at \(began)"
+                        firstAttempt && push.issuedAtMs != nil
+                        ? "its send began (issuedAtMs) at \(began)"
+                        : "it arrived at \(began)" + (firstAttempt ? "" : " (a repeat of a message already sent)")
                     out.append(
                         HistoryViolation(
                             rule: .invitationAfterEnd, requirementID: "CALLX-EXP-2", level: .must, callId: push.callId,
