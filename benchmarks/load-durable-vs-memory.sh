@@ -10,14 +10,15 @@
 # load run (invariants and history); a round with violations is reported and fails the script.
 #
 # Usage: benchmarks/load-durable-vs-memory.sh [-c CONCURRENCY | -r RATE] [-t SECONDS] [--debug]
-#   -c N   calls kept in flight (default 16): closed loop, so calls/s is what the backend sustains
+#   -c N   calls kept in flight (default 32): closed loop; calls/s is what backend and driver sustain
+#          together, each call's own waits included (200 ms of talk, the 3 s ring of expiring calls)
 #   -r N   calls started per second instead (open loop)
 #   -t S   how long each round starts calls (default 20)
 # Needs: swift, /usr/bin/python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-load_args=(--concurrency 16) seconds=20 config=release
+load_args=(--concurrency 32) seconds=20 config=release
 while [ $# -gt 0 ]; do
     case "$1" in
         -c) load_args=(--concurrency "$2"); shift 2 ;;
