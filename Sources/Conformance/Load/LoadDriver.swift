@@ -25,6 +25,8 @@ public final class LoadDriver: Sendable {
     let recorder = LoadRecorder()
     let stopFeeds = Mutex(false)
     let nextIndex = Mutex(0)
+    /// Set by `interrupt()`: no more calls start; those in flight finish and the run is judged.
+    let interrupted = Mutex(false)
     /// Each feed's cursor.
     let cursors = Mutex<[String: String]>([:])
 
@@ -98,6 +100,7 @@ public final class LoadDriver: Sendable {
         @Sendable func mayStart(_ index: Int) -> Bool {
             let now = ContinuousClock.now
             return (plan.calls.map { index < $0 } ?? true) && (stopAt.map { now < $0 } ?? true) && now < hardStop
+                && !self.interrupted.withLock { $0 }
         }
         await withTaskGroup(of: Void.self) { group in
             if let concurrency = plan.concurrency {
@@ -130,6 +133,15 @@ public final class LoadDriver: Sendable {
                 index += 1
             }
         }
+    }
+
+    /// Stops starting calls (Ctrl-C): the calls in flight finish, and the run is judged as far as it went.
+    public func interrupt() {
+        let first = interrupted.withLock { was in
+            defer { was = true }
+            return !was
+        }
+        if first { recorder.problem("interrupted: no more calls were started") }
     }
 
     var inFlight: Int { recorder.state.withLock { $0.started - $0.finished } }

@@ -109,6 +109,9 @@ struct LoadCommand: RingcheckCommand {
     func run() async throws -> ExitCode {
         try ReportDirectory.prepare(reportDir)
         let cleanup = RunCleanup()
+        // Ctrl-C while starting stops what was started; once calls run, it stops starting new ones.
+        let signals = CallSignals()
+        let watching = signals.watch(cleanup: cleanup)
         let started: LoadBackend
         do {
             if let targetFile {
@@ -134,6 +137,13 @@ struct LoadCommand: RingcheckCommand {
             let driver = try LoadDriver(
                 target: started.target, mocks: started.mocks, plan: plan, callers: started.callers,
                 callees: started.callees, watched: started.watched, progress: { progress.show($0) })
+            if watching {
+                signals.callPlaced()
+                Task {
+                    await signals.interrupted()
+                    driver.interrupt()
+                }
+            }
             result = await driver.run()
         } catch {
             await cleanup.run()
