@@ -46,6 +46,18 @@ import Testing
         #expect(r.stdout.contains("verdict: conformant (exit 0)"))
     }
 
+    @Test func aClosedLoopOnTheReferenceAsAChildProcessIsCleanAndMeasuresTheChild() async throws {
+        let (r, report) = try await Self.load(["--concurrency", "4", "--calls", "10", "--reference-process"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(report?["callsFinished"]?.int64Value == 10)
+        #expect(report?["concurrency"]?.int64Value == 4)
+        #expect(report?["historyViolations"]?.arrayValue?.isEmpty == true)
+        let resources = report?["resources"]
+        #expect(resources?["label"]?.stringValue?.contains("reference backend (child process") == true)
+        #expect((resources?["samples"]?.arrayValue?.count ?? 0) >= 2)
+        #expect((resources?["rssPeakKiB"]?.int64Value ?? 0) > 0)
+    }
+
     @Test func racyAnswersAreFoundAsTwoWinnersNamingTheCalls() async throws {
         let (r, report) = try await Self.load(["--calls", "30", "--rate", "4", "--reference-defect", "racy-answer"])
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
