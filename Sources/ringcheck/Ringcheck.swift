@@ -12,6 +12,7 @@ struct Ringcheck {
             RunCommand.self,
             InitTargetCommand.self,
             CallCommand.self,
+            LoadCommand.self,
             ListCommand.self,
             ExplainCommand.self,
             ReportMergeCommand.self,

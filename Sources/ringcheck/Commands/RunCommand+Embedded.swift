@@ -11,6 +11,8 @@ import ReferenceBackend
 struct EmbeddedReference {
     let mocks: MockStack
     let target: Target
+    /// The child process's lifecycle when the backend runs as one (`ringcheck load` watches its CPU and memory).
+    var lifecycle: BackendLifecycle? = nil
 
     /// Ring time of a call that is not about expiry: long enough that no scenario's call expires before
     /// its answer however busy the machine is. Scenarios that wait for expiry (`needs: [shortRing]`) ask
@@ -52,7 +54,7 @@ struct EmbeddedReference {
     static func start(
         defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
         accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String? = nil,
-        asChildProcess: Bool = false, cleanup: RunCleanup
+        asChildProcess: Bool = false, eventRetention: Int = EmbeddedReference.eventRetention, cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
         if let log {
             let dir = (log as NSString).deletingLastPathComponent
@@ -80,7 +82,7 @@ struct EmbeddedReference {
             target.restart(through: child.lifecycle)
             target.backendLog = log
             target.shortRingField = "ringSeconds"
-            return EmbeddedReference(mocks: mocks, target: target)
+            return EmbeddedReference(mocks: mocks, target: target, lifecycle: child.lifecycle)
         }
         let providers = mocks.settings.providerSettings(bundleID: appId)
         let options = ReferenceBackendServer.Options(

@@ -9,6 +9,8 @@ struct RunBackend {
     let mocks: MockStack
     /// Most scenarios the target can run at once (its pool of fixed accounts), nil for no limit.
     var maxConcurrency: Int?
+    /// The backend's lifecycle when ringcheck started it (`ringcheck load` watches its CPU and memory).
+    var lifecycle: BackendLifecycle? = nil
 }
 
 /// Why a target cannot be tested (unreachable, mocks that cannot start): the run is inconclusive.
@@ -64,7 +66,7 @@ enum FileTarget {
                 target.capabilities.insert(.backendLog)
             }
         }
-        return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize)
+        return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize, lifecycle: lifecycle)
     }
 
     static func writeSettings(_ mocks: MockStack, _ m: TargetMocks?) throws {

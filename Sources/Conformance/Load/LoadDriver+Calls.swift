@@ -1,0 +1,138 @@
+import Foundation
+import JSON
+import PushMocks
+
+extension LoadDriver {
+    // MARK: One call
+
+    /// Places call number `index` and plays its script to the end.
+    func runCall(_ index: Int) async {
+        let script = LoadScript.script(for: index, shortRing: target.shortRingField != nil)
+        recorder.callStarted(script)
+        let callerIndex = index % callers.count
+        let calleeIndex = index % callees.count
+        let caller = callers[callerIndex]
+        let callee = callees[calleeIndex]
+        let phones = devices[calleeIndex]
+        let callId = RandomText.uuid()
+        var body: JSONValue = [
+            "callId": .string(callId), "calleeUserId": .string(callee.userId),
+            "operationId": .string(Self.operationId()),
+        ]
+        if script == .expire, let field = target.shortRingField {
+            body = body.setting(field, to: .int(Int64(plan.shortRingSeconds)))
+        }
+        let create = await perform(.create, callId: callId, as: caller, body: body)
+        guard create.succeeded else {
+            recorder.callFinished(nil, failure: "create \(callId): \(HistoryChecker.describe(create))")
+            return
+        }
+        let call = LoadCall(
+            callId: callId, script: script.rawValue, callerFeed: callerFeeds[callerIndex],
+            calleeFeeds: phones.map(\.installationId), expiresAtMs: nil)
+        // Register the call before anything else can fail, so the history knows it.
+        var failure: String?
+        // A retried create, as after a lost response: same operationId, same body.
+        // Only against a target that declares idempotency: one without it is not judged on retries.
+        if retries && index % plan.retryEvery == 0 {
+            await perform(.create, callId: callId, as: caller, body: body, isRetry: true)
+        }
+        if !(await invitations(callId, phones)) {
+            recorder.problem("call \(callId): not every device's invitation reached the mocks within the wait limit")
+        }
+        switch script {
+        case .race:
+            let answers = await withTaskGroup(of: LoadOperation.self) { group in
+                for d in phones { group.addTask { await self.answer(callId, as: callee, from: d) } }
+                var all: [LoadOperation] = []
+                for await op in group { all.append(op) }
+                return all
+            }
+            if answers.contains(where: \.succeeded) { await hangUp(callId, caller) }
+        case .answerRetry:
+            let body = answerBody(phones[0])
+            let first = await perform(
+                .answer, callId: callId, as: callee, installationId: phones[0].installationId, body: body)
+            if retries {
+                await perform(
+                    .answer, callId: callId, as: callee, installationId: phones[0].installationId, body: body,
+                    isRetry: true)
+            }
+            if first.succeeded { await hangUp(callId, caller) }
+        case .calleeHangup:
+            let d = phones[index % phones.count]
+            let answered = await answer(callId, as: callee, from: d)
+            if answered.succeeded {
+                try? await Task.sleep(for: .milliseconds(200))
+                await end(callId, as: callee, from: d, reason: "localHangup")
+            }
+        case .cancel:
+            await end(callId, as: caller, reason: "callerCancelled")
+        case .decline:
+            await end(callId, as: callee, from: phones[phones.count - 1], reason: "declined")
+        case .expire:
+            failure = await awaitExpiry(callId, caller, expiresAtMs: create.expiresAtMs)
+        }
+        var recorded = call
+        recorded.expiresAtMs = create.expiresAtMs
+        await perform(.get, callId: callId, as: caller)
+        recorder.callFinished(recorded, failure: failure)
+    }
+
+    /// Whether the driver retries creates and answers with the same operationId (the target declares `idempotency`).
+    var retries: Bool { target.capabilities.contains(.idempotency) }
+
+    func answerBody(_ d: VirtualCallee) -> JSONValue {
+        ["operationId": .string(Self.operationId()), "installationId": .string(d.installationId)]
+    }
+
+    func answer(_ callId: String, as user: TargetUser, from d: VirtualCallee) async -> LoadOperation {
+        await perform(.answer, callId: callId, as: user, installationId: d.installationId, body: answerBody(d))
+    }
+
+    /// The caller hangs up after a moment of talk.
+    func hangUp(_ callId: String, _ caller: TargetUser) async {
+        try? await Task.sleep(for: .milliseconds(200))
+        await end(callId, as: caller, reason: "localHangup")
+    }
+
+    @discardableResult
+    func end(_ callId: String, as user: TargetUser, from d: VirtualCallee? = nil, reason: String) async -> LoadOperation
+    {
+        var body: JSONValue = ["operationId": .string(Self.operationId()), "reason": .string(reason)]
+        if let d { body = body.setting("installationId", to: .string(d.installationId)) }
+        return await perform(.end, callId: callId, as: user, installationId: d?.installationId, body: body)
+    }
+
+    /// Waits past the call's expiry and reads its snapshot until it shows the call ended; the reason
+    /// when it never did within the wait limit.
+    func awaitExpiry(_ callId: String, _ caller: TargetUser, expiresAtMs: Int64?) async -> String? {
+        let expires = expiresAtMs ?? (Self.wallMs() + Int64(plan.shortRingSeconds) * 1000)
+        let wait = max(0, expires - Self.wallMs()) + 300
+        try? await Task.sleep(for: .milliseconds(min(wait, Int64(plan.waitLimitSeconds * 1000))))
+        let deadline = ContinuousClock.now + .milliseconds(Int64(plan.waitLimitSeconds * 1000))
+        while ContinuousClock.now < deadline {
+            let op = await perform(.get, callId: callId, as: caller)
+            if op.state == "ended" { return nil }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        return "call \(callId) was still not ended \(LoadFigures.format(plan.waitLimitSeconds)) s after its expiry"
+    }
+
+    /// Waits until each device's invitation for the call reached the mocks (within the wait limit);
+    /// whether all did. Without mocks in play there is nothing to wait for.
+    func invitations(_ callId: String, _ phones: [VirtualCallee]) async -> Bool {
+        guard let log = mocks?.log else { return true }
+        let tokens = Set(phones.map { $0.token.lowercased() })
+        let found = await log.waitFor(
+            count: phones.count,
+            matching: { c in
+                guard let token = c.deviceToken ?? c.fcmTarget?.value, tokens.contains(token.lowercased()) else {
+                    return false
+                }
+                let callx = PushMatchDocument.callx(c)
+                return callx?["callId"]?.stringValue == callId && callx?["type"]?.stringValue == "call.invited"
+            }, timeout: .milliseconds(Int64(plan.waitLimitSeconds * 1000)))
+        return found.count >= phones.count
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Reports
+
+/// What `ringcheck load` reports: the verdict, the figures, and every violation with the call it concerns.
+public struct LoadReport: Sendable, Equatable, Codable {
+    public var verdict: Verdict
+    public var profile: String
+    public var target: String
+    /// The plan, in words (`4 calls/s, for 10 s`), and its parts.
+    public var plan: String
+    public var rate: Double?
+    public var concurrency: Int?
+    public var startedAtMs: Int64
+    /// From the first call started to the last one finished.
+    public var callSeconds: Double
+    /// The whole run, settling and the final feed reads included.
+    public var totalSeconds: Double
+    public var callsStarted: Int
+    public var callsFinished: Int
+    public var callsFailed: Int
+    /// Calls by script (`race`, `cancel`, …).
+    public var scripts: [String: Int]
+    /// Calls finished per second of `callSeconds`.
+    public var callsPerSecond: Double
+    public var requests: Int
+    /// Requests that got no answer at all (connection errors, timeouts).
+    public var transportErrors: Int
+    public var pushes: Int
+    public var invitations: Int
+    /// Per endpoint (`create`, `answer`, `end`, `get`, `events`, `register`).
+    public var endpoints: [LatencyFigures]
+    /// From the request that caused a push to its arrival at the mock.
+    public var pushLatency: [LatencyFigures]
+    /// The backend's CPU and memory, when it runs on this machine.
+    public var resources: ResourceFigures?
+    public var historyViolations: [HistoryViolation]
+    public var invariantViolations: [LoadInvariantFinding]
+    /// What got in the way (calls that failed, feeds that could not be read), at most 20.
+    public var problems: [String]
+    /// Why the verdict is inconclusive, when it is.
+    public var inconclusiveReason: String?
+
+    /// The report as pretty-printed JSON with sorted keys.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// The verdict of these findings: a broken MUST is non-conformant; otherwise a run that could not
+    /// judge enough is inconclusive.
+    static func verdict(history: [HistoryViolation], invariants: [LoadInvariantFinding], inconclusive: String?)
+        -> Verdict
+    {
+        if history.contains(where: { $0.level == .must }) || invariants.contains(where: { $0.level == .must }) {
+            return .nonConformant
+        }
+        return inconclusive == nil ? .conformant : .inconclusive
+    }
+}
+
+/// A profile invariant a captured push or a feed's event broke during the load, with the call.
+public struct LoadInvariantFinding: Sendable, Equatable, Codable {
+    public var requirementID: String
+    public var level: RequirementLevel
+    /// The call of the offending push or event, when known.
+    public var callId: String?
+    public var message: String
+
+    /// Creates a value from its parts.
+    public init(requirementID: String, level: RequirementLevel, callId: String?, message: String) {
+        self.requirementID = requirementID
+        self.level = level
+        self.callId = callId
+        self.message = message
+    }
+}
+
+/// A load run's report together with the history it judged.
+public struct LoadResult: Sendable {
+    public var report: LoadReport
+    public var history: LoadHistory
+
+    /// The result of a run that could not start its calls (devices could not be registered): inconclusive.
+    static func setupFailed(_ reason: String, target: Target, plan: LoadPlan, startedAtMs: Int64) -> LoadResult {
+        LoadResult(
+            report: LoadReport(
+                verdict: .inconclusive, profile: "callx", target: target.name, plan: plan.summary, rate: plan.rate,
+                concurrency: plan.concurrency, startedAtMs: startedAtMs, callSeconds: 0, totalSeconds: 0,
+                callsStarted: 0, callsFinished: 0, callsFailed: 0, scripts: [:], callsPerSecond: 0, requests: 0,
+                transportErrors: 0, pushes: 0, invitations: 0, endpoints: [], pushLatency: [], resources: nil,
+                historyViolations: [], invariantViolations: [], problems: [reason], inconclusiveReason: reason),
+            history: LoadHistory())
+    }
+}

@@ -1,0 +1,66 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+
+extension LoadCommand {
+    /// The embedded reference's load users: callers `load-a0`, `load-a1`, callees `load-b0`…`load-b2`.
+    static let embeddedCallers = ["load-a0", "load-a1"]
+    static let embeddedCallees = ["load-b0", "load-b1", "load-b2"]
+    /// Events kept per feed on the embedded backend: far more than a feed holds between two reads, so a
+    /// gap there would be a finding about the driver, not the backend.
+    static let embeddedEventRetention = 100_000
+
+    /// Starts the mocks and the embedded reference backend (in process, or as a child process).
+    func startEmbedded(cleanup: RunCleanup) async throws -> LoadBackend {
+        let names = Self.embeddedCallers + Self.embeddedCallees
+        let users = names.map {
+            BackendUser(userId: $0, displayName: $0, handle: "callx:\($0)", bearerToken: "token-\($0)")
+        }
+        let accounts: @Sendable (String, Int) -> TargetUser? = { name, _ in
+            names.contains(name) ? TargetUser(userId: name, bearerToken: "token-\(name)") : nil
+        }
+        let log = asChildProcess ? reportDir + "/backend.log" : nil
+        let embedded = try await EmbeddedReference.start(
+            defects: defects, users: users, ringSeconds: 30, accounts: accounts, log: log,
+            asChildProcess: asChildProcess, eventRetention: Self.embeddedEventRetention, cleanup: cleanup)
+        var watched: WatchedProcess?
+        if asChildProcess, let pid = await embedded.lifecycle?.pid {
+            watched = WatchedProcess(pid: pid, label: "reference backend (child process, SQLite file)")
+        } else if !asChildProcess {
+            watched = WatchedProcess(
+                pid: getpid(),
+                label:
+                    "ringcheck itself (embedded reference in process, SQLite file; includes the mocks and the driver)")
+        }
+        return LoadBackend(
+            target: embedded.target, mocks: embedded.mocks,
+            callers: Self.embeddedCallers.compactMap { accounts($0, 0) },
+            callees: Self.embeddedCallees.compactMap { accounts($0, 0) }, watched: watched)
+    }
+
+    /// Starts the mocks (and the backend, when the file's lifecycle says how) for `--target FILE`: user
+    /// a calls b (and c when the file declares it).
+    func startTarget(_ path: String, cleanup: RunCleanup) async throws -> LoadBackend {
+        let file = try FileTarget.load(path, users: .call(caller: "a", callee: "b"))
+        if let profile = file.profile, profile != "callx" {
+            throw UsageError(message: "\(path) is for profile '\(profile)': load mode supports callx", command: "load")
+        }
+        let backend = try await FileTarget.start(
+            file, announce: true, log: reportDir + "/backend.log", cleanup: cleanup)
+        var target = backend.target
+        var callers: [TargetUser] = []
+        var callees: [TargetUser] = []
+        for role in ["a", "b", "c"] {
+            guard var user = target.accounts(role, 0) else { continue }
+            if let credentials = target.credentials { user.authHeaders = try await credentials(role, 0) }
+            if role == "a" { callers.append(user) } else { callees.append(user) }
+        }
+        target.credentials = nil
+        var watched: WatchedProcess?
+        if let pid = await backend.lifecycle?.pid {
+            watched = WatchedProcess(pid: pid, label: "backend (child process started by the target file's lifecycle)")
+        }
+        return LoadBackend(target: target, mocks: backend.mocks, callers: callers, callees: callees, watched: watched)
+    }
+}

@@ -1,0 +1,186 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `ringcheck load`: many concurrent calls against a backend, every push and the whole history checked.
+struct LoadCommand: RingcheckCommand {
+    static let configuration = CommandConfiguration(
+        name: "load",
+        abstract: "Put a backend under many concurrent calls and check every push and the whole history.",
+        discussion: """
+            Drives many calls at once (callx profile): creates, invitations to each callee's 2-3 virtual devices
+            (APNs VoIP and FCM, on ringcheck's mocks), racing answers from several devices, cancels, declines,
+            expiries (a short ring), hang-ups, and retried creates and answers with the same operationId. Every
+            captured push is checked against the profile's invariants as in 'run', and the whole run's history
+            (each request with the times it was sent and answered, each push, each feed's events) against: one
+            winner per answered call, a retry's outcome equal to its original's, revisions increasing per call in
+            each feed, every event once per feed and none lost without a gap, at most one invitation per device
+            and call, none whose send began after the call stopped ringing.
+
+            Without --target it runs against the embedded reference backend (in process; --reference-process for
+            a child process), with callers load-a0, load-a1 and callees load-b0..load-b2. With --target, user a
+            calls user b (and c, when the file declares it), through the file's mapping as 'run' does.
+
+            Figures: calls/s sustained, latency percentiles per endpoint, push latency from the request that
+            caused each push to its arrival at the mock, and the backend's CPU and memory when it runs on this
+            machine (a child process; for the in-process reference, ringcheck's own process, labelled so).
+            Progress is a single line on a terminal. Loopback only; bounded by --duration or --calls and by a
+            hard limit of one hour.
+
+            EXIT STATUS:
+              0   clean: no MUST broken in the history or the pushes
+              1   violations (each names its call)
+              2   usage or configuration error
+              3   inconclusive: the backend could not be reached, or too many calls failed to be judged
+            """,
+        options: [
+            .value(
+                "target", "FILE",
+                help: "A target file describing the backend (see init-target); default: the embedded reference backend."
+            ),
+            .value("profile", "NAME", help: "The profile to load (load mode supports callx).", default: "callx"),
+            .value("rate", "N", help: "Calls started per second.", default: "4 unless --concurrency"),
+            .value("concurrency", "N", help: "Calls kept in flight instead of a rate."),
+            .value("duration", "S", help: "Stop starting calls after S seconds.", default: "10 unless --calls"),
+            .value("calls", "N", help: "Stop after starting N calls."),
+            .value("max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200"),
+            .value(
+                "short-ring", "S", help: "How long the calls that should expire ring (whole seconds).", default: "3"),
+            .value(
+                "report-dir", "DIR", help: "Where report.json (and backend.log) are written.", default: "reports/load"),
+            .flag(
+                "reference-process", help: "Run the embedded reference backend as a child process (serve-reference)."),
+            .value(
+                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
+                repeatable: true),
+        ],
+        examples: [
+            "ringcheck load --rate 5 --duration 10",
+            "ringcheck load --calls 100 --concurrency 8 --reference-defect racy-answer   # exit 1, names the calls",
+            "ringcheck load --target backend.yaml --rate 20 --duration 60",
+        ])
+
+    var targetFile: String?
+    var plan: LoadPlan
+    var reportDir: String
+    var asChildProcess: Bool
+    var defects: Set<Defect>
+
+    init(arguments: ParsedArguments) throws {
+        let name = Self.configuration.name
+        targetFile = arguments.value("target")
+        if let profile = arguments.value("profile"), profile != "callx" {
+            _ = try arguments.profileName()
+            throw UsageError(message: "load mode supports callx (not '\(profile)')", command: name)
+        }
+        let rate = try arguments.double("rate")
+        let concurrency = try arguments.int("concurrency", in: 1...10_000)
+        if rate != nil && concurrency != nil {
+            throw UsageError(message: "--rate and --concurrency exclude each other: give one", command: name)
+        }
+        if let rate, !(rate > 0 && rate <= 10_000) {
+            throw UsageError(message: "--rate takes calls per second above 0 (at most 10000)", command: name)
+        }
+        let duration = try arguments.double("duration")
+        if let duration, !(duration > 0 && duration <= 3_600) {
+            throw UsageError(message: "--duration takes seconds above 0 (at most 3600)", command: name)
+        }
+        let calls = try arguments.int("calls", in: 1...1_000_000)
+        let maxInFlight = try arguments.int("max-in-flight", in: 1...10_000) ?? 200
+        let shortRing = try arguments.int("short-ring", in: 1...60) ?? 3
+        plan = LoadPlan(
+            rate: rate, concurrency: concurrency, durationSeconds: duration, calls: calls, maxInFlight: maxInFlight,
+            shortRingSeconds: shortRing)
+        reportDir = arguments.value("report-dir") ?? "reports/load"
+        asChildProcess = arguments.flag("reference-process")
+        defects = try arguments.referenceDefects()
+        if targetFile != nil && (!defects.isEmpty || asChildProcess) {
+            throw UsageError(
+                message: "--reference-defect and --reference-process apply to the embedded backend, not to --target",
+                command: name)
+        }
+    }
+
+    func run() async throws -> ExitCode {
+        try ReportDirectory.prepare(reportDir)
+        let cleanup = RunCleanup()
+        // Ctrl-C while starting stops what was started; once calls run, it stops starting new ones.
+        let signals = CallSignals()
+        let watching = signals.watch(cleanup: cleanup)
+        let started: LoadBackend
+        do {
+            if let targetFile {
+                started = try await startTarget(targetFile, cleanup: cleanup)
+            } else {
+                started = try await startEmbedded(cleanup: cleanup)
+            }
+        } catch let error as ConfigurationError {
+            await cleanup.run()
+            throw error
+        } catch let error as UsageError {
+            await cleanup.run()
+            throw error
+        } catch {
+            await cleanup.run()
+            Console.error("ringcheck load: cannot start: \(error)")
+            return .inconclusive
+        }
+        let progress = LoadProgressLine()
+        Console.out("ringcheck load: callx on \(started.target.name) (\(started.target.baseURL)): \(plan.summary)")
+        let result: LoadResult
+        do {
+            let driver = try LoadDriver(
+                target: started.target, mocks: started.mocks, plan: plan, callers: started.callers,
+                callees: started.callees, watched: started.watched, progress: { progress.show($0) })
+            if watching {
+                signals.callPlaced()
+                Task {
+                    await signals.interrupted()
+                    driver.interrupt()
+                }
+            }
+            result = await driver.run()
+        } catch {
+            await cleanup.run()
+            Console.error("ringcheck load: cannot start the HTTP client: \(error)")
+            return .inconclusive
+        }
+        progress.finish()
+        await cleanup.run()
+        let path = reportDir + "/report.json"
+        do { try result.report.json().write(to: URL(fileURLWithPath: path)) } catch {
+            Console.error("ringcheck load: cannot write \(path): \(error)")
+        }
+        Console.out(LoadConsoleSummary.render(result.report) + "report: \(path)\n")
+        return ExitCode(rawValue: result.report.verdict.exitCode) ?? .inconclusive
+    }
+}
+
+/// What a load run drives: the target, its mocks, who calls whom, and the process to watch.
+struct LoadBackend {
+    var target: Target
+    var mocks: MockStack
+    var callers: [TargetUser]
+    var callees: [TargetUser]
+    var watched: WatchedProcess?
+}
+
+/// The progress line: rewritten in place on a terminal (standard error), nothing otherwise.
+final class LoadProgressLine: Sendable {
+    let enabled = isatty(STDERR_FILENO) == 1
+
+    func show(_ p: LoadProgress) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + p.line).utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
