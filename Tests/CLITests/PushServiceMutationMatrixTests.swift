@@ -27,6 +27,7 @@ import Testing
         ("ignore-badge", false, ["PUSHSVC-NOTIF-4"]),
         ("ignore-channel", false, ["PUSHSVC-NOTIF-5"]),
         ("sandbox-ignored", true, ["PUSHSVC-DEV-3"]),
+        ("accept-bad-registration", false, ["PUSHSVC-REQ-5"]),
     ]
 
     static let matrix = ProfileMutationMatrix(profile: "push-service", entries: entries, timeout: 180)
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func theConformingReferencePassesEveryScenario() async throws {
-        try await Self.matrix.expectConformingPasses(scenarios: 13)
+        try await Self.matrix.expectConformingPasses(scenarios: 14)
     }
 
     @Test func everyDefectFailsExactlyTheRequirementsItBreaks() async throws {

@@ -64,6 +64,18 @@ import Testing
             errors("serviceApp: {appId: a, apiKey: k, routes: {notifications: x}}\n").contains {
                 $0.contains("not a path")
             })
+        let twice = errors(
+            "serviceApp:\n  appId: a\n  apiKey: k\n  fieldNames:\n    headings: title\n    contents: title\n")
+        #expect(
+            twice.contains {
+                $0.contains("t.yaml:8") && $0.contains("serviceApp.fieldNames.contents")
+                    && $0.contains("'title' is already the service's name for 'headings'")
+            }, "\(twice)")
+        #expect(
+            errors("serviceApp: {appId: a, apiKey: k, fieldNames: {headings: \"\"}}\n").contains {
+                $0.contains("must not be empty")
+            })
+        #expect(errors("serviceApp: {appId: a, apiKey: k, fieldNames: [a]}\n").contains { $0.contains("mapping") })
         #expect(errors("serviceApp: {appId: a, appIdEnv: A, apiKey: k}\n").contains { $0.contains("not both") })
         #expect(errors("serviceApp: {appIdEnv: A, apiKey: k}\n").contains { $0.contains("lifecycle.start") })
         #expect(

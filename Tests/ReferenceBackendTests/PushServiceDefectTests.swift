@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(PushServiceDefect.allCases.count == 18)
+        #expect(PushServiceDefect.allCases.count == 19)
         #expect(Set(PushServiceDefect.allCases.map(\.name)).count == PushServiceDefect.allCases.count)
         #expect(PushServiceDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
         #expect(PushServiceDefect.parse(["ignore-ttl", "ignore-ttls"]) == ([.ignoreTTL], ["ignore-ttls"]))
@@ -215,6 +215,20 @@ import Testing
         let stack = try await start([.sandboxIgnored], sandbox: true)
         _ = try await send(stack, PushServiceStack.call(["user-1"]))
         #expect(try push(stack, .apns).environment == .production)
+        await stack.stop()
+    }
+
+    @Test func acceptBadRegistration() async throws {
+        let stack = try await start([.acceptBadRegistration])
+        let unknownPlatform = try await stack.registerDevice("user-2", platform: "windows", token: "t")
+        #expect(unknownPlatform.status == 200 && unknownPlatform["id"]?.stringValue != nil)
+        let noToken = try await stack.send(
+            "POST", "/api/v1/apps/\(stack.appId)/devices",
+            body: (["external_id": 42, "platform": "ios"] as JSONValue).bytes())
+        #expect(noToken.status == 200)
+        // Only the member checks are off: a body that is no JSON object is still refused.
+        let notJSON = try await stack.send("POST", "/api/v1/apps/\(stack.appId)/devices", body: Array("[".utf8))
+        #expect(notJSON.status == 400)
         await stack.stop()
     }
 }

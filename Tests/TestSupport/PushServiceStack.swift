@@ -12,17 +12,21 @@ public final class PushServiceStack: Sendable {
     public let server: PushServiceServer
     public let client: HTTPClient
 
-    /// Starts mocks and service with `defects`.
+    /// Starts mocks and service with `defects`, serving `apiShape`.
     public static func start(
-        defects: Set<PushServiceDefect> = [], logFile: String? = nil, database: Database.Location = .inMemory,
+        defects: Set<PushServiceDefect> = [], apiShape: PushServiceAPIShape = .reference, logFile: String? = nil,
+        database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 500)
     ) throws -> PushServiceStack {
         let mocks = try MockStack.start()
         do {
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
+            var configuration = PushServiceConfiguration.generated(
+                bundleID: mocks.providers.credentials.bundleID, defects: defects)
+            configuration.apiShape = apiShape
             let server = try PushServiceServer(
                 options: .init(
-                    configuration: .generated(bundleID: mocks.providers.credentials.bundleID, defects: defects),
+                    configuration: configuration,
                     database: database, retryPolicy: retryPolicy, logFile: logFile),
                 providers: settings)
             try server.start()

@@ -67,9 +67,29 @@ extension TargetFileDecoder {
             }
             routes = map
         }
-        let fieldNames = f["fieldNames"].flatMap { stringMap($0.value, "serviceApp.fieldNames") } ?? [:]
+        let fieldNames = f["fieldNames"].flatMap { checkedFieldNames($0.value) } ?? [:]
         guard let appId, let apiKey else { return }
         file.serviceApp = ServiceApp(appId: appId, apiKey: apiKey, routes: routes, fieldNames: fieldNames)
+    }
+
+    /// `serviceApp.fieldNames`: each service name non-empty and given to one seed name only (answers are read back
+    /// through the inverse).
+    private mutating func checkedFieldNames(_ node: YAMLNode) -> [String: String]? {
+        guard let map = stringMap(node, "serviceApp.fieldNames") else { return nil }
+        var seedNameOf: [String: String] = [:]
+        for entry in node.entries ?? [] {
+            guard let name = map[entry.key] else { continue }
+            if name.isEmpty {
+                d.error(entry.value.mark, "serviceApp.fieldNames.\(entry.key)", "the service's name must not be empty")
+            } else if let other = seedNameOf[name] {
+                d.error(
+                    entry.value.mark, "serviceApp.fieldNames.\(entry.key)",
+                    "'\(name)' is already the service's name for '\(other)'; answers could not be read back")
+            } else {
+                seedNameOf[name] = entry.key
+            }
+        }
+        return map
     }
 
     /// The route names a `serviceApp.routes` may map (the push-service profile's).

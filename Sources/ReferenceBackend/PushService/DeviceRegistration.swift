@@ -8,8 +8,10 @@ struct DeviceRegistration: Sendable, Equatable {
     var voipToken: String?
     var sandbox: Bool
 
-    /// Reads `body`; every problem found is one entry of the error list (a 400).
-    init(json body: JSONValue) throws(ServiceErrors) {
+    /// Reads `body`; every problem found is one entry of the error list (a 400). `lenient` (the
+    /// `accept-bad-registration` defect) stores whatever object it is given: missing or wrong members are
+    /// taken as empty, an unknown platform as Android.
+    init(json body: JSONValue, lenient: Bool = false) throws(ServiceErrors) {
         guard case .object = body else { throw ServiceErrors("the body must be a JSON object") }
         var errors: [String] = []
         let externalId = body["external_id"]?.stringValue ?? ""
@@ -37,9 +39,10 @@ struct DeviceRegistration: Sendable, Equatable {
             if let flag = value.boolValue { sandbox = flag } else { errors.append("sandbox must be true or false") }
             if platform == .android { errors.append("sandbox is for iOS devices only") }
         }
-        guard errors.isEmpty, let platform else { throw ServiceErrors(errors) }
+        if lenient { errors = [] }
+        guard errors.isEmpty else { throw ServiceErrors(errors) }
         self.externalId = externalId
-        self.platform = platform
+        self.platform = platform ?? .android
         self.token = token
         self.voipToken = voipToken
         self.sandbox = sandbox

@@ -35,11 +35,12 @@ public struct PushServiceAPI: HTTPHandler {
         let result: APIResult
         switch (method, parts.count) {
         case ("POST", 1) where parts == ["notifications"], ("POST", 3) where parts == ["api", "v1", "notifications"]:
-            result = notify(request)
+            result = notify(body: request.body, authorization: request.headers["authorization"])
         case ("GET", 2) where parts[0] == "notifications":
-            result = notification(parts[1], request)
+            result = notification(
+                parts[1], appId: request.query["app_id"], authorization: request.headers["authorization"])
         case ("POST", 5) where parts.starts(with: ["api", "v1", "apps"]) && parts[4] == "devices":
-            result = registerDevice(appId: parts[3], request)
+            result = registerDevice(appId: parts[3], body: request.body)
         case ("DELETE", 6) where parts.starts(with: ["api", "v1", "apps"]) && parts[4] == "devices":
             result = deleteDevice(appId: parts[3], id: parts[5])
         default:
@@ -51,9 +52,9 @@ public struct PushServiceAPI: HTTPHandler {
     // MARK: Auth
 
     /// Whether `Authorization` carries the app's REST key (`Key`, `Basic` or `Bearer`, the key as-is).
-    func authorized(_ request: HTTPRequest) -> Bool {
+    func authorized(_ authorization: String?) -> Bool {
         if defects.contains(.acceptAnyKey) { return true }
-        guard let header = request.headers["authorization"] else { return false }
+        guard let header = authorization else { return false }
         let pieces = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard pieces.count == 2 else { return false }
         var schemes: Set<String> = ["key", "basic", "bearer"]
@@ -69,15 +70,15 @@ public struct PushServiceAPI: HTTPHandler {
 
     // MARK: Notifications
 
-    func notify(_ request: HTTPRequest) -> APIResult {
+    func notify(body bytes: [UInt8], authorization: String?) -> APIResult {
         let now = clock()
         do {
-            guard let body = try? JSONValue.parse(request.body) else { throw ServiceErrors("the body is not JSON") }
+            guard let body = try? JSONValue.parse(bytes) else { throw ServiceErrors("the body is not JSON") }
             let appId = try ServiceNotification.appId(of: body)
             guard appId == configuration.appId else {
                 return forbidden("app_id \(appId.prefix(64)) is not a known app")
             }
-            guard authorized(request) else { return forbidden(Self.wrongKey) }
+            guard authorized(authorization) else { return forbidden(Self.wrongKey) }
             let notification = try ServiceNotification(json: body)
             var callId = notification.call?.id ?? ""
             if notification.call != nil && callId.isEmpty && !defects.contains(.noGeneratedID) {
@@ -99,7 +100,7 @@ public struct PushServiceAPI: HTTPHandler {
             let id = RandomIdentifier.uuid()
             try store.queue(
                 notificationId: id, appId: appId, callId: notification.call == nil ? nil : callId,
-                callAction: notification.call?.action.rawValue, request: request.body, deliveries: planned, nowMs: now)
+                callAction: notification.call?.action.rawValue, request: bytes, deliveries: planned, nowMs: now)
             worker.signal.notify()
             let kind = notification.call.map { "call \($0.action.rawValue) \(callId)" } ?? "notification"
             log?.write("notification \(id) (\(kind)) queued for \(planned.count) device(s)")
@@ -112,12 +113,12 @@ public struct PushServiceAPI: HTTPHandler {
         }
     }
 
-    func notification(_ id: String, _ request: HTTPRequest) -> APIResult {
-        guard let appId = request.query["app_id"], !appId.isEmpty else {
+    func notification(_ id: String, appId: String?, authorization: String?) -> APIResult {
+        guard let appId, !appId.isEmpty else {
             return ServiceErrors("app_id is required: GET /notifications/{id}?app_id=<App ID>").result
         }
         guard appId == configuration.appId else { return forbidden("app_id \(appId.prefix(64)) is not a known app") }
-        guard authorized(request) else { return forbidden(Self.wrongKey) }
+        guard authorized(authorization) else { return forbidden(Self.wrongKey) }
         guard let found = try? store.notification(appId: appId, id: id) else {
             return ServiceErrors(status: 404, "Couldn't find a notification with id \(id.prefix(64))").result
         }
@@ -142,11 +143,12 @@ public struct PushServiceAPI: HTTPHandler {
 
     // MARK: Devices
 
-    func registerDevice(appId: String, _ request: HTTPRequest) -> APIResult {
+    func registerDevice(appId: String, body bytes: [UInt8]) -> APIResult {
         guard appId == configuration.appId else { return forbidden("app \(appId.prefix(64)) is not a known app") }
         do {
-            guard let body = try? JSONValue.parse(request.body) else { throw ServiceErrors("the body is not JSON") }
-            let registration = try DeviceRegistration(json: body)
+            guard let body = try? JSONValue.parse(bytes) else { throw ServiceErrors("the body is not JSON") }
+            let registration = try DeviceRegistration(
+                json: body, lenient: defects.contains(.acceptBadRegistration))
             let id = try store.register(registration, appId: appId, nowMs: clock())
             log?.write(
                 "device \(id) registered: \(registration.platform.rawValue) of \(registration.externalId)"

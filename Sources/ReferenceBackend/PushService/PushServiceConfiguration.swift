@@ -12,16 +12,19 @@ public struct PushServiceConfiguration: Sendable {
     public var defaultCallTimeoutSeconds: Int64
     /// The defects switched on; empty for a conforming service.
     public var defects: Set<PushServiceDefect>
+    /// Which REST API it serves: the seed's, or the same service behind other routes and member names.
+    public var apiShape: PushServiceAPIShape
 
     public init(
         appId: String, apiKey: String, bundleID: String, defaultCallTimeoutSeconds: Int64 = 30,
-        defects: Set<PushServiceDefect> = []
+        defects: Set<PushServiceDefect> = [], apiShape: PushServiceAPIShape = .reference
     ) {
         self.appId = appId
         self.apiKey = apiKey
         self.bundleID = bundleID
         self.defaultCallTimeoutSeconds = defaultCallTimeoutSeconds
         self.defects = defects
+        self.apiShape = apiShape
     }
 
     /// A fresh app: a random App ID and `psk_` key.

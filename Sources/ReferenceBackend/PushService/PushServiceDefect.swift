@@ -22,6 +22,7 @@ public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
     case ignoreBadge = "ignore-badge"
     case ignoreChannel = "ignore-channel"
     case sandboxIgnored = "sandbox-ignored"
+    case acceptBadRegistration = "accept-bad-registration"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -49,6 +50,9 @@ public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
         case .ignoreBadge: return "ios_badgeCount is not mapped to aps.badge"
         case .ignoreChannel: return "android_channel_id is not mapped to android.notification.channel_id"
         case .sandboxIgnored: return "devices registered with sandbox: true are pushed through the production APNs host"
+        case .acceptBadRegistration:
+            return
+                "device registrations with missing or wrong members, or an unknown platform, are stored (200), not 400"
         }
     }
 

@@ -65,7 +65,9 @@ public final class PushServiceServer: Sendable {
             clock: clock, log: log)
         self.api = api
         // Bodies are never logged: registrations carry push tokens.
-        let handler: any HTTPHandler = log.map { LoggingHandler(inner: api, log: $0, logBodies: false) } ?? api
+        let shaped: any HTTPHandler =
+            configuration.apiShape == .alternate ? PushServiceAlternateAPI(inner: api) : api
+        let handler: any HTTPHandler = log.map { LoggingHandler(inner: shaped, log: $0, logBodies: false) } ?? shaped
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),
             handler: handler)

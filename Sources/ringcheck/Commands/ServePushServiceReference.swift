@@ -17,8 +17,10 @@ struct ServePushServiceReference {
         DELETE /api/v1/apps/{appId}/devices/{id}, POST /notifications (Authorization: Key|Basic|Bearer
         <REST key>; normal notifications and calls) and GET /notifications/{id}?app_id= (delivery counts).
         The App ID and key come from \(appIdVariable) and \(apiKeyVariable), or are generated and
-        printed. --db keeps devices and the delivery queue across restarts; --ring-seconds,
-        --event-retention, --users, --api-shape and --webhook-secret do not apply.
+        printed. --db keeps devices and the delivery queue across restarts. --api-shape alternate
+        serves the same service under /v2 (installations, messages) with other member names (appId,
+        audience, externalId, os, pushToken, pushKitToken, heading, message, …; the seed's routes 404).
+        --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
 
         PUSH-SERVICE DEFECTS (--profile push-service --defect NAME):
 
@@ -29,7 +31,7 @@ struct ServePushServiceReference {
 
     init(arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let command = ServeReferenceCommand.configuration.name
-        for name in ["ring-seconds", "event-retention", "api-shape", "users", "webhook-secret"]
+        for name in ["ring-seconds", "event-retention", "users", "webhook-secret"]
         where arguments.value(name) != nil {
             throw UsageError(message: "--\(name) does not apply to --profile push-service", command: command)
         }
@@ -41,10 +43,18 @@ struct ServePushServiceReference {
                     "unknown defect '\(unknown.joined(separator: "', '"))' for --profile push-service; the defects are:\n\(list)",
                 command: command)
         }
+        let shapeName = arguments.value("api-shape") ?? PushServiceAPIShape.reference.rawValue
+        guard let shape = PushServiceAPIShape(rawValue: shapeName) else {
+            let shapes = PushServiceAPIShape.allCases.map(\.rawValue).joined(separator: " or ")
+            throw UsageError(
+                message: "unknown --api-shape '\(shapeName)' for --profile push-service; use \(shapes)",
+                command: command)
+        }
         let providers = try ServeReferenceCommand.providerSettings()
         var configuration = PushServiceConfiguration.generated(bundleID: providers.apnsBundleID, defects: defects)
         if let appId = environment[Self.appIdVariable], !appId.isEmpty { configuration.appId = appId }
         if let key = environment[Self.apiKeyVariable], !key.isEmpty { configuration.apiKey = key }
+        configuration.apiShape = shape
         options = PushServiceServer.Options(configuration: configuration)
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port", in: 0...65535) ?? 8080
@@ -88,6 +98,7 @@ struct ServePushServiceReference {
               profile      push-service (OneSignal-style push service)
               app id       \(options.configuration.appId)
               rest key     \(options.configuration.apiKey) (Authorization: Key …; keep it secret)
+              api shape    \(options.configuration.apiShape == .alternate ? "alternate (routes under /v2, other member names)" : "reference (the seed's routes)")
               database     \(database)
               APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), bundle \(providers.apnsBundleID)
               FCM          \(providers.fcmURL)

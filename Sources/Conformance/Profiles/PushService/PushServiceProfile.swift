@@ -17,7 +17,10 @@ public struct PushServiceProfile: Profile {
         "push service REST API: devices, notifications and calls delivered as APNs VoIP/alert and FCM pushes, counts"
     }
     public var stepKeywords: [String] {
-        ["registerDevice", "removeDevice", "notify", "getNotification", "malformedNotifications"]
+        [
+            "registerDevice", "removeDevice", "notify", "getNotification", "malformedNotifications",
+            "malformedRegistrations",
+        ]
     }
     // Requests carry the app's REST key and raw bodies, which a race's canonical request cannot.
     public var requestStepKeywords: [String] { [] }

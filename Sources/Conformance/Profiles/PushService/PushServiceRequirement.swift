@@ -8,6 +8,8 @@ enum PushServiceRequirement {
     static let malformedValues = "PUSHSVC-REQ-2"
     static let nobody = "PUSHSVC-REQ-3"
     static let accepted = "PUSHSVC-REQ-4"
+    /// A malformed device registration is refused with 400 `errors`.
+    static let malformedDevice = "PUSHSVC-REQ-5"
     static let reachEvery = "PUSHSVC-DEV-1"
     static let otherUser = "PUSHSVC-DEV-2"
     static let sandbox = "PUSHSVC-DEV-3"
@@ -38,7 +40,8 @@ enum PushServiceRequirement {
 
     /// Every ID above.
     static let all = [
-        keyAuth, otherSchemes, refused, malformed, malformedValues, nobody, accepted, reachEvery, otherUser, sandbox,
+        keyAuth, otherSchemes, refused, malformed, malformedValues, nobody, accepted, malformedDevice, reachEvery,
+        otherUser, sandbox,
         removed, callVoIP, callPriority, generatedId, endedSameId, endedNotVoIP, noVoIPTokenFailed, noDuplicate,
         androidDataOnly, androidPriority, strings, keys, deadVoIPDeleted, deadVoIPKeepsDevice, tokenAuth, alert, ttl,
         collapse, badge, channel, countFields, counts, settles,

@@ -2,7 +2,7 @@ import JSON
 
 extension ScenarioDecoder {
     /// The push-service steps: `registerDevice`, `removeDevice`, `notify`, `getNotification`,
-    /// `malformedNotifications`.
+    /// `malformedNotifications`, `malformedRegistrations`.
     mutating func decodePushServiceStep(_ keyword: String, _ node: YAMLNode, _ p: String) -> (any ProfileStep)? {
         let errorsBefore = d.errors.count
         var out: (any ProfileStep)?
@@ -60,6 +60,11 @@ extension ScenarioDecoder {
         case "malformedNotifications":
             guard let f = d.mapping(node, p, known: ["to"], required: ["to"]) else { return nil }
             if let to = f["to"].flatMap({ userList($0.value, p + ".to") }) { out = MalformedNotificationsStep(to: to) }
+        case "malformedRegistrations":
+            guard let f = d.mapping(node, p, known: ["user"], required: ["user"]) else { return nil }
+            if let user = f["user"].flatMap({ self.user($0.value, p + ".user") }) {
+                out = MalformedRegistrationsStep(user: user)
+            }
         default:
             return nil
         }
