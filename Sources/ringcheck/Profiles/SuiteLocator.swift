@@ -9,14 +9,14 @@ enum SuiteLocator {
 
     /// The `--suite` option's help.
     static let optionHelp =
-        "The suite: a built-in one by name (\(EmbeddedSuites.names.joined(separator: ", "))), a folder NAME under $\(environmentVariable), or a folder DIR holding suite.yaml (a path with a /)."
+        "The suite: a built-in one by name (\(EmbeddedSuites.names.joined(separator: ", "))), a folder NAME under $\(environmentVariable), or a folder DIR holding a suite.yaml."
 
     /// `--suite NAME|DIR` (or a profile's suite `NAME`) → the folder `Suite.load` reads:
     /// a value with a `/` is a folder on disk, as given; `builtin:NAME` is the suite built in;
     /// any other `NAME` is `$RINGCHECK_SUITES/NAME` when that folder exists, else the built-in suite
     /// NAME, else `suites/NAME` under the working directory or a folder above the real executable
-    /// (a suite of the user's own next to an installed binary). Not found: `suites/NAME`, which
-    /// `missing` explains.
+    /// (a suite of the user's own next to an installed binary), else the folder NAME here when it holds
+    /// a suite.yaml. Not found: `suites/NAME`, which `missing` explains.
     static func directory(_ given: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> String
     {
@@ -31,6 +31,8 @@ enum SuiteLocator {
             candidates.append(dir.appendingPathComponent("suites/" + given).path)
             dir = dir.deletingLastPathComponent()
         }
+        // Last, a folder NAME here that holds a suite (`--suite mine` for ./mine/suite.yaml).
+        if FileManager.default.fileExists(atPath: given + "/suite.yaml") { candidates.append(given) }
         return candidates.first(where: isFolder) ?? "suites/" + given
     }
 
