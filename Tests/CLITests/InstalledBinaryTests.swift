@@ -50,6 +50,8 @@ import Testing
         }
         let explain = try await Self.run(rc, ["explain", "payload.apns-invitation"], in: dir)
         #expect(explain.status == 0, "\(explain.stderr)")
+        #expect(explain.stdout.contains("defined in builtin:callx/payload.yaml:"), "\(explain.stdout)")
+        #expect(explain.stdout.contains("Re-run: ringcheck run payload.apns-invitation\n"), "\(explain.stdout)")
     }
 
     @Test func aSymlinkedBinaryReadsItsBuiltInSuites() async throws {
@@ -156,7 +158,8 @@ import Testing
     }
 
     /// Ctrl-C in the middle of a run stops the mocks and the backend, and their folders go with them.
-    @Test func anInterruptedRunLeavesNoTemporaryFolder() async throws {
+    @Test(arguments: [false, true])
+    func anInterruptedRunLeavesNoTemporaryFolder(referenceProcess: Bool) async throws {
         let dir = TemporaryDirectory(prefix: "ringcheck-installed")
         let rc = try Self.install(in: dir)
         let out = dir.file("run.out")
@@ -164,8 +167,8 @@ import Testing
         // A scenario that waits for its call to expire runs for seconds; exec keeps the pid for the signal.
         let pid = try MockStackProcess.spawn(
             [
-                "/bin/sh", "-c", #"cd "$0" && TMPDIR="$1" exec "$2" run 'expiry.*' --reference-process --report-dir r"#,
-                dir.file("work"), dir.file("tmp"), rc,
+                "/bin/sh", "-c", #"cd "$0" && TMPDIR="$1" exec "$2" run 'expiry.*' --report-dir r $3"#,
+                dir.file("work"), dir.file("tmp"), rc, referenceProcess ? "--reference-process" : "",
             ], stdout: out, stderr: err)
         // Under way once the console says anything (the header, printed once the backend is up).
         var started = false

@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 import Testing
 
@@ -31,6 +32,15 @@ import Testing
         let named = try Self.command(["--suite", "dialstack", "--profile", "dialstack"])
         #expect(
             named.rerunCommand("payload.x") == "ringcheck run payload.x --profile dialstack --suite dialstack")
+    }
+
+    @Test func explainsReRunNamesTheProfileAndASuiteOnDisk() throws {
+        let builtIn = try Suite.load(directory: "builtin:dialstack")
+        #expect(SuiteLocator.rerunCommand("x.y", suite: builtIn) == "ringcheck run x.y --profile dialstack")
+        let disk = TargetCommandTests.repositoryRoot + "/suites/dialstack"
+        let onDisk = try Suite.load(directory: Self.relative(disk))
+        #expect(
+            SuiteLocator.rerunCommand("x.y", suite: onDisk) == "ringcheck run x.y --profile dialstack --suite \(disk)")
     }
 
     @Test func aPathWithASpaceIsQuotedForTheShell() throws {

@@ -67,6 +67,15 @@ enum SuiteLocator {
         return absolutePath(path)
     }
 
+    /// `ringcheck run ID` for a scenario of `suite` against the embedded reference, from any folder:
+    /// with its profile unless the default, and its folder unless built in.
+    static func rerunCommand(_ id: String, suite: Suite) -> String {
+        var parts = ["ringcheck", "run", id]
+        if suite.profile.name != Profiles.defaultProfile.name { parts += ["--profile", suite.profile.name] }
+        if !EmbeddedSuites.isEmbedded(suite.directory) { parts += ["--suite", rerunArgument(suite.directory)] }
+        return BackendCommand.arguments(parts).description
+    }
+
     /// `path` made absolute against the working directory and tidied (`a/../b` → `b`).
     static func absolutePath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
