@@ -3,8 +3,9 @@ import PackagePlugin
 
 /// Compiles the shipped suites (`suites/<profile>/*.yaml`) into the target it is applied to, so that
 /// a `ringcheck` binary copied or installed anywhere carries them: the `EmbedSuitesTool` writes one
-/// Swift file holding every suite file's bytes. Each build lists the files again, so a changed, added
-/// or removed suite file is embedded by the next `swift build`.
+/// Swift file holding every suite file's bytes. Its inputs are the folders, not the files: SwiftPM
+/// tracks a folder input's whole tree, so a changed, added or removed suite file is embedded by the
+/// next `swift build` (a removed file listed as an input would fail the build until a clean one).
 @main
 struct EmbedSuites: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -12,7 +13,9 @@ struct EmbedSuites: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedSuiteFiles.swift")
         var inputs = [suites]
         if let walker = FileManager.default.enumerator(at: suites, includingPropertiesForKeys: nil) {
-            for case let url as URL in walker { inputs.append(url) }
+            for case let url as URL in walker where url.hasDirectoryPath {
+                inputs.append(url)
+            }
         }
         return [
             .buildCommand(
