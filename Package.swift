@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "ringcheck",
-    platforms: [.macOS(.v15)],
+    // Linux only (no `platforms:`): the event loop uses epoll and eventfd through Sources/CLinux, and
+    // the reference process's port check reads /proc. macOS would need a kqueue loop there.
     products: [
         .executable(name: "ringcheck", targets: ["ringcheck"])
     ],
@@ -23,13 +24,19 @@ let package = Package(
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
         .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
-        .target(name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports"]),
+        .target(
+            name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports"],
+            plugins: ["EmbedSuites"]),
         .target(name: "Reports"),
         .executableTarget(
             name: "ringcheck",
             dependencies: [
                 "HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON", "Processes",
             ]),
+
+        // MARK: the suites compiled into Conformance (so an installed binary needs no suites/ beside it)
+        .executableTarget(name: "EmbedSuitesTool"),
+        .plugin(name: "EmbedSuites", capability: .buildTool(), dependencies: ["EmbedSuitesTool"]),
 
         // MARK: tests
         .target(

@@ -28,7 +28,8 @@ public final class MockStack: Sendable {
             get { ports[MockStack.controlListener, default: 0] }
             set { ports[MockStack.controlListener] = newValue }
         }
-        /// Where the CA, key and service account are written; nil makes a new temporary directory.
+        /// Where the CA, key and service account are written; nil makes a new temporary directory,
+        /// removed by `stop()`.
         public var stateDirectory: String?
         /// Keep the CA in `stateDirectory` across runs (so a backend's trust store need not change).
         public var persistentCA: Bool = false
@@ -66,6 +67,9 @@ public final class MockStack: Sendable {
     public let keys: MockKeyMaterial
     public let certificateAuthority: CertificateAuthority
     public let stateDirectory: String
+    /// The stack made `stateDirectory` (a temporary one, no `Options.stateDirectory` given): `stop()`
+    /// removes it with the `.p8` key and the service account in it.
+    private let ownsStateDirectory: Bool
     /// Where the real host names are served, when `Options.impersonation` asked for it.
     public let impersonation: ImpersonationEndpoints?
     private let servers: [HTTPServer]
@@ -79,6 +83,13 @@ public final class MockStack: Sendable {
     /// and has the providers write their key files.
     public static func start(_ options: Options = Options()) throws -> MockStack {
         let dir = try prepareStateDirectory(options.stateDirectory)
+        do { return try start(options, stateDirectory: dir) } catch {
+            if options.stateDirectory == nil { try? FileManager.default.removeItem(atPath: dir) }
+            throw error
+        }
+    }
+
+    private static func start(_ options: Options, stateDirectory dir: String) throws -> MockStack {
         let ca =
             options.persistentCA
             ? try CertificateAuthority.persistent(in: dir) : try CertificateAuthority.generate()
@@ -162,26 +173,29 @@ public final class MockStack: Sendable {
         }
         return MockStack(
             settings: settings, providers: providers, keys: context.keys, certificateAuthority: ca, stateDirectory: dir,
-            impersonation: impersonation, servers: servers)
+            ownsStateDirectory: options.stateDirectory == nil, impersonation: impersonation, servers: servers)
     }
 
     private init(
         settings: MockSettings, providers: MockProviders, keys: MockKeyMaterial,
         certificateAuthority: CertificateAuthority,
-        stateDirectory: String, impersonation: ImpersonationEndpoints?, servers: [HTTPServer]
+        stateDirectory: String, ownsStateDirectory: Bool, impersonation: ImpersonationEndpoints?,
+        servers: [HTTPServer]
     ) {
         self.settings = settings
         self.providers = providers
         self.keys = keys
         self.certificateAuthority = certificateAuthority
         self.stateDirectory = stateDirectory
+        self.ownsStateDirectory = ownsStateDirectory
         self.impersonation = impersonation
         self.servers = servers
     }
 
-    /// Stops every listener; idempotent.
+    /// Stops every listener and removes the temporary state directory it made; idempotent.
     public func stop() {
         for server in servers { server.stop() }
+        if ownsStateDirectory { try? FileManager.default.removeItem(atPath: stateDirectory) }
     }
 
     deinit { stop() }

@@ -46,6 +46,10 @@ import Testing
         #expect(r.stdout.contains("APNs sandbox accepted invitation to phone"))
         #expect(r.stdout.contains("RINGCHECK_APNS_URL="), "the mock settings are announced")
         #expect(!r.stdout.contains("token-user-"), "bearer tokens are never printed")
+        // Where the backend it started wrote its output is said, and the file is there afterwards.
+        let log = r.stdout.split(separator: "\n").first { $0.hasPrefix("Backend output: ") }
+            .map { String($0.dropFirst("Backend output: ".count)) }
+        #expect(log.map { FileManager.default.fileExists(atPath: $0) } == true, "\(r.stdout)")
     }
 
     @Test func declinedThroughTheMappingExitsTenAsJSON() async throws {

@@ -16,14 +16,16 @@ public final class MockStackCommandProcess: @unchecked Sendable {  // immutable 
     private let lock = NSLock()
     private var exitStatus: Int32?
 
-    /// Starts `ringcheck mocks` with `arguments` in `directory`.
-    public init(_ arguments: [String], directory: TemporaryDirectory) throws {
+    /// Starts `ringcheck mocks` with `arguments` in `directory`, with `environment` added to this process's.
+    public init(_ arguments: [String], directory: TemporaryDirectory, environment: [String: String] = [:]) throws {
         self.directory = directory
         stdoutFile = directory.file("mocks.stdout")
         stderrFile = directory.file("mocks.stderr")
         // `exec` keeps the shell's pid, so signals reach ringcheck itself.
         pid = try MockStackProcess.spawn(
-            ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, directory.path, RingcheckBinary.path, "mocks"] + arguments,
+            ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, directory.path, "/usr/bin/env"]
+                + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                + [RingcheckBinary.path, "mocks"] + arguments,
             stdout: stdoutFile, stderr: stderrFile)
     }
 

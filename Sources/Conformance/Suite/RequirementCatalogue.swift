@@ -33,7 +33,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     static func loadInfo(_ path: String, _ errors: inout [SuiteError]) -> SuiteInfo? {
         let root: YAMLNode
-        do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
+        do { root = try SuiteFiles.parse(path) } catch {
             errors.append(SuiteError(error))
             return nil
         }
@@ -76,7 +76,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
     /// The profile `suite.yaml` in `suiteDirectory` names (the default when it names none or cannot be
     /// read); nil when it names one that is not registered.
     static func profile(suiteDirectory: String) -> (any Profile)? {
-        guard let root = try? YAMLDocument.parse(contentsOfFile: suiteDirectory + "/suite.yaml"),
+        guard let root = try? SuiteFiles.parse(suiteDirectory + "/suite.yaml"),
             let node = root.entries?.first(where: { $0.key == "profile" })?.value
         else { return Profiles.defaultProfile }
         var d = Diagnostics(file: suiteDirectory + "/suite.yaml")
@@ -87,7 +87,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     static func loadRequirements(_ path: String, info: SuiteInfo?, _ errors: inout [SuiteError]) -> [Requirement] {
         let root: YAMLNode
-        do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
+        do { root = try SuiteFiles.parse(path) } catch {
             errors.append(SuiteError(error))
             return []
         }

@@ -25,7 +25,8 @@ public struct Suite: Sendable, Equatable {
     /// Files of the folder that are not scenarios.
     public static let reservedFiles = ["suite.yaml", "requirements.yaml"]
 
-    /// Loads the catalogue and every `*.yaml` scenario file under `directory` (sub-folders included),
+    /// Loads the catalogue and every `*.yaml` scenario file under `directory` (sub-folders included; a
+    /// `builtin:NAME` directory is the embedded suite NAME, see `EmbeddedSuites`),
     /// and reports every problem of every file together, each with file, line and field.
     public static func load(directory given: String) throws(SuiteLoadError) -> Suite {
         // `suites/callx/` and `suites/callx` name files the same way in errors.
@@ -43,7 +44,7 @@ public struct Suite: Sendable, Equatable {
         for file in scenarioFiles(in: directory) where profile != nil {
             let path = directory + "/" + file
             let root: YAMLNode
-            do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
+            do { root = try SuiteFiles.parse(path) } catch {
                 errors.append(SuiteError(error))
                 continue
             }
@@ -72,9 +73,8 @@ public struct Suite: Sendable, Equatable {
 
     /// Scenario files relative to `directory`, sorted.
     static func scenarioFiles(in directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
         var files: [String] = []
-        while let name = enumerator.nextObject() as? String {
+        for name in SuiteFiles.files(in: directory) {
             guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
             if reservedFiles.contains(name) { continue }
             files.append(name)

@@ -13,6 +13,14 @@ extension CallCommand {
         return try await placeCall(embedded: false, startFailure: "cannot reach the target") { cleanup in
             // The mock settings are printed unless the output is NDJSON.
             let backend = try await FileTarget.start(file, announce: !json, log: log, cleanup: cleanup)
+            // Kept after the call, for a look at what the backend did: say where (stderr beside NDJSON).
+            if let log = backend.target.backendLog {
+                if json {
+                    Console.error("ringcheck call: backend output in \(log)")
+                } else {
+                    Console.out("Backend output: \(log)")
+                }
+            }
             return (backend.target, backend.mocks)
         }
     }

@@ -21,7 +21,8 @@ struct ExplainCommand: RingcheckCommand {
     func run() async throws -> ExitCode {
         let suite = try suiteChoice.load(command: Self.configuration.name)
         if let s = suite.scenario(id) {
-            Console.out(Self.explain(s, catalogue: suite.catalogue))
+            Console.out(
+                Self.explain(s, catalogue: suite.catalogue, rerun: SuiteLocator.rerunCommand(s.id, suite: suite)))
             return .success
         }
         if let r = suite.catalogue[id] {
@@ -40,7 +41,7 @@ struct ExplainCommand: RingcheckCommand {
         throw UsageError(message: message, command: Self.configuration.name)
     }
 
-    static func explain(_ s: Scenario, catalogue: RequirementCatalogue) -> String {
+    static func explain(_ s: Scenario, catalogue: RequirementCatalogue, rerun: String) -> String {
         var out = "\(s.id): \(s.title)\n  defined in \(s.file):\(s.mark.line)\n"
         if let d = s.description { out += "\n" + d.trimmingCharacters(in: .whitespacesAndNewlines) + "\n" }
         if !s.needs.isEmpty {
@@ -69,7 +70,7 @@ struct ExplainCommand: RingcheckCommand {
                 out += "  \(id)\n"
             }
         }
-        out += "\nRe-run: ringcheck run \(s.id)"
+        out += "\nRe-run: " + rerun
         return out
     }
 }

@@ -25,7 +25,7 @@ struct RunCommand: RingcheckCommand {
             that selects nothing is a usage error (exit 2) naming the closest IDs or tags.
 
             --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
-            suite (suites/NAME, unless --suite), its embedded reference and its defects. --profile all runs every
+            suite (built into ringcheck, or $RINGCHECK_SUITES/NAME; --suite picks another), its embedded reference and its defects. --profile all runs every
             profile's suite against its embedded reference, one verdict line per profile (reports in
             <report-dir>/NAME/), and exits with the worst. A target file may say 'profile: NAME'.
 
@@ -46,8 +46,7 @@ struct RunCommand: RingcheckCommand {
                     "The profile the backend is judged by: \(Profiles.names.joined(separator: ", ")), or all (every profile against its embedded reference).",
                 default: "the target file's profile:, else callx"),
             .value(
-                "suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.",
-                default: "the profile's (suites/<profile>)"),
+                "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
             .value(
                 "target", "FILE",
                 help: "The backend under test, described by a target file (see 'ringcheck init-target').",
@@ -238,44 +237,31 @@ struct RunCommand: RingcheckCommand {
         return (reference, seen)
     }
 
-    /// `callx` → `suites/callx` (from the working directory, `RINGCHECK_SUITES`, or next to the binary); a path stays.
-    static func suiteDirectory(_ given: String) -> String {
-        if given.contains("/") { return given }
-        var candidates = ["suites/" + given]
-        if let env = ProcessInfo.processInfo.environment["RINGCHECK_SUITES"] {
-            candidates.insert(env + "/" + given, at: 0)
-        }
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while dir.path != "/" {
-            candidates.append(dir.appendingPathComponent("suites/" + given).path)
-            dir = dir.deletingLastPathComponent()
-        }
-        var isDir: ObjCBool = false
-        return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDir) && isDir.boolValue }
-            ?? "suites/" + given
-    }
+    /// `callx` → the folder of suite `callx` (see `SuiteLocator.directory`); a path stays.
+    static func suiteDirectory(_ given: String) -> String { SuiteLocator.directory(given) }
 
-    /// The command that re-runs one scenario the same way.
+    /// The command that re-runs one scenario the same way, from any folder: the suite (when not the
+    /// built-in one) and the target file by absolute path.
     func rerunCommand(_ id: String) -> String {
         var parts = ["ringcheck", "run", id]
         let profile = profileName ?? Profiles.defaultProfile.name
         // The target file names its profile itself.
         if profile != Profiles.defaultProfile.name, targetFile?.profile == nil { parts += ["--profile", profile] }
-        if suiteOption != nil { parts += ["--suite", suitePath] }
+        if suiteOption != nil || !EmbeddedSuites.isEmbedded(suitePath) {
+            parts += ["--suite", SuiteLocator.rerunArgument(suitePath)]
+        }
         for d in defectNames { parts += ["--reference-defect", d] }
-        if let targetPath { parts += ["--target", targetPath] }
+        if let targetPath { parts += ["--target", SuiteLocator.absolutePath(targetPath)] }
         if strict { parts.append("--strict") }
-        return parts.joined(separator: " ")
+        // Quoted as a shell needs it (a path with a space).
+        return BackendCommand.arguments(parts).description
     }
 
     func run() async throws -> ExitCode {
         if allProfiles { return try await runEveryProfile() }
         // Before anything starts: backend.log goes there during the run, the reports at its end.
         try ReportDirectory.prepare(reportDir)
-        let suite: Suite
-        do { suite = try Suite.load(directory: suitePath) } catch {
-            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
-        }
+        let suite = try SuiteChoice.loadSuite(suitePath)
         let source = targetFile?.profile != nil ? "the target file \(targetPath ?? "")" : "--profile"
         try suite.checkProfile(profileName, source: source, command: Self.configuration.name)
         let profile = suite.profile

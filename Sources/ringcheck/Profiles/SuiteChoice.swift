@@ -13,8 +13,7 @@ struct SuiteChoice {
             "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
             default: "callx"),
         .value(
-            "suite", "NAME|DIR", help: "The suite: a folder under suites/, or a path.",
-            default: "the profile's (suites/<profile>)"),
+            "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
     ]
 
     init(arguments: ParsedArguments) throws {
@@ -24,11 +23,19 @@ struct SuiteChoice {
 
     /// Loads the suite and checks it belongs to `--profile`; every problem is a configuration error.
     func load(command: String) throws -> Suite {
-        let suite: Suite
-        do { suite = try Suite.load(directory: suitePath) } catch {
-            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
-        }
+        let suite = try Self.loadSuite(suitePath)
         try suite.checkProfile(profileName, source: "--profile", command: command)
         return suite
+    }
+
+    /// Loads the suite in folder `path` (a `builtin:` one or one on disk); a missing folder or any
+    /// problem in its files is a configuration error.
+    static func loadSuite(_ path: String) throws -> Suite {
+        if let missing = SuiteLocator.missing(path) {
+            throw ConfigurationError(message: "cannot load the suite: " + missing)
+        }
+        do { return try Suite.load(directory: path) } catch {
+            throw ConfigurationError(message: "cannot load the suite:\n\(error)")
+        }
     }
 }

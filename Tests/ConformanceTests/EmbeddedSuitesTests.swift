@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import Conformance
+
+/// The suites compiled into the binary (the EmbedSuites build-tool plugin) are the files of `suites/`,
+/// byte for byte, and load as the same suites.
+@Suite struct EmbeddedSuitesTests {
+    /// Every `*.yaml` / `*.yml` under the repository's `suites/`, relative to it.
+    static func diskFiles() -> [String] {
+        let root = ConformanceFixtures.repositoryRoot + "/suites"
+        var files: [String] = []
+        let walker = FileManager.default.enumerator(atPath: root)
+        while let name = walker?.nextObject() as? String {
+            if name.hasSuffix(".yaml") || name.hasSuffix(".yml") { files.append(name) }
+        }
+        return files.sorted()
+    }
+
+    @Test func everySuiteFileIsEmbeddedUnchanged() throws {
+        let files = Self.diskFiles()
+        #expect(files.count > 20, "\(files)")
+        #expect(EmbeddedSuites.files.keys.sorted() == files, "rebuild: the embedded suites are not those of suites/")
+        for file in files {
+            let disk = try #require(
+                FileManager.default.contents(atPath: ConformanceFixtures.repositoryRoot + "/suites/" + file))
+            #expect(EmbeddedSuites.contents(EmbeddedSuites.scheme + file) == [UInt8](disk), "\(file) differs")
+        }
+        #expect(EmbeddedSuites.names == Profiles.names.sorted())
+    }
+
+    @Test(arguments: Profiles.names)
+    func anEmbeddedSuiteLoadsAsItsFolderDoes(profile: String) throws {
+        let dir = try #require(EmbeddedSuites.directory(profile))
+        #expect(dir == "builtin:" + profile)
+        let embedded = try Suite.load(directory: dir)
+        let disk = try Suite.load(directory: ConformanceFixtures.repositoryRoot + "/suites/" + profile)
+        #expect(embedded.catalogue == disk.catalogue)
+        #expect(embedded.scenarios.map(\.id) == disk.scenarios.map(\.id))
+        #expect(embedded.scenarios.map(\.steps) == disk.scenarios.map(\.steps))
+        // Named as built in, not as a file on disk.
+        #expect(embedded.scenarios.allSatisfy { $0.file.hasPrefix("builtin:\(profile)/") })
+    }
+
+    @Test func anUnknownBuiltInSuiteOrFileIsAClearError() throws {
+        #expect(EmbeddedSuites.directory("nosuch") == nil)
+        let error = #expect(throws: SuiteLoadError.self) { try Suite.load(directory: "builtin:nosuch") }
+        #expect((error?.description ?? "").contains("builtin:nosuch/suite.yaml:1:1: no such file is built in"))
+    }
+}
