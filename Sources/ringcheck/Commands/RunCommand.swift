@@ -270,7 +270,9 @@ struct RunCommand: RingcheckCommand {
         // … and write the reports of what ran, marked interrupted (exit 130 for SIGINT, 143 for SIGTERM).
         let cleanup = RunCleanup()
         let record = RunRecord()
-        try cleanup.exitOnSignal(command: Self.configuration.name) { await record.writeInterrupted(signal: $0) }
+        try cleanup.exitOnSignal(
+            command: Self.configuration.name, onSignal: { _ in await record.freeze() },
+            beforeExit: { await record.writeInterrupted(signal: $0) })
         let backend: RunBackend
         if let targetFile {
             do {

@@ -9,9 +9,16 @@ actor RunRecord {
     private var report: (@Sendable ([String: ScenarioResult], Interruption) -> RunResult)?
     private var write: (@Sendable (RunResult) -> Void)?
     private var done = false
+    private var frozen = false
 
-    /// A scenario's combined result, as it finishes.
-    func record(_ result: ScenarioResult) { finished[result.id] = result }
+    /// A scenario's combined result, as it finishes (until `freeze()`).
+    func record(_ result: ScenarioResult) {
+        if !frozen { finished[result.id] = result }
+    }
+
+    /// A signal arrived: scenarios that finish from now on ran against a backend being stopped, and are
+    /// reported as not run rather than as its failures.
+    func freeze() { frozen = true }
 
     /// How to build the run's result from the finished scenarios, and how to write its reports; until
     /// this is called (the backend is still starting), an interruption writes no reports.
