@@ -16,14 +16,7 @@ extension HTMLReport {
             if s.status.isFailure && s.failures.isEmpty {
                 h += "<p class=\"detail\">failed without a recorded check</p>\n"
             }
-            for f in ReportOrder.mustFirst(s.failures) {
-                let statement = f.requirement.flatMap { r.requirement($0)?.statement } ?? ""
-                h += "<div class=\"failure l-\(f.level.rawValue)\">\n"
-                h += "<p><strong>\(f.level.rawValue) \(e(f.requirement ?? "unattributed"))</strong> \(e(f.check))</p>\n"
-                if !statement.isEmpty { h += "<p class=\"statement\">\(e(statement))</p>\n" }
-                h += "<table class=\"ea\"><tr><th>expected</th><td><pre>\(e(f.expected))</pre></td></tr>"
-                h += "<tr><th>actual</th><td><pre>\(e(f.actual))</pre></td></tr></table>\n</div>\n"
-            }
+            for f in ReportOrder.mustFirst(s.failures) { h += failure(f, run: r, evidence: false) }
             h += "<p class=\"rerun\">Re-run: <code>\(e(s.rerunCommand))</code></p>\n"
         }
         if !r.notRun.isEmpty {

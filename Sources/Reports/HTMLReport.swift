@@ -113,19 +113,7 @@ public enum HTMLReport {
         if !s.tags.isEmpty { h += " · tags: \(s.tags.map { e($0) }.joined(separator: ", "))" }
         h += "</p>\n"
         if let detail = s.status.detail { h += "<p class=\"detail\">\(e(detail))</p>\n" }
-        for f in s.failures {
-            let statement = f.requirement.flatMap { run.requirement($0)?.statement } ?? ""
-            h += "<div class=\"failure l-\(f.level.rawValue)\">\n"
-            h += "<p><strong>\(f.level.rawValue) \(e(f.requirement ?? "unattributed"))</strong> \(e(f.check))</p>\n"
-            if !statement.isEmpty { h += "<p class=\"statement\">\(e(statement))</p>\n" }
-            h += "<table class=\"ea\"><tr><th>expected</th><td><pre>\(e(f.expected))</pre></td></tr>"
-            h += "<tr><th>actual</th><td><pre>\(e(f.actual))</pre></td></tr></table>\n"
-            for ev in f.evidence {
-                h +=
-                    "<details><summary>\(e(ev.kind.rawValue)): \(e(ev.title))</summary><pre>\(e(ev.text))</pre></details>\n"
-            }
-            h += "</div>\n"
-        }
+        for f in s.failures { h += failure(f, run: run, evidence: true) }
         if s.status != .pass { h += "<p class=\"rerun\">Re-run: <code>\(e(s.rerunCommand))</code></p>\n" }
         if !s.timeline.isEmpty {
             h +=
@@ -143,6 +131,22 @@ public enum HTMLReport {
         }
         h += "</section>\n"
         return h
+    }
+
+    /// One failure: level, requirement and check, the requirement's statement, expected against actual,
+    /// and (when `evidence`) the evidence, folded.
+    static func failure(_ f: CheckFailure, run: RunResult, evidence: Bool) -> String {
+        let statement = f.requirement.flatMap { run.requirement($0)?.statement } ?? ""
+        var h = "<div class=\"failure l-\(f.level.rawValue)\">\n"
+        h += "<p><strong>\(f.level.rawValue) \(e(f.requirement ?? "unattributed"))</strong> \(e(f.check))</p>\n"
+        if !statement.isEmpty { h += "<p class=\"statement\">\(e(statement))</p>\n" }
+        h += "<table class=\"ea\"><tr><th>expected</th><td><pre>\(e(f.expected))</pre></td></tr>"
+        h += "<tr><th>actual</th><td><pre>\(e(f.actual))</pre></td></tr></table>\n"
+        for ev in f.evidence where evidence {
+            h +=
+                "<details><summary>\(e(ev.kind.rawValue)): \(e(ev.title))</summary><pre>\(e(ev.text))</pre></details>\n"
+        }
+        return h + "</div>\n"
     }
 
     // MARK: - Style
