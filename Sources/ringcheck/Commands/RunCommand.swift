@@ -372,6 +372,11 @@ struct RunCommand: RingcheckCommand {
                 scenarios, ran: Set(results.map(\.scenario.id)), reason: "--fail-fast: a scenario failed first",
                 rerun: command.rerunCommand))
         if showConsole { Console.out(ConsoleReport.summary(runResult, style: style)) }
+        if showConsole, let first = runResult.notRun.first {
+            Console.out(
+                "Not run: \(runResult.notRun.count) scenario\(runResult.notRun.count == 1 ? "" : "s") (\(first.reason))"
+            )
+        }
         if !fileFormats.isEmpty {
             do {
                 let written = try ReportFormat.write(runResult, formats: fileFormats, to: reportDir)
