@@ -1,24 +1,36 @@
 import Foundation
 
-/// JUnit XML as CI servers read it: one `testsuite` for the suite (its properties name the profile, the suite,
-/// the target and the verdict), one `testcase` per scenario with its
-/// requirement IDs as properties, `skipped` for not applicable, `failure` for fail and flaky, `error`
-/// for harness errors and timeouts.
+/// JUnit XML as CI servers read it, valid against the common `junit-10.xsd` (Jenkins' xUnit schema):
+/// one `testsuite` for the suite (its properties name the profile, the suite, the target and the verdict),
+/// one `testcase` per scenario. A MUST failure (or any failure under `--strict`) is a `failure`; a harness
+/// error or timeout is an `error`; not applicable, a SHOULD warning of a lenient run (which exits 0) and a
+/// scenario that never ran (`--fail-fast`, Ctrl-C) are `skipped` with the reason in `message`. Requirement
+/// IDs, levels, tags and the timeline go to the testcase's `system-out` (the schema allows no properties there).
 public enum JUnitReport {
+    /// How one testcase ends in JUnit's terms.
+    enum Outcome {
+        case passed
+        case skipped(String)
+        case error(type: String, message: String, text: String)
+        case failure(type: String, message: String, text: String)
+    }
+
     public static func render(_ input: RunResult) -> String {
         let result = input.redacted()
-        let counts = result.statusCounts
-        let tests = result.scenarios.count
-        let failures = counts["fail", default: 0] + counts["flaky", default: 0]
-        let errors = counts["error", default: 0] + counts["timeout", default: 0]
-        let skipped = counts["notApplicable", default: 0]
+        let outcomes = result.scenarios.map { outcome($0, result) }
+        let notRun = result.notRun.map { Outcome.skipped("not run: " + $0.reason) }
+        let all = outcomes + notRun
+        let tests = all.count
+        let failures = all.filter { if case .failure = $0 { true } else { false } }.count
+        let errors = all.filter { if case .error = $0 { true } else { false } }.count
+        let skipped = all.filter { if case .skipped = $0 { true } else { false } }.count
         let time = String(format: "%.3f", result.durationSeconds)
         let stamp = ReportText.timestamp(result.startedAt)
         let name = "\(result.suite.id) \(result.suite.version)"
 
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         x +=
-            "<testsuites name=\"\(attr("ringcheck " + name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time)\" timestamp=\"\(stamp)\">\n"
+            "<testsuites name=\"\(attr("ringcheck " + name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">\n"
         x +=
             "  <testsuite name=\"\(attr(result.suite.id))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time)\" timestamp=\"\(stamp)\">\n"
         x += "    <properties>\n"
@@ -26,54 +38,85 @@ public enum JUnitReport {
             ("ringcheck.version", result.ringcheckVersion), ("profile", result.profile), ("suite.id", result.suite.id),
             ("suite.version", result.suite.version), ("suite.title", result.suite.title), ("target", result.target),
             ("verdict", result.verdict.label), ("exitCode", String(result.exitCode)),
+            ("judging", result.strict ? "strict" : "lenient"),
         ]
         if let shard = result.shard { properties.append(("shard", shard.description)) }
+        if let interruption = result.interruption { properties.append(("interrupted", interruption.signal)) }
         for (k, v) in properties { x += "      <property name=\"\(attr(k))\" value=\"\(attr(v))\"/>\n" }
         x += "    </properties>\n"
-        for scenario in result.scenarios { x += testcase(scenario, result) }
+        for (scenario, outcome) in zip(result.scenarios, outcomes) {
+            x += testcase(
+                classname: classname(scenario.id, result), name: scenario.id, seconds: scenario.durationMs / 1000,
+                outcome: outcome, out: systemOut(scenario, result))
+        }
+        for (scenario, outcome) in zip(result.notRun, notRun) {
+            let facts = "\(scenario.title)\nrequirements: \(scenario.requirements.joined(separator: ", "))"
+            x += testcase(
+                classname: classname(scenario.id, result), name: scenario.id, seconds: 0, outcome: outcome,
+                out: facts + "\nRe-run: " + scenario.rerunCommand)
+        }
         x += "  </testsuite>\n</testsuites>\n"
         return x
     }
 
-    static func testcase(_ s: ScenarioResult, _ result: RunResult) -> String {
-        let classname = result.suite.id + "." + (s.id.split(separator: ".").first.map(String.init) ?? s.id)
-        var x =
-            "    <testcase classname=\"\(attr(classname))\" name=\"\(attr(s.id))\" time=\"\(String(format: "%.3f", s.durationMs / 1000))\">\n"
-        x += "      <properties>\n"
-        x += "        <property name=\"title\" value=\"\(attr(s.title))\"/>\n"
-        for id in s.requirements {
-            let level = result.requirement(id)?.level.rawValue ?? "?"
-            x += "        <property name=\"requirement\" value=\"\(attr(id))\"/>\n"
-            x += "        <property name=\"requirement.\(attr(id)).level\" value=\"\(level)\"/>\n"
-        }
-        for tag in s.tags { x += "        <property name=\"tag\" value=\"\(attr(tag))\"/>\n" }
-        x += "        <property name=\"status\" value=\"\(s.status.name)\"/>\n"
-        x += "      </properties>\n"
+    static func classname(_ id: String, _ result: RunResult) -> String {
+        result.suite.id + "." + (id.split(separator: ".").first.map(String.init) ?? id)
+    }
+
+    /// What scenario `s` is in JUnit's terms: failures that only break SHOULDs in a lenient run are
+    /// warnings (skipped), since the run's exit code does not count them.
+    static func outcome(_ s: ScenarioResult, _ result: RunResult) -> Outcome {
         switch s.status {
-        case .pass: break
-        case .notApplicable(let reason):
-            x += "      <skipped message=\"\(attr("not applicable: " + reason))\"/>\n"
+        case .pass: return .passed
+        case .notApplicable(let reason): return .skipped("not applicable: " + reason)
         case .error(let message), .timeout(let message):
-            x +=
-                "      <error type=\"\(s.status.name)\" message=\"\(attr(message))\">\(text(message + "\n\nRe-run: " + s.rerunCommand))</error>\n"
+            return .error(type: s.status.name, message: message, text: message + "\n\nRe-run: " + s.rerunCommand)
         case .fail, .flaky:
-            let first = s.failures.first
+            let first = s.failures.first { $0.level == .must } ?? s.failures.first
             let message =
                 first.map { f in "\(f.requirement ?? "unattributed") (\(f.level.rawValue)): \(f.check)" }
                 ?? "failed without a recorded check"
             let prefix = s.status == .flaky ? "flaky (\(s.passedAttempts)/\(s.attempts) passed): " : ""
-            let type = s.failures.contains { $0.level == .must } ? "MUST" : "SHOULD"
-            x +=
-                "      <failure type=\"\(type)\" message=\"\(attr(prefix + message))\">\(text(failureText(s)))</failure>\n"
-        }
-        if !s.timeline.isEmpty {
-            let lines = s.timeline.map {
-                "\(ReportText.offset(ms: $0.atMs)) \($0.kind.rawValue) \($0.actor): \($0.summary)"
+            let must = s.failures.contains { $0.level == .must }
+            if !must && !result.strict && !s.failures.isEmpty {
+                return .skipped("SHOULD warning (does not fail the run): " + prefix + message)
             }
-            x += "      <system-out>\(text(lines.joined(separator: "\n")))</system-out>\n"
+            return .failure(type: must ? "MUST" : "SHOULD", message: prefix + message, text: failureText(s))
         }
+    }
+
+    static func testcase(classname: String, name: String, seconds: Double, outcome: Outcome, out: String) -> String {
+        var x =
+            "    <testcase classname=\"\(attr(classname))\" name=\"\(attr(name))\" time=\"\(String(format: "%.3f", seconds))\">\n"
+        switch outcome {
+        case .passed: break
+        case .skipped(let message): x += "      <skipped message=\"\(attr(message))\"/>\n"
+        case .error(let type, let message, let body):
+            x += "      <error type=\"\(attr(type))\" message=\"\(attr(message))\">\(text(body))</error>\n"
+        case .failure(let type, let message, let body):
+            x += "      <failure type=\"\(attr(type))\" message=\"\(attr(message))\">\(text(body))</failure>\n"
+        }
+        x += "      <system-out>\(text(out))</system-out>\n"
         x += "    </testcase>\n"
         return x
+    }
+
+    /// The scenario's title, requirements with levels, tags and status, then (for a SHOULD warning) its
+    /// failures, then the timeline.
+    static func systemOut(_ s: ScenarioResult, _ result: RunResult) -> String {
+        var lines = [s.title]
+        let reqs = s.requirements.map { "\($0) (\(result.requirement($0)?.level.rawValue ?? "?"))" }
+        lines.append("requirements: " + reqs.joined(separator: ", "))
+        if !s.tags.isEmpty { lines.append("tags: " + s.tags.joined(separator: ", ")) }
+        lines.append("status: " + s.status.name)
+        if case .skipped = outcome(s, result), s.status.isFailure { lines.append(failureText(s)) }
+        if !s.timeline.isEmpty {
+            lines.append("timeline:")
+            lines += s.timeline.map {
+                "\(ReportText.offset(ms: $0.atMs)) \($0.kind.rawValue) \($0.actor): \($0.summary)"
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Every failure with expected, actual and evidence, then the re-run command.

@@ -1,27 +1,40 @@
 import Foundation
 
-/// A Markdown summary for a CI step summary (`$GITHUB_STEP_SUMMARY`): verdict, counts, one table row
-/// per scenario, the failed requirements, and each failure's expected and actual.
+/// A Markdown summary for a CI step summary (`$GITHUB_STEP_SUMMARY`): verdict and counts, then "What failed"
+/// (each failure's requirement, level, expected and actual under its scenario, with the re-run command),
+/// one table row per scenario (failed first), and the failed requirements. Requirements no scenario of the
+/// run touched are one count, not rows.
 public enum MarkdownReport {
     public static func render(_ input: RunResult) -> String {
         let result = input.redacted()
         let counts = result.statusCounts
         var md =
             "## ringcheck · profile \(ReportText.markdownCell(result.profile)) · suite \(ReportText.markdownCell(result.suite.id)) \(ReportText.markdownCell(result.suite.version)): \(verdictLine(result))\n\n"
+        if let interruption = result.interruption {
+            md +=
+                "> **Interrupted by \(interruption.signal)** (exit \(interruption.exitCode)): these are the scenarios that finished; \(result.notRun.count) did not run.\n\n"
+        }
         md += "- Target: \(ReportText.markdownCell(result.target))\n"
         md +=
             "- ringcheck \(ReportText.markdownCell(result.ringcheckVersion)), started \(ReportText.timestamp(result.startedAt)), \(ReportText.duration(ms: result.durationSeconds * 1000))"
         if let shard = result.shard { md += ", shard \(shard)" }
         md += "\n"
         let order = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"]
-        md += "- Scenarios: " + order.map { "\($0) \(counts[$0, default: 0])" }.joined(separator: " · ") + "\n\n"
+        md += "- Scenarios: " + order.map { "\($0) \(counts[$0, default: 0])" }.joined(separator: " · ")
+        if !result.notRun.isEmpty { md += " · not run \(result.notRun.count)" }
+        md += "\n" + requirementsLine(result) + "\n"
+        md += whatFailed(result)
 
-        md += "| Scenario | Status | Requirements | Duration |\n|---|---|---|---|\n"
-        for s in result.scenarios {
+        md += "\n| Scenario | Status | Requirements | Duration |\n|---|---|---|---|\n"
+        for (_, s) in ReportOrder.failedFirst(result.scenarios) {
             var status = s.status.name
             if let detail = s.status.detail { status += ": " + detail }
             md +=
                 "| `\(codeCell(s.id))` \(ReportText.markdownCell(s.title)) | \(icon(s.status)) \(ReportText.markdownCell(status)) | \(s.requirements.map(ReportText.markdownCell).joined(separator: ", ")) | \(ReportText.duration(ms: s.durationMs)) |\n"
+        }
+        for s in result.notRun {
+            md +=
+                "| `\(codeCell(s.id))` \(ReportText.markdownCell(s.title)) | ⏹️ not run: \(ReportText.markdownCell(s.reason)) | \(s.requirements.map(ReportText.markdownCell).joined(separator: ", ")) | – |\n"
         }
 
         let failed = result.requirementResults.filter { $0.verdict == .fail }
@@ -34,18 +47,42 @@ public enum MarkdownReport {
                     "| \(ReportText.markdownCell(r.requirement.id)) | \(r.requirement.level.rawValue) | \(ReportText.markdownCell(r.requirement.statement)) |\n"
             }
         }
-        let failing = result.scenarios.filter { $0.status.isFailure || $0.status.isHarnessProblem }
-        if !failing.isEmpty {
-            md += "\n### Failures\n"
-            for s in failing {
-                md += "\n**\(ReportText.markdownCell(s.id))** (\(s.status.name))\n\n"
-                if let detail = s.status.detail { md += "- \(ReportText.markdownCell(detail))\n" }
-                for f in s.failures {
-                    md +=
-                        "- \(f.level.rawValue) \(ReportText.markdownCell(f.requirement ?? "unattributed")): \(ReportText.markdownCell(f.check)) — expected \(ReportText.markdownCell(f.expected)), actual \(ReportText.markdownCell(f.actual))\n"
-                }
-                md += "\n```sh\n\(ReportText.markdownCode(s.rerunCommand))\n```\n"
+        return md
+    }
+
+    /// `- Requirements: pass 12 · fail 1 · …; 40 not touched by the selected scenarios`: the catalogue rows
+    /// a subset run did not evidence are one count.
+    static func requirementsLine(_ r: RunResult) -> String {
+        var counts: [RequirementVerdict: Int] = [:]
+        for row in r.requirementResults { counts[row.verdict, default: 0] += 1 }
+        let shown: [RequirementVerdict] = [.pass, .fail, .inconclusive, .notApplicable]
+        var line =
+            "- Requirements: " + shown.map { "\($0.rawValue) \(counts[$0, default: 0])" }.joined(separator: " · ")
+        if let untouched = counts[.notEvidenced], untouched > 0 {
+            line += "; \(untouched) not touched by the selected scenarios"
+        }
+        return line + "\n"
+    }
+
+    /// Every failure under its scenario (failed scenarios first, then errors and timeouts) with the re-run
+    /// command, then the scenarios that did not run; empty when nothing failed.
+    static func whatFailed(_ result: RunResult) -> String {
+        let failing = ReportOrder.whatFailed(result.scenarios)
+        guard !failing.isEmpty || !result.notRun.isEmpty else { return "" }
+        var md = "\n### What failed\n"
+        for (_, s) in failing {
+            md += "\n**\(ReportText.markdownCell(s.id))** (\(s.status.name)) \(ReportText.markdownCell(s.title))\n\n"
+            if let detail = s.status.detail { md += "- \(ReportText.markdownCell(detail))\n" }
+            for f in ReportOrder.mustFirst(s.failures) {
+                md +=
+                    "- \(f.level.rawValue) \(ReportText.markdownCell(f.requirement ?? "unattributed")): \(ReportText.markdownCell(f.check)) — expected \(ReportText.markdownCell(f.expected)), actual \(ReportText.markdownCell(f.actual))\n"
             }
+            md += "\n```sh\n\(ReportText.markdownCode(s.rerunCommand))\n```\n"
+        }
+        if !result.notRun.isEmpty {
+            md += "\n**Not run** (\(result.notRun.count)): "
+            md += result.notRun.map { "`\(codeCell($0.id))`" }.joined(separator: ", ")
+            md += " — \(ReportText.markdownCell(result.notRun[0].reason))\n"
         }
         return md
     }
@@ -61,8 +98,10 @@ public enum MarkdownReport {
         case .conformant:
             let w = r.failedRequirements(.should).count
             return w == 0 ? "✅ conformant" : "✅ conformant with \(w) SHOULD warning\(w == 1 ? "" : "s")"
-        case .nonConformant: return "❌ non-conformant" + (r.strict ? " (strict: SHOULDs count)" : "") + " (exit 1)"
-        case .inconclusive: return "⚠️ inconclusive (exit 3)"
+        case .nonConformant:
+            return "❌ non-conformant" + (r.strict ? " (strict: SHOULDs count)" : "") + " (exit \(r.exitCode))"
+        case .inconclusive:
+            return "⚠️ inconclusive" + (r.interruption != nil ? ": interrupted" : "") + " (exit \(r.exitCode))"
         }
     }
 

@@ -63,7 +63,9 @@ public enum ReportMerger {
             ringcheckVersion: first.ringcheckVersion, profile: first.profile, suite: first.suite, target: first.target,
             startedAt: parts.map(\.startedAt).min() ?? first.startedAt,
             finishedAt: parts.map(\.finishedAt).max() ?? first.finishedAt, requirements: requirements,
-            scenarios: scenarios.sorted { $0.id < $1.id }, shard: nil, strict: first.strict)
+            scenarios: scenarios.sorted { $0.id < $1.id }, shard: nil, strict: first.strict,
+            notRun: parts.flatMap(\.notRun).filter { seen[$0.id] == nil }.sorted { $0.id < $1.id },
+            interruption: parts.lazy.compactMap(\.interruption).first)
     }
 
     /// Reads JSON reports and merges them; a file that is not a report is named in the error.

@@ -7,11 +7,13 @@ extension RunResult: Codable {
     enum CodingKeys: String, CodingKey {
         case schema, ringcheckVersion, profile, suite, target, startedAt, finishedAt, durationMs, shard, strict, verdict
         case exitCode
-        case summary, requirements, scenarios
+        case summary, requirements, scenarios, notRun, interrupted
     }
 
     struct Summary: Codable, Equatable {
         var scenarios, pass, fail, flaky, notApplicable, error, timeout, mustFailures, shouldFailures: Int
+        /// Selected scenarios that never ran (not counted in `scenarios`).
+        var notRun: Int
     }
 
     struct RequirementEntry: Codable {
@@ -42,7 +44,8 @@ extension RunResult: Codable {
             scenarios: scenarios.count, pass: counts["pass", default: 0], fail: counts["fail", default: 0],
             flaky: counts["flaky", default: 0], notApplicable: counts["notApplicable", default: 0],
             error: counts["error", default: 0], timeout: counts["timeout", default: 0],
-            mustFailures: failedRequirements(.must).count, shouldFailures: failedRequirements(.should).count)
+            mustFailures: failedRequirements(.must).count, shouldFailures: failedRequirements(.should).count,
+            notRun: notRun.count)
         try c.encode(summary, forKey: .summary)
         let entries = requirementResults.map {
             RequirementEntry(
@@ -51,6 +54,8 @@ extension RunResult: Codable {
         }
         try c.encode(entries, forKey: .requirements)
         try c.encode(scenarios, forKey: .scenarios)
+        try c.encode(notRun, forKey: .notRun)
+        try c.encodeIfPresent(interruption, forKey: .interrupted)
     }
 
     public init(from decoder: Decoder) throws {
@@ -81,7 +86,9 @@ extension RunResult: Codable {
             },
             scenarios: try c.decode([ScenarioResult].self, forKey: .scenarios),
             shard: try c.decodeIfPresent(Shard.self, forKey: .shard),
-            strict: try c.decodeIfPresent(Bool.self, forKey: .strict) ?? false)
+            strict: try c.decodeIfPresent(Bool.self, forKey: .strict) ?? false,
+            notRun: try c.decodeIfPresent([NotRunScenario].self, forKey: .notRun) ?? [],
+            interruption: try c.decodeIfPresent(Interruption.self, forKey: .interrupted))
     }
 }
 

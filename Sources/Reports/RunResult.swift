@@ -20,11 +20,16 @@ public struct RunResult: Sendable, Equatable {
     public var shard: Shard?
     /// Strict judging (`--strict`): a failed SHOULD makes the run non-conformant too.
     public var strict: Bool
+    /// Selected scenarios that never ran (`--fail-fast`, Ctrl-C), with the reason.
+    public var notRun: [NotRunScenario]
+    /// Set when a signal stopped the run: the reports hold what ran before it.
+    public var interruption: Interruption?
 
     public init(
         ringcheckVersion: String, profile: String = "callx", suite: SuiteDescription, target: String, startedAt: Date,
         finishedAt: Date,
-        requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil, strict: Bool = false
+        requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil, strict: Bool = false,
+        notRun: [NotRunScenario] = [], interruption: Interruption? = nil
     ) {
         self.ringcheckVersion = ringcheckVersion
         self.profile = profile
@@ -36,6 +41,8 @@ public struct RunResult: Sendable, Equatable {
         self.scenarios = scenarios
         self.shard = shard
         self.strict = strict
+        self.notRun = notRun
+        self.interruption = interruption
     }
 
     /// Wall time of the run in seconds.

@@ -54,9 +54,11 @@ extension RunResult {
 
     /// Any failed MUST (in a strict run, any failed requirement) → non-conformant; otherwise an error or
     /// timeout, or no scenario judged at all → inconclusive; otherwise conformant (SHOULD failures are
-    /// warnings).
+    /// warnings). A run that left selected scenarios unrun (interrupted, or stopped by `--fail-fast`) is at
+    /// best inconclusive.
     public var verdict: Verdict {
         if failures.contains(where: { $0.level == .must || strict }) { return .nonConformant }
+        if interruption != nil || !notRun.isEmpty { return .inconclusive }
         // A failed scenario whose failures carry no level still says the backend misbehaved; without a
         // MUST the run cannot be called non-conformant, so it is at best inconclusive.
         if scenarios.contains(where: { $0.status.isFailure && $0.failures.isEmpty }) { return .inconclusive }
@@ -65,8 +67,8 @@ extension RunResult {
         return .conformant
     }
 
-    /// The exit code of `verdict`.
-    public var exitCode: Int32 { verdict.exitCode }
+    /// The exit code of `verdict`; for an interrupted run 128 + the signal (130 for Ctrl-C, 143 for SIGTERM).
+    public var exitCode: Int32 { interruption?.exitCode ?? verdict.exitCode }
 
     /// Failed SHOULDs: warnings of a conformant run (failures of a strict one).
     public var warnings: [CheckFailure] { failures.filter { $0.level == .should } }

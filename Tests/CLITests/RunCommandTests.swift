@@ -68,13 +68,22 @@ import Testing
         let r = try await RingcheckBinary.runSuite(
             [
                 "run", "payload.*", "signals.*", "basic.*", "--reference-defect", "apns-expiration-30", "--fail-fast",
-                "--concurrency", "1", "--format", "json", "--report-dir", dir.path,
+                "--concurrency", "1", "--format", "console,json,junit", "--report-dir", dir.path,
             ], timeout: 60)
         #expect(r.status == 1)
         let scenarios = try Self.report(dir)["scenarios"]?.arrayValue ?? []
         // One at a time in ID order: the first scenario with a VoIP push fails and nothing starts after it.
         #expect(scenarios.last?["status"]?.stringValue == "fail")
         #expect(scenarios.count < 7)
+        // The rest are in the report as not run, and skipped with the reason in JUnit.
+        let notRun = try Self.report(dir)["notRun"]?.arrayValue ?? []
+        #expect(!notRun.isEmpty)
+        #expect(notRun.allSatisfy { $0["reason"]?.stringValue == "--fail-fast: a scenario failed first" })
+        #expect(r.stdout.contains("Not run: \(notRun.count) scenario"))
+        let junit = try String(contentsOfFile: dir.file("junit.xml"), encoding: .utf8)
+        #expect(
+            junit.components(separatedBy: "<skipped message=\"not run: --fail-fast: a scenario failed first\"/>")
+                .count - 1 == notRun.count)
     }
 
     @Test func repeatReportsEveryAttempt() async throws {

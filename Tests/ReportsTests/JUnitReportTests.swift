@@ -17,15 +17,16 @@ import Testing
         #expect(cases.count == 6)
         let suite = try #require(try doc.nodes(forXPath: "/testsuites/testsuite").first as? XMLElement)
         #expect(suite.attribute(forName: "tests")?.stringValue == "6")
-        #expect(suite.attribute(forName: "failures")?.stringValue == "2")
+        // The flaky scenario only broke a SHOULD: a warning of this lenient run, so skipped, not a failure.
+        #expect(suite.attribute(forName: "failures")?.stringValue == "1")
         #expect(suite.attribute(forName: "errors")?.stringValue == "2")
-        #expect(suite.attribute(forName: "skipped")?.stringValue == "1")
+        #expect(suite.attribute(forName: "skipped")?.stringValue == "2")
         let verdict = try doc.nodes(forXPath: "//testsuite/properties/property[@name='verdict']/@value").first
         #expect(verdict?.stringValue == "non-conformant")
 
         let failing = try #require(try doc.nodes(forXPath: "//testcase[@name='push.expiration']").first as? XMLElement)
-        let reqs = try failing.nodes(forXPath: "properties/property[@name='requirement']/@value").map(\.stringValue)
-        #expect(reqs == ["CALLX-APNS-5"])
+        let out = try failing.nodes(forXPath: "system-out").first?.stringValue ?? ""
+        #expect(out.contains("requirements: CALLX-APNS-5 (MUST)"))
         let failure = try #require(failing.elements(forName: "failure").first)
         #expect(failure.attribute(forName: "type")?.stringValue == "MUST")
         #expect(failure.attribute(forName: "message")?.stringValue?.contains("CALLX-APNS-5 (MUST)") == true)
@@ -49,8 +50,7 @@ import Testing
         let xml = JUnitReport.render(run)
         #expect(!xml.contains("<script>"))
         let doc = try XMLDocument(data: Data(xml.utf8))
-        let title = try doc.nodes(
-            forXPath: "//testcase[@name='push.expiration']/properties/property[@name='title']/@value")
-        #expect(title.first?.stringValue?.hasPrefix("<script>alert('x')</script> & \"q\"") == true)
+        let out = try doc.nodes(forXPath: "//testcase[@name='push.expiration']/system-out")
+        #expect(out.first?.stringValue?.hasPrefix("<script>alert('x')</script> & \"q\"") == true)
     }
 }

@@ -64,5 +64,30 @@ enum ReportFixtures {
         ])
     }
 
+    /// A lenient run whose only failure breaks a SHOULD: conformant, exit 0.
+    static var warningOnly: RunResult {
+        run([
+            scenario("push.expiration", .pass, requirements: ["CALLX-APNS-5"]),
+            scenario(
+                "arbitration.late", .fail, requirements: ["CALLX-ARB-1"], failures: [failure("CALLX-ARB-1", .should)]),
+        ])
+    }
+
+    /// A run Ctrl-C stopped after two scenarios, with one failed MUST; a third never ran.
+    static var interrupted: RunResult {
+        var r = run([
+            scenario("arbitration.race", .pass, requirements: ["CALLX-ARB-1"]),
+            scenario(
+                "push.expiration", .fail, requirements: ["CALLX-APNS-5"], failures: [failure("CALLX-APNS-5", .must)]),
+        ])
+        r.notRun = [
+            NotRunScenario(
+                id: "tokens.cleanup", title: "Dead tokens are dropped", requirements: ["CALLX-TOK-7"],
+                reason: "interrupted by SIGINT", rerunCommand: "ringcheck run tokens.cleanup")
+        ]
+        r.interruption = Interruption(signalNumber: 2)
+        return r
+    }
+
     static let hostile = "<script>alert('x')</script> & \"q\" | `code` \u{1B}[31m\u{07}"
 }

@@ -15,11 +15,17 @@ public enum RingcheckBinary {
         return "ringcheck"
     }
 
-    /// Runs `ringcheck` with `arguments` and waits for it on a thread of its own.
+    /// Runs `ringcheck` with `arguments` and waits for it on a thread of its own. The reports a `run` or
+    /// `report merge` writes to its `--report-dir` must match their schemas (`ReportConformance`): a
+    /// report that does not throws, whatever the test checks next.
     public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil)
         async throws -> ProcessResult
     {
-        try await runProcess(path, arguments, timeout: timeout, environment: environment)
+        let result = try await runProcess(path, arguments, timeout: timeout, environment: environment)
+        if let directory = ReportConformance.reportDirectory(of: arguments) {
+            try ReportConformance.checkDirectory(directory)
+        }
+        return result
     }
 
     /// Runs `ringcheck run …` (which executes scenarios) once no other whole-suite run of this test

@@ -7,22 +7,36 @@ struct ExplainCommand: RingcheckCommand {
         name: "explain",
         abstract: "Explain a scenario (what it does and why) or a requirement (its text and the scenarios for it).",
         arguments: [ArgumentSpec(name: "ID", help: "A scenario ID or a requirement ID.", optional: false)],
-        options: SuiteChoice.options,
-        examples: ["ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5"])
+        options: SuiteChoice.options + [
+            .flag("json", help: "Print it as JSON (the shape is in the README's 'ringcheck list and explain' section).")
+        ],
+        examples: [
+            "ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5",
+            "ringcheck explain arbitration.two-devices-race --json",
+        ])
 
     var id: String
     var suiteChoice: SuiteChoice
+    var json: Bool
 
     init(arguments: ParsedArguments) throws {
         id = arguments.positionals.first ?? ""
         suiteChoice = try SuiteChoice(arguments: arguments)
+        json = arguments.flag("json")
     }
 
     func run() async throws -> ExitCode {
         let suite = try suiteChoice.load(command: Self.configuration.name)
         if let s = suite.scenario(id) {
+            let rerun = SuiteLocator.rerunCommand(s.id, suite: suite)
             Console.out(
-                Self.explain(s, catalogue: suite.catalogue, rerun: SuiteLocator.rerunCommand(s.id, suite: suite)))
+                json
+                    ? Self.json(s, catalogue: suite.catalogue, rerun: rerun).serialized(sortedKeys: true, pretty: true)
+                    : Self.explain(s, catalogue: suite.catalogue, rerun: rerun))
+            return .success
+        }
+        if json, let r = suite.catalogue[id] {
+            Console.out(Self.json(r, suite: suite).serialized(sortedKeys: true, pretty: true))
             return .success
         }
         if let r = suite.catalogue[id] {
@@ -56,11 +70,10 @@ struct ExplainCommand: RingcheckCommand {
             }
         }
         out += "\nSteps:\n"
-        for step in s.steps {
-            out += "  \(step.path) \(step.step.kind)\n"
-            if case .race(let r) = step.step {
-                for sub in r.steps { out += "      \(sub.path) \(sub.step.kind)\n" }
-            }
+        for step in explainedSteps(s, catalogue: catalogue) {
+            out += "  \(step.indent ? "    " : "")\(step.path) \(step.kind): \(step.says)\n"
+            if let why = step.why { out += "  \(step.indent ? "    " : "")    why: \(why)\n" }
+            if let note = step.comment { out += "  \(step.indent ? "    " : "")    note: \(note)\n" }
         }
         out += "\nRequirements:\n"
         for id in s.requirements {

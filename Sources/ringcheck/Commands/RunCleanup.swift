@@ -26,12 +26,19 @@ actor RunCleanup {
 
     /// Catches SIGINT and SIGTERM from now on; the first one runs the cleanup, says so on stderr and
     /// exits with 128 + the signal's number (130 for Ctrl-C), as shells expect of an interrupted program.
-    nonisolated func exitOnSignal(command: String) throws {
+    /// `onSignal` runs before the cleanup and `beforeExit` after it (`ringcheck run` freezes what ran, so
+    /// scenarios broken by the stopping backend are not counted, then writes its reports).
+    nonisolated func exitOnSignal(
+        command: String, onSignal: (@Sendable (Int32) async -> Void)? = nil,
+        beforeExit: (@Sendable (Int32) async -> Void)? = nil
+    ) throws {
         try TerminationSignals.install()
         Task.detached {
             let signal = await TerminationSignals.wait()
+            await onSignal?(signal)
             Console.error("ringcheck \(command): interrupted (signal \(signal)); stopping what it started…")
             await self.run()
+            await beforeExit?(signal)
             Console.error("ringcheck \(command): stopped.")
             exit(128 + signal)
         }

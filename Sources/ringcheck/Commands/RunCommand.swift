@@ -272,8 +272,12 @@ struct RunCommand: RingcheckCommand {
 
         let startedAt = Date()
         // From here on Ctrl-C and SIGTERM stop what the run started before ringcheck exits.
+        // … and write the reports of what ran, marked interrupted (exit 130 for SIGINT, 143 for SIGTERM).
         let cleanup = RunCleanup()
-        try cleanup.exitOnSignal(command: Self.configuration.name)
+        let record = RunRecord()
+        try cleanup.exitOnSignal(
+            command: Self.configuration.name, onSignal: { _ in await record.freeze() },
+            beforeExit: { await record.writeInterrupted(signal: $0) })
         let backend: RunBackend
         if let targetFile {
             do {
@@ -334,9 +338,33 @@ struct RunCommand: RingcheckCommand {
         let progress = LiveStatus(live: showConsole && liveTerminal, total: scenarios.count)
         runner.onStart = { progress.started($0.id) }
         let ticker = progress.live ? Task { await progress.tickEvery(.milliseconds(200)) } : nil
+        let targetName = backend.target.name
+        let fileFormats = formats.filter { $0.fileName != nil }
+        let shard = self.shard.map { Shard(index: $0.index, count: $0.count) }
+        let (strict, reportDir) = (self.strict, self.reportDir)
+        await record.prepare(
+            report: { finished, interruption in
+                RunResult(
+                    ringcheckVersion: RingcheckVersion.current, profile: profile.name, suite: suiteInfo,
+                    target: targetName, startedAt: startedAt, finishedAt: Date(),
+                    requirements: catalogue.requirementInfos, scenarios: scenarios.compactMap { finished[$0.id] },
+                    shard: shard, strict: strict,
+                    notRun: Self.notRun(
+                        scenarios, ran: Set(finished.keys), reason: "interrupted by \(interruption.signal)",
+                        rerun: command.rerunCommand),
+                    interruption: interruption)
+            },
+            write: { result in
+                progress.stop()
+                let written = (try? ReportFormat.write(result, formats: fileFormats, to: reportDir)) ?? []
+                Console.error(
+                    "ringcheck run: interrupted; the reports of the \(result.scenarios.count) scenario\(result.scenarios.count == 1 ? "" : "s") that finished: \(written.isEmpty ? "none written" : written.joined(separator: ", "))"
+                )
+            })
         let results = await runner.run(scenarios) { scenario, attempts in
-            guard showConsole else { return }
             let r = ScenarioResult.combining(attempts)
+            await record.record(r)
+            guard showConsole else { return }
             progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style))
         }
         ticker?.cancel()
@@ -348,16 +376,24 @@ struct RunCommand: RingcheckCommand {
             ringcheckVersion: RingcheckVersion.current, profile: profile.name, suite: suiteInfo,
             target: backend.target.name, startedAt: startedAt, finishedAt: Date(),
             requirements: catalogue.requirementInfos, scenarios: results.map { ScenarioResult.combining($0.attempts) },
-            shard: shard.map { Shard(index: $0.index, count: $0.count) }, strict: strict)
+            shard: shard, strict: strict,
+            notRun: Self.notRun(
+                scenarios, ran: Set(results.map(\.scenario.id)), reason: "--fail-fast: a scenario failed first",
+                rerun: command.rerunCommand))
         if showConsole {
             Console.out(ConsoleReport.summary(runResult, style: style, verbose: verbose))
+            if let first = runResult.notRun.first {
+                Console.out(
+                    "Not run: \(runResult.notRun.count) scenario\(runResult.notRun.count == 1 ? "" : "s") (\(first.reason))"
+                )
+            }
         } else {
             Console.out(ConsoleReport.verdictLine(runResult, style: style))
         }
-        let fileFormats = formats.filter { $0.fileName != nil }
         if !fileFormats.isEmpty {
             do {
                 let written = try ReportFormat.write(runResult, formats: fileFormats, to: reportDir)
+                await record.finish()
                 if showConsole { Console.out("Reports: " + written.joined(separator: ", ")) }
             } catch {
                 Console.error("ringcheck run: cannot write reports to \(reportDir): \(error)")

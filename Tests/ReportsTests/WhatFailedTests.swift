@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import Reports
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The HTML and Markdown reports open with what failed; JUnit keeps a lenient run's SHOULD warnings and
+/// the scenarios that never ran out of the failures CI counts.
+@Suite struct WhatFailedTests {
+    typealias F = ReportFixtures
+
+    func position(_ needle: String, in text: String) -> Int? {
+        text.range(of: needle).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
+    }
+
+    @Test func htmlOpensWithWhatFailedBeforeThePassesAndTheCatalogue() throws {
+        let html = HTMLReport.render(F.mixed)
+        let block = try #require(position("<h2>What failed</h2>", in: html))
+        let catalogue = try #require(position("<h2>MUST requirements</h2>", in: html))
+        let firstPass = try #require(position("<span class=\"badge st-pass\">", in: html))
+        #expect(block < catalogue && block < firstPass)
+        let end = try #require(position("</section>", in: String(html.dropFirst(block))))
+        let whatFailed = String(html.dropFirst(block).prefix(end))
+        // Requirement, level, expected and actual, the scenario and its re-run command.
+        #expect(whatFailed.contains("<strong>MUST CALLX-APNS-5</strong> VoIP push to b-phone has apns-expiration 0"))
+        #expect(whatFailed.contains("<th>expected</th><td><pre>0</pre>") && whatFailed.contains("<pre>3600</pre>"))
+        #expect(whatFailed.contains("Re-run: <code>ringcheck run push.expiration --suite callx</code>"))
+        // Failed scenarios before errors and timeouts; passes and not applicable are not in it.
+        let flaky = try #require(position(">arbitration.late</a>", in: whatFailed))
+        let timeout = try #require(position(">basic.timeout</a>", in: whatFailed))
+        #expect(flaky < timeout)
+        #expect(!whatFailed.contains("arbitration.race") && !whatFailed.contains("tokens.cleanup"))
+        // The scenario sections: failed first, a pass last.
+        let sections = html.components(separatedBy: "<section class=\"scenario\"").dropFirst()
+        #expect(sections.first?.contains("st-fail") == true)
+        #expect(sections.last?.contains("st-pass") == true || sections.last?.contains("st-notApplicable") == true)
+    }
+
+    @Test func aCleanRunSaysNothingFailed() {
+        let html = HTMLReport.render(F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])]))
+        #expect(html.contains("<h2>What failed</h2><p>Nothing failed.</p>"))
+    }
+
+    @Test func requirementsNoScenarioTouchedAreFoldedAndTheTableFitsANarrowWindow() throws {
+        // Only CALLX-ARB-1 is evidenced: the three others are folded into one <details> per level.
+        let html = HTMLReport.render(F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])]))
+        #expect(
+            html.contains("<details class=\"untouched\"><summary>2 MUST requirements no scenario of this run evidences")
+        )
+        #expect(html.contains("<summary>1 SHOULD requirement no scenario of this run evidences"))
+        let folded = try #require(html.range(of: "<details class=\"untouched\">"))
+        #expect(!html[..<folded.lowerBound].contains("CALLX-APNS-5"))
+        #expect(html.contains("<div class=\"scroll\"><table class=\"reqs\">"))
+        #expect(html.contains(".scroll{overflow-x:auto") && html.contains("overflow-wrap:anywhere"))
+        #expect(html.contains("@media (max-width:640px)"))
+        // No column is given a fixed width wider than a phone.
+        #expect(html.range(of: #"(?<![-a-z])width:\s*[0-9]{3,}px"#, options: .regularExpression) == nil)
+    }
+
+    @Test func markdownOpensWithWhatFailedAndCountsUntouchedRequirements() throws {
+        let md = MarkdownReport.render(F.mixed)
+        let block = try #require(position("### What failed", in: md))
+        let table = try #require(position("| Scenario | Status |", in: md))
+        #expect(block < table)
+        #expect(
+            md.contains("- MUST CALLX-APNS-5: VoIP push to b-phone has apns-expiration 0 — expected 0, actual 3600"))
+        let subset = MarkdownReport.render(F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])]))
+        #expect(
+            subset.contains(
+                "- Requirements: pass 1 · fail 0 · inconclusive 0 · notApplicable 0; 3 not touched by the selected scenarios"
+            ))
+        #expect(!subset.contains("### What failed"))
+        #expect(!subset.contains("CALLX-APNS-5"))
+    }
+
+    @Test func interruptedReportsSayInterruptedAndListWhatDidNotRun() throws {
+        let r = F.interrupted
+        #expect(r.verdict == .nonConformant && r.exitCode == 130)
+        var clean = r
+        clean.scenarios.removeLast()
+        #expect(clean.verdict == .inconclusive && clean.exitCode == 130)
+        let md = MarkdownReport.render(clean)
+        #expect(md.contains("⚠️ inconclusive: interrupted (exit 130)"))
+        #expect(md.contains("> **Interrupted by SIGINT**"))
+        #expect(md.contains("`tokens.cleanup`") && md.contains("interrupted by SIGINT"))
+        let html = HTMLReport.render(r)
+        #expect(html.contains("Interrupted by SIGINT") && html.contains("<h3>Not run (1)</h3>"))
+        let json = JSONReport.render(r)
+        #expect(json.contains("\"signal\" : \"SIGINT\""))
+        let back = try JSONReport.decode(Data(json.utf8))
+        #expect(back.notRun == r.notRun && back.interruption == r.interruption && back.exitCode == 130)
+    }
+
+    @Test func junitShowsSHOULDWarningsAsSkippedUnlessStrict() throws {
+        let lenient = try XMLDocument(data: Data(JUnitReport.render(F.warningOnly).utf8))
+        #expect(try lenient.nodes(forXPath: "//failure").isEmpty)
+        let skipped = try lenient.nodes(forXPath: "//testcase[@name='arbitration.late']/skipped/@message").first
+        #expect(skipped?.stringValue?.hasPrefix("SHOULD warning (does not fail the run): CALLX-ARB-1 (SHOULD)") == true)
+        let out = try lenient.nodes(forXPath: "//testcase[@name='arbitration.late']/system-out").first?.stringValue
+        #expect(out?.contains("expected: 0") == true && out?.contains("requirements: CALLX-ARB-1 (SHOULD)") == true)
+        let suite = try #require(try lenient.nodes(forXPath: "/testsuites/testsuite").first as? XMLElement)
+        #expect(suite.attribute(forName: "failures")?.stringValue == "0")
+        #expect(suite.attribute(forName: "skipped")?.stringValue == "1")
+
+        var strictRun = F.warningOnly
+        strictRun.strict = true
+        let strict = try XMLDocument(data: Data(JUnitReport.render(strictRun).utf8))
+        let type = try strict.nodes(forXPath: "//testcase[@name='arbitration.late']/failure/@type").first
+        #expect(type?.stringValue == "SHOULD")
+    }
+
+    @Test func junitListsScenariosThatDidNotRunAsSkipped() throws {
+        let doc = try XMLDocument(data: Data(JUnitReport.render(F.interrupted).utf8))
+        #expect(try doc.nodes(forXPath: "//testcase").count == 3)
+        let reason = try doc.nodes(forXPath: "//testcase[@name='tokens.cleanup']/skipped/@message").first
+        #expect(reason?.stringValue == "not run: interrupted by SIGINT")
+        let property = try doc.nodes(forXPath: "//testsuite/properties/property[@name='interrupted']/@value").first
+        #expect(property?.stringValue == "SIGINT")
+    }
+}
