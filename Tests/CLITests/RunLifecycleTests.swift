@@ -32,7 +32,18 @@ import Testing
         }
     }
 
-    @Test func restartScenariosPassAgainstTheEmbeddedBackendAndRunLast() async throws {
+    /// The run numbers (`r3-`) of the installations a backend log shows requests for.
+    static func runsInLog(_ path: String) throws -> Set<String> {
+        let log = try String(contentsOfFile: path, encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: "/v1/installations/(r[0-9]+)-")
+        let range = NSRange(log.startIndex..., in: log)
+        return Set(
+            pattern.matches(in: log, range: range).compactMap {
+                Range($0.range(at: 1), in: log).map { String(log[$0]) }
+            })
+    }
+
+    @Test func restartScenariosPassOnASecondInstanceOfTheEmbeddedBackend() async throws {
         let dir = TemporaryDirectory()
         let r = try await RingcheckBinary.runSuite(
             ["run", "restart.*", "basic.*", "--format", "console,json", "--report-dir", dir.path], timeout: 90,
@@ -40,25 +51,35 @@ import Testing
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         let progress = r.stdout.split(separator: "\n").filter { $0.hasPrefix("[") && $0.contains("/4] ") }
         #expect(progress.count == 4)
-        // Run alone after the others: they finish last.
-        #expect(progress.suffix(2).allSatisfy { $0.contains("restart.") }, "\(progress)")
         let scenarios = try Self.report(dir)["scenarios"]?.arrayValue ?? []
         #expect(scenarios.count == 4)
         #expect(scenarios.allSatisfy { $0["status"]?.stringValue == "pass" })
         #expect(try Self.report(dir).serialized().contains("backend restarted and ready again after"))
+        // The restart scenarios' devices registered with the second instance only, the others' with
+        // the first: each restart restarted a backend no other scenario was using.
+        let second = try Self.runsInLog(dir.file("backend-restart-instance.log"))
+        let first = try Self.runsInLog(dir.file("backend.log"))
+        #expect(second.count == 2 && first.count == 2, "\(second) \(first)")
+        #expect(second.isDisjoint(with: first), "\(second) \(first)")
     }
 
     @Test func aBackendProcessIsRestartedThroughItsLifecycle() async throws {
         let dir = TemporaryDirectory()
         let r = try await RingcheckBinary.runSuite(
-            ["run", "restart.*", "--reference-process", "--format", "json", "--report-dir", dir.path], timeout: 90)
+            [
+                "run", "restart.*", "basic.cancel-before-answer", "--reference-process", "--format", "json",
+                "--report-dir", dir.path,
+            ], timeout: 90)
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         let scenarios = try Self.report(dir)["scenarios"]?.arrayValue ?? []
-        #expect(scenarios.map { $0["status"]?.stringValue } == ["pass", "pass"], "\(scenarios)")
-        let log = try String(contentsOfFile: dir.file("backend.log"), encoding: .utf8)
-        // The first start and one per restart, each a new serve-reference process.
+        #expect(scenarios.map { $0["status"]?.stringValue } == ["pass", "pass", "pass"], "\(scenarios)")
+        // The restart scenarios run on a second serve-reference child: its first start and one per
+        // restart, each a new process; the first child is started once and never restarted.
+        let log = try String(contentsOfFile: dir.file("backend-restart-instance.log"), encoding: .utf8)
         #expect(log.components(separatedBy: ": start: ").count - 1 == 3, "\(log)")
-        #expect(!log.contains("token-u"), "the log shows no account token")
+        let firstLog = try String(contentsOfFile: dir.file("backend.log"), encoding: .utf8)
+        #expect(firstLog.components(separatedBy: ": start: ").count - 1 == 1, "\(firstLog)")
+        #expect(!log.contains("token-u") && !firstLog.contains("token-u"), "the logs show no account token")
     }
 
     @Test func ctrlCStopsTheBackendItStarted() async throws {
@@ -81,7 +102,8 @@ import Testing
                 if !backends.isEmpty && output.contains("[1/") { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(backends.count == 1, "a serve-reference child is running")
+            // The backend and its second instance, for the restart scenarios.
+            #expect(backends.count == 2, "two serve-reference children are running")
             kill(child.pid, SIGINT)
             let status = await ringcheck.exited(within: .seconds(30))
             if status == nil { child.signalGroup(SIGKILL) }

@@ -55,6 +55,10 @@ public protocol ProfileStep: Sendable {
     func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)?
     /// The steps it holds (a step that nests others); none by default.
     var nestedSteps: [ScenarioStep] { get }
+    /// How long the step waits whatever the backend does, in milliseconds (a fixed wait, an
+    /// observation window): what `Scenario.expectedDurationMs` adds up to schedule the longest
+    /// scenarios first. 0 by default (a step that ends on the event it waits for).
+    var expectedWaitMs: Int { get }
     /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
     func isEqual(to other: any ProfileStep) -> Bool
 }
@@ -62,6 +66,7 @@ public protocol ProfileStep: Sendable {
 extension ProfileStep {
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? { nil }
     public var nestedSteps: [ScenarioStep] { [] }
+    public var expectedWaitMs: Int { 0 }
 }
 
 extension ProfileStep where Self: Equatable {

@@ -8,11 +8,17 @@ import ReferenceBackend
 /// `restartBackend` step can restart it without losing calls, events or pending pushes. It runs in
 /// process, or (`--reference-process`) as a `ringcheck serve-reference` child started, restarted and
 /// stopped through `BackendLifecycle` as a target's backend would be.
+///
+/// A second instance of the backend (its own database, port and log, the same mocks and accounts)
+/// serves the scenarios that restart theirs, so they run beside the others instead of after them all.
 struct EmbeddedReference {
     let mocks: MockStack
     let target: Target
     /// The child process's lifecycle when the backend runs as one (`ringcheck load` watches its CPU and memory).
     var lifecycle: BackendLifecycle? = nil
+    /// The second instance, for the scenarios that restart the backend (`Scenario.runsAlone`): a
+    /// restart here disturbs no other scenario. Nil when the caller asked for one instance.
+    var restartTarget: Target? = nil
 
     /// Ring time of a call that is not about expiry: long enough that no scenario's call expires before
     /// its answer however busy the machine is. Scenarios that wait for expiry (`needs: [shortRing]`) ask
@@ -31,7 +37,7 @@ struct EmbeddedReference {
     /// `log` (a fresh file); as a child process when `asChildProcess`. Both are stopped by `cleanup`.
     static func start(
         defects: Set<Defect>, runs: Int, userNames: [String], log: String? = nil, asChildProcess: Bool = false,
-        cleanup: RunCleanup
+        restartInstance: Bool = false, cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
         var users: [BackendUser] = []
         for run in 0..<max(runs, 1) {
@@ -45,24 +51,51 @@ struct EmbeddedReference {
         }
         return try await start(
             defects: defects, users: users, ringSeconds: ringSeconds, accounts: { account($0, run: $1) }, log: log,
-            asChildProcess: asChildProcess, cleanup: cleanup)
+            asChildProcess: asChildProcess, restartInstance: restartInstance, cleanup: cleanup)
     }
 
     /// Starts mocks and backend knowing `users`, with calls that ring `ringSeconds`; `accounts` is
     /// how the target names them (see `Target.accounts`). The backend logs to `log` when given (the
-    /// target's `backendLog`, so CALLX-SEC-3 can be judged). Both are stopped by `cleanup`.
+    /// target's `backendLog`, so CALLX-SEC-3 can be judged). With `restartInstance`, a second instance
+    /// wired to the same mocks becomes `restartTarget` (logging to `restartLog(log)`). All are stopped by
+    /// `cleanup`.
     static func start(
         defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
         accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String? = nil,
-        asChildProcess: Bool = false, eventRetention: Int = EmbeddedReference.eventRetention, cleanup: RunCleanup
+        asChildProcess: Bool = false, eventRetention: Int = EmbeddedReference.eventRetention,
+        restartInstance: Bool = false, cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
+        let mocks = try MockStack.start()
+        await cleanup.add { mocks.stop() }
+        let (main, lifecycle) = try await start(
+            mocks: mocks, defects: defects, users: users, ringSeconds: ringSeconds, accounts: accounts, log: log,
+            asChildProcess: asChildProcess, eventRetention: eventRetention, cleanup: cleanup)
+        guard restartInstance else { return EmbeddedReference(mocks: mocks, target: main, lifecycle: lifecycle) }
+        var (second, _) = try await start(
+            mocks: mocks, defects: defects, users: users, ringSeconds: ringSeconds, accounts: accounts,
+            log: log.map(restartLog), asChildProcess: asChildProcess, eventRetention: eventRetention, cleanup: cleanup)
+        second.name += " (second instance, for the scenarios that restart it)"
+        return EmbeddedReference(mocks: mocks, target: main, lifecycle: lifecycle, restartTarget: second)
+    }
+
+    /// The log of the second instance beside `log`: `backend.log` → `backend-restart-instance.log`.
+    static func restartLog(_ log: String) -> String {
+        let base = (log as NSString).deletingPathExtension
+        let ext = (log as NSString).pathExtension
+        return base + "-restart-instance" + (ext.isEmpty ? "" : "." + ext)
+    }
+
+    /// Starts one backend instance wired to `mocks` and describes it as a target.
+    private static func start(
+        mocks: MockStack, defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
+        accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String?,
+        asChildProcess: Bool, eventRetention: Int, cleanup: RunCleanup
+    ) async throws -> (Target, BackendLifecycle?) {
         if let log {
             let dir = (log as NSString).deletingLastPathComponent
             if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
             try? FileManager.default.removeItem(atPath: log)
         }
-        let mocks = try MockStack.start()
-        await cleanup.add { mocks.stop() }
         let name =
             "embedded reference backend"
             + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
@@ -82,7 +115,7 @@ struct EmbeddedReference {
             target.restart(through: child.lifecycle)
             target.backendLog = log
             target.shortRingField = "ringSeconds"
-            return EmbeddedReference(mocks: mocks, target: target, lifecycle: child.lifecycle)
+            return (target, child.lifecycle)
         }
         let providers = mocks.settings.providerSettings(bundleID: appId)
         let options = ReferenceBackendServer.Options(
@@ -100,6 +133,6 @@ struct EmbeddedReference {
         target.restart = { try await backend.restart() }
         target.backendLog = log
         target.shortRingField = "ringSeconds"
-        return EmbeddedReference(mocks: mocks, target: target)
+        return (target, nil)
     }
 }

@@ -11,6 +11,9 @@ struct RunBackend {
     var maxConcurrency: Int?
     /// The backend's lifecycle when ringcheck started it (`ringcheck load` watches its CPU and memory).
     var lifecycle: BackendLifecycle? = nil
+    /// A second instance of the backend for the scenarios that restart it, run beside the others
+    /// (the embedded reference's; a target file describes one backend, so its restarts run alone).
+    var restartTarget: Target? = nil
 }
 
 /// Why a target cannot be tested (unreachable, mocks that cannot start): the run is inconclusive.

@@ -301,11 +301,13 @@ struct RunCommand: RingcheckCommand {
                 let embedded =
                     if let startLogged = reference.startLogged {
                         try await startLogged(
-                            defects, runs, userNames, reportDir + "/backend.log", referenceProcess, cleanup)
+                            defects, runs, userNames, reportDir + "/backend.log", referenceProcess,
+                            scenarios.contains(where: \.runsAlone), cleanup)
                     } else {
                         try await reference.start(defects, runs, userNames, cleanup)
                     }
-                backend = RunBackend(target: embedded.target, mocks: embedded.mocks)
+                backend = RunBackend(
+                    target: embedded.target, mocks: embedded.mocks, restartTarget: embedded.restartTarget)
             } catch {
                 await cleanup.run()
                 Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
@@ -323,9 +325,13 @@ struct RunCommand: RingcheckCommand {
                     startedAt: startedAt, style: style))
         }
         let engine: ScenarioEngine
+        let aloneEngine: ScenarioEngine?
         do {
             engine = try ScenarioEngine(
                 target: backend.target, mocks: backend.mocks, catalogue: catalogue, profile: profile)
+            aloneEngine = try backend.restartTarget.map {
+                try ScenarioEngine(target: $0, mocks: backend.mocks, catalogue: catalogue, profile: profile)
+            }
         } catch {
             await cleanup.run()
             Console.error("ringcheck run: cannot start the HTTP client: \(error)")
@@ -334,7 +340,8 @@ struct RunCommand: RingcheckCommand {
         let command = self
         var runner = SuiteRunner(
             engine: engine, concurrency: min(concurrency, backend.maxConcurrency ?? concurrency),
-            repeatCount: repeatCount, failFast: failFast, rerunCommand: { command.rerunCommand($0) })
+            repeatCount: repeatCount, failFast: failFast, rerunCommand: { command.rerunCommand($0) },
+            aloneEngine: aloneEngine)
         let progress = LiveStatus(live: showConsole && liveTerminal, total: scenarios.count)
         runner.onStart = { progress.started($0.id) }
         let ticker = progress.live ? Task { await progress.tickEvery(.milliseconds(200)) } : nil
@@ -370,6 +377,7 @@ struct RunCommand: RingcheckCommand {
         ticker?.cancel()
         progress.stop()
         engine.shutdown()
+        aloneEngine?.shutdown()
         await cleanup.run()
 
         let runResult = RunResult(

@@ -12,12 +12,14 @@ struct ProfileReference: Sendable {
         @Sendable (_ defects: [String], _ runs: Int, _ userNames: [String], _ cleanup: RunCleanup) async throws ->
             EmbeddedReference
     /// The same, logging to `log` (the target's `backendLog`) and, when `asChildProcess`, as a
-    /// `serve-reference` child (`--reference-process`); nil when the reference can do neither.
+    /// `serve-reference` child (`--reference-process`); with `restartInstance`, a second instance for
+    /// the scenarios that restart the backend (`EmbeddedReference.restartTarget`); nil when the
+    /// reference can do none of it.
     var startLogged:
         (
             @Sendable (
                 _ defects: [String], _ runs: Int, _ userNames: [String], _ log: String, _ asChildProcess: Bool,
-                _ cleanup: RunCleanup
+                _ restartInstance: Bool, _ cleanup: RunCleanup
             ) async throws -> EmbeddedReference
         )? = nil
 }
@@ -32,10 +34,10 @@ enum ProfileReferences {
                 try await EmbeddedReference.start(
                     defects: Defect.parse(defects).defects, runs: runs, userNames: users, cleanup: cleanup)
             },
-            startLogged: { defects, runs, users, log, asChildProcess, cleanup in
+            startLogged: { defects, runs, users, log, asChildProcess, restartInstance, cleanup in
                 try await EmbeddedReference.start(
                     defects: Defect.parse(defects).defects, runs: runs, userNames: users, log: log,
-                    asChildProcess: asChildProcess, cleanup: cleanup)
+                    asChildProcess: asChildProcess, restartInstance: restartInstance, cleanup: cleanup)
             }),
         ProfileReference(
             profile: DialStackProfile(), defectNames: EmbeddedWakeUpReference.defectNames,

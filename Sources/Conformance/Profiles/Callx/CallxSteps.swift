@@ -167,6 +167,8 @@ public struct WaitUntilExpiryStep: ProfileStep, Equatable {
     public var margin: ScenarioDuration
 
     public var keyword: String { "waitUntilExpiry" }
+    /// A short ring (the calls that scenarios wait out are made with `shortRing`) and the margin.
+    public var expectedWaitMs: Int { Target.shortRingSeconds * 1000 + margin.milliseconds }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         let call = try run.resolver.resolve(self.call)

@@ -1,0 +1,23 @@
+extension Scenario {
+    /// How long the scenario waits whatever the backend does, in milliseconds: its observation windows
+    /// (`expectNoPush`, `expectNotLogged`), fixed `wait`s, the latency of the faults it plans, and its
+    /// profile steps' own waits (Callx's `waitUntilExpiry`: a short ring). `SuiteRunner` starts the
+    /// scenarios with the longest estimate first, so that the run's wall time comes close to its
+    /// longest scenario instead of that scenario starting last.
+    public var expectedDurationMs: Int { Self.expectedWaitMs(steps) }
+
+    private static func expectedWaitMs(_ steps: [ScenarioStep]) -> Int {
+        steps.reduce(0) { total, step in
+            switch step.step {
+            case .expectNoPush(let s): total + s.duration.milliseconds
+            case .expectNotLogged(let s): total + s.duration.milliseconds
+            case .wait(let d): total + d.milliseconds
+            case .fault(let s): total + max(0, s.plan.latencyMs ?? 0)
+            // The racing requests leave together: the longest of them, not their sum.
+            case .race(let s): total + (s.steps.map { expectedWaitMs([$0]) }.max() ?? 0)
+            case .profile(let p): total + p.base.expectedWaitMs + expectedWaitMs(p.base.nestedSteps)
+            default: total
+            }
+        }
+    }
+}
