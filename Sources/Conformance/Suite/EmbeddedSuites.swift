@@ -51,7 +51,13 @@ public enum EmbeddedSuites {
 }
 
 /// Reads a suite's files from disk or, for a `builtin:` path, from `EmbeddedSuites`.
-enum SuiteFiles {
+public enum SuiteFiles {
+    /// The text of the file at `path` (on disk or built in); nil when there is none or it is not UTF-8.
+    public static func text(_ path: String) -> String? {
+        guard EmbeddedSuites.isEmbedded(path) else { return try? String(contentsOfFile: path, encoding: .utf8) }
+        return EmbeddedSuites.contents(path).flatMap { String(bytes: $0, encoding: .utf8) }
+    }
+
     /// Parses the YAML file at `path` (named as given in errors).
     static func parse(_ path: String) throws(YAMLError) -> YAMLNode {
         guard EmbeddedSuites.isEmbedded(path) else { return try YAMLDocument.parse(contentsOfFile: path) }

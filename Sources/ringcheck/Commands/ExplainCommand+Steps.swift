@@ -21,7 +21,8 @@ extension ExplainCommand {
 
     /// The scenario's steps (a race's inner steps after it), each with its sentence, requirement and comment.
     static func explainedSteps(_ s: Scenario, catalogue: RequirementCatalogue) -> [ExplainedStep] {
-        let lines = ((try? String(contentsOfFile: s.file, encoding: .utf8)) ?? "")
+        // A built-in suite's file is read from the binary: its comments are explain's notes too.
+        let lines = (SuiteFiles.text(s.file) ?? "")
             .split(separator: "\n", omittingEmptySubsequences: false)
         func explained(_ step: ScenarioStep, indent: Bool) -> ExplainedStep {
             let requirement = StepExplanation.requirement(step.step)
