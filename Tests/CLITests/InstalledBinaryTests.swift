@@ -164,24 +164,27 @@ import Testing
         let rc = try Self.install(in: dir)
         let out = dir.file("run.out")
         let err = dir.file("run.err")
-        // A scenario that waits for its call to expire runs for seconds; exec keeps the pid for the signal.
+        // Scenarios that wait for their calls to expire, one at a time and twenty times over: the run lasts
+        // about a minute, so a test process starved for seconds on a busy machine still signals it mid-run.
+        // exec keeps the pid for the signal.
         let pid = try MockStackProcess.spawn(
             [
-                "/bin/sh", "-c", #"cd "$0" && TMPDIR="$1" exec "$2" run 'expiry.*' --report-dir r $3"#,
+                "/bin/sh", "-c",
+                #"cd "$0" && TMPDIR="$1" exec "$2" run 'expiry.*' --repeat 20 --concurrency 1 --report-dir r $3"#,
                 dir.file("work"), dir.file("tmp"), rc, referenceProcess ? "--reference-process" : "",
             ], stdout: out, stderr: err)
-        // Under way once the console says anything (the header, printed once the backend is up).
+        // Under way once the console says anything (the header, printed once the backend is up) and the
+        // mocks' files are in TMPDIR.
         var started = false
+        var keptFiles = false
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if !((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").isEmpty {
-                started = true
-                break
-            }
+        while Date() < deadline, !(started && keptFiles) {
+            started = !((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").isEmpty
+            keptFiles = !Self.leftovers(dir).isEmpty
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(started, "\((try? String(contentsOfFile: err, encoding: .utf8)) ?? "")")
-        #expect(!Self.leftovers(dir).isEmpty, "the run keeps its mocks' files in TMPDIR while it runs")
+        #expect(keptFiles, "the run keeps its mocks' files in TMPDIR while it runs")
         _ = kill(pid, SIGINT)
         let status = await offPoolWait(pid)
         #expect(status == 130, "\((try? String(contentsOfFile: err, encoding: .utf8)) ?? "")")

@@ -38,7 +38,7 @@ public final class MockStackCommandProcess: @unchecked Sendable {  // immutable 
 
     /// Waits until `path` (relative to the working directory) exists and is non-empty; false when the
     /// process exits first or `timeout` runs out.
-    public func waitForFile(_ path: String, timeout: Double = 30, poll: Duration = .milliseconds(5)) async -> Bool {
+    public func waitForFile(_ path: String, timeout: Double = 120, poll: Duration = .milliseconds(5)) async -> Bool {
         let full = path.hasPrefix("/") ? path : directory.file(path)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
