@@ -16,9 +16,7 @@ import Testing
         for sub in ["bin", "tmp", "work"] {
             try FileManager.default.createDirectory(atPath: dir.file(sub), withIntermediateDirectories: true)
         }
-        let copy = dir.file("bin/rc")
-        try FileManager.default.copyItem(atPath: RingcheckBinary.path, toPath: copy)
-        return copy
+        return try dir.copyExecutable(RingcheckBinary.path, to: "bin/rc")
     }
 
     /// Runs `binary` with `arguments` from `dir/work` with TMPDIR `dir/tmp` (and `environment`).

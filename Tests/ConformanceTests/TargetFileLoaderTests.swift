@@ -259,8 +259,7 @@ import Testing
 
     @Test func aTokenCommandsFirstLineIsTheToken() async throws {
         let dir = TemporaryDirectory()
-        _ = try dir.write("token.sh", "#!/bin/sh\necho \"tok-$1\"\necho ignored\n")
-        chmod(dir.file("token.sh"), 0o755)
+        try dir.writeExecutable("token.sh", Array("#!/bin/sh\necho \"tok-$1\"\necho ignored\n".utf8))
         let file = try TargetFile.load(
             text: """
                 baseURL: http://h

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A fresh directory under the system temp dir, removed when the value is deinitialised.
 public final class TemporaryDirectory: @unchecked Sendable {  // immutable after init
     public let path: String
@@ -20,5 +24,31 @@ public final class TemporaryDirectory: @unchecked Sendable {  // immutable after
         let p = file(name)
         try contents.write(toFile: p, atomically: true, encoding: .utf8)
         return p
+    }
+
+    /// Writes `bytes` to `name` as an executable (mode 0755) and returns its path. The file is opened
+    /// close-on-exec: a process the test process spawns meanwhile must not inherit the write descriptor,
+    /// or executing the file fails with "Text file busy" for as long as that process lives (seen in CI,
+    /// where many tests spawn processes at once).
+    @discardableResult
+    public func writeExecutable(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let p = file(name)
+        let fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: p]) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: p]) }
+            offset += n
+        }
+        return p
+    }
+
+    /// Copies the executable at `source` to `name` (see `writeExecutable`) and returns its path.
+    @discardableResult
+    public func copyExecutable(_ source: String, to name: String) throws -> String {
+        try writeExecutable(name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: source))))
     }
 }
