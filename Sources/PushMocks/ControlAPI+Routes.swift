@@ -2,7 +2,7 @@ extension ControlAPI {
     /// The operations the control API answers itself (providers add theirs through `MockControlRoutes`).
     /// `handle(_:_:)` switches over every case, so an endpoint cannot be routed without a handler.
     enum Operation: String, CaseIterable, Sendable {
-        case health, listCaptures, waitForCaptures, clearCaptures
+        case health, openAPI, listCaptures, waitForCaptures, clearCaptures
         case installFaults, listFaults, clearFaults, removeFault
         case registerDevice, listDevices, clearDevices, forgetDevice
         case revokeOAuthTokens
@@ -11,6 +11,7 @@ extension ControlAPI {
         var endpoint: ControlEndpoint {
             switch self {
             case .health: ControlEndpoint(rawValue, "GET", "/v1/health")
+            case .openAPI: ControlEndpoint(rawValue, "GET", "/v1/openapi.json")
             case .listCaptures:
                 ControlEndpoint(rawValue, "GET", "/v1/captures", query: captureFilterParameters + ["reveal", "limit"])
             case .waitForCaptures:

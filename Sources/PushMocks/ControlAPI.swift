@@ -3,12 +3,14 @@ import JSON
 
 /// The control API served on `RINGCHECK_CONTROL_URL`: read and clear captures, install fault plans,
 /// register device tokens. JSON in and out; errors are `{"error": "…", "details": ["…"]}`.
-/// The routes are `ControlAPI.Operation` and each provider's `MockControlRoutes.controlEndpoints`, in one
+/// `GET /v1/openapi.json` describes every route (`ControlAPI+OpenAPI.swift`); the routes themselves
+/// are `ControlAPI.Operation` and each provider's `MockControlRoutes.controlEndpoints`, in one
 /// `ControlRouteTable`: an unknown path is 404, a method the path lacks 405 with `Allow`, a query
 /// parameter the endpoint does not take 400.
 ///
 /// | method and path | does |
 /// |---|---|
+/// | `GET /v1/openapi.json` | the OpenAPI 3.1 description of every route |
 /// | `GET /v1/health` | `{"status":"ok","captures":N,"lastSequence":N,"faults":N,"devices":N}` |
 /// | `GET /v1/captures?mock=&deviceToken=&since=&sinceMs=&accepted=&reveal=&limit=` | `{"captures":[…],"lastSequence":N,"more":B}`: the oldest `limit` matches (default 1000, at most 10000); redacted unless `reveal=true` |
 /// | `GET /v1/captures/wait?…&count=1&timeoutMs=5000` | same filters; waits for `count` matches; 200 when reached, 408 with the matches so far |
@@ -64,7 +66,7 @@ public struct ControlAPI: HTTPHandler {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         switch routeTable.match(method: request.method, path: request.path) {
         case .notFound:
-            return Self.error(404, "no endpoint \(request.path); see /v1/health, /v1/captures, /v1/faults, /v1/devices")
+            return Self.error(404, "no endpoint \(request.path); GET /v1/openapi.json lists every route")
         case .methodNotAllowed(let allowed):
             var response = Self.error(
                 405,
@@ -98,6 +100,8 @@ public struct ControlAPI: HTTPHandler {
                     "status": "ok", "captures": .int(log.count), "lastSequence": .int(log.lastSequence),
                     "faults": .int(faults.entries.count), "devices": .int(registry.all.count),
                 ])
+        case .openAPI:
+            return HTTPResponse.json(200, Self.openAPIDocument)
         case .listCaptures:
             return captures(request.http)
         case .waitForCaptures:
