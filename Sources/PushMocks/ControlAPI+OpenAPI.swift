@@ -16,13 +16,8 @@ extension ControlAPI {
           },
           "servers": [
             {
-              "url": "{controlURL}",
-              "description": "the value of RINGCHECK_CONTROL_URL",
-              "variables": {
-                "controlURL": {
-                  "default": "http://127.0.0.1:8079"
-                }
-              }
+              "url": "/",
+              "description": "the control API serving this document: RINGCHECK_CONTROL_URL (its port is ephemeral unless `--control-port` is given)"
             }
           ],
           "paths": {
@@ -1329,8 +1324,16 @@ extension ControlAPI {
                 }
               },
               "FaultPlan": {
+                "allOf": [
+                  {
+                    "$ref": "#/components/schemas/FaultPlanFields"
+                  }
+                ],
+                "unevaluatedProperties": false,
+                "description": "A plan as sent: any other field is refused."
+              },
+              "FaultPlanFields": {
                 "type": "object",
-                "additionalProperties": false,
                 "description": "Without `mock` or `deviceToken` it matches every request; without `times` it applies to all. Give `respond.status` or `respond.reason` (APNs) / `respond.errorCode` (FCM) and the other is filled in.",
                 "properties": {
                   "id": {
@@ -1414,7 +1417,7 @@ extension ControlAPI {
               "InstalledFault": {
                 "allOf": [
                   {
-                    "$ref": "#/components/schemas/FaultPlan"
+                    "$ref": "#/components/schemas/FaultPlanFields"
                   },
                   {
                     "type": "object",
@@ -1435,7 +1438,8 @@ extension ControlAPI {
                       }
                     }
                   }
-                ]
+                ],
+                "unevaluatedProperties": false
               },
               "DeviceRegistration": {
                 "type": "object",
