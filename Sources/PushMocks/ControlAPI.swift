@@ -3,9 +3,14 @@ import JSON
 
 /// The control API served on `RINGCHECK_CONTROL_URL`: read and clear captures, install fault plans,
 /// register device tokens. JSON in and out; errors are `{"error": "…", "details": ["…"]}`.
+/// `GET /v1/openapi.json` describes every route (`ControlAPI+OpenAPI.swift`); the routes themselves
+/// are `ControlAPI.Operation` and each provider's `MockControlRoutes.controlEndpoints`, in one
+/// `ControlRouteTable`: an unknown path is 404, a method the path lacks 405 with `Allow`, a query
+/// parameter the endpoint does not take 400.
 ///
 /// | method and path | does |
 /// |---|---|
+/// | `GET /v1/openapi.json` | the OpenAPI 3.1 description of every route |
 /// | `GET /v1/health` | `{"status":"ok","captures":N,"lastSequence":N,"faults":N,"devices":N}` |
 /// | `GET /v1/captures?mock=&deviceToken=&since=&sinceMs=&accepted=&reveal=&limit=` | `{"captures":[…],"lastSequence":N,"more":B}`: the oldest `limit` matches (default 1000, at most 10000); redacted unless `reveal=true` |
 /// | `GET /v1/captures/wait?…&count=1&timeoutMs=5000` | same filters; waits for `count` matches; 200 when reached, 408 with the matches so far |
@@ -38,6 +43,9 @@ public struct ControlAPI: HTTPHandler {
     static let abandonmentPoll = Duration.milliseconds(200)
     /// The largest `limit` `GET /v1/captures` accepts.
     public static let maxCaptureLimit = 10_000
+    /// Every endpoint served, the shared ones then each provider's: what dispatch, `Allow` and the
+    /// query check consult.
+    public let routeTable: ControlRouteTable
 
     /// The control API over the shared log, fault plans and registry.
     public init(
@@ -45,6 +53,7 @@ public struct ControlAPI: HTTPHandler {
         clock: MockClock = .system, routes: [any MockControlRoutes] = []
     ) {
         self.routes = routes
+        routeTable = ControlRouteTable(Self.endpoints + routes.flatMap(\.controlEndpoints))
         self.tokens = tokens
         self.log = log
         self.faults = faults
@@ -52,68 +61,91 @@ public struct ControlAPI: HTTPHandler {
         self.clock = clock
     }
 
-    /// Answers one request.
+    /// Answers one request: the route table picks the endpoint (404 for an unknown path, 405 with
+    /// `Allow` for a method the path lacks, 400 for a query parameter the endpoint does not take).
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let path =
-            request.path.hasSuffix("/") && request.path.count > 1 ? String(request.path.dropLast()) : request.path
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        switch (request.method, path) {
-        case ("GET", "/v1/health"):
+        switch routeTable.match(method: request.method, path: request.path) {
+        case .notFound:
+            return Self.error(404, "no endpoint \(request.path); GET /v1/openapi.json lists every route")
+        case .methodNotAllowed(let allowed):
+            var response = Self.error(
+                405,
+                "method \(request.method) is not allowed on \(request.path); allowed: "
+                    + allowed.joined(separator: ", "))
+            // RFC 9110 §15.5.6: a 405 names the methods the target does support.
+            response.headers.set("allow", allowed.joined(separator: ", "))
+            return response
+        case .endpoint(let endpoint, let parameters):
+            let unknown = routeTable.unknownQueryParameters(request.query, for: endpoint)
+            guard unknown.isEmpty else { return Self.unknownQueryParameters(unknown, endpoint: endpoint) }
+            let matched = ControlRequest(http: request, endpoint: endpoint, parameters: parameters)
+            if let operation = Operation(rawValue: endpoint.operationID), operation.endpoint == endpoint {
+                return await handle(operation, matched)
+            }
+            for route in routes where route.controlEndpoints.contains(endpoint) {
+                return await route.handleControl(matched)
+            }
+            // Unreachable: every endpoint of the table comes from `Operation` or from one of `routes`.
+            return Self.error(500, "no handler for \(endpoint)")
+        }
+    }
+
+    /// Answers one of the shared operations.
+    func handle(_ operation: Operation, _ request: ControlRequest) async -> HTTPResponse {
+        switch operation {
+        case .health:
             return Self.json(
                 200,
                 [
                     "status": "ok", "captures": .int(log.count), "lastSequence": .int(log.lastSequence),
                     "faults": .int(faults.entries.count), "devices": .int(registry.all.count),
                 ])
-        case ("GET", "/v1/captures"):
-            return captures(request)
-        case ("GET", "/v1/captures/wait"):
-            return await wait(request)
-        case ("DELETE", "/v1/captures"):
+        case .openAPI:
+            return HTTPResponse.json(200, Self.openAPIDocument)
+        case .listCaptures:
+            return captures(request.http)
+        case .waitForCaptures:
+            return await wait(request.http)
+        case .clearCaptures:
             return Self.json(200, ["cleared": .int(log.clear())])
-        case ("POST", "/v1/faults"):
-            return installFaults(request)
-        case ("GET", "/v1/faults"):
+        case .installFaults:
+            return installFaults(request.http)
+        case .listFaults:
             return Self.json(200, ["faults": .array(faults.entries.map(\.json))])
-        case ("DELETE", "/v1/faults"):
+        case .clearFaults:
             return Self.json(200, ["cleared": .int(faults.clear())])
-        case ("POST", "/v1/devices"):
-            return registerDevice(request)
-        case ("GET", "/v1/devices"):
+        case .removeFault:
+            let id = request.parameters["id", default: ""]
+            return faults.remove(id: id)
+                ? Self.json(200, ["removed": .string(id)]) : Self.error(404, "no fault plan with id \(id)")
+        case .registerDevice:
+            return registerDevice(request.http)
+        case .listDevices:
             return Self.json(200, ["devices": .array(registry.all.map(Self.deviceJSON))])
-        case ("DELETE", "/v1/oauth/tokens"):
+        case .clearDevices:
+            let n = registry.all.count
+            registry.clear()
+            return Self.json(200, ["cleared": .int(n)])
+        case .forgetDevice:
+            let token = request.parameters["token", default: ""]
+            return registry.forget(token: token)
+                ? Self.json(200, ["removed": .string(token)]) : Self.error(404, "no such device token")
+        case .revokeOAuthTokens:
             guard let tokens else { return Self.error(404, "this control API has no OAuth mock") }
             let n = tokens.all.count
             tokens.revokeAll()
             return Self.json(200, ["revoked": .int(n)])
-        case ("DELETE", "/v1/devices"):
-            let n = registry.all.count
-            registry.clear()
-            return Self.json(200, ["cleared": .int(n)])
-        default:
-            break
         }
-        if request.method == "DELETE", parts.count == 4, parts[1] == "v1", !parts[3].isEmpty {
-            let id = percentDecode(parts[3])
-            if parts[2] == "faults" {
-                return faults.remove(id: id)
-                    ? Self.json(200, ["removed": .string(id)]) : Self.error(404, "no fault plan with id \(id)")
-            }
-            if parts[2] == "devices" {
-                return registry.forget(token: id)
-                    ? Self.json(200, ["removed": .string(id)]) : Self.error(404, "no such device token")
-            }
-        }
-        for route in routes {
-            if let response = await route.handleControl(request) { return response }
-        }
-        let known = [
-            "/v1/health", "/v1/captures", "/v1/captures/wait", "/v1/faults", "/v1/devices", "/v1/oauth/tokens",
-        ]
-        if known.contains(path) || path.hasPrefix("/v1/faults/") || path.hasPrefix("/v1/devices/") {
-            return Self.error(405, "method \(request.method) is not allowed on \(path)")
-        }
-        return Self.error(404, "no endpoint \(path); see /v1/health, /v1/captures, /v1/faults, /v1/devices")
+    }
+
+    /// The 400 for query parameters an endpoint does not take: a misspelt filter (`devicetoken=`) would
+    /// otherwise be ignored and answer every capture, which reads as the backend's fault.
+    static func unknownQueryParameters(_ names: [String], endpoint: ControlEndpoint) -> HTTPResponse {
+        let accepted =
+            endpoint.query.isEmpty ? "it takes none" : "accepted: " + endpoint.query.joined(separator: ", ")
+        let details = names.map { "unknown query parameter '\($0)' for \(endpoint) (\(accepted))" }
+        return json(
+            400, ["error": .string(details.joined(separator: "; ")), "details": .array(details.map { .string($0) })])
     }
 
     // MARK: Captures

@@ -1,49 +1,63 @@
 import HTTP
 import JSON
 
-/// The OneSignal mock's control endpoints, beside the shared ones on `RINGCHECK_CONTROL_URL`:
+/// The OneSignal mock's control endpoints, beside the shared ones on `RINGCHECK_CONTROL_URL`, routed by
+/// `ControlAPI`'s table (`controlEndpoints`) and described in its OpenAPI document:
 ///
 /// | method and path | does |
 /// |---|---|
 /// | `GET /v1/onesignal/apps?reveal=` | `{"apps":[{"role","appId","emptyAudience"}]}` (`apiKey` too with `reveal=true`) |
-/// | `PUT /v1/onesignal/apps/{role or appId}` | `{"emptyAudience":"notSubscribed"/"invalidAliases"}`: how that app answers a notification reaching nobody |
+/// | `PUT` (or `PATCH`) `/v1/onesignal/apps/{role or appId}` | `{"emptyAudience":"notSubscribed"/"invalidAliases"}`: how that app answers a notification reaching nobody |
 /// | `GET /v1/onesignal/subscriptions` | `{"subscriptions":[{"appId","app","externalId","devices"}]}` |
-/// | `PUT /v1/onesignal/subscriptions` | one `{"app":"standard"/"voip" or "appId", "externalId", "devices"?:1}`, an array, or `{"subscriptions":[…]}`; all or nothing; `devices: 0` unsubscribes; answers the whole list |
+/// | `PUT` (or `POST`) `/v1/onesignal/subscriptions` | one `{"app":"standard"/"voip" or "appId", "externalId", "devices"?:1}`, an array, or `{"subscriptions":[…]}`; all or nothing; `devices: 0` unsubscribes; answers the whole list |
 /// | `DELETE /v1/onesignal/subscriptions?app=&appId=&externalId=` | one user's (with `externalId`) or every subscription: `{"cleared":N}` |
 /// | `DELETE /v1/onesignal/audience` | every subscription and answer choice (a new scenario): `{"cleared":N}` |
 extension OneSignalMock: MockControlRoutes {
-    public func handleControl(_ request: HTTPRequest) async -> HTTPResponse? {
-        let path =
-            request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
-        let prefix = "/v1/onesignal/"
-        guard path.hasPrefix(prefix) else { return nil }
-        let rest = String(path.dropFirst(prefix.count))
-        switch (request.method, rest) {
-        case ("GET", "apps"):
+    /// The OneSignal control operations; `handleControl` switches over every case.
+    enum ControlOperation: String, CaseIterable, Sendable {
+        case oneSignalListApps, oneSignalSetApp, oneSignalPatchApp
+        case oneSignalListSubscriptions, oneSignalPutSubscriptions, oneSignalPostSubscriptions
+        case oneSignalDeleteSubscriptions, oneSignalResetAudience
+
+        var endpoint: ControlEndpoint {
+            switch self {
+            case .oneSignalListApps: ControlEndpoint(rawValue, "GET", "/v1/onesignal/apps", query: ["reveal"])
+            case .oneSignalSetApp: ControlEndpoint(rawValue, "PUT", "/v1/onesignal/apps/{app}")
+            case .oneSignalPatchApp: ControlEndpoint(rawValue, "PATCH", "/v1/onesignal/apps/{app}")
+            case .oneSignalListSubscriptions: ControlEndpoint(rawValue, "GET", "/v1/onesignal/subscriptions")
+            case .oneSignalPutSubscriptions: ControlEndpoint(rawValue, "PUT", "/v1/onesignal/subscriptions")
+            case .oneSignalPostSubscriptions: ControlEndpoint(rawValue, "POST", "/v1/onesignal/subscriptions")
+            case .oneSignalDeleteSubscriptions:
+                ControlEndpoint(
+                    rawValue, "DELETE", "/v1/onesignal/subscriptions", query: ["app", "appId", "externalId"])
+            case .oneSignalResetAudience: ControlEndpoint(rawValue, "DELETE", "/v1/onesignal/audience")
+            }
+        }
+    }
+
+    /// Every OneSignal control endpoint.
+    public var controlEndpoints: [ControlEndpoint] { ControlOperation.allCases.map(\.endpoint) }
+
+    /// Answers a request `ControlAPI`'s route table matched to one of `controlEndpoints`.
+    public func handleControl(_ request: ControlRequest) async -> HTTPResponse {
+        guard let operation = ControlOperation(rawValue: request.endpoint.operationID) else {
+            return ControlAPI.error(500, "no OneSignal handler for \(request.endpoint)")
+        }
+        switch operation {
+        case .oneSignalListApps:
             let reveal = ControlAPI.reveal(request.query)
             return ControlAPI.json(200, ["apps": .array(apps.map { appJSON($0, reveal: reveal) })])
-        case ("GET", "subscriptions"):
+        case .oneSignalSetApp, .oneSignalPatchApp:
+            return putApp(reference: request.parameters["app", default: ""], request.http)
+        case .oneSignalListSubscriptions:
             return ControlAPI.json(200, subscriptionsJSON)
-        case ("PUT", "subscriptions"), ("POST", "subscriptions"):
-            return putSubscriptions(request)
-        case ("DELETE", "subscriptions"):
+        case .oneSignalPutSubscriptions, .oneSignalPostSubscriptions:
+            return putSubscriptions(request.http)
+        case .oneSignalDeleteSubscriptions:
             return deleteSubscriptions(request.query)
-        case ("DELETE", "audience"):
+        case .oneSignalResetAudience:
             return ControlAPI.json(200, ["cleared": .int(audience.reset())])
-        default:
-            break
         }
-        if rest.hasPrefix("apps/"), !rest.dropFirst(5).isEmpty, !rest.dropFirst(5).contains("/") {
-            guard request.method == "PUT" || request.method == "PATCH" else {
-                return ControlAPI.error(405, "method \(request.method) is not allowed on \(path)")
-            }
-            return putApp(reference: percentDecode(String(rest.dropFirst(5))), request)
-        }
-        if ["apps", "subscriptions", "audience"].contains(rest) {
-            return ControlAPI.error(405, "method \(request.method) is not allowed on \(path)")
-        }
-        return ControlAPI.error(
-            404, "no endpoint \(path); see /v1/onesignal/apps, /v1/onesignal/subscriptions, /v1/onesignal/audience")
     }
 
     /// The app a control request names: a role (`standard`, `voip`) or an App ID.

@@ -154,4 +154,28 @@ import Testing
         #expect(await call("PUT", "/v1/captures").status == 405)
         #expect(await call("POST", "/v1/health").status == 405)
     }
+
+    @Test func a405NamesTheMethodsThePathHasInAllow() async {
+        let captures = await call("PUT", "/v1/captures")
+        #expect(captures.status == 405 && captures.headers["allow"] == "GET, DELETE")
+        #expect(await call("GET", "/v1/faults/f1").headers["allow"] == "DELETE")
+        let apps = await call("DELETE", "/v1/onesignal/apps/standard")
+        #expect(apps.status == 405 && apps.headers["allow"] == "PUT, PATCH")
+    }
+
+    @Test func anUnknownQueryParameterIs400AndNothingHappens() async throws {
+        _ = await f.mocks.apnsProduction.handle(f.apnsRequest())
+        for target in ["/v1/captures?devicetoken=x", "/v1/captures/wait?limit=5", "/v1/captures?mock=apns&foo=1&bar"] {
+            let r = await call("GET", target)
+            let message = try #require(r.jsonBody?["error"]?.stringValue)
+            #expect(r.status == 400 && message.contains("accepted: mock, deviceToken"), "\(target): \(message)")
+        }
+        let two = await call("GET", "/v1/captures?mock=apns&foo=1&bar")
+        #expect(two.jsonBody?["details"]?.arrayValue?.count == 2)
+        #expect(two.jsonBody?["error"]?.stringValue?.contains("'bar'") == true)
+        // A misspelt parameter on a DELETE must not clear anything.
+        let clear = await call("DELETE", "/v1/captures?mock=apns")
+        #expect(clear.status == 400 && clear.jsonBody?["error"]?.stringValue?.contains("it takes none") == true)
+        #expect(f.mocks.log.count == 1)
+    }
 }

@@ -136,7 +136,7 @@ struct MocksCommand: RingcheckCommand {
               APNs (sandbox)     \(s.apnsSandboxURL)
               FCM HTTP v1        \(s.fcmURL)/v1/projects/\(s.fcmProjectID)/messages:send
               Google OAuth       \(s.oauthTokenURL)
-              Control API        \(s.controlURL)/v1/captures  (also /v1/faults, /v1/health)
+              Control API        \(s.controlURL)/v1/captures  (also /v1/faults, /v1/health; every route: /v1/openapi.json)
             \(oneSignalLine(s))
 
             Credentials the mocks trust (files in \(stack.stateDirectory)):
