@@ -408,6 +408,13 @@ final class Connection {
         closeNow()
     }
 
+    /// Makes a handler's change to the connection before any answer (`HTTPImmediateHandler.directiveOnArrival`):
+    /// a new SETTINGS_MAX_CONCURRENT_STREAMS on HTTP/2; anything else is ignored.
+    func apply(onArrival directive: ConnectionDirective) {
+        guard case .setMaxConcurrentStreams(let n) = directive, case .http2 = mode else { return }
+        h2?.submitMaxConcurrentStreams(n)
+    }
+
     /// A handler answered request `token`.
     func deliver(token: Int64, _ response: HTTPResponse) {
         if response.directive == .resetWithoutResponse {

@@ -380,12 +380,16 @@ final class EventLoop: @unchecked Sendable {
         // string and list in its request.
         items.withUnsafeBufferPointer { items in
             for i in items.indices {
+                let id = items[i].connectionID
                 guard let response = handler.respondImmediately(to: items[i].request) else {
+                    if let directive = handler.directiveOnArrival(of: items[i].request), let c = connections[id] {
+                        c.apply(onArrival: directive)
+                        markDirty(c)
+                    }
                     rest.append(items[i])
                     continue
                 }
                 // As `drainInbox` does for answers from the pool; the connection may be gone.
-                let id = items[i].connectionID
                 if last == nil || last!.info.id != id || last!.isClosed { last = connections[id] }
                 guard let c = last else { continue }
                 c.deliver(token: items[i].token, response)

@@ -66,6 +66,16 @@ public protocol HTTPHandler: Sendable {
 /// nil to have the request go to `handle` on the pool as usual.
 public protocol HTTPImmediateHandler: HTTPHandler {
     func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+
+    /// A change to the connection to make as soon as `request` arrives, for a request that
+    /// `respondImmediately` left to `handle` (whose answer may come much later): only
+    /// `.setMaxConcurrentStreams` is applied this way. Called on the event-loop thread, so it must not
+    /// block; nil (the default) changes nothing.
+    func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective?
+}
+
+extension HTTPImmediateHandler {
+    public func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective? { nil }
 }
 
 /// An `HTTPHandler` made from a closure.

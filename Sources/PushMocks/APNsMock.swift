@@ -10,8 +10,9 @@ import Synchronization
 /// duplicate headers and payload size, and consults the `DeviceRegistry` and `FaultPlans`.
 ///
 /// APNs allows one stream per connection until a request with a valid provider token arrives: the
-/// server starts APNs connections with SETTINGS_MAX_CONCURRENT_STREAMS=1, and the mock answers the
-/// first valid-token request of each HTTP/2 connection with `.setMaxConcurrentStreams(1000)`.
+/// server starts APNs connections with SETTINGS_MAX_CONCURRENT_STREAMS=1, and the mock lifts it to
+/// 1000 with the first valid-token request of each HTTP/2 connection: with its answer when it answers
+/// at once, on its arrival when a fault plan may hold the answer back (`directiveOnArrival`).
 public final class APNsMock: HTTPImmediateHandler {
     /// The payload limit of every push type but VoIP.
     public static let payloadLimit = 4096
@@ -123,6 +124,39 @@ public final class APNsMock: HTTPImmediateHandler {
         return respond(to: request, token: deviceToken(inTarget: request.target), nowMs: now, fault: nil)
     }
 
+    /// APNs lifts a connection's stream limit once a request with a valid provider token *arrives*, not
+    /// once it is answered: a push that a fault plan holds back (latency) or refuses (a 503) lifts it
+    /// too, so the client's other pushes on that connection do not queue behind a slow answer.
+    /// (`respondImmediately` returned nil: a fault plan is live and the answer may come late.)
+    public func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective? {
+        guard request.version == .http2, !isAuthenticated(request.connectionID) else { return nil }
+        let fields = APNsRequestHeaders(request.headers)
+        let credential = fields.authorization.flatMap(providerCredential)
+        do throws(APNsRejection) {
+            try authenticate(
+                authorization: fields.authorization, jwt: credential?.jwt, connection: request.connectionID,
+                nowMs: clock())
+        } catch {
+            return nil
+        }
+        return markAuthenticated(request.connectionID)
+            ? .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) : nil
+    }
+
+    /// Whether connection `id` has sent a request with a valid provider token.
+    func isAuthenticated(_ id: UInt64) -> Bool {
+        state.withLock { $0.lastAuthenticatedConnection == id || $0.authenticatedConnections.contains(id) }
+    }
+
+    /// Notes that connection `id` sent a valid provider token; true the first time (its limit is lifted then).
+    func markAuthenticated(_ id: UInt64) -> Bool {
+        state.withLock { state -> Bool in
+            if state.lastAuthenticatedConnection == id { return false }
+            state.lastAuthenticatedConnection = id
+            return state.authenticatedConnections.insert(id).inserted
+        }
+    }
+
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
     func respond(to request: HTTPRequest, token: String?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
@@ -209,14 +243,8 @@ public final class APNsMock: HTTPImmediateHandler {
             let debug = JSONValue.object([("reason", .string(reason))]).serialized()
             faultSetDirective = fault.finish(&response, goawayDebug: debug)
         }
-        if tokenValid && !faultSetDirective && request.version == .http2 {
-            let id = request.connectionID
-            let first = state.withLock { state -> Bool in
-                if state.lastAuthenticatedConnection == id { return false }
-                state.lastAuthenticatedConnection = id
-                return state.authenticatedConnections.insert(id).inserted
-            }
-            if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
+        if tokenValid && !faultSetDirective && request.version == .http2 && markAuthenticated(request.connectionID) {
+            response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
         if let sharedInfo {
             capture.setAPNs(sharedInfo, apnsID: apnsID)

@@ -34,6 +34,12 @@ public struct ImpersonationRouter: HTTPImmediateHandler {
         }
     }
 
+    /// The addressed mock's change to the connection on arrival (APNs lifting its stream limit).
+    public func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective? {
+        guard case .success(let provider) = route(request) else { return nil }
+        return (provider as? any HTTPImmediateHandler)?.directiveOnArrival(of: request)
+    }
+
     /// A request no impersonated host can take, and why.
     struct Refusal: Error {
         var response: HTTPResponse

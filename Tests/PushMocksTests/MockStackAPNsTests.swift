@@ -112,6 +112,31 @@ import Testing
         #expect(values.first == 1 && values.count == 2 && values[1] > 1, "\(accepted)")
     }
 
+    /// APNs lifts the limit when a valid token arrives: a push held back by a slow answer must not keep
+    /// the client's other pushes queued behind it (an independent backend with one connection saw every
+    /// other push wait out a fault's latency), and a refused push with a valid token lifts it too.
+    @Test func aValidTokenLiftsTheLimitOnArrivalWhateverTheAnswer() async throws {
+        let jwt = try #require(try await clients.providerTokens()["valid"])
+        let path = "/3/device/\(MockStackClients.deviceToken)"
+        try await clients.installFault(#"{"mock": "apns", "times": 1, "latencyMs": 3000}"#)
+        let slow = try await clients.h2Request(
+            baseURL: mocks.settings.apnsURL, path: path, headers: clients.voipHeaders(jwt: jwt),
+            body: MockStackClients.voipBody)
+        #expect(Self.status(slow) == "200", "\(slow)")
+        let lifted = slow.firstIndex { $0["type"] == "settings" && ($0["changed"]?["3"]?.intValue ?? 0) > 1 }
+        let answered = slow.firstIndex { $0["type"] == "response" }
+        #expect(
+            lifted != nil && answered != nil && lifted! < answered!, "the limit is lifted before the answer: \(slow)")
+
+        try await clients.installFault(
+            #"{"mock": "apns", "times": 1, "respond": {"status": 503, "reason": "ServiceUnavailable"}}"#)
+        let refused = try await clients.h2Request(
+            baseURL: mocks.settings.apnsURL, path: path, headers: clients.voipHeaders(jwt: jwt),
+            body: MockStackClients.voipBody)
+        #expect(Self.status(refused) == "503", "\(refused)")
+        #expect(Self.settingsValues(refused, setting: 3).contains { $0 > 1 }, "\(refused)")
+    }
+
     // MARK: Reading client output
 
     /// Each SETTINGS_MAX_CONCURRENT_STREAMS the server sent, in order, from `nghttp -v`.
