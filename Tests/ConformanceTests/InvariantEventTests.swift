@@ -83,19 +83,25 @@ import Testing
         #expect(paths == ["schemaVersion", "eventId", "revision", "occurredAtMs", "answeredByInstallationId"])
         #expect(check([ObservedEvent(feed: "a", json: "text")]).map(\.requirementID) == ["CALLX-EVT-2"])
     }
-}
 
-/// The built-in levels must match the shipped catalogue, so `check-payload` outside a checkout judges alike.
-@Suite struct InvariantLevelsTests {
-    @Test func builtInLevelsMatchTheCatalogue() throws {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("suites/callx").path
-        let catalogue = try RequirementCatalogue.load(suiteDirectory: dir)
-        for (id, level) in InvariantLevels.builtIn {
-            #expect(catalogue[id]?.level == level, "\(id)")
+    /// An invitation over signaling carries the invitation's fields (seed: "The invitation fields"):
+    /// issuedAtMs instead of occurredAtMs, eventId and revision optional; what it does carry is judged.
+    @Test func anInvitationInAFeedHasTheInvitationsFields() {
+        func invitation(revision: JSONValue? = nil) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = [
+                ("schemaVersion", 1), ("type", "call.invited"), ("callId", .string(F.callId)),
+                ("displayName", "User A"), ("handle", "callx:user-a"), ("issuedAtMs", .int(F.start)),
+                ("expiresAtMs", .int(F.start + 30_000)),
+            ]
+            if let revision { members.append(("revision", revision)) }
+            return .object(members)
         }
-        let levels = InvariantLevels(catalogue: catalogue)
-        #expect(levels["CALLX-APNS-5"] == .must)
-        #expect(levels["CALLX-NOPE-1"] == .should)
+        #expect(check([ObservedEvent(feed: "b", json: invitation())]).isEmpty)
+        #expect(check([ObservedEvent(feed: "b", json: invitation(revision: 1))]).map(\.path) == ["revision"])
+        let accepted: JSONValue = [
+            "schemaVersion": 1, "eventId": "e1", "type": "call.accepted", "callId": .string(F.callId),
+            "revision": "2", "answeredByInstallationId": "installation-b1",
+        ]
+        #expect(check([ObservedEvent(feed: "a", json: accepted)]).map(\.path) == ["occurredAtMs"])
     }
 }

@@ -54,7 +54,7 @@ struct EventIdRegistry {
 ///
 /// | rule | requirement |
 /// |---|---|
-/// | schemaVersion 1, eventId, type, callId, revision (decimal string), occurredAtMs (integer ms); call.accepted names answeredByInstallationId | CALLX-EVT-2 |
+/// | schemaVersion 1, eventId, type, callId, revision (decimal string), occurredAtMs (integer ms); call.accepted names answeredByInstallationId; call.invited has the invitation's fields (eventId and revision optional, no occurredAtMs) | CALLX-EVT-2 |
 /// | an eventId is shared only by the same event (same type, call, revision and reason), across feeds and pushes | CALLX-EVT-3 |
 /// | within one feed, a call's events carry strictly increasing revisions | CALLX-EVT-3 |
 ///
@@ -106,17 +106,21 @@ enum EventInvariants {
         if !(schema?.isIntegerLiteral == true && schema?.int64Value == 1) {
             r.add("CALLX-EVT-2", "schemaVersion", expected: "the integer 1", actual: Describe.value(schema))
         }
-        for field in ["eventId", "callId"] where !(json[field]?.stringValue.map(ValueRules.isCallxIdentifier) ?? false)
-        {
+        // An invitation over signaling is the invitation itself (seed: "The invitation fields"): its
+        // eventId and revision are optional and it has issuedAtMs, not occurredAtMs.
+        let invitation = json["type"]?.stringValue == "call.invited"
+        func optional(_ field: String) -> Bool { invitation && json[field] == nil }
+        for field in ["eventId", "callId"]
+        where !optional(field) && !(json[field]?.stringValue.map(ValueRules.isCallxIdentifier) ?? false) {
             r.add("CALLX-EVT-2", field, expected: "a Callx ID", actual: Describe.value(json[field]))
         }
         if json["type"]?.stringValue == nil {
             r.add("CALLX-EVT-2", "type", expected: "a string", actual: Describe.value(json["type"]))
         }
-        if !(json["revision"]?.stringValue.map(ValueRules.isCanonicalDecimal) ?? false) {
+        if !optional("revision") && !(json["revision"]?.stringValue.map(ValueRules.isCanonicalDecimal) ?? false) {
             r.add("CALLX-EVT-2", "revision", expected: "a decimal string", actual: Describe.value(json["revision"]))
         }
-        if ValueRules.millis(json["occurredAtMs"]) == nil {
+        if !invitation && ValueRules.millis(json["occurredAtMs"]) == nil {
             r.add(
                 "CALLX-EVT-2", "occurredAtMs", expected: "integer milliseconds",
                 actual: Describe.value(json["occurredAtMs"]))
