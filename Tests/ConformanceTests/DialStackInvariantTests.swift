@@ -136,6 +136,23 @@ import Testing
         #expect(only("DIALSTACK-PUSH-1", await apns([("call_id", 42)]))?.actual == "42 (not a string)")
     }
 
+    /// "The exact payload shape depends on the OS call library in your app ... whatever the shape, include the
+    /// webhook's call_id": a call object nested in the payload carries it, and the caller fields beside it.
+    @Test func aNestedCallObjectCarriesTheCallIdAndTheCallerFields() async {
+        let nested = Self.object(Self.payload, [])
+        let top: [(String, JSONValue?)] = Self.payload.map { ($0.0, nil) }
+        let voip = await apns(top + [("aps", [:]), ("call", nested)])
+        #expect(DialStackPush(voip)?.callId == Self.callId)
+        #expect(violations(voip).isEmpty, "\(violations(voip))")
+        let camel = Self.object([("callId", .string(Self.callId))], [])
+        #expect(DialStackPush(await apns(top + [("meta", .array([camel]))]))?.callId == Self.callId)
+        // Nested without the caller fields: the call ID is enough for PUSH-1, the fields are APNS-5's.
+        let bare = await apns(top + [("call", camel)])
+        #expect(violations(bare).map(\.requirement) == Array(repeating: "DIALSTACK-APNS-5", count: 3))
+        // Nowhere at all: PUSH-1.
+        #expect(violations(await apns(top + [("call", ["id": "x"])])).map(\.requirement).contains("DIALSTACK-PUSH-1"))
+    }
+
     @Test func pushTypeTopicAndPriority() async {
         #expect(only("DIALSTACK-APNS-1", await apns(headers: [("apns-push-type", nil)]))?.actual == "absent")
         #expect(

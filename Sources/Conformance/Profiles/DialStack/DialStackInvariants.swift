@@ -130,8 +130,10 @@ enum DialStackInvariants {
                 headers["apns-expiration"].map { "\(quoted($0)) (not Unix seconds)" } ?? "absent")
         }
         if let delivery {
+            // Beside the call ID, wherever the payload's shape put it (top level in the seed's example).
+            let call = push.callObject
             for name in ["from_number", "from_name", "to_number"] {
-                if let problem = fieldProblem(push.fields[name], sent: delivery.data[name]) {
+                if let problem = fieldProblem(call[name], sent: delivery.data[name]) {
                     fail(R.apnsCallerFields, "body.\(name)", problem.expected, problem.actual)
                 }
             }

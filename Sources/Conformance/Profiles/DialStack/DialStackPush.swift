@@ -9,8 +9,49 @@ struct DialStackPush: Sendable {
     var platform: Platform
     /// The APNs payload or FCM `message.data` as received (`.null` when absent or unreadable).
     var fields: JSONValue
-    /// `call_id` when it is a string.
-    var callId: String? { fields["call_id"]?.stringValue }
+    /// The webhook's call ID the push carries (a string under `callIdKeys` in `callObject`).
+    var callId: String? {
+        let object = callObject
+        return Self.callIdKeys.lazy.compactMap { object[$0]?.stringValue }.first
+    }
+
+    /// Where the push carries the call: FCM `data`; in an APNs payload, whose shape "depends on the OS call
+    /// library in your app" (the seed), the payload itself when it has a string `call_id` at the top, else the
+    /// first object found nested, breadth first, with a string `call_id` or `callId` (`{"call": {"call_id": …}}`);
+    /// the payload itself when none has.
+    var callObject: JSONValue {
+        guard platform == .apns, fields["call_id"]?.stringValue == nil else { return fields }
+        return Self.nestedCallObject(in: fields) ?? fields
+    }
+
+    /// The names an app's call library might give the call ID in a nested object.
+    static let callIdKeys = ["call_id", "callId"]
+
+    /// The first object under `json` (not `json` itself) with a string under one of `callIdKeys`, breadth first.
+    static func nestedCallObject(in json: JSONValue) -> JSONValue? {
+        var level = [json]
+        var top = true
+        while !level.isEmpty {
+            var next: [JSONValue] = []
+            for value in level {
+                switch value {
+                case .object(let members):
+                    if !top, members.contains(where: { callIdKeys.contains($0.key) && $0.value.stringValue != nil }) {
+                        return value
+                    }
+                    next += members.map(\.value)
+                case .array(let items):
+                    next += items
+                default:
+                    break
+                }
+            }
+            level = next
+            top = false
+        }
+        return nil
+    }
+
     /// FCM `data.type`; nil for APNs, whose payload has none.
     var type: String? { platform == .fcm ? fields["type"]?.stringValue : nil }
 
