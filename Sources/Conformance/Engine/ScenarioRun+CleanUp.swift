@@ -49,8 +49,11 @@ extension ScenarioRun {
                     if failure == nil { break }
                 }
                 // Counted only where the backend should still hold the token: the scenario registered it
-                // and did not make it gone (a delete, a provider fault, another user's registration).
-                guard !registered.isEmpty, !goneTokenDevices.contains(d.name) else { continue }
+                // and did not make it gone (a delete, a provider fault, another user's registration). Of a
+                // device's several tokens only the latest counts: a backend may have replaced the earlier.
+                guard let latest = registered.last, registration == latest,
+                    !goneTokenDevices.contains(d.name)
+                else { continue }
                 await engine.cleanUpTally.recordDelete(failure: failure)
             }
         }
