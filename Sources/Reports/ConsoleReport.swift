@@ -45,6 +45,7 @@ public enum ConsoleReport {
                 r.ringcheckVersion, profile: r.profile, suite: r.suite, target: r.target, startedAt: r.startedAt,
                 style: style) + "\n"
         out += verdictLine(r, style: style) + "\n"
+        for notice in r.notices { out += style.paint("Warning: " + notice, .yellow) + "\n" }
         return out
     }
 

@@ -46,6 +46,7 @@ public enum HTMLReport {
             h +=
                 "<p class=\"interrupted\">Interrupted by \(e(interruption.signal)): this report holds the \(r.scenarios.count) scenario\(r.scenarios.count == 1 ? "" : "s") that finished; \(r.notRun.count) did not run.</p>\n"
         }
+        for notice in r.notices { h += "<p class=\"notice\">Warning: \(e(notice))</p>\n" }
         h += "<table class=\"meta\">\n"
         var rows: [(String, String)] = [
             ("Target", r.target), ("ringcheck", r.ringcheckVersion), ("Profile", r.profile),
@@ -159,7 +160,7 @@ public enum HTMLReport {
         .scroll{overflow-x:auto;max-width:100%}
         .what-failed{border:2px solid #c62828;border-radius:6px;padding:.2rem 1rem;margin:1rem 0}
         .what-failed.none{border-color:#17612c}
-        .interrupted{font-weight:600;color:#7a5200}
+        .interrupted,.notice{font-weight:600;color:#7a5200}
         details.untouched{margin:.5rem 0 1.5rem;color:#5b6478}
         @media (max-width:640px){body{margin:1rem auto;padding:0 .5rem}table.reqs th:nth-child(4),table.reqs td:nth-child(4){display:none}table.ea th{width:auto}}
         thead th{background:#f3f5f9}

@@ -42,6 +42,7 @@ public enum JUnitReport {
         ]
         if let shard = result.shard { properties.append(("shard", shard.description)) }
         if let interruption = result.interruption { properties.append(("interrupted", interruption.signal)) }
+        for notice in result.notices { properties.append(("warning", notice)) }
         for (k, v) in properties { x += "      <property name=\"\(attr(k))\" value=\"\(attr(v))\"/>\n" }
         x += "    </properties>\n"
         for (scenario, outcome) in zip(result.scenarios, outcomes) {

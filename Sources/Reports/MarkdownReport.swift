@@ -14,6 +14,7 @@ public enum MarkdownReport {
             md +=
                 "> **Interrupted by \(interruption.signal)** (exit \(interruption.exitCode)): these are the scenarios that finished; \(result.notRun.count) did not run.\n\n"
         }
+        for notice in result.notices { md += "> ⚠️ **Warning:** \(ReportText.markdownCell(notice))\n\n" }
         md += "- Target: \(ReportText.markdownCell(result.target))\n"
         md +=
             "- ringcheck \(ReportText.markdownCell(result.ringcheckVersion)), started \(ReportText.timestamp(result.startedAt)), \(ReportText.duration(ms: result.durationSeconds * 1000))"

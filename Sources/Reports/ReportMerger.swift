@@ -65,7 +65,8 @@ public enum ReportMerger {
             finishedAt: parts.map(\.finishedAt).max() ?? first.finishedAt, requirements: requirements,
             scenarios: scenarios.sorted { $0.id < $1.id }, shard: nil, strict: first.strict,
             notRun: parts.flatMap(\.notRun).filter { seen[$0.id] == nil }.sorted { $0.id < $1.id },
-            interruption: parts.lazy.compactMap(\.interruption).first)
+            interruption: parts.lazy.compactMap(\.interruption).first,
+            notices: parts.flatMap(\.notices).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } })
     }
 
     /// Reads JSON reports and merges them; a file that is not a report is named in the error.

@@ -7,7 +7,7 @@ extension RunResult: Codable {
     enum CodingKeys: String, CodingKey {
         case schema, ringcheckVersion, profile, suite, target, startedAt, finishedAt, durationMs, shard, strict, verdict
         case exitCode
-        case summary, requirements, scenarios, notRun, interrupted
+        case summary, requirements, scenarios, notRun, interrupted, notices
     }
 
     struct Summary: Codable, Equatable {
@@ -56,6 +56,7 @@ extension RunResult: Codable {
         try c.encode(scenarios, forKey: .scenarios)
         try c.encode(notRun, forKey: .notRun)
         try c.encodeIfPresent(interruption, forKey: .interrupted)
+        if !notices.isEmpty { try c.encode(notices, forKey: .notices) }
     }
 
     public init(from decoder: Decoder) throws {
@@ -88,7 +89,8 @@ extension RunResult: Codable {
             shard: try c.decodeIfPresent(Shard.self, forKey: .shard),
             strict: try c.decodeIfPresent(Bool.self, forKey: .strict) ?? false,
             notRun: try c.decodeIfPresent([NotRunScenario].self, forKey: .notRun) ?? [],
-            interruption: try c.decodeIfPresent(Interruption.self, forKey: .interrupted))
+            interruption: try c.decodeIfPresent(Interruption.self, forKey: .interrupted),
+            notices: try c.decodeIfPresent([String].self, forKey: .notices) ?? [])
     }
 }
 

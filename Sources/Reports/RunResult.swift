@@ -24,12 +24,15 @@ public struct RunResult: Sendable, Equatable {
     public var notRun: [NotRunScenario]
     /// Set when a signal stopped the run: the reports hold what ran before it.
     public var interruption: Interruption?
+    /// What the user must know about the run beside the verdict, each said once (a token clean-up that
+    /// failed, so tokens piled up across scenarios); never a requirement's failure.
+    public var notices: [String] = []
 
     public init(
         ringcheckVersion: String, profile: String = "callx", suite: SuiteDescription, target: String, startedAt: Date,
         finishedAt: Date,
         requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil, strict: Bool = false,
-        notRun: [NotRunScenario] = [], interruption: Interruption? = nil
+        notRun: [NotRunScenario] = [], interruption: Interruption? = nil, notices: [String] = []
     ) {
         self.ringcheckVersion = ringcheckVersion
         self.profile = profile
@@ -43,6 +46,7 @@ public struct RunResult: Sendable, Equatable {
         self.strict = strict
         self.notRun = notRun
         self.interruption = interruption
+        self.notices = notices
     }
 
     /// Wall time of the run in seconds.

@@ -31,8 +31,38 @@ import Testing
         #expect(r.status == 0, "\(r.output)")
         #expect(r.failed.isEmpty, "\(r.failed)")
         #expect(r.report.contains("wake-up latency over"), "every run notes the latency")
+        // The reference's token API is the file's (unmapped): the clean-up deletes every token, so no warning.
+        #expect(!r.output.contains("Warning:"), "\(r.output)")
         // The secret ringcheck generated is a whsec_ value of 32 more characters; no report shows one whole.
         #expect(r.report.range(of: "whsec_[A-Za-z0-9]{32}", options: .regularExpression) == nil)
+    }
+
+    /// A file that maps registerToken (here to the reference's own route, with a body of its own) and not
+    /// deleteToken: no delete is guessed at an undeclared route, and the console and the report say once that
+    /// the tokens stay registered.
+    @Test func aMappedRegisterTokenWithoutDeleteTokenWarnsOnceThatTokensStay() async throws {
+        let dir = TemporaryDirectory()
+        let text =
+            try String(contentsOfFile: Self.example, encoding: .utf8) + """
+                operations:
+                  registerToken:
+                    path: "/v1/installations/{installationId}/push-tokens/{kind}"
+                    body: {token: "{token}", appId: "{appId}", apnsEnvironment: "{apnsEnvironment}"}
+
+                """
+        let path = try dir.write("dialstack-no-delete.yaml", text)
+        let r = try await RingcheckBinary.runSuite(
+            [
+                "run", "wake.every-device", "payload.fcm-data", "--suite", Self.suite, "--target", path, "--format",
+                "json", "--report-dir", dir.file("r"),
+            ], timeout: 240, environment: TargetExampleRunTests.withoutRingcheckOnPath)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        let warning =
+            "token clean-up skipped: the target file maps operations.registerToken (PUT /v1/installations/{installationId}/push-tokens/{kind}) but not operations.deleteToken, so the tokens of 5 devices stay registered"
+        #expect(r.stdout.components(separatedBy: "Warning: " + warning).count == 2, "\(r.stdout)")
+        let report = try JSONValue.parse(try String(contentsOfFile: dir.file("r/report.json"), encoding: .utf8))
+        let notices = report["notices"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(notices.count == 1 && notices[0].hasPrefix(warning), "\(notices)")
     }
 
     @Test func aDefectThroughTheTargetFileFailsItsRequirement() async throws {

@@ -26,6 +26,8 @@ public final class ScenarioEngine: Sendable {
     public let pollInterval: Duration
     /// The account slots of a target with fixed accounts (nil when every run gets fresh accounts).
     let slots: AccountSlots?
+    /// How the scenarios' token clean-up went (`cleanUpWarnings`).
+    public let cleanUpTally = CleanUpTally()
 
     public init(
         target: Target, mocks: MockStack, catalogue: RequirementCatalogue,

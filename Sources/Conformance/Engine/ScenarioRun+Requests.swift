@@ -68,12 +68,18 @@ extension ScenarioRun {
             operation: .registerToken, values: deviceValues(d, account))
     }
 
-    /// The values of a request about device `d`'s token, made by `account`.
-    func deviceValues(_ d: DeviceIdentity, _ account: TargetUser) -> [String: JSONValue] {
-        [
+    /// The values of a request about device `d`'s token, made by `account`: its latest registration (the
+    /// token, and what the backend's answer saved for it) unless `registration` names another.
+    func deviceValues(
+        _ d: DeviceIdentity, _ account: TargetUser, registration: TokenRegistration? = nil
+    ) -> [String: JSONValue] {
+        let r = registration ?? registrations[d.name]?.last ?? TokenRegistration(token: d.token)
+        var values: [String: JSONValue] = [
             "installationId": .string(d.installationId), "kind": .string(d.kind.rawValue),
-            "userId": .string(account.userId),
+            "userId": .string(account.userId), "token": .string(r.token),
         ]
+        for (name, value) in r.saved { values[name] = value }
+        return values
     }
 
     /// The keys of a scenario's extra body fields.
@@ -203,6 +209,7 @@ extension ScenarioRun {
         let ex = await completed(answered, canonical)
         if ex.json != answered.json { recordResponse(ex) }
         noteOwnCall(canonical, ex)
+        noteRegistration(canonical, succeeded: ex.isSuccess, answer: try? JSONValue.parse(answered.responseBody))
         return ex
     }
 
@@ -330,6 +337,7 @@ extension ScenarioRun {
             let ex = await completed(answered, c)
             if ex.json != answered.json { recordResponse(ex) }
             noteOwnCall(c, ex)
+            noteRegistration(c, succeeded: ex.isSuccess, answer: try? JSONValue.parse(answered.responseBody))
             exchanges.append(ex)
             try judge(ex, o, step: sub, inRace: true)
         }

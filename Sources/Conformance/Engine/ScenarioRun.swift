@@ -70,6 +70,9 @@ public actor ScenarioRun {
     var devices: [String: DeviceIdentity] = [:]
     /// Devices whose tokens the scenario made gone (a provider fault saying so, a delete).
     var goneTokenDevices: Set<String> = []
+    /// The tokens the backend accepted for each device (by name), in order, with what their answers saved:
+    /// what deleteToken names and the clean-up deletes.
+    var registrations: [String: [TokenRegistration]] = [:]
     var resolver = ValueResolver(saved: [:])
     var feeds: [String: FeedState] = [:]
     var consumedPushes: Set<Int> = []

@@ -13,7 +13,8 @@ extension TargetMapping {
         var out = p
         out.method = m.method
         var body: JSONValue?
-        if let template = m.body {
+        // The kind is read before renaming: bodyByKind is keyed by the reference design's kinds.
+        if let template = p.values["kind"]?.stringValue.flatMap({ m.bodyByKind[$0] }) ?? m.body {
             body = Self.render(template, values, used: &used) ?? .object([])
             // Fields a scenario added or replaced go along unless the template already placed them.
             for key in p.extraKeys where !used.contains(key) {

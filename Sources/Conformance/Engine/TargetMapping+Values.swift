@@ -2,17 +2,25 @@ import JSON
 
 /// A target's own names for the reference design's enumeration values (`values:` in a target file):
 /// `kind: {apnsVoip: voip}` sends `voip` where the reference sends `apnsVoip`, and reads `voip` back as
-/// `apnsVoip`. A value the map does not name passes unchanged both ways.
+/// `apnsVoip`. A value the map does not name passes unchanged both ways. `apnsEnvironment` may map to any
+/// JSON scalar (`{production: false, sandbox: true}` for an API that takes `sandbox: true|false`).
 public struct ValueMaps: Sendable, Equatable {
     /// The enumerations a target may rename, and the canonical members each one covers.
     public static let members: [String: [String]] = [
-        "kind": ["kind"], "reason": ["reason", "endReason"], "state": ["state"],
+        "kind": ["kind"], "reason": ["reason", "endReason"], "state": ["state"], "apnsEnvironment": ["apnsEnvironment"],
     ]
 
-    /// Enumeration (`kind`, `reason`, `state`) → canonical value → the target's value.
-    public var maps: [String: [String: String]]
+    /// Enumeration (`kind`, `reason`, `state`, `apnsEnvironment`) → canonical value → the target's value.
+    public var maps: [String: [String: JSONValue]]
 
+    /// Maps to the target's words.
     public init(_ maps: [String: [String: String]] = [:]) {
+        self.maps = maps.mapValues { $0.mapValues(JSONValue.string) }
+    }
+
+    /// Maps to any JSON value (a boolean goes out as a JSON boolean wherever a body template places the
+    /// whole value).
+    public init(values maps: [String: [String: JSONValue]]) {
         self.maps = maps
     }
 
@@ -26,13 +34,13 @@ public struct ValueMaps: Sendable, Equatable {
         guard let e = Self.enumeration(of: member), let s = value.stringValue, let out = maps[e]?[s] else {
             return value
         }
-        return .string(out)
+        return out
     }
 
     /// The canonical name for the target's `value` of `member`.
     func incoming(_ member: String, _ value: JSONValue) -> JSONValue {
-        guard let e = Self.enumeration(of: member), let s = value.stringValue, let map = maps[e] else { return value }
-        return map.first { $0.value == s }.map { .string($0.key) } ?? value
+        guard let e = Self.enumeration(of: member), let map = maps[e] else { return value }
+        return map.first { $0.value == value }.map { .string($0.key) } ?? value
     }
 }
 

@@ -16,7 +16,8 @@ public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
         let common = ["userId", "installationId"]
         switch self {
         case .registerToken: return common + ["kind", "token", "appId", "apnsEnvironment"]
-        case .deleteToken: return common + ["kind"]
+        // token: a backend may delete by the push token itself (`DELETE /me/devices/{token}`).
+        case .deleteToken: return common + ["kind", "token"]
         // ringSeconds: the short ring a scenario that waits for expiry asks for (`{shortRing: FIELD}`), else absent.
         case .create: return common + ["callId", "calleeUserId", "operationId", "video", "ringSeconds"]
         case .answer: return common + ["callId", "operationId", "expectedRevision"]
@@ -69,6 +70,9 @@ public struct ResponseMapping: Sendable, Equatable {
     /// A 2xx answer may carry no call snapshot (`snapshotFromGet: true`): then ringcheck reads the
     /// call with a `get` right after, and judges that snapshot as the answer's.
     public var snapshotByGet: Bool = false
+    /// registerToken's `save: {NAME: PATH}`: values of a granted registration's answer (a device ID the
+    /// backend made up) kept with the token, for deleteToken's `{NAME}` placeholders.
+    public var save: [String: String] = [:]
 
     public init(
         snapshot: String? = nil, media: String? = nil, fields: [String: String] = [:], statuses: [Int: Int] = [:]
@@ -97,6 +101,9 @@ public struct OperationMapping: Sendable, Equatable {
     /// Body template: a string that is exactly `{name}` becomes that value (any JSON type) and is left
     /// out when there is none; other strings interpolate. Nil sends the canonical body.
     public var body: JSONValue?
+    /// Body templates by canonical token kind (`bodyByKind: {apnsVoip: {…}, fcm: {…}}`): a request of a kind
+    /// named here sends that body instead of `body` (iOS-only fields need not go to Android).
+    public var bodyByKind: [String: JSONValue] = [:]
     /// Extra headers (templates too).
     public var headers: [String: String]
     public var installation: InstallationPlacement
@@ -152,6 +159,9 @@ public struct TargetMapping: Sendable, Equatable {
     /// Canonical members the target sends as JSON numbers where the reference design has decimal
     /// strings (`numbers: [revision, cursor]`): read back as their decimal text, sent as numbers.
     public var numbers: Set<String>
+    /// The operations the target file's `operations:` names (an unnamed one falls back to the reference
+    /// design's route, which a backend with its own token API may not have).
+    public var declared: Set<TargetOperation> = []
 
     public init(
         operations: [TargetOperation: OperationMapping] = [:], values: ValueMaps = ValueMaps(),
@@ -169,5 +179,18 @@ public struct TargetMapping: Sendable, Equatable {
     /// True when `operation` is sent and read exactly as the reference design does.
     public func isReference(_ operation: TargetOperation) -> Bool {
         self[operation] == .reference(operation)
+    }
+
+    /// The names registerToken's answer gives for deleteToken (`response.save`).
+    public var savedRegistrationValues: [String] { self[.registerToken].response.save.keys.sorted() }
+
+    /// Whether deleteToken names one registration (its `{token}` or a saved value) rather than the device:
+    /// then each token a device registered is deleted on its own.
+    public var deletesPerToken: Bool {
+        let m = self[.deleteToken]
+        var texts = [m.path] + Array(m.headers.values)
+        texts += ([m.body].compactMap { $0 } + Array(m.bodyByKind.values)).map { $0.serialized() }
+        let names = ["token"] + savedRegistrationValues
+        return texts.contains { t in names.contains { t.contains("{\($0)}") } }
     }
 }

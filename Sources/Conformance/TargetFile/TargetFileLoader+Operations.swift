@@ -1,9 +1,11 @@
 import JSON
 
 extension TargetFileDecoder {
-    static let operationKeys = ["method", "path", "body", "headers", "installation", "response", "statuses"]
+    static let operationKeys = [
+        "method", "path", "body", "bodyByKind", "headers", "installation", "response", "statuses",
+    ]
     static let responseKeys = [
-        "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields",
+        "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields", "save",
     ]
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
@@ -33,31 +35,42 @@ extension TargetFileDecoder {
             if let installation, given?.value["installation"] == nil {
                 m.installation = installation
             }
-            if let given { decodeOperation(given.value, operation, into: &m) }
+            if let given {
+                // deleteToken may also use what registerToken's answer saved (decoded first).
+                let saved = operation == .deleteToken ? mapping.savedRegistrationValues : []
+                decodeOperation(given.value, operation, saved: saved, into: &m)
+                mapping.declared.insert(operation)
+            }
             checkInstallation(m, operation, mark: given?.value.mark ?? mark)
             if m != .reference(operation) { mapping.operations[operation] = m }
         }
         return mapping
     }
 
-    mutating func decodeOperation(_ node: YAMLNode, _ operation: TargetOperation, into m: inout OperationMapping) {
+    /// One operation's mapping; `saved` are the names registerToken's answer gives (deleteToken's extra
+    /// placeholders).
+    mutating func decodeOperation(
+        _ node: YAMLNode, _ operation: TargetOperation, saved: [String] = [], into m: inout OperationMapping
+    ) {
         let path = "operations.\(operation.rawValue)"
         guard let f = d.mapping(node, path, known: Self.operationKeys) else { return }
+        let known = operation.placeholders + saved
         if let e = f["method"], let s = d.choice(e.value, path + ".method", Self.methods) { m.method = s }
         if let e = f["path"], let s = d.nonEmptyString(e.value, path + ".path") {
             if !s.hasPrefix("/") { d.error(e.value.mark, path + ".path", "'\(s)' must start with '/'") }
-            checkPlaceholders(TargetMapping.placeholders(in: s), operation, e.value.mark, path + ".path")
+            checkPlaceholders(TargetMapping.placeholders(in: s), operation, known, e.value.mark, path + ".path")
             m.path = s
         }
         if let e = f["body"] {
             let template = e.value.json
-            checkPlaceholders(Self.bodyPlaceholders(template), operation, e.value.mark, path + ".body")
+            checkPlaceholders(Self.bodyPlaceholders(template), operation, known, e.value.mark, path + ".body")
             m.body = template
         }
+        if let e = f["bodyByKind"] { m.bodyByKind = decodeBodyByKind(e, operation, known, path + ".bodyByKind") }
         if let e = f["headers"], let headers = stringMap(e.value, path + ".headers") {
             for (name, value) in headers {
                 checkPlaceholders(
-                    TargetMapping.placeholders(in: value), operation, e.value.mark, path + ".headers.\(name)")
+                    TargetMapping.placeholders(in: value), operation, known, e.value.mark, path + ".headers.\(name)")
             }
             m.headers = headers
         }
@@ -66,6 +79,9 @@ extension TargetFileDecoder {
         }
         if let e = f["response"] {
             decodeResponse(e.value, path + ".response", media: operation == .mediaSession, into: &m.response)
+            if let save = e.value.entries?.first(where: { $0.key == "save" }) {
+                m.response.save = decodeSave(save, operation, path + ".response.save")
+            }
         }
         if let e = f["statuses"] { m.response.statuses = decodeStatuses(e.value, path + ".statuses") }
     }
@@ -98,7 +114,8 @@ extension TargetFileDecoder {
         if m.installation == .path, !TargetMapping.placeholders(in: m.path).contains("installationId") {
             d.error(
                 mark, "operations.\(operation.rawValue)",
-                "the installation goes in the path, but the path '\(m.path)' has no {installationId}")
+                "the installation goes in the path, but the path '\(m.path)' has no {installationId} (installation: {in: none} sends none)"
+            )
         }
     }
 
@@ -106,6 +123,7 @@ extension TargetFileDecoder {
     /// each a dotted path or `{jwtExp: PATH}` (a JWT whose `exp` claim gives milliseconds).
     mutating func decodeResponse(_ node: YAMLNode, _ path: String, media: Bool, into r: inout ResponseMapping) {
         guard let f = d.mapping(node, path, known: Self.responseKeys) else { return }
+        // `save` is registerToken's (decodeSave); the other keys are read here.
         func text(_ key: String) -> String? { f[key].flatMap { d.string($0.value, path + "." + key) } }
         if f["snapshot"] != nil { r.snapshot = text("snapshot").flatMap { $0.isEmpty ? nil : $0 } }
         if let e = f["snapshotFromGet"], let on = d.bool(e.value, path + ".snapshotFromGet") { r.snapshotByGet = on }
@@ -176,11 +194,15 @@ extension TargetFileDecoder {
         return out
     }
 
-    mutating func checkPlaceholders(_ names: [String], _ operation: TargetOperation, _ mark: YAMLMark, _ path: String) {
-        for name in names where !operation.placeholders.contains(name) {
+    /// Every placeholder of `names` must be one of `known` (the operation's own, and for deleteToken what
+    /// registerToken saved).
+    mutating func checkPlaceholders(
+        _ names: [String], _ operation: TargetOperation, _ known: [String], _ mark: YAMLMark, _ path: String
+    ) {
+        for name in names where !known.contains(name) {
             d.error(
                 mark, path,
-                "unknown placeholder '{\(name)}'\(Diagnostics.suggestion(name, operation.placeholders)); \(operation.rawValue) has \(operation.placeholders.map { "{\($0)}" }.joined(separator: ", "))"
+                "unknown placeholder '{\(name)}'\(Diagnostics.suggestion(name, known)); \(operation.rawValue) has \(known.map { "{\($0)}" }.joined(separator: ", "))"
             )
         }
     }

@@ -9,18 +9,27 @@ extension TargetFileDecoder {
             "answeredElsewhere", "declinedElsewhere",
         ],
         "state": ["ringing", "accepted", "ended"],
+        "apnsEnvironment": ["production", "sandbox"],
     ]
 
-    /// `values: {kind: {apnsVoip: voip}, reason: {…}, state: {…}}`: the target's names for
-    /// enumeration values, used both ways. Two canonical values may not share one target name (the
+    /// The enumerations whose target values keep their YAML type (`false` is a JSON boolean); the others
+    /// are words, as answers name them.
+    static let typedValues: Set<String> = ["apnsEnvironment"]
+
+    /// `values: {kind: {apnsVoip: voip}, reason: {…}, state: {…}, apnsEnvironment: {…}}`: the target's names
+    /// for enumeration values, used both ways. Two canonical values may not share one target name (the
     /// answer could not be read back).
     mutating func decodeValues(_ node: YAMLNode) -> ValueMaps {
         let names = ValueMaps.members.keys.sorted()
         guard let f = d.mapping(node, "values", known: names) else { return ValueMaps() }
-        var maps: [String: [String: String]] = [:]
+        var maps: [String: [String: JSONValue]] = [:]
         for name in names {
-            guard let e = f[name], let map = stringMap(e.value, "values." + name) else { continue }
-            var seen: [String: String] = [:]
+            guard let e = f[name],
+                let map = Self.typedValues.contains(name)
+                    ? scalarMap(e.value, "values." + name)
+                    : stringMap(e.value, "values." + name)?.mapValues(JSONValue.string)
+            else { continue }
+            var seen: [JSONValue: String] = [:]
             for entry in e.value.entries ?? [] {
                 let known = Self.canonicalValues[name] ?? []
                 if !known.contains(entry.key) {
@@ -33,13 +42,32 @@ extension TargetFileDecoder {
                 if let other = seen[target] {
                     d.error(
                         entry.value.mark, "values.\(name).\(entry.key)",
-                        "'\(target)' already names \(other): answers could not be read back")
+                        "'\(TargetMapping.text(target))' already names \(other): answers could not be read back")
                 }
                 seen[target] = entry.key
             }
             maps[name] = map
         }
-        return ValueMaps(maps)
+        return ValueMaps(values: maps)
+    }
+
+    /// A mapping of names to JSON scalars (text, booleans, numbers), each keeping its YAML type.
+    mutating func scalarMap(_ node: YAMLNode, _ path: String) -> [String: JSONValue]? {
+        guard let entries = node.entries else {
+            d.error(node.mark, path, "expected a mapping of names to values, got \(node.kindName)")
+            return nil
+        }
+        var out: [String: JSONValue] = [:]
+        for entry in entries {
+            switch entry.value.json {
+            case .string, .bool, .number: out[entry.key] = entry.value.json
+            default:
+                d.error(
+                    entry.value.mark, "\(path).\(entry.key)",
+                    "expected text, true, false or a number, got \(entry.value.kindName)")
+            }
+        }
+        return out
     }
 
     /// `numbers: [revision, cursor, eventId, callId]`: values the target sends as JSON numbers.

@@ -88,6 +88,18 @@ extension TargetFile {
         #     path: /api/events?after={cursor}&max={limit}
         #     response: {nextCursor: cursor}      # also: events, gap, winner, error, media, fields
         # (registerToken, deleteToken, create, answer, end, get, mediaSession, events)
+        # A token API of its own: a body per token kind, an ID the backend makes up kept from the
+        # registration's answer (response.save) for deleteToken, or deletion by the push token itself:
+        #   registerToken:
+        #     method: POST
+        #     path: /me/devices
+        #     bodyByKind:                         # the kinds not named send `body`
+        #       apnsVoip: {os: "{kind}", pushToken: "{token}", voip: true, sandbox: "{apnsEnvironment}"}
+        #       fcm: {os: "{kind}", pushToken: "{token}"}
+        #     response: {save: {deviceId: id}}    # {deviceId} for deleteToken: the answer's "id"
+        #   deleteToken: {method: DELETE, path: "/me/devices/{deviceId}"}   # or "/me/devices/{token}"
+        # Without deleteToken a backend of another profile than callx whose registerToken is mapped keeps
+        # its tokens after each scenario (the run warns); callx falls back to the reference route.
         #   mediaSession:
         #     response:
         #       snapshotFromGet: true             # a granted answer has no snapshot: ringcheck GETs the call
@@ -100,6 +112,7 @@ extension TargetFile {
         #   kind: {apnsVoip: voip}
         #   state: {ringing: RINGING, accepted: ACTIVE, ended: ENDED}
         #   reason: {callerCancelled: cancel, remoteEnded: hangup}
+        #   apnsEnvironment: {production: false, sandbox: true}   # any JSON value: false is sent as a boolean
         # Members it sends as JSON numbers where the reference design has decimal strings.
         # numbers: [revision, cursor]            # also eventId, callId
 

@@ -379,6 +379,7 @@ struct RunCommand: RingcheckCommand {
         engine.shutdown()
         aloneEngine?.shutdown()
         await cleanup.run()
+        let notices = await ScenarioEngine.cleanUpWarnings([engine] + [aloneEngine].compactMap { $0 })
 
         let runResult = RunResult(
             ringcheckVersion: RingcheckVersion.current, profile: profile.name, suite: suiteInfo,
@@ -387,7 +388,7 @@ struct RunCommand: RingcheckCommand {
             shard: shard, strict: strict,
             notRun: Self.notRun(
                 scenarios, ran: Set(results.map(\.scenario.id)), reason: "--fail-fast: a scenario failed first",
-                rerun: command.rerunCommand))
+                rerun: command.rerunCommand), notices: notices)
         if showConsole {
             Console.out(ConsoleReport.summary(runResult, style: style, verbose: verbose))
             if let first = runResult.notRun.first {

@@ -1,0 +1,41 @@
+import JSON
+
+/// A token the backend accepted for a device, with the values its answer saved (`response.save`).
+struct TokenRegistration: Sendable, Equatable {
+    var token: String
+    /// Name → value, for deleteToken's placeholders (a device ID the backend made up).
+    var saved: [String: JSONValue] = [:]
+}
+
+extension ScenarioRun {
+    /// Keeps track of the tokens the backend holds for each device: a granted registration adds one (with
+    /// what its answer saved), a granted delete removes what it named. A race's requests count too.
+    func noteRegistration(_ canonical: PreparedRequest, succeeded: Bool, answer: JSONValue?) {
+        guard succeeded, let operation = canonical.operation,
+            operation == .registerToken || operation == .deleteToken,
+            let installation = canonical.values["installationId"]?.stringValue,
+            let d = devices.values.first(where: { $0.installationId == installation })
+        else { return }
+        if operation == .deleteToken {
+            if engine.target.mapping?.deletesPerToken == true {
+                registrations[d.name]?.removeAll { $0.token == canonical.values["token"]?.stringValue }
+            } else {
+                registrations[d.name] = []
+            }
+            return
+        }
+        guard let token = canonical.body?["token"]?.stringValue else { return }
+        var registration = TokenRegistration(token: token)
+        let save = engine.target.mapping?[.registerToken].response.save ?? [:]
+        for (name, path) in save.sorted(by: { $0.key < $1.key }) {
+            if let value = answer?.value(atPath: path) {
+                registration.saved[name] = value
+            } else {
+                // Said once here: every later delete of this token would go to a path without it.
+                note("the registration's answer has no '\(path)' (response.save.\(name)): {\(name)} stays empty")
+            }
+        }
+        registrations[d.name, default: []].removeAll { $0.token == token }
+        registrations[d.name, default: []].append(registration)
+    }
+}
