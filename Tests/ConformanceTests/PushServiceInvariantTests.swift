@@ -168,4 +168,65 @@ import Testing
         let c = f.mocks.log.captures().last!
         only(PushServiceRequirement.ttl, violations(c, Self.phone, n))
     }
+
+    /// Apple's aps.alert may be the body text alone, and FCM v1 shows android.notification as well as
+    /// message.notification: the seed fixes neither layout.
+    @Test func anAlertStringAndAnAndroidNotificationShowTheNotification() async {
+        let marker: (String, JSONValue?) = (PushServiceNotification.markerKey, "r1-n1")
+        let n = Self.notification([
+            "contents": ["en": "B"], "data": [.init(PushServiceNotification.markerKey): "r1-n1"],
+        ])
+        func alert(_ text: String) async -> Capture {
+            f.clock.set(ms: Self.start)
+            let request = f.apnsRequest(
+                token: Self.alertToken,
+                headers: [("apns-push-type", "alert"), ("apns-topic", f.mocks.credentials.bundleID)],
+                body: Array(Self.object([("aps", ["alert": .string(text)]), marker]).serialized().utf8))
+            _ = await f.mocks.apns(.production).handle(request)
+            return f.mocks.log.captures().last!
+        }
+        let asString = await alert("B")
+        #expect(violations(asString, Self.phone, n).isEmpty, "\(violations(asString, Self.phone, n))")
+        only(PushServiceRequirement.alert, violations(await alert("other"), Self.phone, n))
+
+        let onAndroid = await fcm(
+            data: Self.object([marker]), android: ["priority": "high", "notification": ["body": "B"]])
+        #expect(violations(onAndroid, Self.pixel, n).isEmpty, "\(violations(onAndroid, Self.pixel, n))")
+        let nowhere = await fcm(data: Self.object([marker]))
+        only(PushServiceRequirement.alert, violations(nowhere, Self.pixel, n))
+    }
+
+    /// "Thiết bị iOS chưa đăng ký voipToken sẽ bị tính lỗi": counted as an error, failed or errored alike.
+    @Test func aDeviceWithoutAVoIPTokenMayCountAsFailedOrErrored() {
+        let want = PushServiceCounts(successful: 1, failed: 0, errored: 0, failedOrErrored: 1)
+        #expect(want.admits(successful: 1, failed: 1, errored: 0))
+        #expect(want.admits(successful: 1, failed: 0, errored: 1))
+        #expect(!want.admits(successful: 2, failed: 0, errored: 0))
+        #expect(!want.admits(successful: 1, failed: 1, errored: 1))
+        let strict = PushServiceCounts(successful: 0, failed: 1, errored: 1)
+        #expect(strict.admits(successful: 0, failed: 1, errored: 1))
+        #expect(!strict.admits(successful: 0, failed: 2, errored: 0))
+    }
+
+    /// The seed names queued_at and completed_at, not their format: unix seconds or ISO 8601.
+    @Test func countTimesAreUnixSecondsOrISO8601() {
+        #expect(GetNotificationStep.seconds(.int(1_790_000_000)) == 1_790_000_000)
+        #expect(GetNotificationStep.seconds("2026-12-06T07:57:37Z") == 1_796_543_857)
+        #expect(GetNotificationStep.seconds("2026-12-06T07:57:37.250Z") == 1_796_543_857.25)
+        #expect(GetNotificationStep.seconds("yesterday") == nil)
+        #expect(
+            GetNotificationStep.fieldProblems(
+                [
+                    "id": "n1", "successful": 1, "failed": 0, "errored": 0, "remaining": 0,
+                    "queued_at": "2026-12-06T07:57:37Z", "completed_at": "2026-12-06T07:57:38Z",
+                ], id: "n1"
+            ).isEmpty)
+        #expect(
+            GetNotificationStep.fieldProblems(
+                [
+                    "id": "n1", "successful": 1, "failed": 0, "errored": 0, "remaining": 0,
+                    "queued_at": "soon", "completed_at": .null,
+                ], id: "n1"
+            ).count == 1)
+    }
 }

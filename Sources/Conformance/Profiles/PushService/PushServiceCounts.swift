@@ -4,11 +4,15 @@ import PushMocks
 /// The delivery counts a notification must report, from what the APNs and FCM mocks accepted and refused: a device
 /// with an accepted push is `successful`; one whose every attempt was refused as a dead token (410, APNs
 /// `BadDeviceToken`/`Unregistered`, FCM 404 `UNREGISTERED`) — or an iOS device without a VoIP token for a call,
-/// which gets no attempt at all — is `failed`; one refused otherwise (429, 5xx after the retries) is `errored`.
+/// is `failed`; one refused otherwise (429, 5xx after the retries) is `errored`. An iOS device without a VoIP
+/// token for a call, which gets no attempt at all, is "tính lỗi" (counted as an error) in the seed, which never
+/// tells `failed` from `errored`: it may be either (`failedOrErrored`).
 struct PushServiceCounts: Sendable, Equatable {
     var successful = 0
     var failed = 0
     var errored = 0
+    /// Devices that count as `failed` or as `errored`, the service's choice.
+    var failedOrErrored = 0
     /// Devices no push reached at all (neither accepted nor refused): a service that never sent counts none.
     var unattempted = 0
 
@@ -26,7 +30,7 @@ struct PushServiceCounts: Sendable, Equatable {
                 out.successful += 1
             } else if attempts.isEmpty {
                 if notification.isCall && d.platform == .ios && d.voipToken == nil {
-                    out.failed += 1
+                    out.failedOrErrored += 1
                 } else {
                     out.unattempted += 1
                 }
@@ -37,6 +41,19 @@ struct PushServiceCounts: Sendable, Equatable {
             }
         }
         return out
+    }
+
+    /// Whether a service's counts are these: the same successes, and the devices that failed or errored split
+    /// as `failed` and `errored` say, each of `failedOrErrored` on either side.
+    func admits(successful s: Int, failed f: Int, errored e: Int) -> Bool {
+        s == successful && f >= failed && e >= errored && f + e == failed + errored + failedOrErrored
+    }
+
+    /// The counts as expected text.
+    var expectedText: String {
+        guard failedOrErrored > 0 else { return "successful \(successful), failed \(failed), errored \(errored)" }
+        return "successful \(successful), failed + errored \(failed + errored + failedOrErrored) (failed at least "
+            + "\(failed), errored at least \(errored))"
     }
 
     static func token(of c: Capture) -> String? { c.mock == .apns ? c.deviceToken : c.fcmTarget?.value }

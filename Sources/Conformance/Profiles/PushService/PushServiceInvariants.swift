@@ -247,12 +247,16 @@ enum PushServiceInvariants {
                 "\(quoted(h["apns-push-type"])), topic \(quoted(h["apns-topic"])), to its \(toVoIP ? "VoIP" : "alert") token"
             )
         }
+        // Apple documents aps.alert as a dictionary or, for the body alone, a string.
         let alert = c.json?.value(atPath: "aps.alert")
+        let alertBody = alert?.stringValue ?? alert?["body"]?.stringValue
         if let title = n.heading, alert?["title"]?.stringValue != title {
             fail(R.alert, "body.aps.alert.title", "\"\(title)\"", alert?["title"]?.serialized() ?? "absent")
         }
-        if let body = n.content, alert?["body"]?.stringValue != body {
-            fail(R.alert, "body.aps.alert.body", "\"\(body)\"", alert?["body"]?.serialized() ?? "absent")
+        if let body = n.content, alertBody != body {
+            fail(
+                R.alert, "body.aps.alert.body", "\"\(body)\" (or aps.alert that string)",
+                (alert?.stringValue != nil ? alert : alert?["body"])?.serialized() ?? "absent")
         }
         if let ttl = n.body["ttl"]?.int64Value {
             let lo = c.arrivalMs / 1000 + ttl - marginSeconds - (c.arrivalMs - n.sentAtMs) / 1000
@@ -283,13 +287,18 @@ enum PushServiceInvariants {
                 PushServiceViolation(
                     requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
         }
+        // FCM v1 shows message.notification, or android.notification (which overrides it on Android).
         let message = c.json?["message"]
-        let shown = message?["notification"]
-        if let title = n.heading, shown?["title"]?.stringValue != title {
-            fail(R.alert, "body.message.notification.title", "\"\(title)\"", shown?["title"]?.serialized() ?? "absent")
+        func shown(_ field: String) -> JSONValue? {
+            message?.value(atPath: "android.notification.\(field)") ?? message?.value(atPath: "notification.\(field)")
         }
-        if let body = n.content, shown?["body"]?.stringValue != body {
-            fail(R.alert, "body.message.notification.body", "\"\(body)\"", shown?["body"]?.serialized() ?? "absent")
+        for (field, want) in [("title", n.heading), ("body", n.content)] {
+            if let want, shown(field)?.stringValue != want {
+                fail(
+                    R.alert, "body.message.notification.\(field)",
+                    "\"\(want)\" (in message.notification or message.android.notification)",
+                    shown(field)?.serialized() ?? "absent")
+            }
         }
         let android = message?["android"]
         if let ttl = n.body["ttl"]?.int64Value {

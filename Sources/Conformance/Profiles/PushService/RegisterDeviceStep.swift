@@ -41,7 +41,10 @@ struct RegisterDeviceStep: ProfileStep, Equatable {
         let answer = try await run.pushServiceRequest(
             "POST", route: "devices", json: .object(body), auth: .none, step: step.path)
         if let save { run.resolver.saved[save] = answer.json ?? .null }
-        if (200..<300).contains(answer.status), let id = answer.json?["id"]?.stringValue {
+        // The seed fixes no ID format: a number is an ID as well as a string.
+        if (200..<300).contains(answer.status), let value = answer.json?["id"],
+            let id = value.stringValue ?? (value.int64Value.map { String($0) })
+        {
             d.serviceId = id
         }
         run.pushService.devices[device] = d
@@ -59,7 +62,9 @@ struct RemoveDeviceStep: ProfileStep, Equatable {
 
     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         guard var d = run.pushService.devices[device], let id = d.serviceId else {
-            throw HarnessStop(message: "\(step.path): \(device) has no device ID (registerDevice it first)")
+            throw HarnessStop(
+                message: "\(step.path): \(device) has no device ID: registerDevice it first; its answer must carry an "
+                    + "'id' (a string or a number) for removeDevice to name it")
         }
         let answer = try await run.pushServiceRequest(
             "DELETE", route: "device", values: ["deviceId": id], auth: .none, step: step.path)
