@@ -2,7 +2,8 @@ import HTTP
 import JSON
 
 extension ScenarioRun {
-    /// After a run on fixed accounts: deletes the tokens its devices registered and ends the calls it left
+    /// After a run on fixed accounts: deletes the tokens its devices (and the users' installations whose
+    /// feeds it read) registered and ends the calls it left
     /// unfinished, so the next scenario on the same accounts starts clean. Never judged, not on the
     /// timeline; a delete that fails is counted for the run's warning (`CleanUpTally`).
     func cleanUpBackend() async {
@@ -30,7 +31,7 @@ extension ScenarioRun {
             return
         }
         let perToken = engine.target.mapping?.deletesPerToken == true
-        for d in devices.values.sorted(by: { $0.name < $1.name }) {
+        for d in tokenHolders {
             let registered = registrations[d.name] ?? []
             let owners = [d.user] + users.keys.sorted().filter { $0 != d.user }
             let targets: [TokenRegistration?] = perToken ? registered : [registered.last]

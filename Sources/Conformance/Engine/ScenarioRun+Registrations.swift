@@ -8,13 +8,19 @@ struct TokenRegistration: Sendable, Equatable {
 }
 
 extension ScenarioRun {
+    /// Every installation the scenario registers tokens for, by name: its devices and the users'
+    /// installations whose feeds it reads (`registerFeedInstallations`).
+    var tokenHolders: [DeviceIdentity] {
+        (Array(devices.values) + Array(userInstallations.values)).sorted { $0.name < $1.name }
+    }
+
     /// Keeps track of the tokens the backend holds for each device: a granted registration adds one (with
     /// what its answer saved), a granted delete removes what it named. A race's requests count too.
     func noteRegistration(_ canonical: PreparedRequest, succeeded: Bool, answer: JSONValue?) {
         guard succeeded, let operation = canonical.operation,
             operation == .registerToken || operation == .deleteToken,
             let installation = canonical.values["installationId"]?.stringValue,
-            let d = devices.values.first(where: { $0.installationId == installation })
+            let d = tokenHolders.first(where: { $0.installationId == installation })
         else { return }
         if operation == .deleteToken {
             if engine.target.mapping?.deletesPerToken == true {

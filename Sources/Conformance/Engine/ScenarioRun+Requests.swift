@@ -53,18 +53,27 @@ extension ScenarioRun {
 
     func registerRequest(_ r: RegisterTokenStep) throws -> PreparedRequest {
         guard let d = devices[r.device] else { throw HarnessStop(message: "unknown device '\(r.device)'") }
-        let account = try user(r.asUser ?? d.user)
-        var body: [(key: String, value: JSONValue)] = [
-            ("token", try r.token.map { try resolver.resolve($0) } ?? .string(d.tokens.first ?? "")),
-            ("appId", try r.appId.map { try resolver.resolve($0) } ?? .string(engine.target.appId)),
-        ]
+        return tokenRegistration(
+            d, by: try user(r.asUser ?? d.user), actor: r.asUser ?? d.name,
+            token: try r.token.map { try resolver.resolve($0) } ?? .string(d.tokens.first ?? ""),
+            appId: try r.appId.map { try resolver.resolve($0) } ?? .string(engine.target.appId),
+            environment: r.environment ?? d.environment)
+    }
+
+    /// The canonical `PUT` of installation `d`'s push token, made by `account` (VoIP tokens in
+    /// `environment`, production when nil).
+    func tokenRegistration(
+        _ d: DeviceIdentity, by account: TargetUser, actor: String, token: JSONValue, appId: JSONValue,
+        environment: VirtualDevice.Environment?
+    ) -> PreparedRequest {
+        var body: [(key: String, value: JSONValue)] = [("token", token), ("appId", appId)]
         if d.kind == .apnsVoip {
-            body.append(("apnsEnvironment", .string((r.environment ?? d.environment ?? .production).rawValue)))
+            body.append(("apnsEnvironment", .string((environment ?? .production).rawValue)))
         }
         let path = TargetRoutes.fill(
             engine.target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
         return PreparedRequest(
-            actor: r.asUser ?? d.name, method: "PUT", path: path, credentials: account.authHeaders, body: .object(body),
+            actor: actor, method: "PUT", path: path, credentials: account.authHeaders, body: .object(body),
             operation: .registerToken, values: deviceValues(d, account))
     }
 

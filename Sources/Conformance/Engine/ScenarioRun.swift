@@ -73,6 +73,10 @@ public actor ScenarioRun {
     /// The tokens the backend accepted for each device (by name), in order, with what their answers saved:
     /// what deleteToken names and the clean-up deletes.
     var registrations: [String: [TokenRegistration]] = [:]
+    /// The installations of users whose feed the scenario reads, registered at set-up like a device's
+    /// (`registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
+    /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
+    var userInstallations: [String: DeviceIdentity] = [:]
     var resolver = ValueResolver(saved: [:])
     var feeds: [String: FeedState] = [:]
     var consumedPushes: Set<Int> = []
@@ -194,6 +198,7 @@ public actor ScenarioRun {
                 )
             }
         }
+        try await registerFeedInstallations()
     }
 
     func deviceJSON(_ d: DeviceIdentity) -> JSONValue {

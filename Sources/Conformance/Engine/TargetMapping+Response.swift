@@ -13,6 +13,7 @@ extension TargetMapping {
     /// The canonical form of the target's `status` and `json` for `operation`.
     func normalize(_ operation: TargetOperation, status: Int, json: JSONValue?) -> NormalizedResponse {
         let r = self[operation].response
+        if operation == .events, r.gapStatuses.contains(status) { return gapAnswer(json.map(incoming), r) }
         let canonicalStatus = r.statuses[status] ?? status
         guard let json = json.map(incoming) else { return NormalizedResponse(status: canonicalStatus, json: nil) }
         let success = (200..<300).contains(canonicalStatus)
@@ -24,13 +25,7 @@ extension TargetMapping {
             }
             media = m
         }
-        if operation == .events {
-            var doc: [(key: String, value: JSONValue)] = []
-            for name in ["events", "nextCursor", "gap"] {
-                if let v = json.value(atPath: r.fields[name] ?? name) { doc.append((name, v)) }
-            }
-            return NormalizedResponse(status: canonicalStatus, json: .object(doc))
-        }
+        if operation == .events { return eventPage(json, r, status: canonicalStatus) }
         if operation == .mediaSession, success, let media {
             return NormalizedResponse(status: canonicalStatus, json: media, media: media)
         }
@@ -75,6 +70,9 @@ extension Target {
     /// The canonical form of an answer to `operation` (a raw request's answer stays as it is).
     func normalize(_ operation: TargetOperation?, status: Int, json: JSONValue?) -> NormalizedResponse {
         if let mapping, let operation { return mapping.normalize(operation, status: status, json: json) }
+        if operation == .events, (200..<300).contains(status), let json {
+            return NormalizedResponse(status: status, json: FeedGap.canonical(json))
+        }
         return NormalizedResponse(status: status, json: json, media: operation == .mediaSession ? json : nil)
     }
 }

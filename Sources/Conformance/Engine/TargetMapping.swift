@@ -67,6 +67,9 @@ public struct ResponseMapping: Sendable, Equatable {
     /// Canonical member of the media-session object → where the target's answer holds it (the
     /// media operation's `fields`, also read by an answer made through that operation).
     public var mediaFields: [String: FieldSource] = [:]
+    /// Target statuses that say "gap" by themselves (`gapStatus: 410` on `events`, as Google's
+    /// expired sync tokens do): such an answer reads as a page with `gap: true`.
+    public var gapStatuses: Set<Int> = []
     /// A 2xx answer may carry no call snapshot (`snapshotFromGet: true`): then ringcheck reads the
     /// call with a `get` right after, and judges that snapshot as the answer's.
     public var snapshotByGet: Bool = false

@@ -139,7 +139,7 @@ extension LoadDriver {
         if let next { cursors.withLock { $0[feed.installation] = next } }
         if record {
             let now = Self.wallMs()
-            var entries: [FeedEntry] = json["gap"]?.boolValue == true ? [.gap(atMs: now)] : []
+            var entries: [FeedEntry] = FeedGap.isSignalled(json["gap"]) ? [.gap(atMs: now)] : []
             for e in events {
                 entries.append(
                     .event(

@@ -59,6 +59,10 @@ public protocol ProfileStep: Sendable {
     /// observation window): what `Scenario.expectedDurationMs` adds up to schedule the longest
     /// scenarios first. 0 by default (a step that ends on the event it waits for).
     var expectedWaitMs: Int { get }
+    /// The users whose own event feed the step reads (a device reads through its own installation): the
+    /// engine registers those users' installations before the first step, as an app registers its push
+    /// token before it reads its feed. None by default.
+    var feedReaders: [String] { get }
     /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
     func isEqual(to other: any ProfileStep) -> Bool
 }
@@ -67,6 +71,7 @@ extension ProfileStep {
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? { nil }
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }
+    public var feedReaders: [String] { [] }
 }
 
 extension ProfileStep where Self: Equatable {

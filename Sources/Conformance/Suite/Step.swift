@@ -77,6 +77,12 @@ public enum Step: Sendable, Equatable {
 public enum StepActor: Sendable, Equatable {
     case user(String)
     case device(String)
+
+    /// The user's name for a user actor; nil for a device.
+    public var userName: String? {
+        if case .user(let name) = self { return name }
+        return nil
+    }
 }
 
 /// What an operation's response must look like, and the requirement a mismatch fails.

@@ -2,7 +2,7 @@ import JSON
 
 extension TargetFileDecoder {
     static let operationKeys = [
-        "method", "path", "body", "bodyByKind", "headers", "installation", "response", "statuses",
+        "method", "path", "body", "bodyByKind", "headers", "installation", "response", "statuses", "gapStatus",
     ]
     static let responseKeys = [
         "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields", "save",
@@ -84,6 +84,20 @@ extension TargetFileDecoder {
             }
         }
         if let e = f["statuses"] { m.response.statuses = decodeStatuses(e.value, path + ".statuses") }
+        if let e = f["gapStatus"] {
+            guard operation == .events else {
+                d.error(
+                    e.keyMark, path,
+                    "'gapStatus' applies only to events (the status a feed answers a lost cursor with)")
+                return
+            }
+            m.response.gapStatuses = decodeGapStatuses(e.value, path + ".gapStatus")
+            for status in m.response.gapStatuses.sorted() where m.response.statuses[status] != nil {
+                d.error(
+                    e.value.mark, path + ".gapStatus",
+                    "\(status) is also mapped in 'statuses': a \(status) answer is either a gap or another status")
+            }
+        }
     }
 
     /// `installation: {in: header, name: X-Device-Id}` (or `in: path`, `in: body`, `in: query`, `in: none`).

@@ -87,6 +87,7 @@ extension TargetFile {
         #   events:
         #     path: /api/events?after={cursor}&max={limit}
         #     response: {nextCursor: cursor}      # also: events, gap, winner, error, media, fields
+        #     gapStatus: 410                      # a lost cursor is answered 410: read as gap true
         # (registerToken, deleteToken, create, answer, end, get, mediaSession, events)
         # A token API of its own: a body per token kind, an ID the backend makes up kept from the
         # registration's answer (response.save) for deleteToken, or deletion by the push token itself:

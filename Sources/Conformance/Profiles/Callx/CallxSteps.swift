@@ -103,6 +103,7 @@ public struct PollEventsStep: ProfileStep, Equatable {
     public var options: RequestOptions
 
     public var keyword: String { "pollEvents" }
+    public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         try await run.pollEvents(self, step: step)
@@ -120,6 +121,7 @@ public struct ExpectEventStep: ProfileStep, Equatable {
     public var requirement: String?
 
     public var keyword: String { "expectEvent" }
+    public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         try await run.expectEvent(self, step: step)
@@ -136,6 +138,7 @@ public struct ExpectNoEventStep: ProfileStep, Equatable {
     public var requirement: String?
 
     public var keyword: String { "expectNoEvent" }
+    public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         try await run.expectNoEvent(self, step: step)

@@ -177,7 +177,7 @@ extension ScenarioRun {
                 all.append(e)
             }
             absorb(events, into: reader)
-            if json["gap"]?.boolValue == true { gap = true }
+            if FeedGap.isSignalled(json["gap"]) { gap = true }
             let next = json["nextCursor"]?.stringValue
             let moved = next != nil && next != cursor
             cursor = next ?? cursor

@@ -1,0 +1,34 @@
+import JSON
+
+extension ScenarioRun {
+    /// Registers a VoIP token for the installation of each user whose own feed the scenario reads
+    /// (`Scenario.feedReadingUsers`), before the first step.
+    ///
+    /// The feed is read per installation, and the seed makes installations through token
+    /// registration: a real app reads its feed with the installation it registered. Reading with one
+    /// the backend never saw made a backend that refuses unknown installations fail MUST CALLX-EVT-7
+    /// in one scenario and stop seven others as harness errors. A VoIP installation of the caller is
+    /// sent nothing by a conforming backend (VoIP pushes are invitations only, and the caller is not
+    /// invited), so no device's pushes change. A refused registration stops the scenario as a harness
+    /// error, as a device's does.
+    func registerFeedInstallations() async throws {
+        for name in scenario.feedReadingUsers {
+            guard let feed = feeds[name], let account = users[name], userInstallations[name] == nil else { continue }
+            let identity = DeviceIdentity(
+                name: "\(name)'s installation", user: name, kind: .apnsVoip, environment: nil,
+                installationId: feed.installationId, tokens: [RandomText.hex(bytes: 32)])
+            registerWithMocks(token: identity.token, device: identity)
+            // Known before the answer comes, so that the registration is tracked (and deleted at clean-up) as a device's.
+            userInstallations[name] = identity
+            let exchange = await send(
+                tokenRegistration(
+                    identity, by: account, actor: name, token: .string(identity.token),
+                    appId: .string(engine.target.appId), environment: nil))
+            guard exchange.isSuccess else {
+                throw HarnessStop(
+                    message: "registering \(name)'s installation (its event feed's) failed: "
+                        + (exchange.status.map(String.init) ?? exchange.error ?? "?"))
+            }
+        }
+    }
+}
