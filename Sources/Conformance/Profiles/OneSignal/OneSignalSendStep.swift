@@ -87,18 +87,18 @@ struct OneSignalSendStep: ProfileStep, Equatable {
             .response, "onesignal-kit", "\(response.status)",
             String(decoding: response.body.prefix(2000), as: UTF8.self))
         let answer = try? JSONValue.parse(response.body)
-        let delivered = answer?["delivered"]?.boolValue
+        let read = OneSignalAnswer.read(status: response.status, body: response.body, path: "delivered")
         run.oneSignal.operations.append(
             OneSignalOperation(
                 kind: kind, externalId: externalId, title: title, body: text, data: sentData, options: resolvedOptions,
-                unconfigured: unconfigured, sentAtMs: sentAtMs, answeredAtMs: answeredAtMs, delivered: delivered))
+                unconfigured: unconfigured, sentAtMs: sentAtMs, answeredAtMs: answeredAtMs,
+                delivered: try? read.get()))
         if let save { run.resolver.saved[save] = answer ?? .null }
         let what = "\(step.path) \(keyword)\(where_)"
-        guard (200..<300).contains(response.status), let delivered else {
-            throw HarnessStop(
-                message:
-                    "\(what): answered \(response.status) without a boolean 'delivered' (\(String(decoding: response.body.prefix(200), as: UTF8.self)))"
-            )
+        let delivered: Bool
+        switch read {
+        case .success(let d): delivered = d
+        case .failure(let problem): throw HarnessStop(message: "\(what): \(problem.message)")
         }
         if let expectDelivered, delivered != expectDelivered {
             try run.fail(
