@@ -38,8 +38,9 @@ public struct TargetFile: Sendable {
     /// With `webhook.secretEnv`: the variable of the backend's lifecycle environment that carries the secret
     /// ringcheck generated (the secret itself is in `webhook` and in `lifecycle.environment`).
     public var webhookSecretVariable: String? = nil
-    /// `profileOperations:` the paths of the profile's own operations (`pushToUser: /admin/push`), by name.
-    public var profileOperationPaths: [String: String] = [:]
+    /// `profileOperations:` the profile's own operations (`pushToUser: /admin/push`, or a mapping with method,
+    /// path, body, auth and response), by name.
+    public var profileOperations: [String: ProfileOperationMapping] = [:]
     /// `unconfigured: {baseURL}`: a second instance of the backend started without its push provider's settings
     /// (gives the target the `unconfigured` capability).
     public var unconfiguredBaseURL: String? = nil

@@ -14,6 +14,16 @@ struct OneSignalOperation: Sendable, Equatable {
             case .voipPush: return "/push/voip"
             }
         }
+
+        /// The values a target file's path and body for it may name (`{userId}`): those of the request ringcheck
+        /// makes for it.
+        var placeholders: [String] {
+            switch self {
+            case .pushToUser: return ["userId", "title", "body", "data", "options"]
+            case .pushBroadcast: return ["title", "body", "data", "options"]
+            case .voipPush: return ["userId", "data", "options"]
+            }
+        }
     }
 
     var kind: Kind
