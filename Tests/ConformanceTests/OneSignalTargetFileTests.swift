@@ -4,15 +4,11 @@ import Testing
 @testable import Conformance
 
 /// A `profile: onesignal` target file: `profileOperations` as paths or as mappings (method, path with the
-/// operation's placeholders, body template, auth, where `delivered` is).
+/// operation's placeholders, body template, auth, where `delivered` is), and no `users:` needed.
 @Suite struct OneSignalTargetFileTests {
     static let head = """
         profile: onesignal
         baseURL: http://127.0.0.1:9
-        users:
-          a: {userId: ua, auth: {bearer: ta}}
-          b: {userId: ub, auth: {bearer: tb}}
-          c: {userId: uc, auth: {bearer: tc}}
 
         """
 
@@ -54,7 +50,7 @@ import Testing
         #expect(
             typo.contains {
                 $0.hasPrefix(
-                    "t.yaml:8:15: profileOperations.pushToUser: unknown placeholder '{user_id}' (did you mean 'userId'?)"
+                    "t.yaml:4:15: profileOperations.pushToUser: unknown placeholder '{user_id}' (did you mean 'userId'?)"
                 )
             }, "\(typo)")
         // A broadcast names no user.
@@ -89,5 +85,14 @@ import Testing
         #expect(try await headers("voipPush") == ["authorization": "Bearer t"])
         let bad = errors("profileOperations:\n  pushToUser: {path: /u, auth: {bearer: t, headers: {A: b}}}\n")
         #expect(bad.contains { $0.contains("give one way to authenticate") }, "\(bad)")
+    }
+
+    @Test func usersAreOptionalForOneSignalOnly() throws {
+        let file = try load("profileOperations:\n  pushToUser: /u\n")
+        #expect(file.users.isEmpty)
+        // Every scenario user runs without an account: the profile makes its IDs per run.
+        #expect(file.target(defaultAppId: "app").accounts("a", 0) != nil)
+        let other = (try? TargetFile.load(text: "baseURL: http://127.0.0.1:9\n", file: "t.yaml", users: .suite))
+        #expect(other == nil)
     }
 }

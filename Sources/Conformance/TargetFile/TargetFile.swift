@@ -48,6 +48,10 @@ public struct TargetFile: Sendable {
     /// field names where the service differs from the seed.
     public var serviceApp: ServiceApp? = nil
 
+    /// Whether the scenarios need the file's `users:`: the onesignal profile makes a fresh External ID per
+    /// scenario and signs its operations in with their own `auth`, so it needs none.
+    public var needsUsers: Bool { profile != OneSignalProfile.profileName }
+
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }
 }

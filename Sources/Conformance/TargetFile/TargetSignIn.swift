@@ -101,6 +101,7 @@ extension TargetFile {
     /// The `Target` the engine drives; `defaultAppId` (the mocks' bundle ID) unless the file names one.
     public func target(defaultAppId: String) -> Target {
         let users = self.users
+        let needsUsers = self.needsUsers
         let signIn = TargetSignIn(file: self)
         let needsSignIn = users.values.contains { pool in
             pool.contains { if case .headers = $0.auth { return false } else { return true } }
@@ -110,7 +111,10 @@ extension TargetFile {
         var target = Target(
             name: name, baseURL: baseURL,
             accounts: { name, slot in
-                guard let pool = users[name], !pool.isEmpty else { return nil }
+                guard let pool = users[name], !pool.isEmpty else {
+                    // A profile that signs in as no user (its IDs are made per run) runs without accounts.
+                    return needsUsers ? nil : TargetUser(userId: name, authHeaders: [:])
+                }
                 let account = pool[slot % pool.count]
                 var user = TargetUser(userId: account.userId, authHeaders: [:])
                 if case .headers(let h) = account.auth { user = TargetUser(userId: account.userId, authHeaders: h) }
