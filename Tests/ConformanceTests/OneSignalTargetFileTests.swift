@@ -95,4 +95,10 @@ import Testing
         let other = (try? TargetFile.load(text: "baseURL: http://127.0.0.1:9\n", file: "t.yaml", users: .suite))
         #expect(other == nil)
     }
+
+    @Test func theUnconfiguredInstanceTakesNoLifecycleAndSaysHowToStartIt() {
+        let e = errors("unconfigured: {baseURL: \"http://127.0.0.1:9/off\", lifecycle: {start: [x]}}\n")
+        #expect(e.count == 1 && e[0].hasPrefix("t.yaml:3:51: unconfigured: 'lifecycle' is not read here"), "\(e)")
+        #expect(e.first?.contains("lifecycle.start") == true)
+    }
 }

@@ -30,7 +30,15 @@ extension TargetFileDecoder {
         } else if let e = operations {
             d.error(e.value.mark, "profileOperations", "expected a mapping of operation names to paths")
         }
-        if let e = unconfigured, let f = d.mapping(e.value, "unconfigured", known: ["baseURL"], required: ["baseURL"]),
+        if let e = unconfigured, let lifecycle = e.value.entries?.first(where: { $0.key == "lifecycle" }) {
+            // The twin is the same server started differently: the target's one lifecycle starts both.
+            d.error(
+                lifecycle.keyMark, "unconfigured",
+                "'lifecycle' is not read here: start the unconfigured instance from the top-level lifecycle.start (serve it under a path prefix of the same port, as serve-reference's --unconfigured-prefix does, or start a second process on another port without the ONESIGNAL_* settings)"
+            )
+        }
+        if let e = unconfigured,
+            let f = d.mapping(e.value, "unconfigured", known: ["baseURL", "lifecycle"], required: ["baseURL"]),
             let url = f["baseURL"].flatMap({ d.nonEmptyString($0.value, "unconfigured.baseURL") })
         {
             if !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
