@@ -120,7 +120,7 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         let delivered: Bool
         switch read {
         case .success(let d): delivered = d
-        case .failure(let problem): throw HarnessStop(message: "\(what): \(problem.message)")
+        case .failure(let problem): throw HarnessStop(message: "\(what): \(method) \(path) \(problem.message)")
         }
         if let expectDelivered, delivered != expectDelivered {
             try run.fail(
