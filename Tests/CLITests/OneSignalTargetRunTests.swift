@@ -50,6 +50,31 @@ import Testing
         #expect(r.failed == ["ONESIGNAL-CONF-1"], "\(r.output)")
     }
 
+    @Test func theMappingFormWithAuthAndNoUsersIsConformant() async throws {
+        let dir = TemporaryDirectory()
+        var text = try String(contentsOfFile: Self.example, encoding: .utf8)
+        let users = try #require(text.range(of: "users:\n  a:"))
+        let lifecycle = try #require(text.range(of: "lifecycle:\n"))
+        text.removeSubrange(users.lowerBound..<lifecycle.lowerBound)
+        text = text.replacingOccurrences(
+            of: "profileOperations:\n  pushToUser: /push/user\n",
+            with: """
+                profileOperations:
+                  auth: {headers: {X-Admin-Key: k}}
+                  pushToUser:
+                    method: POST
+                    path: /push/user
+                    body: {userId: "{userId}", title: "{title}", body: "{body}", data: "{data}", options: "{options}"}
+                    auth: {bearer: t}
+                    response: {delivered: delivered}
+
+                """)
+        #expect(text.contains("response: {delivered: delivered}") && !text.contains("users:\n"))
+        let r = try await run(try dir.write("onesignal-mapped.yaml", text))
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.statuses.values.allSatisfy { $0 == "pass" }, "\(r.statuses) \(r.output)")
+    }
+
     @Test func withoutAnUnconfiguredInstanceThatCheckIsNotApplicable() async throws {
         let dir = TemporaryDirectory()
         let text = try String(contentsOfFile: Self.example, encoding: .utf8).replacingOccurrences(

@@ -56,9 +56,12 @@ public struct Target: Sendable {
     /// Where the backend receives signed webhooks a profile sends (the `dialstack` profile's
     /// `call.mobile_push_wakeup`); nil when the target takes none.
     public var webhook: WebhookEndpoint? = nil
-    /// The paths of a profile's own operations under `baseURL`, by operation name (the `onesignal` profile's
-    /// `pushToUser`, `pushBroadcast`, `voipPush`); a profile uses its defaults for the names missing here.
-    public var operationPaths: [String: String] = [:]
+    /// A profile's own operations, by operation name (the `onesignal` profile's `pushToUser`, `pushBroadcast`,
+    /// `voipPush`); a profile uses its defaults for the names missing here.
+    public var profileOperations: [String: ProfileOperationMapping] = [:]
+    /// The headers of a profile operation whose mapping has `auth` (signed in once, when first needed); nil when
+    /// no operation has one.
+    public var profileOperationHeaders: (@Sendable (_ operation: String) async throws -> [String: String])? = nil
     /// Where a second instance of the backend listens that was started without its push provider's settings (the
     /// `unconfigured` capability); nil when there is none.
     public var unconfiguredBaseURL: String? = nil

@@ -32,8 +32,9 @@ extension TargetFileDecoder {
         }
     }
 
-    /// `users:`: each scenario user name to one account or a list of them (a pool).
-    mutating func decodeUsers(_ node: YAMLNode) -> [String: [TargetAccount]] {
+    /// `users:`: each scenario user name to one account or a list of them (a pool); `checkNeeded` reports the
+    /// users the command needs that it lacks.
+    mutating func decodeUsers(_ node: YAMLNode, checkNeeded needed: Bool = true) -> [String: [TargetAccount]] {
         guard let entries = node.entries else {
             d.error(node.mark, "users", "expected a mapping of user names (a, b, c) to accounts, got \(node.kindName)")
             return [:]
@@ -51,7 +52,7 @@ extension TargetFileDecoder {
                 out[entry.key] = [account]
             }
         }
-        checkNeeded(out, entries, node)
+        if needed { checkNeeded(out, entries, node) }
         let sizes = Set(out.values.map(\.count))
         if sizes.count > 1 {
             d.error(

@@ -59,7 +59,13 @@ struct TargetFileDecoder {
     static let mappingCapabilities = ["answerByMediaRequest", "videoCalls"]
 
     mutating func decode(_ root: YAMLNode) -> TargetFile? {
-        guard let f = d.mapping(root, "", known: Self.topKeys, required: ["baseURL", "users"]) else { return nil }
+        // The onesignal profile sends a fresh External ID per scenario and signs in as no user: it needs no users.
+        let usersRequired =
+            root.entries?.first { $0.key == "profile" }?.value.scalarText != OneSignalProfile.profileName
+        guard
+            let f = d.mapping(
+                root, "", known: Self.topKeys, required: usersRequired ? ["baseURL", "users"] : ["baseURL"])
+        else { return nil }
         var baseURL = f["baseURL"].flatMap { d.nonEmptyString($0.value, "baseURL") } ?? ""
         if let e = f["baseURL"], !baseURL.isEmpty, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
             d.error(e.value.mark, "baseURL", "'\(baseURL)' is not an http:// or https:// URL")
@@ -89,7 +95,7 @@ struct TargetFileDecoder {
             )
             file.shortRingField = declared.shortRingField
         }
-        if let e = f["users"] { file.users = decodeUsers(e.value) }
+        if let e = f["users"] { file.users = decodeUsers(e.value, checkNeeded: usersRequired) }
         let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
         file.mapping = decodeOperations(
             f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,

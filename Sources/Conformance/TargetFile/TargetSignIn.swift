@@ -16,8 +16,19 @@ actor TargetSignIn {
         guard let pool = file.users[name], !pool.isEmpty else {
             throw CommandError(message: "the target file has no account for user '\(name)'")
         }
-        let account = pool[slot % pool.count]
-        let key = "\(name)#\(slot % pool.count)"
+        return try await signIn(pool[slot % pool.count], key: "\(name)#\(slot % pool.count)")
+    }
+
+    /// The headers of profile operation `operation` (its mapping's `auth`; none without one). Its credentials
+    /// belong to no scenario user, so the login body's `{userId}` is the operation's field name.
+    func operationHeaders(_ operation: String) async throws -> [String: String] {
+        guard let auth = file.profileOperations[operation]?.auth else { return [:] }
+        return try await signIn(
+            TargetAccount(userId: "profileOperations.\(operation)", auth: auth), key: "operation:\(operation)")
+    }
+
+    /// Signs `account` in once per `key`, shared by every caller while it is under way.
+    private func signIn(_ account: TargetAccount, key: String) async throws -> [String: String] {
         if let signingIn = cache[key] { return try await signingIn.value }
         let file = self.file
         let signingIn = Task<[String: String], Error> {
@@ -90,6 +101,7 @@ extension TargetFile {
     /// The `Target` the engine drives; `defaultAppId` (the mocks' bundle ID) unless the file names one.
     public func target(defaultAppId: String) -> Target {
         let users = self.users
+        let needsUsers = self.needsUsers
         let signIn = TargetSignIn(file: self)
         let needsSignIn = users.values.contains { pool in
             pool.contains { if case .headers = $0.auth { return false } else { return true } }
@@ -99,7 +111,10 @@ extension TargetFile {
         var target = Target(
             name: name, baseURL: baseURL,
             accounts: { name, slot in
-                guard let pool = users[name], !pool.isEmpty else { return nil }
+                guard let pool = users[name], !pool.isEmpty else {
+                    // A profile that signs in as no user (its IDs are made per run) runs without accounts.
+                    return needsUsers ? nil : TargetUser(userId: name, authHeaders: [:])
+                }
                 let account = pool[slot % pool.count]
                 var user = TargetUser(userId: account.userId, authHeaders: [:])
                 if case .headers(let h) = account.auth { user = TargetUser(userId: account.userId, authHeaders: h) }
@@ -117,7 +132,10 @@ extension TargetFile {
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
         target.webhook = webhook
-        target.operationPaths = profileOperationPaths
+        target.profileOperations = profileOperations
+        if profileOperations.values.contains(where: { $0.auth != nil }) {
+            target.profileOperationHeaders = { operation in try await signIn.operationHeaders(operation) }
+        }
         target.unconfiguredBaseURL = unconfiguredBaseURL
         target.serviceApp = serviceApp
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }

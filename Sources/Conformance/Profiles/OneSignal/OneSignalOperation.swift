@@ -14,6 +14,16 @@ struct OneSignalOperation: Sendable, Equatable {
             case .voipPush: return "/push/voip"
             }
         }
+
+        /// The values a target file's path and body for it may name (`{userId}`): those of the request ringcheck
+        /// makes for it.
+        var placeholders: [String] {
+            switch self {
+            case .pushToUser: return ["userId", "title", "body", "data", "options"]
+            case .pushBroadcast: return ["title", "body", "data", "options"]
+            case .voipPush: return ["userId", "data", "options"]
+            }
+        }
     }
 
     var kind: Kind
@@ -36,6 +46,24 @@ struct OneSignalOperation: Sendable, Equatable {
 /// What the OneSignal profile keeps of one scenario run (`ScenarioRun.profileState["onesignal"]`).
 struct OneSignalRunState: Sendable {
     var operations: [OneSignalOperation] = []
+    /// Each scenario user's External ID in this run, made on first use.
+    var externalIds: [String: String] = [:]
+
+    /// The External ID of scenario user `name`, a fresh UUID the first time: the seed's kit sets the External ID
+    /// to the account's immutable UUID, so a server may rightly refuse any other shape, and a fresh one per run
+    /// keeps scenarios running at once from sharing an audience.
+    mutating func externalId(_ name: String) -> String {
+        if let id = externalIds[name] { return id }
+        let id = RandomText.uuid()
+        externalIds[name] = id
+        return id
+    }
+
+    /// Whether a OneSignal request body belongs to this run: it names the run's tag (in the data of every send,
+    /// in a broadcast's title) or one of its users' External IDs (a server may drop the data).
+    func names(_ body: String, tag: String) -> Bool {
+        body.contains(tag) || externalIds.values.contains { body.contains($0) }
+    }
 }
 
 extension ScenarioRun {
@@ -45,16 +73,16 @@ extension ScenarioRun {
         set { profileState[OneSignalProfile.profileName] = newValue }
     }
 
-    /// The OneSignal External ID of scenario user `name` in this run: unique to the run, so scenarios running at
-    /// once never share an audience.
-    func oneSignalExternalId(_ name: String) -> String { "\(runTag)-\(name)" }
+    /// The OneSignal External ID of scenario user `name` in this run (`OneSignalRunState.externalId`).
+    func oneSignalExternalId(_ name: String) -> String { oneSignal.externalId(name) }
 
-    /// The OneSignal requests of this run: every capture of the OneSignal mock whose body names the run's tag (its
-    /// users' External IDs, the tag ringcheck puts in the data of every send and in a broadcast's title).
+    /// The OneSignal requests of this run: every capture of the OneSignal mock whose body names the run's tag or
+    /// one of its users' External IDs.
     func oneSignalCaptures() -> [Capture] {
         let tag = runTag
+        let state = oneSignal
         return engine.mocks.log.captures { c in
-            c.mock == .onesignal && String(decoding: c.body, as: UTF8.self).contains(tag)
+            c.mock == .onesignal && state.names(String(decoding: c.body, as: UTF8.self), tag: tag)
         }
     }
 }

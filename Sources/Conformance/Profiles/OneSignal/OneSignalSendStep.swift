@@ -25,6 +25,19 @@ struct OneSignalSendStep: ProfileStep, Equatable {
     /// The data member through which every request of a run can be told apart from other runs'.
     static let runMarker = "ringcheckRun"
 
+    /// The path and body the target's mapping makes of ringcheck's request: its placeholders (`{userId}`, …)
+    /// filled from the request's members (percent-encoded in the path), the request itself without a body template.
+    static func render(_ mapping: ProfileOperationMapping, _ request: [(key: String, value: JSONValue)]) -> (
+        path: String, body: [UInt8]
+    ) {
+        let values = Dictionary(request.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        var used: Set<String> = []
+        // The loader admits only placeholders the operation fills, so a path always renders.
+        let path = TargetMapping.interpolate(mapping.path, values, encode: true, used: &used) ?? mapping.path
+        let body = mapping.body.flatMap { TargetMapping.render($0, values, used: &used) } ?? .object(request)
+        return (path, body.bytes())
+    }
+
     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         let target = run.engine.target
         let base: String
@@ -37,7 +50,7 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         } else {
             base = target.baseURL
         }
-        let path = target.operationPaths[kind.rawValue] ?? kind.defaultPath
+        let mapping = target.profileOperations[kind.rawValue] ?? ProfileOperationMapping(path: kind.defaultPath)
         let externalId = user.map { run.oneSignalExternalId($0) }
         let tag = run.runTag
         var sentData = try data.map { try run.resolver.resolve($0) } ?? .object([])
@@ -62,11 +75,20 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         }
         request.append(("data", sentData))
         if let resolvedOptions { request.append(("options", resolvedOptions)) }
-        let bodyBytes = JSONValue.object(request).bytes()
+        let (path, bodyBytes) = Self.render(mapping, request)
+        let method = mapping.method
         let where_ = unconfigured ? " (unconfigured instance)" : ""
-        run.record(.request, "onesignal-kit", "POST \(path)\(where_)", String(decoding: bodyBytes, as: UTF8.self))
+        run.record(
+            .request, "onesignal-kit", "\(method) \(path)\(where_)", String(decoding: bodyBytes, as: UTF8.self))
         var headers = HTTPHeaders()
         headers.add("content-type", "application/json")
+        if mapping.auth != nil, let signIn = target.profileOperationHeaders {
+            let credentials: [String: String]
+            do { credentials = try await signIn(kind.rawValue) } catch {
+                throw HarnessStop(message: "\(step.path) \(keyword): cannot sign the operation in (\(error))")
+            }
+            for (name, value) in credentials.sorted(by: { $0.key < $1.key }) { headers.add(name, value) }
+        }
         // Requests are told apart by time (the latest operation sent before a request arrived), on the millisecond
         // clock of the captures: begin after the clock has passed the previous operation's answer, so a request
         // of that one can never look as if it came after this one began.
@@ -77,7 +99,7 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         let response: ClientResponse
         do {
             response = try await run.engine.client.send(
-                ClientRequest(method: "POST", url: base + path, headers: headers, body: bodyBytes))
+                ClientRequest(method: method, url: base + path, headers: headers, body: bodyBytes))
         } catch {
             run.record(.response, "onesignal-kit", "no response: \(error)")
             throw HarnessStop(message: "\(step.path) \(keyword): the backend did not answer (\(error))")
@@ -87,26 +109,27 @@ struct OneSignalSendStep: ProfileStep, Equatable {
             .response, "onesignal-kit", "\(response.status)",
             String(decoding: response.body.prefix(2000), as: UTF8.self))
         let answer = try? JSONValue.parse(response.body)
-        let delivered = answer?["delivered"]?.boolValue
+        let read = OneSignalAnswer.read(status: response.status, body: response.body, path: mapping.delivered)
         run.oneSignal.operations.append(
             OneSignalOperation(
                 kind: kind, externalId: externalId, title: title, body: text, data: sentData, options: resolvedOptions,
-                unconfigured: unconfigured, sentAtMs: sentAtMs, answeredAtMs: answeredAtMs, delivered: delivered))
+                unconfigured: unconfigured, sentAtMs: sentAtMs, answeredAtMs: answeredAtMs,
+                delivered: try? read.get()))
         if let save { run.resolver.saved[save] = answer ?? .null }
         let what = "\(step.path) \(keyword)\(where_)"
-        guard (200..<300).contains(response.status), let delivered else {
-            throw HarnessStop(
-                message:
-                    "\(what): answered \(response.status) without a boolean 'delivered' (\(String(decoding: response.body.prefix(200), as: UTF8.self)))"
-            )
+        let delivered: Bool
+        switch read {
+        case .success(let d): delivered = d
+        case .failure(let problem): throw HarnessStop(message: "\(what): \(method) \(path) \(problem.message)")
         }
         if let expectDelivered, delivered != expectDelivered {
             try run.fail(
                 requirement, check: "\(what): delivered", expected: "\(expectDelivered)", actual: "\(delivered)",
                 evidence: [
                     EvidenceItem(
-                        kind: .httpExchange, title: "onesignal-kit: POST \(path) → \(response.status)",
-                        text: "POST \(path)\n\n\(String(decoding: bodyBytes, as: UTF8.self))\n\n→ \(response.status)\n"
+                        kind: .httpExchange, title: "onesignal-kit: \(method) \(path) → \(response.status)",
+                        text:
+                            "\(method) \(path)\n\n\(String(decoding: bodyBytes, as: UTF8.self))\n\n→ \(response.status)\n"
                             + String(decoding: response.body.prefix(2000), as: UTF8.self))
                 ])
         }
