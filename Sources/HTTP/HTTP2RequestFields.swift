@@ -3,32 +3,18 @@ import Glibc
 /// What an HTTP/2 session makes of the request header fields it receives: each stream's method, path,
 /// authority and header list, made as little as possible anew.
 ///
-/// A client sends much the same header block on every request of a connection. The previous block is
-/// kept as bytes; a stream whose fields match it to the end takes what the previous stream made of it
-/// (strings and list) without making anything per field. Otherwise fields are taken in one by one,
-/// reusing the strings made for the same bytes at the same place before and the previous request's
-/// header list while the regular fields repeat it.
+/// A client sends much the same header fields on every request of a connection (the same provider
+/// token, topic and content type; a new path for each device). Fields are taken in one by one, reusing
+/// the strings made for the same bytes at the same place before, and the previous request's header list
+/// while the regular fields repeat it.
 final class HTTP2RequestFields {
     /// `stream`'s header block begins.
     func begin(_ stream: HTTP2Stream) {
-        stream.matchesPreviousBlock = hasPreviousBlock
         recordedBlock.removeAll()
     }
 
     /// Takes in one field of `stream`'s header block, or of its trailers once the block is finished.
     func take(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, of stream: HTTP2Stream) {
-        if stream.matchesPreviousBlock {
-            if previousBlock.matches(stream.matchedBlockFields, name: name, value: value) {
-                stream.matchedBlockFields += 1
-                return
-            }
-            leavePreviousBlock(stream)
-        }
-        field(of: stream, name: name, value: value)
-    }
-
-    /// Takes in one field of `stream`'s header block (or its trailers).
-    private func field(of stream: HTTP2Stream, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         if !stream.headerBlockFinished { recordedBlock.append(name: name, value: value) }
         let position = stream.fieldCount
         stream.fieldCount += 1
@@ -80,28 +66,12 @@ final class HTTP2RequestFields {
     /// The header block of `stream` is complete: settles its header list and remembers it for the next.
     func finish(_ stream: HTTP2Stream) {
         guard !stream.headerBlockFinished else { return }
+        stream.headerBlockFinished = true
         if stream.headersTooLarge {
-            stream.matchesPreviousBlock = false
-            stream.headerBlockFinished = true
             materializeHeaders(stream)
             return
         }
-        if stream.matchesPreviousBlock {
-            if stream.matchedBlockFields == previousBlock.count {
-                // The previous block again, field for field: what the stream that sent it made of it.
-                stream.matchesPreviousBlock = false
-                stream.headerBlockFinished = true
-                stream.method = previousBlock.method
-                stream.path = previousBlock.path
-                stream.authority = previousBlock.authority
-                stream.sharesPreviousHeaders = false
-                stream.headers = previousHeaders
-                return
-            }
-            leavePreviousBlock(stream)
-        }
-        stream.headerBlockFinished = true
-        defer { rememberBlock(of: stream) }
+        swap(&previousBlock, &recordedBlock)
         if stream.sharesPreviousHeaders && stream.sharedFieldCount == previousHeaders.count {
             stream.sharesPreviousHeaders = false
             stream.headers = previousHeaders
@@ -111,35 +81,11 @@ final class HTTP2RequestFields {
         previousHeaders = stream.headers
     }
 
-    /// The last complete request header block on this connection, as bytes, with what its stream made
-    /// of its pseudo-headers (its regular fields are `previousHeaders`).
-    ///
-    /// A client pushing one request again and again sends the same block every time: a stream whose
-    /// fields match it (compared as they arrive, without making anything of them) takes the previous
-    /// stream's strings and list whole, and makes nothing of its own.
+    /// The last complete request header block on this connection, as bytes: its regular fields are
+    /// `previousHeaders`, and the next block's are compared with them as they arrive.
     private var previousBlock = HeaderBlockBytes()
-    private var hasPreviousBlock = false
-    /// The fields of the header block being received, once it no longer matches `previousBlock`.
+    /// The fields of the header block being received.
     private var recordedBlock = HeaderBlockBytes()
-
-    /// `stream`'s fields stop matching `previousBlock`: the fields matched so far are taken in as if
-    /// they had just arrived.
-    private func leavePreviousBlock(_ stream: HTTP2Stream) {
-        stream.matchesPreviousBlock = false
-        let block = previousBlock
-        for k in 0..<stream.matchedBlockFields {
-            block.withField(k) { name, value in field(of: stream, name: name, value: value) }
-        }
-    }
-
-    /// Makes `stream`'s complete header block the one the next stream is compared with.
-    private func rememberBlock(of stream: HTTP2Stream) {
-        swap(&previousBlock, &recordedBlock)
-        previousBlock.method = stream.method
-        previousBlock.path = stream.path
-        previousBlock.authority = stream.authority
-        hasPreviousBlock = true
-    }
 
     /// The fields of recent requests on this connection by position in the header block, as bytes
     /// and as the strings made from them.

@@ -73,14 +73,3 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }
-
-extension HTTPHeaders {
-    /// Whether both lists are one list in memory (a copy of the other, neither changed since): then
-    /// their fields are equal, without comparing them. The HTTP/2 server hands requests that repeat the
-    /// previous request's fields that request's list.
-    package func sharesStorage(with other: HTTPHeaders) -> Bool {
-        fields.withUnsafeBufferPointer { mine in
-            other.fields.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
-        }
-    }
-}

@@ -6,12 +6,6 @@ struct HeaderBlockBytes {
     private var spans: [(name: Int, nameCount: Int, valueCount: Int)] = []
     /// The positions of the regular fields (not pseudo-headers), in order.
     private var regularFields: [Int] = []
-    /// What the stream made of the block's pseudo-headers (set by whoever keeps the block).
-    var method = ""
-    var path = ""
-    var authority: String?
-
-    var count: Int { spans.count }
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
@@ -43,16 +37,5 @@ struct HeaderBlockBytes {
     /// Whether the block's regular field `k` (counting only regular fields) has these bytes.
     func matchesRegular(_ k: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
         k < regularFields.count && matches(regularFields[k], name: name, value: value)
-    }
-
-    /// Calls `body` with field `k`'s name and value.
-    func withField(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
-        let span = spans[k]
-        bytes.withUnsafeBufferPointer { bytes in
-            body(
-                UnsafeBufferPointer(rebasing: bytes[span.name..<span.name + span.nameCount]),
-                UnsafeBufferPointer(
-                    rebasing: bytes[span.name + span.nameCount..<span.name + span.nameCount + span.valueCount]))
-        }
     }
 }

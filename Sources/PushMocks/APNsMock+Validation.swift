@@ -31,33 +31,7 @@ extension APNsMock {
         try validateDevice(token, nowMs: nowMs)
     }
 
-    /// `validate` for a request that repeats `push`: only the checks that read more than the request.
-    /// On a rejection `rejectedInfo` is what the capture shows of the push (but for its `apnsID`); an
-    /// accepted repeat's capture shares `push.info`.
-    func validateRepeated(
-        _ push: APNsRepeatedPush, token: String?, connection: UInt64, nowMs: Int64,
-        rejectedInfo: inout APNsPushInfo?, tokenValid: inout Bool
-    ) throws(APNsRejection) {
-        do throws(APNsRejection) {
-            try authenticate(
-                authorization: push.fields.authorization, jwt: push.credential?.jwt, connection: connection,
-                nowMs: nowMs)
-        } catch {
-            // As `validate` leaves it: the provider token's key ID, and no more.
-            rejectedInfo = APNsPushInfo(providerTokenKeyID: push.credential?.keyID)
-            throw error
-        }
-        tokenValid = true
-        do throws(APNsRejection) {
-            try validateDevice(token, nowMs: nowMs)
-        } catch {
-            rejectedInfo = push.info.value
-            throw error
-        }
-    }
-
     /// The checks before the provider token's: method, path, header syntax, device token format.
-    /// They read the request alone (see `APNsRepeatedPush`).
     func validateRequestLine(_ request: HTTPRequest, fields: APNsRequestHeaders, token: String?) throws(APNsRejection) {
         // MARK: Method and path
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }

@@ -68,12 +68,6 @@ public final class APNsMock: HTTPImmediateHandler {
     let state = Mutex(State())
     /// The topic judged last (see `judge(topic:)`).
     let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
-    /// The request target `deviceToken(inTarget:)` read last, its token and that token's short form.
-    let lastDevice = Mutex<(target: String, token: String?, short: String?)?>(nil)
-    /// Pushes that passed the checks reading the request alone, for requests that repeat them.
-    let repeatedPushes = Mutex(APNsRepeatedPushes())
-    /// The capture secrets `secrets(token:credential:)` made last, and for which tokens.
-    let lastSecrets = Mutex<(token: String?, jwt: String?, secrets: [CaptureSecret])?>(nil)
 
     /// What `judge(topic:)` found.
     struct TopicJudgement {
@@ -129,33 +123,18 @@ public final class APNsMock: HTTPImmediateHandler {
         capture.environment = environment
         if let token, !token.isEmpty { capture.deviceToken = token }
         if request.version != .http2 { return refuseHTTP1(request, capture: &capture) }
-        let repeated = request.version == .http2 ? repeatedPushes.withLock { $0.find(request) } : nil
-        // A repeat's header fields and credential stay in `repeated`: copying them out cost a retain
-        // and a release of each string.
-        var fields: APNsRequestHeaders?
-        var credential: ProviderCredential?
-        let requestID: String?
-        if let repeated {
-            capture.secrets = repeated.secrets
-            requestID = repeated.fields.apnsID
-        } else {
-            let read = APNsRequestHeaders(request.headers)
-            credential = read.authorization.flatMap(providerCredential)
-            capture.secrets = secrets(token: token, credential: credential)
-            requestID = read.apnsID
-            fields = read
-        }
+        let fields = APNsRequestHeaders(request.headers)
+        let credential = fields.authorization.flatMap(providerCredential)
+        capture.secrets = secrets(token: token, credential: credential)
         capture.jsonSource = .body
-        let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
-        // What the capture shows of the push but for its apns-id, unless it shares `sharedInfo`.
+        let apnsID = fields.apnsID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
+        // What the capture shows of the push but for its apns-id.
         var info: APNsPushInfo?
 
         capture.fault = fault
 
         var response: HTTPResponse
         var tokenValid = false
-        /// The repeated push whose checks all passed: its info is this capture's but for the apns-id.
-        var sharedInfo: CaptureBox<APNsPushInfo>?
         if fault?.plan.connection == .reset {
             response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
             capture.outcome = .rejected(reason: "ConnectionReset")
@@ -169,26 +148,11 @@ public final class APNsMock: HTTPImmediateHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                if let repeated {
-                    try validateRepeated(
-                        repeated, token: token, connection: request.connectionID, nowMs: now, rejectedInfo: &info,
-                        tokenValid: &tokenValid)
-                    sharedInfo = repeated.info
-                } else {
-                    let fields = fields!  // read above whenever the request is no repeat
-                    var judged = APNsPushInfo()
-                    defer { info = judged }
-                    try validate(
-                        request, fields: fields, token: token, jwt: credential?.jwt,
-                        jwtKeyID: credential?.keyID,
-                        nowMs: now, info: &judged, tokenValid: &tokenValid)
-                    if request.version == .http2 {
-                        let push = APNsRepeatedPush(
-                            request: request, fields: fields, credential: credential, secrets: capture.secrets,
-                            info: judged)
-                        repeatedPushes.withLock { $0.remember(push) }
-                    }
-                }
+                var judged = APNsPushInfo()
+                defer { info = judged }
+                try validate(
+                    request, fields: fields, token: token, jwt: credential?.jwt, jwtKeyID: credential?.keyID,
+                    nowMs: now, info: &judged, tokenValid: &tokenValid)
                 var headers = HTTPHeaders()
                 headers.addLowercased("apns-id", apnsID)
                 response = HTTPResponse(status: 200, headers: headers)
@@ -218,13 +182,9 @@ public final class APNsMock: HTTPImmediateHandler {
             }
             if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
         }
-        if let sharedInfo {
-            capture.setAPNs(sharedInfo, apnsID: apnsID)
-        } else {
-            var own = info ?? APNsPushInfo()
-            own.apnsID = apnsID
-            capture.apns = own
-        }
+        var own = info ?? APNsPushInfo()
+        own.apnsID = apnsID
+        capture.apns = own
         capture.response = response
         _ = log.append(taking: &capture)
         return response
@@ -257,48 +217,18 @@ public final class APNsMock: HTTPImmediateHandler {
     }
 
     /// The secrets of a capture: the device token and the provider token, each with what to show instead.
-    ///
-    /// The list made last is handed out again when both tokens are the same: a client pushes with one
-    /// provider token, often to one device, and every capture keeping its own copy cost an allocation.
     func secrets(token: String?, credential: ProviderCredential?) -> [CaptureSecret] {
-        let token = token.flatMap { $0.isEmpty ? nil : $0 }
-        let jwt = credential?.jwt
-        if let reused = lastSecrets.withLock({ last -> [CaptureSecret]? in
-            guard let last, last.token == token, last.jwt == jwt else { return nil }
-            return last.secrets
-        }) {
-            return reused
-        }
         var secrets: [CaptureSecret] = []
         secrets.reserveCapacity(2)
-        if let token { secrets.append(CaptureSecret(value: token, replacement: shortToken(token))) }
+        if let token, !token.isEmpty {
+            secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
+        }
         if let credential { secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder)) }
-        lastSecrets.withLock { $0 = (token, jwt, secrets) }
         return secrets
     }
 
-    /// The device token in the path of request target `target` (see `deviceToken(inPath:)`), remembered
-    /// for the target seen last (with the token's `Redaction.shortToken`): a client pushing to one
-    /// device sends the same target string again and again, and a repeat skips splitting off the query.
-    func deviceToken(inTarget target: String) -> String? {
-        // Compared under the lock: copying the remembered strings out costs retains and releases.
-        if let known = lastDevice.withLock({ last -> String?? in
-            guard let last, last.target == target else { return nil }
-            return .some(last.token)
-        }) {
-            return known
-        }
-        let token = Self.deviceToken(inPath: pathOf(target))
-        let short = token.flatMap { $0.isEmpty ? nil : Redaction.shortToken($0) }
-        lastDevice.withLock { $0 = (target, token, short) }
-        return token
-    }
-
-    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that target's token.
-    func shortToken(_ token: String) -> String {
-        let known = lastDevice.withLock { last -> String? in last?.token == token ? last?.short : nil }
-        return known ?? Redaction.shortToken(token)
-    }
+    /// The device token in the path of request target `target` (see `deviceToken(inPath:)`).
+    func deviceToken(inTarget target: String) -> String? { Self.deviceToken(inPath: pathOf(target)) }
 
     /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.
     static func deviceToken(inPath path: String) -> String? {

@@ -254,13 +254,6 @@ public struct Capture: Sendable {
         }
     }
 
-    /// Sets `apns` to `shared` with `apnsID`, keeping the box: pushes that repeat one request differ
-    /// only in their `apns-id`, and holding one shared value spares every capture a copy (and a
-    /// retain and a release) of each of its strings.
-    mutating func setAPNs(_ shared: CaptureBox<APNsPushInfo>, apnsID: String) {
-        writable.apns = shared
-        writable.apnsID = apnsID
-    }
     /// The normalised FCM message (FCM captures whose body could be read).
     public var fcm: FCMMessageInfo? {
         get { storage.fcm?.value }
@@ -308,8 +301,8 @@ public struct Capture: Sendable {
         var arrivalMs: Int64
         var mock: MockProviderID
         var environment: APNsEnvironment?
-        /// The request as received (its head shared with it and with the requests that repeat it):
-        /// method, target, headers, body, connection, stream and HTTP version are read from it.
+        /// The request as received (its head shared with it): method, target, headers, body,
+        /// connection, stream and HTTP version are read from it.
         var request: HTTPRequest
         /// `authority` and `addressedHost` once set; until then derived from `request` when read.
         var authority: String??
@@ -321,7 +314,7 @@ public struct Capture: Sendable {
         var detail: String?
         /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
         var fault: CaptureBox<AppliedFault>?
-        /// Out of line and shared between captures (see `setAPNs`); `apnsID` replaces the box's.
+        /// Out of line, as `fcm` is; `apnsID` replaces the box's.
         var apns: CaptureBox<APNsPushInfo>?
         var apnsID: String
         var fcm: CaptureBox<FCMMessageInfo>?
