@@ -112,14 +112,25 @@ final class HTTP2RequestFields {
             }
             if hit { return (recentFields[position].nameString, recentFields[position].valueString) }
         }
+        if position < recentFields.count {
+            // The field at this place changed (a new path for every push, mostly): remember the new one in
+            // the buffers of the old, without allocating new ones for its bytes.
+            let sameName = recentFields.withUnsafeBufferPointer { Self.equal($0[position].name, name) }
+            if !sameName {
+                recentFields[position].name.removeAll(keepingCapacity: true)
+                recentFields[position].name.append(contentsOf: name)
+                recentFields[position].nameString = String(decoding: name, as: UTF8.self)
+            }
+            recentFields[position].value.removeAll(keepingCapacity: true)
+            recentFields[position].value.append(contentsOf: value)
+            let valueString = String(decoding: value, as: UTF8.self)
+            recentFields[position].valueString = valueString
+            return (recentFields[position].nameString, valueString)
+        }
         let field = RecentField(
             name: Array(name), value: Array(value), nameString: String(decoding: name, as: UTF8.self),
             valueString: String(decoding: value, as: UTF8.self))
-        if position < recentFields.count {
-            recentFields[position] = field
-        } else if position == recentFields.count && position < Self.maxRecentFields {
-            recentFields.append(field)
-        }
+        if position == recentFields.count && position < Self.maxRecentFields { recentFields.append(field) }
         return (field.nameString, field.valueString)
     }
 
