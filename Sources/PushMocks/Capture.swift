@@ -243,15 +243,8 @@ public struct Capture: Sendable {
     }
     /// What the APNs mock understood (APNs captures only).
     public var apns: APNsPushInfo? {
-        get {
-            guard var info = storage.apns?.value else { return nil }
-            info.apnsID = storage.apnsID
-            return info
-        }
-        set {
-            writable.apns = newValue.map(CaptureBox.init)
-            writable.apnsID = newValue?.apnsID ?? ""
-        }
+        get { storage.apns }
+        set { writable.apns = newValue }
     }
 
     /// The normalised FCM message (FCM captures whose body could be read).
@@ -314,9 +307,9 @@ public struct Capture: Sendable {
         var detail: String?
         /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
         var fault: CaptureBox<AppliedFault>?
-        /// Out of line, as `fcm` is; `apnsID` replaces the box's.
-        var apns: CaptureBox<APNsPushInfo>?
-        var apnsID: String
+        /// In line, unlike `fault` and `fcm`: most captures are APNs pushes, and a box of its own cost
+        /// each one an allocation, and a free when the full log drops it.
+        var apns: APNsPushInfo?
         var fcm: CaptureBox<FCMMessageInfo>?
         var oauthClient: String?
         var secrets: [CaptureSecret]
@@ -337,7 +330,6 @@ public struct Capture: Sendable {
             detail = nil
             fault = nil
             apns = nil
-            apnsID = ""
             fcm = nil
             oauthClient = nil
             secrets = []
@@ -359,7 +351,6 @@ public struct Capture: Sendable {
             detail = other.detail
             fault = other.fault
             apns = other.apns
-            apnsID = other.apnsID
             fcm = other.fcm
             oauthClient = other.oauthClient
             secrets = other.secrets
