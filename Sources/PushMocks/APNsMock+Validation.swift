@@ -206,9 +206,19 @@ extension APNsMock {
         var token = token
         return token.withUTF8 { bytes in
             let n = bytes.count
-            return n >= 64 && n <= 200 && n % 2 == 0 && bytes.allSatisfy(MockIDs.isHexDigit)
+            guard n >= 64 && n <= 200 && n % 2 == 0 else { return false }
+            // Looked up and summed without a branch per byte: in random hex, digits and letters alternate
+            // by chance, and a branch on which it was mispredicted about every other byte (2% of a push).
+            return nonHexDigit.withUnsafeBufferPointer { table in
+                var bad: UInt8 = 0
+                for b in bytes { bad |= table[Int(b)] }
+                return bad == 0
+            }
         }
     }
+
+    /// 1 at each byte value that is not a hexadecimal digit, 0 at the digits.
+    private static let nonHexDigit: [UInt8] = (0...255).map { MockIDs.isHexDigit(UInt8($0)) ? 0 : 1 }
 
     // MARK: Provider tokens
 

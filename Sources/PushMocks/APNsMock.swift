@@ -1,3 +1,4 @@
+import Glibc
 import HTTP
 import JSON
 import Synchronization
@@ -228,7 +229,26 @@ public final class APNsMock: HTTPImmediateHandler {
     }
 
     /// The device token in the path of request target `target` (see `deviceToken(inPath:)`).
-    func deviceToken(inTarget target: String) -> String? { Self.deviceToken(inPath: pathOf(target)) }
+    func deviceToken(inTarget target: String) -> String? {
+        // Plain ASCII, as targets are: one pass over the bytes finds the query and the prefix, where
+        // splitting off the path and checking it apart scanned a new target three times per push.
+        var copy = target
+        let prefix: StaticString = "/3/device/"
+        let plain: String?? = copy.withUTF8 { bytes in
+            var end = bytes.count
+            for (i, b) in bytes.enumerated() {
+                if (b < 0x20 && b != 0x09) || b >= 0x7F { return .none }
+                if b == UInt8(ascii: "?") && end == bytes.count { end = i }
+            }
+            let path = UnsafeBufferPointer(rebasing: bytes[..<end])
+            let n = prefix.utf8CodeUnitCount
+            if path.count == n - 1 && memcmp(path.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .some("") }
+            guard path.count >= n, memcmp(path.baseAddress!, prefix.utf8Start, n) == 0 else { return .some(nil) }
+            return .some(String(decoding: UnsafeBufferPointer(rebasing: path[n...]), as: UTF8.self))
+        }
+        if let plain { return plain }
+        return Self.deviceToken(inPath: pathOf(target))
+    }
 
     /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.
     static func deviceToken(inPath path: String) -> String? {
