@@ -7,6 +7,9 @@ import Glibc
 /// token, topic and content type; a new path for each device). Fields are taken in one by one, reusing
 /// the strings made for the same bytes at the same place before, and the previous request's header list
 /// while the regular fields repeat it.
+///
+/// Used by one session on its event loop only, so its properties skip the runtime's exclusivity checks
+/// (about 1% of the APNs mock's CPU per push, from the dozen accesses each field makes).
 final class HTTP2RequestFields {
     /// `stream`'s header block begins.
     func begin(_ stream: HTTP2Stream) {
@@ -54,7 +57,7 @@ final class HTTP2RequestFields {
     ///
     /// Its fields are the regular fields of `previousBlock`, whose bytes they are compared with as they
     /// arrive: the strings themselves were slower to compare (a short string is copied out of line first).
-    private var previousHeaders = HTTPHeaders()
+    @exclusivity(unchecked) private var previousHeaders = HTTPHeaders()
 
     /// Gives `stream` its own header list with the fields it shared so far.
     private func materializeHeaders(_ stream: HTTP2Stream) {
@@ -83,9 +86,9 @@ final class HTTP2RequestFields {
 
     /// The last complete request header block on this connection, as bytes: its regular fields are
     /// `previousHeaders`, and the next block's are compared with them as they arrive.
-    private var previousBlock = HeaderBlockBytes()
+    @exclusivity(unchecked) private var previousBlock = HeaderBlockBytes()
     /// The fields of the header block being received.
-    private var recordedBlock = HeaderBlockBytes()
+    @exclusivity(unchecked) private var recordedBlock = HeaderBlockBytes()
 
     /// The fields of recent requests on this connection by position in the header block, as bytes
     /// and as the strings made from them.
@@ -93,7 +96,7 @@ final class HTTP2RequestFields {
     /// A client sends much the same fields in the same order on every request (the same provider token,
     /// topic and content type), so most fields reuse strings made before instead of allocating and
     /// validating new ones, and captures that keep requests share them.
-    private var recentFields: [RecentField] = []
+    @exclusivity(unchecked) private var recentFields: [RecentField] = []
     private static let maxRecentFields = 32
 
     private struct RecentField {
