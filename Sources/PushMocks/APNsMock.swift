@@ -50,6 +50,8 @@ public final class APNsMock: HTTPImmediateHandler {
         var keyID: String?
         /// `Redaction.jwtPlaceholder` of the token.
         var placeholder: String
+        /// The token as a capture secret, in a list every capture of a push with it shares.
+        var secrets: [CaptureSecret]
     }
 
     /// The most credentials kept; the cache starts over beyond it.
@@ -126,7 +128,7 @@ public final class APNsMock: HTTPImmediateHandler {
         if request.version != .http2 { return refuseHTTP1(request, capture: &capture) }
         let fields = APNsRequestHeaders(request.headers)
         let credential = fields.authorization.flatMap(providerCredential)
-        capture.secrets = secrets(token: token, credential: credential)
+        capture.setSecrets(deviceToken: true, others: credential?.secrets ?? [])
         capture.jsonSource = .body
         let apnsID = fields.apnsID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
         // What the capture shows of the push but for its apns-id.
@@ -200,8 +202,8 @@ public final class APNsMock: HTTPImmediateHandler {
         capture.detail =
             "an HTTP/1.1 request: APNs speaks HTTP/2 only (ALPN h2, or the HTTP/2 preface without ALPN) and drops "
             + "the connection without an answer"
-        capture.secrets = secrets(
-            token: capture.deviceToken, credential: request.headers["authorization"].flatMap(providerCredential))
+        capture.setSecrets(
+            deviceToken: true, others: request.headers["authorization"].flatMap(providerCredential)?.secrets ?? [])
         capture.response = response
         _ = log.append(taking: &capture)
         return response
@@ -215,17 +217,6 @@ public final class APNsMock: HTTPImmediateHandler {
         headers.add("apns-id", apnsID)
         headers.add("content-type", "application/json")
         return HTTPResponse(status: status, headers: headers, body: JSONValue.object(members).bytes())
-    }
-
-    /// The secrets of a capture: the device token and the provider token, each with what to show instead.
-    func secrets(token: String?, credential: ProviderCredential?) -> [CaptureSecret] {
-        var secrets: [CaptureSecret] = []
-        secrets.reserveCapacity(2)
-        if let token, !token.isEmpty {
-            secrets.append(CaptureSecret(value: token, replacement: Redaction.shortToken(token)))
-        }
-        if let credential { secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder)) }
-        return secrets
     }
 
     /// The device token in the path of request target `target` (see `deviceToken(inPath:)`).
@@ -308,7 +299,10 @@ public final class APNsMock: HTTPImmediateHandler {
         if let known { return known }
         guard let jwt = Self.bearerToken(authorization) else { return nil }
         let keyID = Redaction.peekKeyID(jwt)
-        let credential = ProviderCredential(jwt: jwt, keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
+        let placeholder = Redaction.jwtPlaceholder(keyID: keyID)
+        let credential = ProviderCredential(
+            jwt: jwt, keyID: keyID, placeholder: placeholder,
+            secrets: [CaptureSecret(value: jwt, replacement: placeholder)])
         state.withLock { state in
             if state.credentials.count >= Self.credentialLimit { state.credentials.removeAll() }
             state.credentials[authorization] = credential
