@@ -131,8 +131,9 @@ public final class APNsMock: HTTPImmediateHandler {
         capture.setSecrets(deviceToken: true, others: credential?.secrets ?? [])
         capture.jsonSource = .body
         let apnsID = fields.apnsID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
-        // What the capture shows of the push but for its apns-id.
-        var info: APNsPushInfo?
+        // What the capture shows of the push (left empty but for the apns-id when a fault answers):
+        // filled in place and handed to the capture once, as each copy retains and releases its strings.
+        var info = APNsPushInfo()
 
         capture.fault = fault
 
@@ -151,11 +152,9 @@ public final class APNsMock: HTTPImmediateHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                var judged = APNsPushInfo()
-                defer { info = judged }
                 try validate(
                     request, fields: fields, token: token, jwt: credential?.jwt, jwtKeyID: credential?.keyID,
-                    nowMs: now, info: &judged, tokenValid: &tokenValid)
+                    nowMs: now, info: &info, tokenValid: &tokenValid)
                 var headers = HTTPHeaders()
                 headers.addLowercased("apns-id", apnsID)
                 response = HTTPResponse(status: 200, headers: headers)
@@ -185,9 +184,8 @@ public final class APNsMock: HTTPImmediateHandler {
             }
             if first { response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) }
         }
-        var own = info ?? APNsPushInfo()
-        own.apnsID = apnsID
-        capture.apns = own
+        info.apnsID = apnsID
+        capture.apns = info
         capture.response = response
         _ = log.append(taking: &capture)
         return response
