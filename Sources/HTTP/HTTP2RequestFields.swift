@@ -5,29 +5,15 @@ import Glibc
 ///
 /// A client sends much the same header fields on every request of a connection (the same provider
 /// token, topic and content type; a new path for each device). Fields are taken in one by one, reusing
-/// the strings made for the same bytes at the same place before, and the previous request's header list
-/// while the regular fields repeat it.
+/// the strings made for the same bytes at the same place before.
 ///
 /// Used by one session on its event loop only, so its properties skip the runtime's exclusivity checks
 /// (about 1% of the APNs mock's CPU per push, from the dozen accesses each field makes).
 final class HTTP2RequestFields {
-    /// `stream`'s header block begins.
-    func begin(_ stream: HTTP2Stream) {
-        recordedBlock.removeAll()
-    }
-
     /// Takes in one field of `stream`'s header block, or of its trailers once the block is finished.
     func take(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, of stream: HTTP2Stream) {
-        if !stream.headerBlockFinished { recordedBlock.append(name: name, value: value) }
         let position = stream.fieldCount
         stream.fieldCount += 1
-        // A regular field equal to the previous request's at the same place: nothing to look up or build.
-        if stream.sharesPreviousHeaders && name.first != UInt8(ascii: ":")
-            && previousBlock.matchesRegular(stream.sharedFieldCount, name: name, value: value)
-        {
-            stream.sharedFieldCount += 1
-            return
-        }
         let (n, v) = strings(ofField: position, name: name, value: value)
         if name.first == UInt8(ascii: ":") {
             // By the bytes: a switch on the string compared it with each case in turn.
@@ -38,57 +24,16 @@ final class HTTP2RequestFields {
             } else if Self.equal(name, ":authority") {
                 stream.authority = v
             }
-        } else if stream.sharesPreviousHeaders {
-            // The bytes differ from the previous request's field (compared above; never as Strings,
-            // whose equality is canonical equivalence): from here on the stream keeps its own list.
-            materializeHeaders(stream)
-            stream.headers.addLowercased(n, v)
         } else {
+            if stream.headers.isEmpty { stream.headers.reserveCapacity(recentFields.count) }
             stream.headers.addLowercased(n, v)
         }
     }
 
-    /// The regular fields of the last request header block on this connection.
-    ///
-    /// A client sends the same fields on request after request; a stream whose fields turn out equal
-    /// takes this list instead of building its own: one array allocation fewer per request, no string
-    /// lookups, and none of the retains and releases of its strings, for the request and for the
-    /// capture that keeps it.
-    ///
-    /// Its fields are the regular fields of `previousBlock`, whose bytes they are compared with as they
-    /// arrive: the strings themselves were slower to compare (a short string is copied out of line first).
-    @exclusivity(unchecked) private var previousHeaders = HTTPHeaders()
-
-    /// Gives `stream` its own header list with the fields it shared so far.
-    private func materializeHeaders(_ stream: HTTP2Stream) {
-        guard stream.sharesPreviousHeaders else { return }
-        stream.sharesPreviousHeaders = false
-        stream.headers = previousHeaders.prefix(stream.sharedFieldCount, reservingCapacity: recentFields.count)
-    }
-
-    /// The header block of `stream` is complete: settles its header list and remembers it for the next.
+    /// The header block of `stream` is complete (later fields are trailers).
     func finish(_ stream: HTTP2Stream) {
-        guard !stream.headerBlockFinished else { return }
         stream.headerBlockFinished = true
-        if stream.headersTooLarge {
-            materializeHeaders(stream)
-            return
-        }
-        swap(&previousBlock, &recordedBlock)
-        if stream.sharesPreviousHeaders && stream.sharedFieldCount == previousHeaders.count {
-            stream.sharesPreviousHeaders = false
-            stream.headers = previousHeaders
-            return
-        }
-        materializeHeaders(stream)
-        previousHeaders = stream.headers
     }
-
-    /// The last complete request header block on this connection, as bytes: its regular fields are
-    /// `previousHeaders`, and the next block's are compared with them as they arrive.
-    @exclusivity(unchecked) private var previousBlock = HeaderBlockBytes()
-    /// The fields of the header block being received.
-    @exclusivity(unchecked) private var recordedBlock = HeaderBlockBytes()
 
     /// The fields of recent requests on this connection by position in the header block, as bytes
     /// and as the strings made from them.

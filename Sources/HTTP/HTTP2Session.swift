@@ -172,7 +172,6 @@ final class HTTP2Session {
         headerBlockOpen = true
         if let open = lookUp(streamID) { remove(open) }
         let stream = HTTP2Stream(id: streamID)
-        requestFields.begin(stream)
         stream.slot = streams.count
         streams.append(stream)
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())

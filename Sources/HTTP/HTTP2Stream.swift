@@ -5,10 +5,6 @@ final class HTTP2Stream {
     @exclusivity(unchecked) var path = ""
     @exclusivity(unchecked) var authority: String?
     @exclusivity(unchecked) var headers = HTTPHeaders()
-    /// While true, the regular fields so far are the first `sharedFieldCount` of the previous request's
-    /// (`HTTP2RequestFields.previousHeaders`) and `headers` is still empty.
-    @exclusivity(unchecked) var sharesPreviousHeaders = true
-    @exclusivity(unchecked) var sharedFieldCount = 0
     /// The request header block is complete (later fields are trailers).
     @exclusivity(unchecked) var headerBlockFinished = false
     @exclusivity(unchecked) var body: [UInt8] = []

@@ -44,14 +44,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.removeAll { $0.name == key }
     }
 
-    /// The first `n` fields, in a list with room for `capacity` fields.
-    func prefix(_ n: Int, reservingCapacity capacity: Int) -> HTTPHeaders {
-        var copy = HTTPHeaders()
-        copy.fields.reserveCapacity(Swift.max(n, capacity))
-        copy.fields.append(contentsOf: fields[..<n])
-        return copy
-    }
-
     /// Makes room for `n` fields.
     mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
 
