@@ -1,36 +1,57 @@
 #!/usr/bin/env bash
-# Throughput of the APNs mock against nghttpd, the same request through h2load, in alternating rounds.
+# Throughput of the APNs mock against nghttpd on traffic shaped like a real backend's, through h2load,
+# in alternating rounds.
+#
+# Traffic: every push goes to its own device token, as a backend's do (one URI per token, cycled in
+# order by each h2load client: h2load -i), on -c connections; nghttpd serves an empty file at each
+# path. With --identical every push is the same request to one device token instead (the synthetic
+# traffic this benchmark used before 2026-12-06; kept to compare with its history, not as a target).
+# The payload is the same for every push: h2load posts one file (-d) and cannot vary bodies, nor
+# headers (apns-id, apns-expiration) per request, so the mock's header and body work on distinct
+# payloads is not measured here.
 #
 # The mock verifies the provider token (cached after the first check, as the real APNs does), validates
 # every header and the payload, and records every push in the capture log; nghttpd only serves a file.
-# Both get the same h2load settings, the same request, TLS, and as many loop threads (--loops).
+# Both get the same h2load settings, the same requests, TLS, and as many loop threads (--loops).
 # Each round measures both servers one right after the other, the mock first in odd rounds and
 # nghttpd first in even ones, so a change in the machine's load between them does not always favour
-# the same one. Prints each round's rates, the CPU time each server spent per request (user+system,
-# from /proc; steadier than rates on a shared machine) and their ratios, then the medians, ending with
-# "ratio: X" (median of the rounds' mock/nghttpd rate ratios). Target: ratio >= 0.8 (results so far,
-# and where the mock spends its time: benchmarks/README.md).
+# the same one. After each of its runs the mock's capture log is read back through the control API:
+# the script fails unless the round recorded at least as many accepted pushes as h2load saw 2xx
+# answers, and none rejected.
+# Prints each round's rates, the CPU time each server spent per push (user+system, from /proc;
+# steadier than rates on a shared machine) and their ratios, then the medians, ending with
+# "ratio: X" (median of the rounds' mock/nghttpd rate ratios). Target: ratio >= 0.8 on the default
+# (distinct tokens) traffic; results so far, and where the mock spends its time: benchmarks/README.md.
 # The first round fills the mock's capture log (100,000 captures); later rounds find it full and
-# dropping its oldest captures, as a long-running mock does.
+# dropping its oldest captures, as a long-running mock does (so -n is at most 100000: a round's
+# captures must all be in the log to be counted).
 #
-# Usage: benchmarks/apns-mock-vs-nghttpd.sh [-n REQUESTS] [-c CLIENTS] [-m STREAMS] [--loops N] [--rounds N]
+# Usage: benchmarks/apns-mock-vs-nghttpd.sh [-n REQUESTS] [-c CLIENTS] [-m STREAMS] [--tokens N]
+#            [--identical] [--loops N] [--rounds N]
+#   -n 100000 requests per server per round; -c 10 connections; -m 10 streams per connection;
+#   --tokens 10000 distinct device tokens (each client sends each once with the defaults);
+#   --loops 1 event-loop threads per server; --rounds 5.
+#   RINGCHECK_BIN=PATH uses that ringcheck binary instead of building a release one.
 # Needs: h2load and nghttpd (Debian nghttp2-client, nghttp2-server), /usr/bin/python3 with python3-jwt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-requests=100000 clients=10 streams=10 loops=1 rounds=5
+requests=100000 clients=10 streams=10 loops=1 rounds=5 tokens=10000 identical=0
 while [ $# -gt 0 ]; do
     case "$1" in
         -n) requests=$2; shift 2 ;;
         -c) clients=$2; shift 2 ;;
         -m) streams=$2; shift 2 ;;
+        --tokens) tokens=$2; shift 2 ;;
+        --identical) identical=1; shift ;;
         --loops) loops=$2; shift 2 ;;
         --rounds) rounds=$2; shift 2 ;;
-        -h|--help) sed -n '2,/^# Needs/p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^# Needs/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
-for tool in h2load nghttpd /usr/bin/python3; do
+[ "$requests" -le 100000 ] || { echo "-n is at most 100000 (the capture log's capacity)" >&2; exit 2; }
+for tool in h2load nghttpd curl openssl /usr/bin/python3; do
     command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install nghttp2-client nghttp2-server python3-jwt)" >&2; exit 2; }
 done
 
@@ -50,7 +71,10 @@ for _ in $(seq 100); do [ -s "$work/mocks.env" ] && break; sleep 0.1; done
 # shellcheck disable=SC1091
 . "$work/mocks.env"
 
-token=$(/usr/bin/python3 -c 'import secrets; print(secrets.token_hex(32))')
+[ "$identical" -eq 1 ] && tokens=1
+# Random 32-byte tokens, as APNs issues them (64 hex digits).
+/usr/bin/python3 -c 'import secrets, sys
+for _ in range(int(sys.argv[1])): print(secrets.token_hex(32))' "$tokens" >"$work/tokens"
 jwt=$(/usr/bin/python3 - "$RINGCHECK_APNS_KEY_FILE" "$RINGCHECK_APNS_KEY_ID" "$RINGCHECK_APNS_TEAM_ID" <<'PY'
 import sys, time, jwt
 key = open(sys.argv[1]).read()
@@ -64,9 +88,9 @@ JSON
 headers=(-H "authorization: bearer $jwt" -H "apns-push-type: voip" -H "apns-topic: $RINGCHECK_APNS_VOIP_TOPIC"
     -H "apns-priority: 10" -H "apns-expiration: 0" -H "content-type: application/json")
 
-# nghttpd answers the same path from a document root, over TLS with the mock's certificate.
+# nghttpd answers the same paths from a document root, over TLS with a certificate of its own.
 mkdir -p "$work/docroot/3/device"
-: > "$work/docroot/3/device/$token"
+(cd "$work/docroot/3/device" && xargs touch <"$work/tokens")
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$work/ng.key" -out "$work/ng.pem" \
     -subj /CN=localhost -days 1 2>/dev/null
 ngport=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -74,42 +98,74 @@ nghttpd -d "$work/docroot" -n "$loops" "$ngport" "$work/ng.key" "$work/ng.pem" >
 pids+=($!)
 nghttpd_pid=$!
 sleep 0.5
+sed "s|^|$RINGCHECK_APNS_URL/3/device/|" "$work/tokens" >"$work/mock.uris"
+sed "s|^|https://127.0.0.1:$ngport/3/device/|" "$work/tokens" >"$work/nghttpd.uris"
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-run() { # url name pid → requests per second; writes the server's CPU µs per request to $work/name.cpu
+last_sequence() { curl -s "$RINGCHECK_CONTROL_URL/v1/health" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["lastSequence"])'; }
+run() { # name pid → requests per second; writes the server's CPU µs per request to $work/name.cpu
     local before after
-    before=$(cpu_ticks "$3")
-    h2load -n "$requests" -c "$clients" -m "$streams" -d "$work/payload.json" "${headers[@]}" "$1" >"$work/h2load.out" 2>&1
+    before=$(cpu_ticks "$2")
+    h2load -n "$requests" -c "$clients" -m "$streams" -d "$work/payload.json" "${headers[@]}" -i "$work/$1.uris" \
+        >"$work/h2load.out" 2>&1
     # Against the mock a few requests per connection are refused (REFUSED_STREAM): like APNs, it allows one
     # stream until the provider token is verified, and h2load opens -m streams before it reads SETTINGS.
-    after=$(cpu_ticks "$3")
-    /usr/bin/python3 -c "print('%.1f' % (($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests))" >"$work/$2.cpu"
-    grep -E "^requests:|^status codes:" "$work/h2load.out" | sed "s|^|  $2 |" >&2
+    after=$(cpu_ticks "$2")
+    /usr/bin/python3 -c "print('%.1f' % (($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests))" >"$work/$1.cpu"
+    grep -E "^requests:|^status codes:" "$work/h2load.out" | sed "s|^|  $1 |" >&2
+    sed -nE 's/^status codes: ([0-9]+) 2xx.*/\1/p' "$work/h2load.out" >"$work/$1.2xx"
     grep -E '^finished in' "$work/h2load.out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
+# Reads back the captures recorded since sequence $1 and fails unless every one was accepted and
+# there are at least as many as h2load's 2xx answers: the mock verified and recorded every push.
+verify_captures() {
+    /usr/bin/python3 - "$RINGCHECK_CONTROL_URL" "$1" "$(cat "$work/mock.2xx")" <<'PY'
+import json, sys, urllib.request
+base, since, ok2xx = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+health = json.load(urllib.request.urlopen(base + "/v1/health"))
+recorded = health["lastSequence"] - since
+accepted, after = 0, since
+while True:
+    page = json.load(urllib.request.urlopen(f"{base}/v1/captures?mock=apns&accepted=true&since={after}&limit=10000"))
+    accepted += len(page["captures"])
+    if page["captures"]: after = page["captures"][-1]["sequence"]
+    if not page["more"]: break
+rejected = recorded - accepted
+print(f"  mock recorded {recorded} pushes: {accepted} accepted, {rejected} rejected; h2load saw {ok2xx} 2xx", file=sys.stderr)
+if rejected or accepted < ok2xx:
+    sys.exit("the mock did not accept and record every push h2load counted as delivered")
+PY
+}
+mock_round() {
+    local since
+    since=$(last_sequence)
+    mock_rate=$(run mock "$mock_pid")
+    verify_captures "$since"
+}
 
-echo "requests: $requests per round, clients: $clients, streams per client: $streams, loops: $loops, rounds: $rounds"
+traffic="$tokens distinct device tokens"
+[ "$identical" -eq 1 ] && traffic="identical requests (one device token)"
+echo "traffic: $traffic; requests: $requests per round, clients: $clients, streams per client: $streams, loops: $loops, rounds: $rounds"
 : >"$work/rounds"
 for round in $(seq "$rounds"); do
     if [ $((round % 2)) -eq 1 ]; then
-        mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock "$mock_pid")
-        nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd "$nghttpd_pid")
+        mock_round
+        nghttpd_rate=$(run nghttpd "$nghttpd_pid")
     else
-        nghttpd_rate=$(run "https://127.0.0.1:$ngport/3/device/$token" nghttpd "$nghttpd_pid")
-        mock_rate=$(run "$RINGCHECK_APNS_URL/3/device/$token" mock "$mock_pid")
+        nghttpd_rate=$(run nghttpd "$nghttpd_pid")
+        mock_round
     fi
     echo "$mock_rate $nghttpd_rate $(cat "$work/mock.cpu") $(cat "$work/nghttpd.cpu")" >>"$work/rounds"
     /usr/bin/python3 -c "import sys; m, n, mc, nc = map(float, sys.argv[1:]); \
 print('round %d: apns mock %.0f req/s, nghttpd %.0f req/s, ratio %.2f; cpu per request: mock %.1f us, nghttpd %.1f us, ratio %.2f' \
 % ($round, m, n, m / n, mc, nc, nc / mc))" $(tail -1 "$work/rounds")
 done
-captured=$(curl -s "$RINGCHECK_CONTROL_URL/v1/health" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["captures"])')
 
-echo "captures in the mock's log: $captured"
-/usr/bin/python3 - "$work/rounds" <<'PY'
+/usr/bin/python3 - "$work/rounds" "$traffic" <<'PY'
 import statistics, sys
 rows = [list(map(float, line.split())) for line in open(sys.argv[1]) if line.strip()]
 med = lambda xs: statistics.median(xs)
+print("traffic: %s" % sys.argv[2])
 print("apns mock: %.0f req/s (median)" % med([r[0] for r in rows]))
 print("nghttpd:   %.0f req/s (median)" % med([r[1] for r in rows]))
 print("cpu per request: mock %.1f us, nghttpd %.1f us (medians); cpu ratio (nghttpd/mock): %.2f"

@@ -54,20 +54,13 @@ extension Connection {
                 h2.submitResponse(streamID: stream.id, .text(413, "request body too large\n"))
             } else {
                 h2.markDispatched(stream)
-                let request: HTTPRequest
-                if let previous = lastHTTP2Request, stream.repeats(previous) {
-                    request = HTTPRequest(repeating: previous, streamID: stream.id, arrivalMs: arrivalMs)
-                } else {
-                    // The stream's fields move into the request (it reads nothing of them once dispatched
-                    // but the method): taking them, not copying, spares a retain and a release of each.
-                    let authority = stream.authority ?? stream.headers["host"]
-                    request = HTTPRequest(
-                        method: stream.method, target: take(&stream.path, leaving: ""), authority: authority,
-                        headers: take(&stream.headers, leaving: HTTPHeaders()), body: take(&stream.body, leaving: []),
-                        version: .http2, connection: info, presence: presence, streamID: stream.id,
-                        arrivalMs: arrivalMs)
-                    lastHTTP2Request = request
-                }
+                // The stream's fields move into the request (it reads nothing of them once dispatched
+                // but the method): taking them, not copying, spares a retain and a release of each.
+                let authority = stream.authority ?? stream.headers["host"]
+                let request = HTTPRequest(
+                    method: stream.method, target: take(&stream.path, leaving: ""), authority: authority,
+                    headers: take(&stream.headers, leaving: HTTPHeaders()), body: take(&stream.body, leaving: []),
+                    version: .http2, connection: info, presence: presence, streamID: stream.id, arrivalMs: arrivalMs)
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }
@@ -99,26 +92,6 @@ extension Connection {
             if case .open = lifecycle { lifecycle = .closeAfterFlush }
         }
     }
-}
-
-extension HTTP2Stream {
-    /// Whether this stream's request is `previous` again, field for field (`previous` came from this
-    /// connection): its header list and body are `previous`'s in memory, as the session hands a stream
-    /// whose fields and body bytes repeat the previous request's, and its method, path and authority
-    /// are equal (the session's strings for repeated fields, whose equality checks their identity first).
-    func repeats(_ previous: HTTPRequest) -> Bool {
-        guard headers.sharesStorage(with: previous.headers), sameBuffer(body, previous.body),
-            method == previous.method, path == previous.target
-        else { return false }
-        return (authority ?? headers["host"]) == previous.authority
-    }
-}
-
-/// Whether both arrays are one buffer in memory (so equal), or both empty.
-private func sameBuffer(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    a.count == b.count
-        && (a.isEmpty
-            || a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } })
 }
 
 /// The value of `variable`, which is left holding `empty`: a move out of a class property, without

@@ -26,9 +26,7 @@ final class Connection {
 
     unowned let loop: EventLoop
     let fd: Int32
-    @exclusivity(unchecked) var info: ConnectionInfo {
-        didSet { lastHTTP2Request = nil }
-    }
+    @exclusivity(unchecked) var info: ConnectionInfo
     /// Set from the start on a TLS listener; set later when a `CONNECT` tunnel opens on a plain one.
     @exclusivity(unchecked) var tls: TLSSession?
     @exclusivity(unchecked) var isDirty = false
@@ -60,8 +58,6 @@ final class Connection {
 
     // HTTP/2
     @exclusivity(unchecked) var h2: HTTP2Session?
-    /// The request dispatched last from `h2`, for the next to share its head when it repeats it.
-    @exclusivity(unchecked) var lastHTTP2Request: HTTPRequest?
 
     // Output: ciphertext (or plaintext without TLS) waiting for the socket.
     @exclusivity(unchecked) private var out: [UInt8] = []

@@ -172,8 +172,6 @@ final class HTTP2Session {
         headerBlockOpen = true
         if let open = lookUp(streamID) { remove(open) }
         let stream = HTTP2Stream(id: streamID)
-        stream.bodyBase = previousBody
-        requestFields.begin(stream)
         stream.slot = streams.count
         streams.append(stream)
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
@@ -237,52 +235,14 @@ final class HTTP2Session {
 
     private func dataChunk(of stream: HTTP2Stream, _ data: UnsafeBufferPointer<UInt8>) {
         guard !stream.dispatched, !stream.bodyTooLarge else { return }
-        let received = stream.sharesBodyBase ? stream.sharedBodyCount : stream.body.count
-        if received + data.count > maxBodyBytes {
+        if stream.body.count + data.count > maxBodyBytes {
             stream.bodyTooLarge = true
             stream.body = []
-            stream.bodyBase = []
             completed.append(stream)  // answered 413 right away; the rest of the body is dropped
             stream.dispatched = true
             return
         }
-        if stream.sharesBodyBase {
-            let base = stream.bodyBase
-            let offset = stream.sharedBodyCount
-            let same =
-                offset + data.count <= base.count
-                && (data.isEmpty
-                    || base.withUnsafeBufferPointer {
-                        memcmp($0.baseAddress! + offset, data.baseAddress!, data.count) == 0
-                    })
-            if same {
-                stream.sharedBodyCount += data.count
-                return
-            }
-            stream.sharesBodyBase = false
-            stream.body = Array(base[0..<offset])
-            stream.bodyBase = []
-        }
         stream.body.append(contentsOf: data)
-    }
-
-    /// The body of the last request on this connection that had one.
-    ///
-    /// A client pushing one payload again and again sends the same bytes on every stream; a stream
-    /// whose bytes turn out equal (compared as they arrive) takes this array instead of building its
-    /// own: no allocation or copy per request, and captures that keep the requests share one body.
-    private var previousBody: [UInt8] = []
-
-    /// The stream ended: settles its body and remembers it for the next.
-    private func finishBody(_ stream: HTTP2Stream) {
-        if stream.sharesBodyBase {
-            stream.sharesBodyBase = false
-            stream.body =
-                stream.sharedBodyCount == stream.bodyBase.count
-                ? stream.bodyBase : Array(stream.bodyBase[0..<stream.sharedBodyCount])
-            stream.bodyBase = []
-        }
-        if !stream.body.isEmpty { previousBody = stream.body }
     }
 
     fileprivate func frameReceived(type: UInt8, flags: UInt8, streamID: Int32) {
@@ -297,7 +257,6 @@ final class HTTP2Session {
         let endStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
             if stream.headersTooLarge { stream.dispatched = true }
-            finishBody(stream)
             completed.append(stream)
         }
     }

@@ -44,14 +44,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.removeAll { $0.name == key }
     }
 
-    /// The first `n` fields, in a list with room for `capacity` fields.
-    func prefix(_ n: Int, reservingCapacity capacity: Int) -> HTTPHeaders {
-        var copy = HTTPHeaders()
-        copy.fields.reserveCapacity(Swift.max(n, capacity))
-        copy.fields.append(contentsOf: fields[..<n])
-        return copy
-    }
-
     /// Makes room for `n` fields.
     mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
 
@@ -71,16 +63,5 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
-    }
-}
-
-extension HTTPHeaders {
-    /// Whether both lists are one list in memory (a copy of the other, neither changed since): then
-    /// their fields are equal, without comparing them. The HTTP/2 server hands requests that repeat the
-    /// previous request's fields that request's list.
-    package func sharesStorage(with other: HTTPHeaders) -> Bool {
-        fields.withUnsafeBufferPointer { mine in
-            other.fields.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
-        }
     }
 }

@@ -41,8 +41,6 @@ public struct ConnectionInfo: Sendable, Equatable {
 /// A value type whose fields but the stream ID and the arrival time live in one shared, immutable
 /// object (`Head`): a request passes through the server's dispatch queue, the handler and the capture
 /// that keeps it, and a copy of its strings and lists retained and released each of them every time.
-/// The HTTP/2 server hands a request that repeats the previous one on its connection field for field
-/// that request's head (see `sharesHead(with:)`).
 public struct HTTPRequest: Sendable {
     /// The request but for its stream ID and arrival time; replaced whole when a field changes.
     final class Head: Sendable {
@@ -139,21 +137,6 @@ public struct HTTPRequest: Sendable {
     /// clients that give up close (nginx counts it as a client abort too). The server drops the answer
     /// of an abandoned request; a handler with long work to do checks this and stops early.
     public var isAbandoned: Bool { head.fields.presence?.isAbandoned(stream: streamID) ?? false }
-
-    /// `previous` again on another stream: the same head, shared.
-    init(repeating previous: HTTPRequest, streamID: Int32?, arrivalMs: Int64) {
-        head = previous.head
-        self.streamID = streamID
-        self.arrivalMs = arrivalMs
-    }
-
-    /// Whether both requests hold one head in memory: then every field but the stream ID and the arrival
-    /// time is equal, without comparing them (the HTTP/2 server hands a repeated request the head of
-    /// the request it repeats).
-    package func sharesHead(with other: HTTPRequest) -> Bool { head === other.head }
-
-    /// Who the head is, for keeping alongside a request and comparing without touching it (see `sharesHead`).
-    package var headID: ObjectIdentifier { ObjectIdentifier(head) }
 
     /// The path without the query string.
     public var path: String { pathOf(target) }

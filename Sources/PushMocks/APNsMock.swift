@@ -1,3 +1,4 @@
+import Glibc
 import HTTP
 import JSON
 import Synchronization
@@ -50,6 +51,8 @@ public final class APNsMock: HTTPImmediateHandler {
         var keyID: String?
         /// `Redaction.jwtPlaceholder` of the token.
         var placeholder: String
+        /// The token as a capture secret, in a list every capture of a push with it shares.
+        var secrets: [CaptureSecret]
     }
 
     /// The most credentials kept; the cache starts over beyond it.
@@ -69,12 +72,6 @@ public final class APNsMock: HTTPImmediateHandler {
     let state = Mutex(State())
     /// The topic judged last (see `judge(topic:)`).
     let lastTopic = Mutex<(topic: String, judgement: TopicJudgement)?>(nil)
-    /// The request target `deviceToken(inTarget:)` read last, its token and that token's short form.
-    let lastDevice = Mutex<(target: String, token: String?, short: String?)?>(nil)
-    /// Pushes that passed the checks reading the request alone, for requests that repeat them.
-    let repeatedPushes = Mutex(APNsRepeatedPushes())
-    /// The capture secrets `secrets(token:credential:)` made last, and for which tokens.
-    let lastSecrets = Mutex<(token: String?, jwt: String?, secrets: [CaptureSecret])?>(nil)
 
     /// What `judge(topic:)` found.
     struct TopicJudgement {
@@ -163,33 +160,19 @@ public final class APNsMock: HTTPImmediateHandler {
         capture.environment = environment
         if let token, !token.isEmpty { capture.deviceToken = token }
         if request.version != .http2 { return refuseHTTP1(request, capture: &capture) }
-        let repeated = request.version == .http2 ? repeatedPushes.withLock { $0.find(request) } : nil
-        // A repeat's header fields and credential stay in `repeated`: copying them out cost a retain
-        // and a release of each string.
-        var fields: APNsRequestHeaders?
-        var credential: ProviderCredential?
-        let requestID: String?
-        if let repeated {
-            capture.secrets = repeated.secrets
-            requestID = repeated.fields.apnsID
-        } else {
-            let read = APNsRequestHeaders(request.headers)
-            credential = read.authorization.flatMap(providerCredential)
-            capture.secrets = secrets(token: token, credential: credential)
-            requestID = read.apnsID
-            fields = read
-        }
+        let fields = APNsRequestHeaders(request.headers)
+        let credential = fields.authorization.flatMap(providerCredential)
+        capture.setSecrets(deviceToken: true, others: credential?.secrets ?? [])
         capture.jsonSource = .body
-        let apnsID = requestID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
-        // What the capture shows of the push but for its apns-id, unless it shares `sharedInfo`.
-        var info: APNsPushInfo?
+        let apnsID = fields.apnsID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
+        // What the capture shows of the push (left empty but for the apns-id when a fault answers):
+        // filled in place and handed to the capture once, as each copy retains and releases its strings.
+        var info = APNsPushInfo()
 
         capture.fault = fault
 
         var response: HTTPResponse
         var tokenValid = false
-        /// The repeated push whose checks all passed: its info is this capture's but for the apns-id.
-        var sharedInfo: CaptureBox<APNsPushInfo>?
         if fault?.plan.connection == .reset {
             response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
             capture.outcome = .rejected(reason: "ConnectionReset")
@@ -203,26 +186,9 @@ public final class APNsMock: HTTPImmediateHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                if let repeated {
-                    try validateRepeated(
-                        repeated, token: token, connection: request.connectionID, nowMs: now, rejectedInfo: &info,
-                        tokenValid: &tokenValid)
-                    sharedInfo = repeated.info
-                } else {
-                    let fields = fields!  // read above whenever the request is no repeat
-                    var judged = APNsPushInfo()
-                    defer { info = judged }
-                    try validate(
-                        request, fields: fields, token: token, jwt: credential?.jwt,
-                        jwtKeyID: credential?.keyID,
-                        nowMs: now, info: &judged, tokenValid: &tokenValid)
-                    if request.version == .http2 {
-                        let push = APNsRepeatedPush(
-                            request: request, fields: fields, credential: credential, secrets: capture.secrets,
-                            info: judged)
-                        repeatedPushes.withLock { $0.remember(push) }
-                    }
-                }
+                try validate(
+                    request, fields: fields, token: token, jwt: credential?.jwt, jwtKeyID: credential?.keyID,
+                    nowMs: now, info: &info, tokenValid: &tokenValid)
                 var headers = HTTPHeaders()
                 headers.addLowercased("apns-id", apnsID)
                 response = HTTPResponse(status: 200, headers: headers)
@@ -246,13 +212,8 @@ public final class APNsMock: HTTPImmediateHandler {
         if tokenValid && !faultSetDirective && request.version == .http2 && markAuthenticated(request.connectionID) {
             response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
-        if let sharedInfo {
-            capture.setAPNs(sharedInfo, apnsID: apnsID)
-        } else {
-            var own = info ?? APNsPushInfo()
-            own.apnsID = apnsID
-            capture.apns = own
-        }
+        info.apnsID = apnsID
+        capture.apns = info
         capture.response = response
         _ = log.append(taking: &capture)
         return response
@@ -267,8 +228,8 @@ public final class APNsMock: HTTPImmediateHandler {
         capture.detail =
             "an HTTP/1.1 request: APNs speaks HTTP/2 only (ALPN h2, or the HTTP/2 preface without ALPN) and drops "
             + "the connection without an answer"
-        capture.secrets = secrets(
-            token: capture.deviceToken, credential: request.headers["authorization"].flatMap(providerCredential))
+        capture.setSecrets(
+            deviceToken: true, others: request.headers["authorization"].flatMap(providerCredential)?.secrets ?? [])
         capture.response = response
         _ = log.append(taking: &capture)
         return response
@@ -284,48 +245,26 @@ public final class APNsMock: HTTPImmediateHandler {
         return HTTPResponse(status: status, headers: headers, body: JSONValue.object(members).bytes())
     }
 
-    /// The secrets of a capture: the device token and the provider token, each with what to show instead.
-    ///
-    /// The list made last is handed out again when both tokens are the same: a client pushes with one
-    /// provider token, often to one device, and every capture keeping its own copy cost an allocation.
-    func secrets(token: String?, credential: ProviderCredential?) -> [CaptureSecret] {
-        let token = token.flatMap { $0.isEmpty ? nil : $0 }
-        let jwt = credential?.jwt
-        if let reused = lastSecrets.withLock({ last -> [CaptureSecret]? in
-            guard let last, last.token == token, last.jwt == jwt else { return nil }
-            return last.secrets
-        }) {
-            return reused
-        }
-        var secrets: [CaptureSecret] = []
-        secrets.reserveCapacity(2)
-        if let token { secrets.append(CaptureSecret(value: token, replacement: shortToken(token))) }
-        if let credential { secrets.append(CaptureSecret(value: credential.jwt, replacement: credential.placeholder)) }
-        lastSecrets.withLock { $0 = (token, jwt, secrets) }
-        return secrets
-    }
-
-    /// The device token in the path of request target `target` (see `deviceToken(inPath:)`), remembered
-    /// for the target seen last (with the token's `Redaction.shortToken`): a client pushing to one
-    /// device sends the same target string again and again, and a repeat skips splitting off the query.
+    /// The device token in the path of request target `target` (see `deviceToken(inPath:)`).
     func deviceToken(inTarget target: String) -> String? {
-        // Compared under the lock: copying the remembered strings out costs retains and releases.
-        if let known = lastDevice.withLock({ last -> String?? in
-            guard let last, last.target == target else { return nil }
-            return .some(last.token)
-        }) {
-            return known
+        // Plain ASCII, as targets are: one pass over the bytes finds the query and the prefix, where
+        // splitting off the path and checking it apart scanned a new target three times per push.
+        var copy = target
+        let prefix: StaticString = "/3/device/"
+        let plain: String?? = copy.withUTF8 { bytes in
+            var end = bytes.count
+            for (i, b) in bytes.enumerated() {
+                if (b < 0x20 && b != 0x09) || b >= 0x7F { return .none }
+                if b == UInt8(ascii: "?") && end == bytes.count { end = i }
+            }
+            let path = UnsafeBufferPointer(rebasing: bytes[..<end])
+            let n = prefix.utf8CodeUnitCount
+            if path.count == n - 1 && memcmp(path.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .some("") }
+            guard path.count >= n, memcmp(path.baseAddress!, prefix.utf8Start, n) == 0 else { return .some(nil) }
+            return .some(String(decoding: UnsafeBufferPointer(rebasing: path[n...]), as: UTF8.self))
         }
-        let token = Self.deviceToken(inPath: pathOf(target))
-        let short = token.flatMap { $0.isEmpty ? nil : Redaction.shortToken($0) }
-        lastDevice.withLock { $0 = (target, token, short) }
-        return token
-    }
-
-    /// `Redaction.shortToken(token)`, from `lastDevice` when it is that target's token.
-    func shortToken(_ token: String) -> String {
-        let known = lastDevice.withLock { last -> String? in last?.token == token ? last?.short : nil }
-        return known ?? Redaction.shortToken(token)
+        if let plain { return plain }
+        return Self.deviceToken(inPath: pathOf(target))
     }
 
     /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.
@@ -386,7 +325,10 @@ public final class APNsMock: HTTPImmediateHandler {
         if let known { return known }
         guard let jwt = Self.bearerToken(authorization) else { return nil }
         let keyID = Redaction.peekKeyID(jwt)
-        let credential = ProviderCredential(jwt: jwt, keyID: keyID, placeholder: Redaction.jwtPlaceholder(keyID: keyID))
+        let placeholder = Redaction.jwtPlaceholder(keyID: keyID)
+        let credential = ProviderCredential(
+            jwt: jwt, keyID: keyID, placeholder: placeholder,
+            secrets: [CaptureSecret(value: jwt, replacement: placeholder)])
         state.withLock { state in
             if state.credentials.count >= Self.credentialLimit { state.credentials.removeAll() }
             state.credentials[authorization] = credential

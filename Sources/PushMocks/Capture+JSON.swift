@@ -8,6 +8,7 @@ extension Capture {
     /// PEM private keys are never shown.
     public func json(revealSecrets: Bool = false) -> JSONValue {
         let reveal = revealSecrets
+        let secrets = self.secrets  // made when read (see `setSecrets`): once
         func r(_ s: String) -> JSONValue { .string(Redaction.redact(s, secrets: secrets, reveal: reveal)) }
         var m: [(key: String, value: JSONValue)] = [
             ("sequence", .int(sequence)),

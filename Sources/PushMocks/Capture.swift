@@ -243,24 +243,10 @@ public struct Capture: Sendable {
     }
     /// What the APNs mock understood (APNs captures only).
     public var apns: APNsPushInfo? {
-        get {
-            guard var info = storage.apns?.value else { return nil }
-            info.apnsID = storage.apnsID
-            return info
-        }
-        set {
-            writable.apns = newValue.map(CaptureBox.init)
-            writable.apnsID = newValue?.apnsID ?? ""
-        }
+        get { storage.apns }
+        set { writable.apns = newValue }
     }
 
-    /// Sets `apns` to `shared` with `apnsID`, keeping the box: pushes that repeat one request differ
-    /// only in their `apns-id`, and holding one shared value spares every capture a copy (and a
-    /// retain and a release) of each of its strings.
-    mutating func setAPNs(_ shared: CaptureBox<APNsPushInfo>, apnsID: String) {
-        writable.apns = shared
-        writable.apnsID = apnsID
-    }
     /// The normalised FCM message (FCM captures whose body could be read).
     public var fcm: FCMMessageInfo? {
         get { storage.fcm?.value }
@@ -273,8 +259,27 @@ public struct Capture: Sendable {
     }
     /// Values to redact when rendering.
     public var secrets: [CaptureSecret] {
-        get { storage.secrets }
-        set { writable.secrets = newValue }
+        get {
+            guard storage.deviceTokenIsSecret, let token = storage.deviceToken, !token.isEmpty else {
+                return storage.secrets
+            }
+            return [CaptureSecret(value: token, replacement: Redaction.shortToken(token))] + storage.secrets
+        }
+        set {
+            writable.secrets = newValue
+            writable.deviceTokenIsSecret = false
+        }
+    }
+
+    /// Sets `secrets` to the device token (when there is one, shown shortened) and `others`.
+    ///
+    /// The token's entry is made when `secrets` is read, and `others` (the provider token's, the same
+    /// for a client's every push) is kept as given, shared: a mock recording a push to a new device
+    /// builds no list and no short form of the token for it, which cost about 2% of the APNs mock's
+    /// CPU per push. The entry follows `deviceToken` if that changes later.
+    mutating func setSecrets(deviceToken: Bool, others: [CaptureSecret]) {
+        writable.secrets = others
+        writable.deviceTokenIsSecret = deviceToken
     }
 
     private var storage: Storage
@@ -308,8 +313,8 @@ public struct Capture: Sendable {
         var arrivalMs: Int64
         var mock: MockProviderID
         var environment: APNsEnvironment?
-        /// The request as received (its head shared with it and with the requests that repeat it):
-        /// method, target, headers, body, connection, stream and HTTP version are read from it.
+        /// The request as received (its head shared with it): method, target, headers, body,
+        /// connection, stream and HTTP version are read from it.
         var request: HTTPRequest
         /// `authority` and `addressedHost` once set; until then derived from `request` when read.
         var authority: String??
@@ -321,12 +326,15 @@ public struct Capture: Sendable {
         var detail: String?
         /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
         var fault: CaptureBox<AppliedFault>?
-        /// Out of line and shared between captures (see `setAPNs`); `apnsID` replaces the box's.
-        var apns: CaptureBox<APNsPushInfo>?
-        var apnsID: String
+        /// In line, unlike `fault` and `fcm`: most captures are APNs pushes, and a box of its own cost
+        /// each one an allocation, and a free when the full log drops it.
+        var apns: APNsPushInfo?
         var fcm: CaptureBox<FCMMessageInfo>?
         var oauthClient: String?
+        /// The secrets but the device token's (see `setSecrets`).
         var secrets: [CaptureSecret]
+        /// Whether `deviceToken` is a secret too.
+        var deviceTokenIsSecret: Bool
         var jsonSource: JSONSource
 
         init(request: HTTPRequest, mock: MockProviderID, arrivalMs: Int64) {
@@ -344,10 +352,10 @@ public struct Capture: Sendable {
             detail = nil
             fault = nil
             apns = nil
-            apnsID = ""
             fcm = nil
             oauthClient = nil
             secrets = []
+            deviceTokenIsSecret = false
             jsonSource = .value(nil)
         }
 
@@ -366,10 +374,10 @@ public struct Capture: Sendable {
             detail = other.detail
             fault = other.fault
             apns = other.apns
-            apnsID = other.apnsID
             fcm = other.fcm
             oauthClient = other.oauthClient
             secrets = other.secrets
+            deviceTokenIsSecret = other.deviceTokenIsSecret
             jsonSource = other.jsonSource
         }
     }
