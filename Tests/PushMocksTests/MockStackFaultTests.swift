@@ -111,7 +111,10 @@ import Testing
         #expect(status == "200", "\(events)")
         let frame = try #require(events.first { $0["type"] == "goaway" }, "\(events)")
         #expect(frame["errorCode"]?.intValue == 11 && frame["lastStreamId"]?.intValue == 1, "\(frame)")
-        #expect(mocks.log.captures().allSatisfy { $0.outcome == .accepted && $0.fault != nil })
+        // Each GOAWAY followed an accepted push. nghttp's second stream may have reached the mock before the
+        // first GOAWAY (the valid token lifted the stream limit on arrival); it is no faulted push.
+        let faulted = mocks.log.captures().filter { $0.fault != nil }
+        #expect(faulted.count == 2 && faulted.allSatisfy { $0.outcome == .accepted }, "\(faulted)")
     }
 
     @Test func oauthFaultThenRecovery() async throws {
