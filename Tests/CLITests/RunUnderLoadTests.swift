@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Processes
 import TestSupport
 import Testing
 
@@ -13,14 +14,13 @@ import Testing
     /// A process that spins on one core until it is killed; it ends by itself after 300 million
     /// iterations (minutes), so a crashed test never leaves it behind. SIGKILL stops it: the test
     /// process may block SIGTERM, and children inherit that.
-    static func busyLoop() throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "i=0; while [ $i -lt 300000000 ]; do i=$((i+1)); done"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        return p
+    /// A `ChildProcess`, not Foundation's `Process`, whose `run` crashed a loaded test process.
+    static func busyLoop() throws -> ChildProcess {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { close(null) }
+        return try ChildProcess(
+            ["/bin/sh", "-c", "i=0; while [ $i -lt 300000000 ]; do i=$((i+1)); done"], stdin: null, stdout: null,
+            stderr: null)
     }
 
     @Test func wholeSuiteIsConformantWhileBothCoresAreBusy() async throws {
@@ -39,8 +39,7 @@ import Testing
         let r = try await SuiteRunGate.exclusive {
             let loops = try (0..<2).map { _ in try Self.busyLoop() }
             defer {
-                for loop in loops where loop.isRunning { kill(loop.processIdentifier, SIGKILL) }
-                for loop in loops { loop.waitUntilExit() }
+                for loop in loops { loop.kill() }
             }
             return try await RingcheckBinary.run(
                 ["run", "--format", "json", "--report-dir", dir.path] + extra, timeout: 360)

@@ -61,6 +61,17 @@ final class DialStackTestStack: Sendable {
         self.suite = suite
     }
 
+    /// The opening lines of a dialstack target file for this stack's server and webhook (users and
+    /// operations follow).
+    var targetFileHeader: String {
+        """
+        baseURL: \(server.baseURL)
+        profile: dialstack
+        capabilities: [faults, sandbox]
+        webhook: {path: /webhooks/dialstack, secret: \(engine.target.webhook!.secret)}
+        """
+    }
+
     func stop() async {
         engine.shutdown()
         await server.stop()

@@ -25,10 +25,7 @@ import Testing
         defer { Task { await stack.stop() } }
         let file = try TargetFile.load(
             text: """
-                baseURL: \(stack.server.baseURL)
-                profile: dialstack
-                capabilities: [faults, sandbox]
-                webhook: {path: /webhooks/dialstack, secret: \(stack.engine.target.webhook!.secret)}
+                \(stack.targetFileHeader)
                 users:
                   a: {userId: d0-a, auth: {bearer: token-d0-a}}
                   b: {userId: d0-b, auth: {bearer: token-d0-b}}

@@ -40,18 +40,15 @@ import Testing
         #expect(stderr.contains("ringcheck mocks --env-file"))
     }
 
+    /// The server started with nothing but `bareEnvironment` (`env -i`: the runner adds to the test's own),
+    /// through the runner's posix_spawn: Foundation's `Process.run` crashed a loaded test process.
     static func runWithoutSettings() throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RingcheckBinary.path)
-        process.arguments = ["serve-reference", "--port", "0"]
-        process.environment = Self.bareEnvironment
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try ProcessRunner.run(
+            "env",
+            ["-i"] + bareEnvironment.map { "\($0.key)=\($0.value)" } + [
+                RingcheckBinary.path, "serve-reference", "--port", "0",
+            ])
+        return (r.status, r.stderr)
     }
 
     @Test func settingsReadTheTopicAsTheBundleIDAndAppendVoip() throws {

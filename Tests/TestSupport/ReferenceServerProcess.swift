@@ -1,50 +1,63 @@
 import Foundation
+import Processes
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `ringcheck serve-reference` as a child process, for tests that kill and restart the backend.
-public final class ReferenceServerProcess: @unchecked Sendable {  // `process` is touched by one test at a time
-    public let process: Process
+///
+/// Started as a `ChildProcess`, not Foundation's `Process`: in a loaded run with hundreds of children and
+/// over a thousand descriptors open, `Process.run` crashed the whole test process (a bad pointer in its
+/// memcpy). What the server prints goes to a file, read back for its address and by `log`.
+public final class ReferenceServerProcess: Sendable {
+    private let child: ChildProcess
+    /// The exit status once reaped (`ChildProcess.poll` reaps once).
+    private let exitStatus: Mutex<Int32?>
+    private let directory: TemporaryDirectory
     /// `http://127.0.0.1:PORT`, read from the "listening on" line.
     public let baseURL: String
-    private let output: LockedData
 
     /// Starts the binary with `arguments` (add `--port 0`) and `environment` added to this process's,
     /// and waits up to `timeout` seconds for it to say where it listens.
     public init(arguments: [String], environment: [String: String], timeout: Double = 20) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: RingcheckBinary.path)
-        process.arguments = ["serve-reference"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = LockedData()
-        self.output = output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if !chunk.isEmpty { output.append(chunk) }
+        directory = TemporaryDirectory(prefix: "ringcheck-serve-reference")
+        let output = directory.file("output")
+        let out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer {
+            for fd in [out, null] where fd >= 0 { close(fd) }
         }
-        try process.run()
+        guard out >= 0, null >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        child = try ChildProcess(
+            [RingcheckBinary.path, "serve-reference"] + arguments, stdin: null, stdout: out, stderr: out,
+            environment: environment)
         let deadline = Date().addingTimeInterval(timeout)
         var url: String?
-        while url == nil && Date() < deadline && process.isRunning {
-            let text = String(decoding: output.get(), as: UTF8.self)
+        var status: Int32?
+        while url == nil && Date() < deadline {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             if let range = text.range(of: "listening on ") {
-                let rest = text[range.upperBound...]
-                url = rest.prefix { !$0.isWhitespace }.description
-                if url?.isEmpty == true { url = nil }
+                let found = text[range.upperBound...].prefix { !$0.isWhitespace }
+                if !found.isEmpty, text[range.upperBound...].contains("\n") { url = String(found) }
             }
-            if url == nil { usleep(20_000) }
+            if url == nil {
+                status = child.poll()
+                if status != nil { break }
+                usleep(20_000)
+            }
         }
+        exitStatus = Mutex(status)
         guard let url else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            throw ReferenceServerProcessError(output: String(decoding: output.get(), as: UTF8.self))
+            child.kill()
+            throw ReferenceServerProcessError(output: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
         }
         baseURL = url
     }
 
     /// Everything the process printed so far.
-    public var log: String { String(decoding: output.get(), as: UTF8.self) }
+    public var log: String { (try? String(contentsOfFile: directory.file("output"), encoding: .utf8)) ?? "" }
 
     /// Starts the server on its own thread (it waits for the child), keeping the cooperative pool free.
     public static func start(arguments: [String], environment: [String: String], timeout: Double = 20) async throws
@@ -57,27 +70,34 @@ public final class ReferenceServerProcess: @unchecked Sendable {  // `process` i
 
     /// `kill -9`: no cleanup, no goodbye.
     public func killHard() async {
-        kill(process.processIdentifier, SIGKILL)
-        let process = self.process
-        await offPool { process.waitUntilExit() }
+        kill(child.pid, SIGKILL)
+        _ = await waitForExit()
     }
 
     /// SIGINT, as Ctrl-C; returns the exit status.
     @discardableResult
     public func interrupt() async -> Int32 {
-        kill(process.processIdentifier, SIGINT)
-        let process = self.process
-        return await offPool {
-            process.waitUntilExit()
-            return process.terminationStatus
+        kill(child.pid, SIGINT)
+        return await waitForExit()
+    }
+
+    /// The exit status, waited for on a thread of its own (-9 if it is still running after a minute).
+    private func waitForExit() async -> Int32 {
+        await offPool { [self] in
+            exitStatus.withLock { status in
+                if status == nil { status = child.wait(timeout: 60) }
+                if status == nil {
+                    child.kill()
+                    status = -9
+                }
+                return status!
+            }
         }
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        let reaped = exitStatus.withLock { $0 != nil || child.poll() != nil }
+        if !reaped { child.kill() }
     }
 }
 
@@ -85,11 +105,4 @@ public final class ReferenceServerProcess: @unchecked Sendable {  // `process` i
 public struct ReferenceServerProcessError: Error, CustomStringConvertible {
     public var output: String
     public var description: String { "serve-reference did not start:\n\(output)" }
-}
-
-/// What a child process printed so far, appended by a reader thread and read by tests.
-final class LockedData: Sendable {
-    private let data = Mutex(Data())
-    func append(_ more: Data) { data.withLock { $0.append(more) } }
-    func get() -> Data { data.withLock { $0 } }
 }
