@@ -11,10 +11,6 @@ import Testing
 /// (`openapi-spec-validator`, with `openapi-schema-validator`, from PyPI) in the venv `RINGCHECK_PYTHON`
 /// names, which `.ci/run` sets up. Skipped outside CI when the variable is unset, failed in CI.
 @Suite struct MockStackOpenAPIShapesTests {
-    static let install =
-        "/opt/ringcheck-venv/bin/pip install openapi-spec-validator (see .ci/run), "
-        + "then RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python"
-
     /// One exchange: the request as documented (method, path template), what was sent, what came back.
     struct Exchange {
         var method: String
@@ -80,23 +76,15 @@ import Testing
 
     @Test(
         .enabled(
-            if: OneSignalSDKPython.shouldRun,
-            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(Self.install)"))
+            if: VenvPython.shouldRun,
+            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(VenvPython.install)"))
     func realAnswersMatchTheDocumentedSchemas() async throws {
-        guard let python = OneSignalSDKPython.interpreter else {
-            Issue.record(Comment(rawValue: "CI is set but RINGCHECK_PYTHON is not: \(Self.install)"))
-            return
-        }
         let mocks = try await MockStackHarness.start()
         let clients = mocks.clients
-        let probe = try? await clients.run(python, ["-c", "import openapi_spec_validator"], timeout: 60)
-        guard let probe, probe.status == 0 else {
-            let message =
-                "RINGCHECK_PYTHON=\(python) cannot import openapi_spec_validator: "
-                + "\(probe?.stderr ?? "it does not run"). Install it: \(Self.install)"
-            Issue.record(Comment(rawValue: message))
-            return
-        }
+        guard
+            let python = await VenvPython.interpreter(
+                importing: "openapi_spec_validator", package: "openapi-spec-validator", clients: clients)
+        else { return }
         var exchanges: [Exchange] = []
         func exchange(_ method: String, _ template: String, _ path: String? = nil, body: String? = nil) async throws {
             let r = try await clients.control(method, path ?? template, body: body)

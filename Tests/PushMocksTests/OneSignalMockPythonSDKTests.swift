@@ -4,55 +4,21 @@ import PushMocks
 import TestSupport
 import Testing
 
-/// The Python that has OneSignal's official SDK (`onesignal-python-api` from PyPI): the interpreter
-/// `RINGCHECK_PYTHON` names (`.ci/run` creates the venv and sets it). Outside CI an unset variable skips
-/// the test; in CI it fails it, so a missing install step cannot pass unnoticed.
-enum OneSignalSDKPython {
-    static let variable = "RINGCHECK_PYTHON"
-
-    static var interpreter: String? {
-        ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    static var inCI: Bool {
-        let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""
-        return !value.isEmpty && value != "false" && value != "0"
-    }
-
-    /// Run when the interpreter is named, and always in CI (where its absence is a failure).
-    static var shouldRun: Bool { interpreter != nil || inCI }
-
-    static let install =
-        "python3 -m venv /opt/ringcheck-venv && /opt/ringcheck-venv/bin/pip install onesignal-python-api, "
-        + "then RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python"
-}
-
 /// The mock judged by an independent client: OneSignal's own Python SDK, pointed at the mock's URL
 /// (`Configuration(host=…)`) and trusting the mock CA (`ssl_ca_cert`), creates notifications and reads
 /// the answers through its own response model.
 @Suite struct OneSignalMockPythonSDKTests {
     @Test(
         .enabled(
-            if: OneSignalSDKPython.shouldRun,
-            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(OneSignalSDKPython.install)"))
+            if: VenvPython.shouldRun,
+            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(VenvPython.install)"))
     func theOfficialSDKCreatesNotificationsAndReadsTheAnswers() async throws {
-        guard let python = OneSignalSDKPython.interpreter else {
-            let message =
-                "CI is set but RINGCHECK_PYTHON is not: .ci/run must create the venv with the OneSignal SDK and "
-                + "export RINGCHECK_PYTHON (\(OneSignalSDKPython.install))"
-            Issue.record(Comment(rawValue: message))
-            return
-        }
         let mocks = try await MockStackHarness.start()
         let mock = try #require(mocks.stack.providers.oneSignal)
-        let probe = try? await mocks.clients.run(python, ["-c", "import onesignal"], timeout: 60)
-        guard let probe, probe.status == 0 else {
-            let message =
-                "RINGCHECK_PYTHON=\(python) cannot import the OneSignal SDK (onesignal-python-api): "
-                + "\(probe?.stderr ?? "it does not run"). Install it: \(OneSignalSDKPython.install)"
-            Issue.record(Comment(rawValue: message))
-            return
-        }
+        guard
+            let python = await VenvPython.interpreter(
+                importing: "onesignal", package: "onesignal-python-api", clients: mocks.clients)
+        else { return }
 
         mock.subscribe(externalId: "user-1", app: .standard, devices: 2)
         mock.subscribe(externalId: "user-1", app: .voip)
