@@ -6,23 +6,16 @@ import PushMocks
 struct DialStackPush: Sendable {
     enum Platform: Sendable { case apns, fcm }
 
-    var platform: Platform
+    let platform: Platform
     /// The APNs payload or FCM `message.data` as received (`.null` when absent or unreadable).
-    var fields: JSONValue
-    /// The webhook's call ID the push carries (a string under `callIdKeys` in `callObject`).
-    var callId: String? {
-        let object = callObject
-        return Self.callIdKeys.lazy.compactMap { object[$0]?.stringValue }.first
-    }
-
+    let fields: JSONValue
     /// Where the push carries the call: FCM `data`; in an APNs payload, whose shape "depends on the OS call
     /// library in your app" (the seed), the payload itself when it has a string `call_id` at the top, else the
     /// first object found nested, breadth first, with a string `call_id` or `callId` (`{"call": {"call_id": …}}`);
-    /// the payload itself when none has.
-    var callObject: JSONValue {
-        guard platform == .apns, fields["call_id"]?.stringValue == nil else { return fields }
-        return Self.nestedCallObject(in: fields) ?? fields
-    }
+    /// the payload itself when none has. Found once: the invariants and the timeline read it often.
+    let callObject: JSONValue
+    /// The webhook's call ID the push carries (a string under `callIdKeys` in `callObject`).
+    var callId: String? { Self.callIdKeys.lazy.compactMap { callObject[$0]?.stringValue }.first }
 
     /// The names an app's call library might give the call ID in a nested object.
     static let callIdKeys = ["call_id", "callId"]
@@ -67,6 +60,9 @@ struct DialStackPush: Sendable {
         default:
             return nil
         }
+        callObject =
+            platform == .apns && fields["call_id"]?.stringValue == nil
+            ? Self.nestedCallObject(in: fields) ?? fields : fields
     }
 
     /// The push as the profile shows it in match documents (`dialstack.call_id`, …) and on the timeline.

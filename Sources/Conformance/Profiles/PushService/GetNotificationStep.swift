@@ -54,7 +54,8 @@ struct GetNotificationStep: ProfileStep, Equatable {
             return
         }
         let remaining = json["remaining"]?.doubleValue ?? -1
-        if remaining != 0 || Self.seconds(json["completed_at"]) == nil {
+        let (queued, completed) = (Self.seconds(json["queued_at"]), Self.seconds(json["completed_at"]))
+        if remaining != 0 || completed == nil {
             try run.fail(
                 R.settles, check: "\(what): settled within \(within)",
                 expected: "remaining 0 and completed_at set (a time, not before queued_at)",
@@ -63,9 +64,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
                 evidence: [answer.evidence])
             return
         }
-        if let queued = Self.seconds(json["queued_at"]), let completed = Self.seconds(json["completed_at"]),
-            completed < queued
-        {
+        if let queued, let completed, completed < queued {
             try run.fail(
                 R.settles, check: "\(what): completed_at", expected: "not before queued_at (\(queued))",
                 actual: "\(completed)", evidence: [answer.evidence])
@@ -118,9 +117,9 @@ struct GetNotificationStep: ProfileStep, Equatable {
     static func seconds(_ value: JSONValue?) -> Double? {
         if let n = value?.doubleValue { return n }
         guard let text = value?.stringValue else { return nil }
-        let plain = ISO8601DateFormatter()
+        if let date = ISO8601DateFormatter().date(from: text) { return date.timeIntervalSince1970 }
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions.insert(.withFractionalSeconds)
-        return (plain.date(from: text) ?? fractional.date(from: text))?.timeIntervalSince1970
+        return fractional.date(from: text)?.timeIntervalSince1970
     }
 }
