@@ -10,6 +10,7 @@ public final class HTTPClient: Sendable {
 
     /// Starts a client and its thread. Throws when libcurl or the thread cannot be set up.
     public init(configuration: Configuration = Configuration()) throws {
+        DescriptorLimit.raise()
         self.configuration = configuration
         loop = try ClientMultiLoop(configuration: configuration)
     }

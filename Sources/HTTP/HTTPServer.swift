@@ -110,6 +110,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds the listening socket(s) and starts the event-loop thread(s). Throws on bind or TLS errors.
     public func start() throws {
+        DescriptorLimit.raise()
         try state.withLock { state in
             guard case .idle = state else {
                 throw HTTPServerError(operation: "start", message: "the server was already started")

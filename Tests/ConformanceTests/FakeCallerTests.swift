@@ -68,20 +68,22 @@ import Testing
     @Test(arguments: [true, false]) func anInvitationRetriedAfterTheCancelIsCaughtAsMisbehaviour(defect: Bool)
         async throws
     {
-        // The phone's first attempt gets a 503 with Retry-After 2, so a retry lands well after the cancel.
-        // A 20 s ring: the retry stays within the call's validity even when a busy machine delays the 503.
+        // The phone's first attempt gets a 503 with Retry-After 4, so a retry lands well after the cancel,
+        // past the caller's 1 s in-flight margin even when a starved machine answers the cancel 2 s late
+        // (with Retry-After 2 it once landed 0.5 s after the caller learned of the end, and was taken for
+        // a push in flight). A 20 s ring: the retry stays within the call's validity.
         let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4, ringSeconds: 20)
         var plan = Self.plan(stack, run: 3)
         // The phone alone: a tablet's first invitation, in flight when the cancel lands, reached the mock
         // more than the 1 s in-flight margin later on a loaded CI machine, and is not what this checks.
         plan.calleeDevices = Array(VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t")).prefix(1))
         plan.cancelAfter = .milliseconds(300)
-        // Watch long enough for the retry (Retry-After 2 s) even on a busy machine.
-        plan.settleTime = .milliseconds(6_000)
+        // Watch long enough for the retry (Retry-After 4 s) even on a busy machine.
+        plan.settleTime = .milliseconds(9_000)
         _ = try stack.mocks.faults.install(
             FaultPlan(
                 mock: .apns, deviceToken: plan.calleeDevices[0].token, times: 1,
-                respond: FaultResponse(status: 503, reason: "ServiceUnavailable"), retryAfter: 2))
+                respond: FaultResponse(status: 503, reason: "ServiceUnavailable"), retryAfter: 4))
         let timeline = Timeline()
         let caller = try FakeCaller(target: stack.engine.target, mocks: stack.mocks, plan: plan) { timeline.add($0) }
         let result = await caller.run()

@@ -36,6 +36,18 @@ import Testing
             }
             return seen.withLock { $0[path] }
         }
+
+        /// Expects `path` to reach `state`; a failure says what the handler saw instead and whether the
+        /// server had closed the client's connection (as it does to shed one when out of descriptors).
+        func expect(
+            _ path: String, _ state: String, on socket: RawSocket?, sourceLocation: SourceLocation = #_sourceLocation
+        ) async {
+            let now = await self.await(path, state)
+            let connection = socket.map { $0.peerHasClosed ? "closed by the server" : "open" } ?? "closed by the test"
+            #expect(
+                now == state, "\(path): \(now ?? "never started"), connection \(connection)",
+                sourceLocation: sourceLocation)
+        }
     }
 
     @Test func http1ClientThatClosesAbandonsItsRequest() async throws {
@@ -43,9 +55,9 @@ import Testing
         try await withTestServer(handler: watcher) { server in
             let socket = try RawSocket(port: server.port)
             socket.send("GET /wait-h1 HTTP/1.1\r\nhost: x\r\n\r\n")
-            #expect(await watcher.await("/wait-h1", "started") == "started")
+            await watcher.expect("/wait-h1", "started", on: socket)
             shutdown(socket.fd, Int32(SHUT_WR))  // FIN; the socket closes the descriptor itself
-            #expect(await watcher.await("/wait-h1", "abandoned") == "abandoned")
+            await watcher.expect("/wait-h1", "abandoned", on: nil)
 
             // A client that waits is answered, and its request was never abandoned.
             let kept = try RawSocket(port: server.port)
@@ -61,11 +73,11 @@ import Testing
         try await withTestServer(handler: watcher) { server in
             let socket = try RawSocket(port: server.port)
             socket.send(H2Frames.clientStart + H2Frames.request(stream: 1, path: "/wait-reset"))
-            #expect(await watcher.await("/wait-reset", "started") == "started")
+            await watcher.expect("/wait-reset", "started", on: socket)
             socket.send(H2Frames.frame(type: H2Frames.rstStream, stream: 1, [0, 0, 0, 8]))  // CANCEL
-            #expect(await watcher.await("/wait-reset", "abandoned") == "abandoned")
+            await watcher.expect("/wait-reset", "abandoned", on: socket)
             socket.send(H2Frames.request(stream: 3, path: "/kept-h2"))
-            #expect(await watcher.await("/kept-h2", "answered") == "answered")
+            await watcher.expect("/kept-h2", "answered", on: socket)
         }
     }
 
@@ -76,11 +88,11 @@ import Testing
             socket.send(
                 H2Frames.clientStart + H2Frames.request(stream: 1, path: "/wait-a")
                     + H2Frames.request(stream: 3, path: "/wait-b"))
-            #expect(await watcher.await("/wait-a", "started") == "started")
-            #expect(await watcher.await("/wait-b", "started") == "started")
+            await watcher.expect("/wait-a", "started", on: socket)
+            await watcher.expect("/wait-b", "started", on: socket)
             socket.reset()
-            #expect(await watcher.await("/wait-a", "abandoned") == "abandoned")
-            #expect(await watcher.await("/wait-b", "abandoned") == "abandoned")
+            await watcher.expect("/wait-a", "abandoned", on: nil)
+            await watcher.expect("/wait-b", "abandoned", on: nil)
         }
     }
 }

@@ -16,14 +16,19 @@ public final class MockStackCommandProcess: @unchecked Sendable {  // immutable 
     private let lock = NSLock()
     private var exitStatus: Int32?
 
-    /// Starts `ringcheck mocks` with `arguments` in `directory`, with `environment` added to this process's.
-    public init(_ arguments: [String], directory: TemporaryDirectory, environment: [String: String] = [:]) throws {
+    /// Starts `ringcheck mocks` with `arguments` in `directory`, with `environment` added to this process's;
+    /// `softDescriptorLimit` lowers its soft RLIMIT_NOFILE (as `ulimit -Sn`).
+    public init(
+        _ arguments: [String], directory: TemporaryDirectory, environment: [String: String] = [:],
+        softDescriptorLimit: Int? = nil
+    ) throws {
         self.directory = directory
         stdoutFile = directory.file("mocks.stdout")
         stderrFile = directory.file("mocks.stderr")
+        let limit = softDescriptorLimit.map { "ulimit -Sn \($0) && " } ?? ""
         // `exec` keeps the shell's pid, so signals reach ringcheck itself.
         pid = try MockStackProcess.spawn(
-            ["/bin/sh", "-c", #"cd "$0" && exec "$@""#, directory.path, "/usr/bin/env"]
+            ["/bin/sh", "-c", limit + #"cd "$0" && exec "$@""#, directory.path, "/usr/bin/env"]
                 + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 + [RingcheckBinary.path, "mocks"] + arguments,
             stdout: stdoutFile, stderr: stderrFile)

@@ -173,6 +173,15 @@ public final class RawSocket: @unchecked Sendable {  // used from one thread at 
         }
     }
 
+    /// True when the peer closed or reset the connection (it may have sent bytes before), without
+    /// reading or waiting.
+    public var peerHasClosed: Bool {
+        let rdhup: Int16 = 0x2000  // POLLRDHUP (Linux), which Glibc's overlay does not import
+        var p = pollfd(fd: fd, events: Int16(POLLIN) | rdhup, revents: 0)
+        guard poll(&p, 1, 0) == 1 else { return false }
+        return p.revents & (rdhup | Int16(POLLHUP) | Int16(POLLERR)) != 0
+    }
+
     /// Closes with RST (SO_LINGER 0).
     public func reset() {
         var l = linger(l_onoff: 1, l_linger: 0)
