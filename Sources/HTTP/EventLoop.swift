@@ -43,7 +43,9 @@ final class EventLoop: @unchecked Sendable {
     private let budget: ConnectionBudget
     /// A descriptor kept open to be closed when the process runs out (EMFILE), so the newest
     /// connection can be accepted and shed instead of waiting in the backlog (as libev and nginx do).
-    private var spareFD: Int32
+    /// One for the whole process: a process with hundreds of loops (a test run) kept one per loop, a
+    /// fifth of its descriptors.
+    private static let spare = Mutex<Int32>(open("/dev/null", O_RDONLY | O_CLOEXEC))
     /// While set, the listener is out of epoll: descriptors ran out, and accepting would fail again.
     @exclusivity(unchecked) private var acceptPausedUntil: Int64?
     /// How long the listener rests after running out of descriptors.
@@ -59,7 +61,7 @@ final class EventLoop: @unchecked Sendable {
     ) throws {
         self.budget = budget
         self.headTimeoutMs = Int64(max(0, min(configuration.requestHeadTimeoutSeconds, 1e9)) * 1000)
-        self.spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        _ = Self.spare.withLock { $0 }  // opened now, while descriptors are left, not when they ran out
         self.configuration = configuration
         self.handler = handler
         self.immediateHandler = handler as? any HTTPImmediateHandler
@@ -84,7 +86,6 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         if listenFD >= 0 { close(listenFD) }
-        if spareFD >= 0 { close(spareFD) }
         close(epollFD)
         readBuffer.deallocate()
         plainBuffer.deallocate()
@@ -280,11 +281,13 @@ final class EventLoop: @unchecked Sendable {
     /// Sheds the newest connection with the spare descriptor and takes the listener out of epoll
     /// for `acceptPauseMs`.
     private func outOfDescriptors() {
-        if spareFD >= 0 {
-            close(spareFD)
-            let shed = rc_accept4(listenFD, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
-            if shed >= 0 { close(shed) }
-            spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        Self.spare.withLock { spare in
+            if spare >= 0 {
+                close(spare)
+                let shed = rc_accept4(listenFD, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+                if shed >= 0 { close(shed) }
+            }
+            spare = open("/dev/null", O_RDONLY | O_CLOEXEC)  // -1 while still out: tried again next time
         }
         guard acceptPausedUntil == nil, listenFD >= 0 else { return }
         _ = rc_epoll_ctl(epollFD, EPOLL_CTL_DEL, listenFD, 0, 0)
