@@ -59,7 +59,9 @@ import Testing
         let r = try await Self.expectCall(
             ["--to", "user-b", "--auto-answer", "0.5", "--hangup-after", "0.5"], exits: 0,
             showing: [
-                "registered virtual phone for user-b", "created call", "APNs sandbox accepted invitation to phone",
+                // The caller's feed is read through an installation registered first, as a real app's is.
+                "registered virtual installation for user-a", "registered virtual phone for user-b", "created call",
+                "APNs sandbox accepted invitation to phone",
                 "virtual phone answers", "event call.accepted", "answered by installation", "(phone) after ",
                 "hanging up after 0.5s", "ended: remoteEnded by caller", "Outcome: answered",
             ])
@@ -135,7 +137,9 @@ import Testing
         let answered = first("answered")
         let ended = first("ended")
         #expect(created >= 0 && invitation > created && answer > invitation, "\(kinds)")
-        #expect(accepted > answer && answered >= accepted && ended > answered, "\(kinds)")
+        // The caller learns of the answer from the virtual phone's answer or from the feed's event, whichever
+        // comes first: on a busy machine the feed's read lags, so the event is not ordered against the rest.
+        #expect(accepted > answer && answered > answer && ended > answered, "\(kinds)")
         #expect(kinds.last == "summary")
         let summary = try #require(lines.last)
         #expect(summary["outcome"] == "answered")

@@ -39,6 +39,10 @@ import Testing
         }
         let endpoints = Set((report?["endpoints"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         #expect(endpoints.isSuperset(of: ["create", "answer", "end", "get", "events"]))
+        // Each caller's feed is read through an installation registered first, as a real app's is: two
+        // callers, and three callees with eight devices between them.
+        let register = report?["endpoints"]?.arrayValue?.first { $0["name"]?.stringValue == "register" }
+        #expect(register?["count"]?.int64Value == 10, "\(String(describing: register))")
         #expect(report?["pushLatency"]?.arrayValue?.isEmpty == false)
         #expect(report?["resources"]?["label"]?.stringValue?.contains("ringcheck itself") == true)
         #expect(r.stdout.contains("calls/s sustained"))

@@ -72,9 +72,13 @@ extension LoadDriver {
 
     // MARK: Before the calls
 
-    /// Registers every callee's virtual devices; the reason when one cannot be registered.
+    /// Registers each caller's installation and every callee's virtual devices; the reason when one
+    /// cannot be registered.
     func registerDevices() async -> String? {
-        for (i, list) in devices.enumerated() {
+        // A conforming backend sends a caller's VoIP installation nothing: VoIP pushes are invitations.
+        let owned =
+            zip(callers, callerInstallations).map { ($0.0, [$0.1]) } + zip(callees, devices).map { ($0.0, $0.1) }
+        for (user, list) in owned {
             for d in list {
                 var body: JSONValue = ["token": .string(d.token), "appId": .string(target.appId)]
                 if let env = d.environment { body = body.setting("apnsEnvironment", to: .string(env.rawValue)) }
@@ -82,12 +86,12 @@ extension LoadDriver {
                     target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
                 let invoked = ContinuousClock.now
                 let reply = await send(
-                    .registerToken, "PUT", path, as: callees[i], body: body,
+                    .registerToken, "PUT", path, as: user, body: body,
                     values: ["installationId": .string(d.installationId), "kind": .string(d.kind.rawValue)],
                     installation: d.installationId)
                 recorder.latency(.register, ms: Self.seconds(ContinuousClock.now - invoked) * 1000)
                 guard let status = reply.status, (200..<300).contains(status) else {
-                    return "registering \(d.name) of \(callees[i].userId) failed: "
+                    return "registering \(d.name) of \(user.userId) failed: "
                         + (reply.status.map { "HTTP \($0)" } ?? reply.error ?? "?")
                 }
                 mocks?.providers.registry.register(token: d.token, environment: d.environment, atMs: Self.wallMs())

@@ -14,8 +14,11 @@ public final class LoadDriver: Sendable {
     let plan: LoadPlan
     let callers: [TargetUser]
     let callees: [TargetUser]
-    /// One feed installation per caller.
-    let callerFeeds: [String]
+    /// One installation per caller, registered (an APNs VoIP token) before the calls, whose feed the
+    /// run reads: a backend may refuse to serve the feed of an installation it never saw.
+    let callerInstallations: [VirtualCallee]
+    /// The installation ID of each caller's feed.
+    var callerFeeds: [String] { callerInstallations.map(\.installationId) }
     /// The virtual devices of each callee (2 or 3: an iPhone on APNs VoIP, an Android tablet on FCM,
     /// and for every other callee an iPad on APNs production).
     let devices: [[VirtualCallee]]
@@ -45,8 +48,12 @@ public final class LoadDriver: Sendable {
         self.watched = watched
         self.progress = progress
         let prefix = VirtualCallee.freshPrefix("load")
-        callerFeeds = callers.indices.map { "\(prefix)-a\($0)-caller" }
         let environment: VirtualDevice.Environment = target.capabilities.contains(.sandbox) ? .sandbox : .production
+        callerInstallations = callers.indices.map {
+            VirtualCallee(
+                name: "caller", kind: .apnsVoip, environment: environment, installationId: "\(prefix)-a\($0)-caller",
+                token: RandomText.hex(bytes: 32))
+        }
         devices = callees.indices.map { i in
             var list = VirtualCallee.pair(prefix: "\(prefix)-b\(i)", apnsEnvironment: environment)
             if i % 2 == 0 {

@@ -171,6 +171,8 @@ struct CallCommand: RingcheckCommand {
         if embedded || response != nil {
             plan.calleeDevices = VirtualCallee.pair(
                 prefix: prefix, apnsEnvironment: target.capabilities.contains(.sandbox) ? .sandbox : .production)
+            // The caller's feed is read through an installation registered like a real app's.
+            plan.registerCallerInstallation()
         }
         if let response { plan.response = VirtualResponse(action: response, device: "phone", after: responseDelay) }
 

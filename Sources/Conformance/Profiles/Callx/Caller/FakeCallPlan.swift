@@ -28,10 +28,16 @@ public struct FakeCallPlan: Sendable {
     public var response: VirtualResponse?
     /// The caller's own installation, whose event feed is read.
     public var callerInstallationId: String
+    /// A VoIP token registered for `callerInstallationId` before the call, as a real app's installation
+    /// is made (a backend may refuse the feed of one it never saw); nil leaves it unregistered.
+    public var callerInstallationToken: String?
     /// How often the caller's feed is read.
     public var pollInterval: Duration = .milliseconds(100)
     /// How long the caller keeps watching after the call ended (trailing pushes and events).
     public var settleTime: Duration = .milliseconds(1_500)
+
+    /// Gives the caller's installation a fresh VoIP token, registered before the call.
+    public mutating func registerCallerInstallation() { callerInstallationToken = RandomText.hex(bytes: 32) }
 
     /// A plan for `caller` calling `callee` that only watches.
     public init(caller: TargetUser, callee: TargetUser, callerInstallationId: String) {

@@ -56,29 +56,42 @@ extension FakeCaller {
 
     // MARK: Before the call
 
-    /// Registers the callee's virtual devices; the reason when one cannot be registered.
+    /// Registers the caller's installation (when the plan gives it a token) and the callee's virtual
+    /// devices; the reason when one cannot be registered.
     func registerDevices() async -> String? {
-        for d in plan.calleeDevices {
-            var body: JSONValue = ["token": .string(d.token), "appId": .string(target.appId)]
-            if let env = d.environment { body = body.setting("apnsEnvironment", to: .string(env.rawValue)) }
-            let path = TargetRoutes.fill(
-                target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
-            let reply = await send(
-                .registerToken, "PUT", path, as: plan.callee, body: body,
-                values: ["installationId": .string(d.installationId), "kind": .string(d.kind.rawValue)])
-            guard reply.ok else {
-                return
-                    "registering the virtual \(d.name) for \(plan.callee.userId) failed: \(reply.sent) → \(reply.summary)"
-            }
-            mocks?.providers.registry.register(token: d.token, environment: d.environment, atMs: Self.wallMs())
-            entry(
-                .setup,
-                "registered virtual \(d.name) for \(plan.callee.userId): \(d.kind.rawValue)\(d.environment.map { " (\($0.rawValue))" } ?? "") token \(Redaction.shortToken(d.token))",
-                [
-                    ("device", .string(d.name)), ("installationId", .string(d.installationId)),
-                    ("pushKind", .string(d.kind.rawValue)),
-                ])
+        if let token = plan.callerInstallationToken {
+            let installation = VirtualCallee(
+                name: "installation", kind: .apnsVoip, environment: plan.calleeDevices.first?.environment,
+                installationId: plan.callerInstallationId, token: token)
+            if let failure = await register(installation, of: plan.caller) { return failure }
         }
+        for d in plan.calleeDevices {
+            if let failure = await register(d, of: plan.callee) { return failure }
+        }
+        return nil
+    }
+
+    /// Registers `d` for `user`; the reason when it cannot be registered.
+    func register(_ d: VirtualCallee, of user: TargetUser) async -> String? {
+        var body: JSONValue = ["token": .string(d.token), "appId": .string(target.appId)]
+        if let env = d.environment { body = body.setting("apnsEnvironment", to: .string(env.rawValue)) }
+        let path = TargetRoutes.fill(
+            target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+        let reply = await send(
+            .registerToken, "PUT", path, as: user, body: body,
+            values: ["installationId": .string(d.installationId), "kind": .string(d.kind.rawValue)])
+        guard reply.ok else {
+            return
+                "registering the virtual \(d.name) for \(user.userId) failed: \(reply.sent) → \(reply.summary)"
+        }
+        mocks?.providers.registry.register(token: d.token, environment: d.environment, atMs: Self.wallMs())
+        entry(
+            .setup,
+            "registered virtual \(d.name) for \(user.userId): \(d.kind.rawValue)\(d.environment.map { " (\($0.rawValue))" } ?? "") token \(Redaction.shortToken(d.token))",
+            [
+                ("device", .string(d.name)), ("installationId", .string(d.installationId)),
+                ("pushKind", .string(d.kind.rawValue)),
+            ])
         return nil
     }
 
