@@ -22,10 +22,14 @@ let package = Package(
         .target(name: "Processes"),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
-        .target(name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"]),
+        // The control API's OpenAPI document, served by the binary (docs/control-api.openapi.json links to it).
+        .target(
+            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"],
+            resources: [.embedInCode("Resources/control-api.openapi.json")]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
         .target(
-            name: "Conformance", dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports"],
+            name: "Conformance",
+            dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports"],
             plugins: ["EmbedSuites"]),
         .target(name: "Reports"),
         .executableTarget(
@@ -52,7 +56,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Signing", "Reports"]),
+            dependencies: [
+                "Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Signing", "Reports",
+            ]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
             name: "ReferenceBackendTests",
