@@ -52,7 +52,7 @@ extension Connection {
                 )
                 let request = HTTPRequest(
                     method: head.method, target: head.target, authority: head.headers["host"], headers: head.headers,
-                    body: body, version: .http1_1, connection: info, presence: presence, streamID: nil,
+                    body: body, version: .http1_1, origin: origin, streamID: nil,
                     arrivalMs: rc_wall_ms())
                 loop.dispatch(request, connectionID: info.id, token: seq)
             }

@@ -60,7 +60,7 @@ extension Connection {
                 let request = HTTPRequest(
                     method: stream.method, target: take(&stream.path, leaving: ""), authority: authority,
                     headers: take(&stream.headers, leaving: HTTPHeaders()), body: take(&stream.body, leaving: []),
-                    version: .http2, connection: info, presence: presence, streamID: stream.id, arrivalMs: arrivalMs)
+                    version: .http2, origin: origin, streamID: stream.id, arrivalMs: arrivalMs)
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }

@@ -26,7 +26,17 @@ final class Connection {
 
     unowned let loop: EventLoop
     let fd: Int32
-    @exclusivity(unchecked) var info: ConnectionInfo
+    @exclusivity(unchecked) var info: ConnectionInfo {
+        didSet { cachedOrigin = nil }
+    }
+    /// `info` and `presence` as the requests of this connection share them, made again after `info` changes.
+    var origin: HTTPRequest.Origin {
+        if let cachedOrigin { return cachedOrigin }
+        let origin = HTTPRequest.Origin(connection: info, presence: presence)
+        cachedOrigin = origin
+        return origin
+    }
+    @exclusivity(unchecked) private var cachedOrigin: HTTPRequest.Origin?
     /// Set from the start on a TLS listener; set later when a `CONNECT` tunnel opens on a plain one.
     @exclusivity(unchecked) var tls: TLSSession?
     @exclusivity(unchecked) var isDirty = false

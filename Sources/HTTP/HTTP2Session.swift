@@ -171,11 +171,27 @@ final class HTTP2Session {
     fileprivate func beginHeaders(streamID: Int32) {
         headerBlockOpen = true
         if let open = lookUp(streamID) { remove(open) }
-        let stream = HTTP2Stream(id: streamID)
+        let stream = newStream(id: streamID)
         stream.slot = streams.count
         streams.append(stream)
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
         recentStream = (streamID, Unmanaged.passUnretained(stream))
+    }
+
+    /// Closed streams kept to be used again: a stream object per request cost an allocation and a free
+    /// of a 20-field object (about 1% of the APNs mock's CPU per push).
+    @exclusivity(unchecked) private var spareStreams: [HTTP2Stream] = []
+    private static let maxSpareStreams = 128
+
+    /// A stream with this ID: a spare one reset, or a new one.
+    private func newStream(id: Int32) -> HTTP2Stream {
+        // Only a spare nothing else holds (the `completed` list may still hold a stream reset by the
+        // peer) is used again.
+        if var spare = spareStreams.popLast(), isKnownUniquelyReferenced(&spare) {
+            spare.reset(id: id)
+            return spare
+        }
+        return HTTP2Stream(id: id)
     }
 
     /// The open stream with this ID, through nghttp2's user data (`streams` holds it).
@@ -193,7 +209,8 @@ final class HTTP2Session {
             streams.swapAt(stream.slot, last)
             streams[stream.slot].slot = stream.slot
         }
-        streams.removeLast()
+        let removed = streams.removeLast()
+        if spareStreams.count < Self.maxSpareStreams { spareStreams.append(removed) }
     }
 
     /// The stream whose frames arrived last: header and data callbacks come in runs for one stream.

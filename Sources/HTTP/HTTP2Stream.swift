@@ -1,6 +1,6 @@
 /// One HTTP/2 request stream as it is received and answered.
 final class HTTP2Stream {
-    let id: Int32
+    @exclusivity(unchecked) private(set) var id: Int32
     @exclusivity(unchecked) var method = ""
     @exclusivity(unchecked) var path = ""
     @exclusivity(unchecked) var authority: String?
@@ -27,4 +27,26 @@ final class HTTP2Stream {
     @exclusivity(unchecked) var slot = 0
 
     init(id: Int32) { self.id = id }
+
+    /// Makes this stream a new one with ID `id`, as `init(id:)` would (see `HTTP2Session.newStream`).
+    func reset(id: Int32) {
+        self.id = id
+        method = ""
+        path = ""
+        authority = nil
+        if !headers.isEmpty { headers = HTTPHeaders() }
+        headerBlockFinished = false
+        if !body.isEmpty { body = [] }
+        headerBytes = 0
+        fieldCount = 0
+        headersTooLarge = false
+        bodyTooLarge = false
+        dispatched = false
+        awaitingHandler = false
+        responded = false
+        if !responseBody.isEmpty { responseBody = [] }
+        responseOffset = 0
+        directive = .none
+        slot = 0
+    }
 }

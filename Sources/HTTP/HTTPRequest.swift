@@ -54,9 +54,22 @@ public struct HTTPRequest: Sendable {
             var headers: HTTPHeaders
             var body: [UInt8]
             var version: HTTPVersion
-            var connection: ConnectionInfo
-            /// Set by the server; nil for requests made up elsewhere (tests, replays).
-            var presence: ClientPresence? = nil
+            /// The connection, shared by its requests.
+            var origin: Origin
+        }
+    }
+
+    /// The connection a request arrived on and what tells whether its client is still there: one
+    /// object a connection's requests share, where a copy of the connection's fields in every request
+    /// retained and released each of its strings.
+    final class Origin: Sendable {
+        let connection: ConnectionInfo
+        /// Set by the server; nil for requests made up elsewhere (tests, replays).
+        let presence: ClientPresence?
+
+        init(connection: ConnectionInfo, presence: ClientPresence?) {
+            self.connection = connection
+            self.presence = presence
         }
     }
 
@@ -97,11 +110,11 @@ public struct HTTPRequest: Sendable {
         set { change { $0.version = newValue } }
     }
     public var connection: ConnectionInfo {
-        get { head.fields.connection }
-        set { change { $0.connection = newValue } }
+        get { head.fields.origin.connection }
+        set { change { $0.origin = Origin(connection: newValue, presence: $0.origin.presence) } }
     }
     /// `connection.id`, read without copying the connection's other fields.
-    public var connectionID: UInt64 { head.fields.connection.id }
+    public var connectionID: UInt64 { head.fields.origin.connection.id }
     /// The HTTP/2 stream ID, nil for HTTP/1.1.
     public var streamID: Int32?
     /// Wall-clock arrival of the complete request, in milliseconds since the UNIX epoch.
@@ -115,19 +128,19 @@ public struct HTTPRequest: Sendable {
     ) {
         self.init(
             method: method, target: target, authority: authority, headers: headers, body: body, version: version,
-            connection: connection, presence: nil, streamID: streamID, arrivalMs: arrivalMs)
+            origin: Origin(connection: connection, presence: nil), streamID: streamID, arrivalMs: arrivalMs)
     }
 
-    /// A request as the server received it, with what tells whether its client is still there.
+    /// A request as the server received it, from the connection `origin` (which tells whether its
+    /// client is still there).
     init(
         method: String, target: String, authority: String?, headers: HTTPHeaders, body: [UInt8],
-        version: HTTPVersion, connection: ConnectionInfo, presence: ClientPresence?, streamID: Int32?,
-        arrivalMs: Int64
+        version: HTTPVersion, origin: Origin, streamID: Int32?, arrivalMs: Int64
     ) {
         head = Head(
             Head.Fields(
                 method: method, target: target, authority: authority, headers: headers, body: body, version: version,
-                connection: connection, presence: presence))
+                origin: origin))
         self.streamID = streamID
         self.arrivalMs = arrivalMs
     }
@@ -136,7 +149,7 @@ public struct HTTPRequest: Sendable {
     /// its stream, or the HTTP/1.1 client finished sending (FIN) before it was answered, which is how
     /// clients that give up close (nginx counts it as a client abort too). The server drops the answer
     /// of an abandoned request; a handler with long work to do checks this and stops early.
-    public var isAbandoned: Bool { head.fields.presence?.isAbandoned(stream: streamID) ?? false }
+    public var isAbandoned: Bool { head.fields.origin.presence?.isAbandoned(stream: streamID) ?? false }
 
     /// The path without the query string.
     public var path: String { pathOf(target) }

@@ -19,7 +19,8 @@ extension APNsMock {
     /// `fields` are the request's headers the mock reads; `jwt` (the bearer token of `authorization`)
     /// and `jwtKeyID` (that token's `peekKeyID`) come from `handle`, which needs them for the capture.
     func validate(
-        _ request: HTTPRequest, fields: APNsRequestHeaders, token: String?, jwt: String?, jwtKeyID: String?,
+        _ request: HTTPRequest, fields: borrowing APNsRequestHeaders, token: Substring?, jwt: String?,
+        jwtKeyID: String?,
         nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
         try validateRequestLine(request, fields: fields, token: token)
@@ -32,17 +33,22 @@ extension APNsMock {
     }
 
     /// The checks before the provider token's: method, path, header syntax, device token format.
-    func validateRequestLine(_ request: HTTPRequest, fields: APNsRequestHeaders, token: String?) throws(APNsRejection) {
+    func validateRequestLine(
+        _ request: HTTPRequest, fields: borrowing APNsRequestHeaders, token: Substring?
+    ) throws(APNsRejection) {
         // MARK: Method and path
         guard request.method == "POST" else { throw APNsRejection(.methodNotAllowed, "method \(request.method)") }
         guard let token else { throw APNsRejection(.badPath, "the path must be /3/device/<token>") }
         guard !token.isEmpty else { throw APNsRejection(.missingDeviceToken, "no device token in the path") }
-        // No '/' byte means no '/' character; with one, only non-ASCII text needs the character search.
-        let hasSlashByte =
-            token.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "/")) }
-            ?? token.utf8.contains(UInt8(ascii: "/"))
-        guard !hasSlashByte || !(token.isPlainASCII || token.contains("/")) else {
-            throw APNsRejection(.badPath, "the path must be /3/device/<token>")
+        // Read once, for the last check below: a well-formed token (hexadecimal) has no '/', so only another
+        // needs the search. No '/' byte means no '/' character; with one, only non-ASCII text needs the
+        // character search.
+        let isWellFormed = Self.isWellFormedDeviceToken(token)
+        if !isWellFormed {
+            let text = String(token)
+            guard !text.utf8.contains(UInt8(ascii: "/")) || !(text.isPlainASCII || text.contains("/")) else {
+                throw APNsRejection(.badPath, "the path must be /3/device/<token>")
+            }
         }
 
         // MARK: Header syntax
@@ -57,14 +63,14 @@ extension APNsMock {
                 throw APNsRejection(.duplicateHeaders, "header \(all[i].name) was sent more than once")
             }
         }
-        guard Self.isWellFormedDeviceToken(token) else {
+        guard isWellFormed else {
             throw APNsRejection(.badDeviceToken, "a device token is 64 to 200 hexadecimal digits")
         }
     }
 
     /// The checks after the provider token's that read the request alone: topic, push type, priority,
     /// expiration, collapse ID, payload. Fills `info` with what they read.
-    func validatePush(_ request: HTTPRequest, fields: APNsRequestHeaders, info: inout APNsPushInfo)
+    func validatePush(_ request: HTTPRequest, fields: borrowing APNsRequestHeaders, info: inout APNsPushInfo)
         throws(APNsRejection)
     {
         // MARK: Topic and push type
@@ -88,7 +94,7 @@ extension APNsMock {
             pushType = raw
         } else {
             // Without the header APNs infers the type; a .voip topic means a VoIP push.
-            pushType = allowedTypes.contains("alert") ? "alert" : allowedTypes.sorted()[0]
+            pushType = allowedTypes.contains("alert") ? "alert" : allowedTypes[0]
         }
         info.pushType = fields.pushType
         info.effectivePushType = pushType
@@ -149,8 +155,9 @@ extension APNsMock {
     }
 
     /// The last check: what the `DeviceRegistry` knows of `token` now.
-    func validateDevice(_ token: String?, nowMs: Int64) throws(APNsRejection) {
-        if let token, let device = registry?.device(token) {
+    func validateDevice(_ token: Substring?, nowMs: Int64) throws(APNsRejection) {
+        // The token becomes a string of its own only when some device is registered.
+        if let token, let registry, !registry.isEmpty, let device = registry.device(String(token)) {
             if let env = device.environment, env != environment {
                 throw APNsRejection(.badDeviceToken, "the token belongs to the \(env.rawValue) environment")
             }
@@ -172,9 +179,8 @@ extension APNsMock {
     func judge(topic: String) -> TopicJudgement {
         if let known = lastTopic.withLock({ last in last?.topic == topic ? last?.judgement : nil }) { return known }
         let isValid = topic.utf8.count <= 255 && topic.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-        let judgement = TopicJudgement(
-            isValid: isValid, allowed: isValid ? Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID) : nil
-        )
+        let allowed = isValid ? Self.allowedPushTypes(topic: topic, bundle: credentials.bundleID) : nil
+        let judgement = TopicJudgement(isValid: isValid, allowed: allowed.map { $0.sorted() })
         lastTopic.withLock { $0 = (topic, judgement) }
         return judgement
     }
@@ -202,7 +208,10 @@ extension APNsMock {
     private static let pushTypeList = ["voip"] + pushTypes.subtracting(["voip"]).sorted()
 
     /// Even-length hexadecimal of 64 to 200 digits (32-byte tokens today; APNs allows longer ones).
-    static func isWellFormedDeviceToken(_ token: String) -> Bool {
+    static func isWellFormedDeviceToken(_ token: String) -> Bool { isWellFormedDeviceToken(token[...]) }
+
+    /// `isWellFormedDeviceToken` of a slice.
+    static func isWellFormedDeviceToken(_ token: Substring) -> Bool {
         var token = token
         return token.withUTF8 { bytes in
             let n = bytes.count

@@ -44,15 +44,25 @@ public final class APNsMock: HTTPImmediateHandler {
     }
 
     /// The provider token of an `authorization` value and what a capture shows of it, derived once per value.
-    struct ProviderCredential {
+    ///
+    /// A class: every push of a client reads the same one, and a struct of four strings and a list was
+    /// copied out of the cache and released again field by field.
+    final class ProviderCredential: Sendable {
         /// `bearerToken` of the value.
-        var jwt: String
+        let jwt: String
         /// `Redaction.peekKeyID` of the token.
-        var keyID: String?
+        let keyID: String?
         /// `Redaction.jwtPlaceholder` of the token.
-        var placeholder: String
+        let placeholder: String
         /// The token as a capture secret, in a list every capture of a push with it shares.
-        var secrets: [CaptureSecret]
+        let secrets: [CaptureSecret]
+
+        init(jwt: String, keyID: String?, placeholder: String, secrets: [CaptureSecret]) {
+            self.jwt = jwt
+            self.keyID = keyID
+            self.placeholder = placeholder
+            self.secrets = secrets
+        }
     }
 
     /// The most credentials kept; the cache starts over beyond it.
@@ -77,8 +87,10 @@ public final class APNsMock: HTTPImmediateHandler {
     struct TopicJudgement {
         /// At most 255 bytes of printable ASCII.
         var isValid: Bool
-        /// The push types the topic may carry; nil when it is not this bundle's.
-        var allowed: Set<String>?
+        /// The push types the topic may carry, sorted; nil when it is not this bundle's. A list: the types
+        /// are short strings (stored inline), and comparing with each of the one to three cost less than
+        /// hashing once for a set.
+        var allowed: [String]?
     }
 
     /// A mock judging requests against `credentials`, recording into `log`; `faults` and `registry` are optional.
@@ -105,8 +117,8 @@ public final class APNsMock: HTTPImmediateHandler {
     /// Judges and answers one request, recording it in the capture log.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
-        let token = deviceToken(inTarget: request.target)
-        let fault = request.version == .http2 ? faults?.next(mock: .apns, deviceToken: token) : nil
+        let token = deviceTokenSlice(inTarget: request.target)
+        let fault = request.version == .http2 ? faults?.next(mock: .apns, deviceToken: token.map(String.init)) : nil
         await fault?.delay()
         return respond(to: request, token: token, nowMs: now, fault: fault)
     }
@@ -118,7 +130,7 @@ public final class APNsMock: HTTPImmediateHandler {
         // The server read the wall clock when the request arrived, a moment ago: reading it again per
         // request cost about 1% of the mock's time.
         let now = clock.isSystem && request.arrivalMs > 0 ? request.arrivalMs : clock()
-        return respond(to: request, token: deviceToken(inTarget: request.target), nowMs: now, fault: nil)
+        return respond(to: request, token: deviceTokenSlice(inTarget: request.target), nowMs: now, fault: nil)
     }
 
     /// APNs lifts a connection's stream limit once a request with a valid provider token *arrives*, not
@@ -155,19 +167,18 @@ public final class APNsMock: HTTPImmediateHandler {
     }
 
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
-    func respond(to request: HTTPRequest, token: String?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
+    func respond(to request: HTTPRequest, token: Substring?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
         var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
         capture.environment = environment
-        if let token, !token.isEmpty { capture.deviceToken = token }
+        if let token, !token.isEmpty { capture.setDeviceToken(token) }
         if request.version != .http2 { return refuseHTTP1(request, capture: &capture) }
         let fields = APNsRequestHeaders(request.headers)
         let credential = fields.authorization.flatMap(providerCredential)
         capture.setSecrets(deviceToken: true, others: credential?.secrets ?? [])
         capture.jsonSource = .body
         let apnsID = fields.apnsID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
-        // What the capture shows of the push (left empty but for the apns-id when a fault answers):
-        // filled in place and handed to the capture once, as each copy retains and releases its strings.
-        var info = APNsPushInfo()
+        // What the capture shows of the push (`apns`, left empty but for the apns-id when a fault
+        // answers) is filled in place in the capture, as each copy retains and releases its strings.
 
         capture.fault = fault
 
@@ -186,9 +197,11 @@ public final class APNsMock: HTTPImmediateHandler {
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
         } else {
             do throws(APNsRejection) {
-                try validate(
-                    request, fields: fields, token: token, jwt: credential?.jwt, jwtKeyID: credential?.keyID,
-                    nowMs: now, info: &info, tokenValid: &tokenValid)
+                try capture.updateAPNs { info throws(APNsRejection) in
+                    try validate(
+                        request, fields: fields, token: token, jwt: credential?.jwt, jwtKeyID: credential?.keyID,
+                        nowMs: now, info: &info, tokenValid: &tokenValid)
+                }
                 var headers = HTTPHeaders()
                 headers.addLowercased("apns-id", apnsID)
                 response = HTTPResponse(status: 200, headers: headers)
@@ -212,8 +225,7 @@ public final class APNsMock: HTTPImmediateHandler {
         if tokenValid && !faultSetDirective && request.version == .http2 && markAuthenticated(request.connectionID) {
             response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
-        info.apnsID = apnsID
-        capture.apns = info
+        capture.updateAPNs { $0.apnsID = apnsID }
         capture.response = response
         _ = log.append(taking: &capture)
         return response
@@ -246,12 +258,16 @@ public final class APNsMock: HTTPImmediateHandler {
     }
 
     /// The device token in the path of request target `target` (see `deviceToken(inPath:)`).
-    func deviceToken(inTarget target: String) -> String? {
+    func deviceToken(inTarget target: String) -> String? { deviceTokenSlice(inTarget: target).map(String.init) }
+
+    /// `deviceToken(inTarget:)` as a slice of `target` (sharing its storage): a push records its token,
+    /// and a string of its own cost each push an allocation, and a free when the full log drops it.
+    func deviceTokenSlice(inTarget target: String) -> Substring? {
         // Plain ASCII, as targets are: one pass over the bytes finds the query and the prefix, where
         // splitting off the path and checking it apart scanned a new target three times per push.
         var copy = target
         let prefix: StaticString = "/3/device/"
-        let plain: String?? = copy.withUTF8 { bytes in
+        let plain: Range<Int>?? = copy.withUTF8 { bytes in
             var end = bytes.count
             for (i, b) in bytes.enumerated() {
                 if (b < 0x20 && b != 0x09) || b >= 0x7F { return .none }
@@ -259,12 +275,21 @@ public final class APNsMock: HTTPImmediateHandler {
             }
             let path = UnsafeBufferPointer(rebasing: bytes[..<end])
             let n = prefix.utf8CodeUnitCount
-            if path.count == n - 1 && memcmp(path.baseAddress!, prefix.utf8Start, n - 1) == 0 { return .some("") }
+            if path.count == n - 1 && memcmp(path.baseAddress!, prefix.utf8Start, n - 1) == 0 {
+                return .some(end..<end)
+            }
             guard path.count >= n, memcmp(path.baseAddress!, prefix.utf8Start, n) == 0 else { return .some(nil) }
-            return .some(String(decoding: UnsafeBufferPointer(rebasing: path[n...]), as: UTF8.self))
+            return .some(n..<end)
         }
-        if let plain { return plain }
-        return Self.deviceToken(inPath: pathOf(target))
+        if let plain {
+            // ASCII: byte offsets are character boundaries.
+            guard let plain else { return nil }
+            let utf8 = copy.utf8
+            let start = utf8.index(utf8.startIndex, offsetBy: plain.lowerBound)
+            let end = utf8.index(utf8.startIndex, offsetBy: plain.upperBound)
+            return copy[start..<end]
+        }
+        return Self.deviceToken(inPath: pathOf(target)).map { $0[...] }
     }
 
     /// The token in `/3/device/<token>`: nil when the path has another shape, empty when the token is missing.

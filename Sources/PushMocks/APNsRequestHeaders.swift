@@ -2,7 +2,10 @@ import HTTP
 
 /// The header fields the APNs mock reads, each the first of its name as `HTTPHeaders`' subscript
 /// gives it, found in one pass: looking each up by name compared every field's name every time.
-struct APNsRequestHeaders {
+///
+/// Not copyable, so the checks borrow it: copies of its seven strings (a retain and a release of each)
+/// cost about 25 reference-count operations per push.
+struct APNsRequestHeaders: ~Copyable {
     var authorization: String?
     var apnsID: String?
     var topic: String?

@@ -126,21 +126,33 @@ public struct Capture: Sendable {
     /// Position in the log, from 1; assigned when recorded.
     public var sequence: Int {
         get { storage.sequence }
-        set { writable.sequence = newValue }
+        set {
+            makeUnique()
+            storage.sequence = newValue
+        }
     }
     /// Arrival of the complete request, ms since the UNIX epoch.
     public var arrivalMs: Int64 {
         get { storage.arrivalMs }
-        set { writable.arrivalMs = newValue }
+        set {
+            makeUnique()
+            storage.arrivalMs = newValue
+        }
     }
     public var mock: MockProviderID {
         get { storage.mock }
-        set { writable.mock = newValue }
+        set {
+            makeUnique()
+            storage.mock = newValue
+        }
     }
     /// The APNs environment (APNs captures only).
     public var environment: APNsEnvironment? {
         get { storage.environment }
-        set { writable.environment = newValue }
+        set {
+            makeUnique()
+            storage.environment = newValue
+        }
     }
     /// `:authority` or `host`.
     public var authority: String? {
@@ -148,7 +160,10 @@ public struct Capture: Sendable {
             if let set = storage.authority { return set }
             return storage.request.authorityOrHost
         }
-        set { writable.authority = .some(newValue) }
+        set {
+            makeUnique()
+            storage.authority = .some(newValue)
+        }
     }
     /// The real provider host the request was addressed to (`api.push.apple.com`, …) when it came
     /// through impersonation or named one in `:authority`, SNI or its `CONNECT`; nil at the mock's own URL.
@@ -157,34 +172,67 @@ public struct Capture: Sendable {
             if let set = storage.addressedHost { return set }
             return ImpersonatedHost.addressed(by: storage.request)
         }
-        set { writable.addressedHost = .some(newValue) }
+        set {
+            makeUnique()
+            storage.addressedHost = .some(newValue)
+        }
     }
     /// The APNs device token from the path, or the FCM registration token (`message.token`).
     public var deviceToken: String? {
-        get { storage.deviceToken }
-        set { writable.deviceToken = newValue }
+        get {
+            if let token = storage.deviceToken { return token }
+            return storage.deviceTokenSlice.map(String.init)
+        }
+        set {
+            makeUnique()
+            storage.deviceToken = newValue
+            storage.deviceTokenSlice = nil
+        }
+    }
+
+    /// Sets `deviceToken` to `token`, kept as a slice (of the request's target, for the APNs mock): a
+    /// string of its own cost every push an allocation, and a free when the full log dropped it.
+    mutating func setDeviceToken(_ token: Substring) {
+        makeUnique()
+        storage.deviceToken = nil
+        storage.deviceTokenSlice = token
     }
     /// The FCM target of any kind (FCM captures only).
     public var fcmTarget: FCMTarget? {
         get { storage.fcmTarget }
-        set { writable.fcmTarget = newValue }
+        set {
+            makeUnique()
+            storage.fcmTarget = newValue
+        }
     }
     public var method: String {
         get { storage.request.method }
-        set { writable.request.method = newValue }
+        set {
+            makeUnique()
+            storage.request.method = newValue
+        }
     }
     /// Path and query as sent.
     public var target: String {
         get { storage.request.target }
-        set { writable.request.target = newValue }
+        set {
+            makeUnique()
+            storage.request.target = newValue
+        }
     }
     public var headers: HTTPHeaders {
         get { storage.request.headers }
-        set { writable.request.headers = newValue }
+        set {
+            makeUnique()
+            storage.request.headers = newValue
+        }
     }
     public var body: [UInt8] {
         get { storage.request.body }
-        set { writable.request.body = newValue }
+        set {
+            makeUnique()
+            storage.request.body = newValue
+        }
     }
     /// The body parsed as JSON, when it was JSON.
     public var json: JSONValue? {
@@ -194,12 +242,18 @@ public struct Capture: Sendable {
             case .body: return body.isEmpty || body.count > Self.maxParsedBody ? nil : try? JSONValue.parse(body)
             }
         }
-        set { writable.jsonSource = .value(newValue) }
+        set {
+            makeUnique()
+            storage.jsonSource = .value(newValue)
+        }
     }
     /// Where `json` comes from: a value set by the mock, or the body, parsed when read.
     var jsonSource: JSONSource {
         get { storage.jsonSource }
-        set { writable.jsonSource = newValue }
+        set {
+            makeUnique()
+            storage.jsonSource = newValue
+        }
     }
     /// The largest body `json` is parsed from.
     static let maxParsedBody = 1 << 20
@@ -213,61 +267,101 @@ public struct Capture: Sendable {
     /// What the mock answered. When `response.directive` is `.resetWithoutResponse` the client never saw it.
     public var response: HTTPResponse {
         get { storage.response }
-        set { writable.response = newValue }
+        set {
+            makeUnique()
+            storage.response = newValue
+        }
     }
     public var outcome: CaptureOutcome {
         get { storage.outcome }
-        set { writable.outcome = newValue }
+        set {
+            makeUnique()
+            storage.outcome = newValue
+        }
     }
     /// Why the mock decided as it did, in words (e.g. which JWT claim was wrong); nil when accepted.
     public var detail: String? {
         get { storage.detail }
-        set { writable.detail = newValue }
+        set {
+            makeUnique()
+            storage.detail = newValue
+        }
     }
     /// The fault plan applied to this request, if any.
     public var fault: AppliedFault? {
         get { storage.fault?.value }
-        set { writable.fault = newValue.map(CaptureBox.init) }
+        set {
+            makeUnique()
+            storage.fault = newValue.map(CaptureBox.init)
+        }
     }
     public var connectionID: UInt64 {
         get { storage.request.connectionID }
-        set { writable.request.connection.id = newValue }
+        set {
+            makeUnique()
+            storage.request.connection.id = newValue
+        }
     }
     public var streamID: Int32? {
         get { storage.request.streamID }
-        set { writable.request.streamID = newValue }
+        set {
+            makeUnique()
+            storage.request.streamID = newValue
+        }
     }
     public var httpVersion: HTTPVersion {
         get { storage.request.version }
-        set { writable.request.version = newValue }
+        set {
+            makeUnique()
+            storage.request.version = newValue
+        }
     }
     /// What the APNs mock understood (APNs captures only).
     public var apns: APNsPushInfo? {
-        get { storage.apns }
-        set { writable.apns = newValue }
+        get { storage.hasAPNs ? storage.apns : nil }
+        set {
+            makeUnique()
+            storage.hasAPNs = newValue != nil
+            storage.apns = newValue ?? APNsPushInfo()
+        }
+    }
+
+    /// Calls `body` with `apns` (made empty first when nil) to change in place: setting a changed
+    /// copy retained and released each of its strings.
+    mutating func updateAPNs<R, E: Error>(_ body: (inout APNsPushInfo) throws(E) -> R) throws(E) -> R {
+        makeUnique()
+        storage.hasAPNs = true
+        return try body(&storage.apns)
     }
 
     /// The normalised FCM message (FCM captures whose body could be read).
     public var fcm: FCMMessageInfo? {
         get { storage.fcm?.value }
-        set { writable.fcm = newValue.map(CaptureBox.init) }
+        set {
+            makeUnique()
+            storage.fcm = newValue.map(CaptureBox.init)
+        }
     }
     /// The OAuth client (`iss` of the assertion) when known (OAuth captures only).
     public var oauthClient: String? {
         get { storage.oauthClient }
-        set { writable.oauthClient = newValue }
+        set {
+            makeUnique()
+            storage.oauthClient = newValue
+        }
     }
     /// Values to redact when rendering.
     public var secrets: [CaptureSecret] {
         get {
-            guard storage.deviceTokenIsSecret, let token = storage.deviceToken, !token.isEmpty else {
+            guard storage.deviceTokenIsSecret, let token = deviceToken, !token.isEmpty else {
                 return storage.secrets
             }
             return [CaptureSecret(value: token, replacement: Redaction.shortToken(token))] + storage.secrets
         }
         set {
-            writable.secrets = newValue
-            writable.deviceTokenIsSecret = false
+            makeUnique()
+            storage.secrets = newValue
+            storage.deviceTokenIsSecret = false
         }
     }
 
@@ -278,18 +372,18 @@ public struct Capture: Sendable {
     /// builds no list and no short form of the token for it, which cost about 2% of the APNs mock's
     /// CPU per push. The entry follows `deviceToken` if that changes later.
     mutating func setSecrets(deviceToken: Bool, others: [CaptureSecret]) {
-        writable.secrets = others
-        writable.deviceTokenIsSecret = deviceToken
+        makeUnique()
+        storage.secrets = others
+        storage.deviceTokenIsSecret = deviceToken
     }
 
     private var storage: Storage
 
-    /// The storage, copied first when another capture shares it.
-    private var writable: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-            return storage
-        }
+    /// Copies the storage first when another capture shares it, before a change. (Changes go to
+    /// `storage` itself after this, not through a getter handing it out, which retained and released it
+    /// for each: a dozen changes per push.)
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
     }
 
     /// A capture of `request` with no response yet.
@@ -306,7 +400,7 @@ public struct Capture: Sendable {
     /// False when the mock reset the connection instead of answering.
     public var responseSent: Bool { response.directive != .resetWithoutResponse }
 
-    // @unchecked Sendable: a storage object is mutated only through `writable`, that is while one
+    // @unchecked Sendable: a storage object is mutated only after `makeUnique`, that is while one
     // capture alone holds it; shared storage is never written.
     private final class Storage: @unchecked Sendable {
         var sequence: Int
@@ -319,7 +413,9 @@ public struct Capture: Sendable {
         /// `authority` and `addressedHost` once set; until then derived from `request` when read.
         var authority: String??
         var addressedHost: ImpersonatedHost??
+        /// `deviceToken` when set as a string; `deviceTokenSlice` when set as a slice.
         var deviceToken: String?
+        var deviceTokenSlice: Substring?
         var fcmTarget: FCMTarget?
         var response: HTTPResponse
         var outcome: CaptureOutcome
@@ -327,8 +423,10 @@ public struct Capture: Sendable {
         /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
         var fault: CaptureBox<AppliedFault>?
         /// In line, unlike `fault` and `fcm`: most captures are APNs pushes, and a box of its own cost
-        /// each one an allocation, and a free when the full log drops it.
-        var apns: APNsPushInfo?
+        /// each one an allocation, and a free when the full log drops it. Not optional (`hasAPNs` says
+        /// whether it is set), so it is changed in place: changing an optional's value copied it.
+        var apns: APNsPushInfo
+        var hasAPNs: Bool
         var fcm: CaptureBox<FCMMessageInfo>?
         var oauthClient: String?
         /// The secrets but the device token's (see `setSecrets`).
@@ -346,12 +444,14 @@ public struct Capture: Sendable {
             authority = nil
             addressedHost = nil
             deviceToken = nil
+            deviceTokenSlice = nil
             fcmTarget = nil
             response = HTTPResponse(status: 0)
             outcome = .rejected(reason: "unanswered")
             detail = nil
             fault = nil
-            apns = nil
+            apns = APNsPushInfo()
+            hasAPNs = false
             fcm = nil
             oauthClient = nil
             secrets = []
@@ -368,12 +468,14 @@ public struct Capture: Sendable {
             authority = other.authority
             addressedHost = other.addressedHost
             deviceToken = other.deviceToken
+            deviceTokenSlice = other.deviceTokenSlice
             fcmTarget = other.fcmTarget
             response = other.response
             outcome = other.outcome
             detail = other.detail
             fault = other.fault
             apns = other.apns
+            hasAPNs = other.hasAPNs
             fcm = other.fcm
             oauthClient = other.oauthClient
             secrets = other.secrets

@@ -75,6 +75,9 @@ public final class DeviceRegistry: Sendable {
         devices.withLock { $0.isEmpty ? nil : $0[Self.key(token)] }
     }
 
+    /// True when no token is known (every token is accepted).
+    public var isEmpty: Bool { devices.withLock { $0.isEmpty } }
+
     /// Every known token, sorted by token.
     public var all: [Device] { devices.withLock { $0.values.sorted { $0.token < $1.token } } }
 
