@@ -31,13 +31,14 @@ extension CallCommand {
         embedded: Bool, startFailure: String, _ start: (RunCleanup) async throws -> (Target, MockStack)
     ) async throws -> ExitCode {
         let cleanup = RunCleanup()
-        let signals = CallSignals()
+        let signals = CallSignals(command: "call")
         let watching = signals.watch(cleanup: cleanup)
         let started: (target: Target, mocks: MockStack)
         do { started = try await start(cleanup) } catch let error as ConfigurationError {
             await cleanup.run()
             throw error
         } catch {
+            await signals.yieldToInterruption()
             await cleanup.run()
             Console.error("ringcheck call: \(startFailure): \(error)")
             return .inconclusive

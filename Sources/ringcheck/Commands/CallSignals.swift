@@ -5,27 +5,36 @@ import Synchronization
     import Glibc
 #endif
 
-/// Ctrl-C and SIGTERM for `ringcheck call`, one watcher for the whole command: while the mocks and
+/// Ctrl-C and SIGTERM for `ringcheck call` and `ringcheck load`, one watcher for the whole command: while the mocks and
 /// the backend start, a signal stops what was started and exits (128 + signal); once the call is
 /// placed, it is handed to the caller, which cancels or hangs up the call before exiting.
 final class CallSignals: Sendable {
     private enum Phase {
         case startingUp
+        /// A signal came while starting: the watcher is stopping what was started, then exits.
+        case stopping
         case calling(waiter: CheckedContinuation<Void, Never>?, arrived: Bool)
     }
     private let phase = Mutex(Phase.startingUp)
+    /// The command's name in messages (`call`, `load`).
+    private let command: String
+
+    init(command: String) { self.command = command }
 
     /// Installs the handlers and starts watching; false when signals cannot be caught here.
     func watch(cleanup: RunCleanup) -> Bool {
         do { try TerminationSignals.install() } catch {
-            Console.error("ringcheck call: Ctrl-C will not cancel the call: \(error)")
+            Console.error("ringcheck \(self.command): Ctrl-C will not stop it cleanly: \(error)")
             return false
         }
         Task.detached {
             let signal = await TerminationSignals.wait()
             let startingUp = self.phase.withLock { phase -> Bool in
                 switch phase {
-                case .startingUp: return true
+                case .startingUp:
+                    phase = .stopping
+                    return true
+                case .stopping: return false
                 case .calling(let waiter, _):
                     phase = .calling(waiter: nil, arrived: true)
                     waiter?.resume()
@@ -33,11 +42,21 @@ final class CallSignals: Sendable {
                 }
             }
             guard startingUp else { return }
-            Console.error("ringcheck call: interrupted (signal \(signal)) while starting; stopping what it started…")
+            Console.error(
+                "ringcheck \(self.command): interrupted (signal \(signal)) while starting; stopping what it started…")
             await cleanup.run()
             exit(128 + signal)
         }
         return true
+    }
+
+    /// Called when starting failed: if a signal came meanwhile, the failure is most likely the signal's
+    /// own clean-up stopping the backend, so this never returns and the watcher exits with 128 + the
+    /// signal once the clean-up is done (reporting the failure instead made a Ctrl-C exit 3 when the
+    /// start noticed the stopped backend first). Returns at once when no signal came.
+    func yieldToInterruption() async {
+        guard phase.withLock({ if case .stopping = $0 { true } else { false } }) else { return }
+        while true { try? await Task.sleep(for: .seconds(3600)) }
     }
 
     /// The call is placed: from now on a signal is the caller's to handle.

@@ -110,7 +110,7 @@ struct LoadCommand: RingcheckCommand {
         try ReportDirectory.prepare(reportDir)
         let cleanup = RunCleanup()
         // Ctrl-C while starting stops what was started; once calls run, it stops starting new ones.
-        let signals = CallSignals()
+        let signals = CallSignals(command: "load")
         let watching = signals.watch(cleanup: cleanup)
         let started: LoadBackend
         do {
@@ -126,6 +126,7 @@ struct LoadCommand: RingcheckCommand {
             await cleanup.run()
             throw error
         } catch {
+            await signals.yieldToInterruption()
             await cleanup.run()
             Console.error("ringcheck load: cannot start: \(error)")
             return .inconclusive
