@@ -12,6 +12,8 @@ public struct ClientRequest: Sendable {
     public var timeoutSeconds: Double?
     /// The HTTP version for this request; nil uses the client's `httpVersion`.
     public var httpVersion: ClientHTTPVersion?
+    /// Open a new connection even when an idle one could be reused (a race's warm-ups).
+    var freshConnection = false
 
     public init(
         method: String = "GET", url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],

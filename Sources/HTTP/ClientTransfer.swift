@@ -168,6 +168,7 @@ final class ClientTransfer: @unchecked Sendable {
             try set(CURLOPT_FRESH_CONNECT, 1)
             try set(CURLOPT_FORBID_REUSE, 1)
         }
+        if r.freshConnection { try set(CURLOPT_FRESH_CONNECT, 1) }
         if let caFile = configuration.caFile { try set(CURLOPT_CAINFO, caFile) }
         if configuration.insecureSkipVerify {
             try set(CURLOPT_SSL_VERIFYPEER, 0)

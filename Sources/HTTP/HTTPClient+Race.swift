@@ -63,8 +63,10 @@ extension HTTPClient {
     }
 
     /// Opens the connections a race needs. One warm-up per origin first, which also tells libcurl whether
-    /// the origin multiplexes; then, for origins that answered over HTTP/1.1, as many concurrent warm-ups
-    /// as the race has requests there (one reuses the first connection, the others open their own).
+    /// the origin multiplexes; then, for origins that answered over HTTP/1.1, one warm-up on a new
+    /// connection for each further request of the race there. (Concurrent warm-ups left to choose did not
+    /// always open their own: on a busy machine one started after another had finished and reused its
+    /// connection, and a racing request then had to connect.)
     /// Warm-up failures are not reported: the racing requests meet the same problem and report it.
     private func warmUpConnections(
         for requests: [ClientRequest], method: String, path: String, headers: HTTPHeaders
@@ -87,8 +89,10 @@ extension HTTPClient {
         var more: [ClientTransfer] = []
         for (origin, outcome) in zip(origins, outcomes) where origin.count > 1 {
             guard case .success(let response) = outcome.result, response.version == .http1_1 else { continue }
-            for _ in 0..<origin.count {
-                more.append(try ClientTransfer(request: origin.sample, configuration: configuration))
+            var fresh = origin.sample
+            fresh.freshConnection = true
+            for _ in 1..<origin.count {
+                more.append(try ClientTransfer(request: fresh, configuration: configuration))
             }
         }
         _ = await loop.perform(more)
