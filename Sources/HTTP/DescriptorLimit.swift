@@ -12,13 +12,6 @@ import Glibc
 public enum DescriptorLimit {
     /// `RLIM_INFINITY`, which Swift imports as a literal that does not fit `rlim_t`.
     static let infinity = rlim_t.max
-    /// The soft limit after the raise (nil when it cannot be read).
-    public static var current: Int? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
-        return limit.rlim_cur == Self.infinity ? Int.max : Int(limit.rlim_cur)
-    }
-
     /// Raises the soft limit to the hard limit (at most the kernel's `fs.nr_open`) the first time it is
     /// called; later calls do nothing. A failure leaves the limit as it was.
     public static func raise() { _ = raisedOnce }
