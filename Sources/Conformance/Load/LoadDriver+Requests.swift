@@ -80,15 +80,11 @@ extension LoadDriver {
             zip(callers, callerInstallations).map { ($0.0, [$0.1]) } + zip(callees, devices).map { ($0.0, $0.1) }
         for (user, list) in owned {
             for d in list {
-                var body: JSONValue = ["token": .string(d.token), "appId": .string(target.appId)]
-                if let env = d.environment { body = body.setting("apnsEnvironment", to: .string(env.rawValue)) }
-                let path = TargetRoutes.fill(
-                    target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+                let registration = d.registration(on: target)
                 let invoked = ContinuousClock.now
                 let reply = await send(
-                    .registerToken, "PUT", path, as: user, body: body,
-                    values: ["installationId": .string(d.installationId), "kind": .string(d.kind.rawValue)],
-                    installation: d.installationId)
+                    .registerToken, "PUT", registration.path, as: user, body: registration.body,
+                    values: registration.values, installation: d.installationId)
                 recorder.latency(.register, ms: Self.seconds(ContinuousClock.now - invoked) * 1000)
                 guard let status = reply.status, (200..<300).contains(status) else {
                     return "registering \(d.name) of \(user.userId) failed: "

@@ -73,13 +73,9 @@ extension FakeCaller {
 
     /// Registers `d` for `user`; the reason when it cannot be registered.
     func register(_ d: VirtualCallee, of user: TargetUser) async -> String? {
-        var body: JSONValue = ["token": .string(d.token), "appId": .string(target.appId)]
-        if let env = d.environment { body = body.setting("apnsEnvironment", to: .string(env.rawValue)) }
-        let path = TargetRoutes.fill(
-            target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+        let registration = d.registration(on: target)
         let reply = await send(
-            .registerToken, "PUT", path, as: user, body: body,
-            values: ["installationId": .string(d.installationId), "kind": .string(d.kind.rawValue)])
+            .registerToken, "PUT", registration.path, as: user, body: registration.body, values: registration.values)
         guard reply.ok else {
             return
                 "registering the virtual \(d.name) for \(user.userId) failed: \(reply.sent) → \(reply.summary)"
