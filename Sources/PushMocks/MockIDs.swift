@@ -15,19 +15,34 @@ enum MockIDs {
         var (high, low) = randomPool.withLock { $0.next128() }
         high = high & ~0xF000 | 0x4000  // version 4
         low = low & ~(0xC0 << 56) | (0x80 << 56)  // variant 10
-        // Digit by digit from the two words: it runs for every APNs answer.
+        // From a digit table, in five runs of fixed length: it runs for every APNs answer, and a loop
+        // over the 32 digits with a branch for each dash and each digit cost about 2% of the mock's CPU.
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 36) { out in
-            var n = 0
-            for k in 0..<32 {
-                if k == 8 || k == 12 || k == 16 || k == 20 {
-                    out[n] = UInt8(ascii: "-")
-                    n &+= 1
-                }
-                let word = k < 16 ? high : low
-                out[n] = hexDigit(UInt8(truncatingIfNeeded: word &>> UInt64(60 &- 4 &* (k & 15))), uppercase: uppercase)
-                n &+= 1
-            }
-            return n
+            let table = digits.utf8Start
+            let p = out.baseAddress!
+            writeHex(high &>> 32, count: 8, to: p, table: table)
+            p[8] = UInt8(ascii: "-")
+            writeHex(high &>> 16, count: 4, to: p + 9, table: table)
+            p[13] = UInt8(ascii: "-")
+            writeHex(high, count: 4, to: p + 14, table: table)
+            p[18] = UInt8(ascii: "-")
+            writeHex(low &>> 48, count: 4, to: p + 19, table: table)
+            p[23] = UInt8(ascii: "-")
+            writeHex(low, count: 12, to: p + 24, table: table)
+            return 36
+        }
+    }
+
+    /// Writes the low `count` hexadecimal digits of `word`, most significant first.
+    @inline(__always)
+    private static func writeHex(
+        _ word: UInt64, count: Int, to out: UnsafeMutablePointer<UInt8>, table: UnsafePointer<UInt8>
+    ) {
+        var word = word
+        for i in stride(from: count - 1, through: 0, by: -1) {
+            out[i] = table[Int(truncatingIfNeeded: word & 0xF)]
+            word &>>= 4
         }
     }
 
