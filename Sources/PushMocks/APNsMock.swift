@@ -180,7 +180,7 @@ public final class APNsMock: HTTPImmediateHandler {
         // What the capture shows of the push (`apns`, left empty but for the apns-id when a fault
         // answers) is filled in place in the capture, as each copy retains and releases its strings.
 
-        capture.fault = fault
+        if fault != nil { capture.fault = fault }
 
         var response: HTTPResponse
         var tokenValid = false
@@ -226,7 +226,11 @@ public final class APNsMock: HTTPImmediateHandler {
             response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
         capture.updateAPNs { $0.apnsID = apnsID }
-        capture.response = response
+        if capture.outcome.isAccepted && environment != .sandbox && fault == nil {
+            capture.setAPNsAcceptance(directive: response.directive)
+        } else {
+            capture.response = response
+        }
         _ = log.append(taking: &capture)
         return response
     }

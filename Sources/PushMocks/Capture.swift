@@ -266,11 +266,26 @@ public struct Capture: Sendable {
     }
     /// What the mock answered. When `response.directive` is `.resetWithoutResponse` the client never saw it.
     public var response: HTTPResponse {
-        get { storage.response }
+        get {
+            guard storage.responseIsAPNsAcceptance else { return storage.response }
+            var headers = HTTPHeaders()
+            headers.addLowercased("apns-id", storage.apns.apnsID)
+            return HTTPResponse(status: 200, headers: headers, directive: storage.response.directive)
+        }
         set {
             makeUnique()
             storage.response = newValue
+            storage.responseIsAPNsAcceptance = false
         }
+    }
+
+    /// Sets `response` to APNs' answer to an accepted push: 200 with `apns-id` (the one in `apns`) alone,
+    /// and `directive`. Kept as that fact, not as the answer's header list: a list of its own in every
+    /// capture cost an allocation, and a free when the full log dropped it.
+    mutating func setAPNsAcceptance(directive: ConnectionDirective) {
+        makeUnique()
+        storage.response = HTTPResponse(status: 200, directive: directive)
+        storage.responseIsAPNsAcceptance = true
     }
     public var outcome: CaptureOutcome {
         get { storage.outcome }
@@ -417,7 +432,9 @@ public struct Capture: Sendable {
         var deviceToken: String?
         var deviceTokenSlice: Substring?
         var fcmTarget: FCMTarget?
+        /// The answer; when `responseIsAPNsAcceptance`, its status, headers and body are made when read.
         var response: HTTPResponse
+        var responseIsAPNsAcceptance: Bool
         var outcome: CaptureOutcome
         var detail: String?
         /// Out of line, as `fcm` is: rarely set, and large (every capture's storage is allocated whole).
@@ -447,6 +464,7 @@ public struct Capture: Sendable {
             deviceTokenSlice = nil
             fcmTarget = nil
             response = HTTPResponse(status: 0)
+            responseIsAPNsAcceptance = false
             outcome = .rejected(reason: "unanswered")
             detail = nil
             fault = nil
@@ -471,6 +489,7 @@ public struct Capture: Sendable {
             deviceTokenSlice = other.deviceTokenSlice
             fcmTarget = other.fcmTarget
             response = other.response
+            responseIsAPNsAcceptance = other.responseIsAPNsAcceptance
             outcome = other.outcome
             detail = other.detail
             fault = other.fault

@@ -64,6 +64,21 @@ import Testing
         #expect(f.mocks.log.captures().last?.environment == .sandbox)
     }
 
+    @Test func theCaptureKeepsTheAnswerTheClientGot() async throws {
+        for mock in [f.mocks.apnsProduction, f.mocks.apnsSandbox] {
+            let response = await send(f.apnsRequest(), to: mock)
+            let kept = try #require(f.mocks.log.captures().last).response
+            #expect(kept.status == 200 && response.status == 200)
+            #expect(kept.headers == response.headers)
+            #expect(kept.body.isEmpty)
+            #expect(kept.directive == response.directive)
+        }
+        // The first accepted push of a connection lifts its stream limit: the answer carries that directive.
+        let first = await send(f.apnsRequest(connectionID: 4242))
+        #expect(first.directive != .none)
+        #expect(try #require(f.mocks.log.captures().last).response.directive == first.directive)
+    }
+
     @Test func acceptsHostHeaderInsteadOfAuthority() async {
         let response = await send(
             f.apnsRequest(extraHeaders: [("host", "api.push.apple.com")], authority: nil))
