@@ -105,6 +105,10 @@ public struct ChildProcess: Sendable {
     }
 
     /// Waits up to `timeout` seconds for the child to end and returns its status; nil if it is still running.
+    ///
+    /// It polls on the calling thread: call it from a thread of its own (as `CommandRunner` does), never from
+    /// async code, where two such waits hold both pool threads of a 2-core machine until their children end.
+    /// Async code awaits an exit through `ExitWatcher`.
     public func wait(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         var pause: UInt32 = 200

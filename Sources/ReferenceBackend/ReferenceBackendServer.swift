@@ -116,7 +116,7 @@ public final class ReferenceBackendServer: Sendable {
 
     /// Stops accepting requests, then stops the worker and sweeper and waits for them.
     public func stop() async {
-        server.stop()
+        await server.stop()
         let running = tasks.withLock { tasks in
             defer { tasks.removeAll() }
             return tasks

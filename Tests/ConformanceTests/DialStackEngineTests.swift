@@ -9,7 +9,7 @@ import Testing
 /// latency noted on the timeline.
 @Suite(.serialized) struct DialStackEngineTests {
     @Test func conformingReferencePassesTheWholeSuite() async throws {
-        let stack = try DialStackTestStack.start()
+        let stack = try await DialStackTestStack.start()
         let results = await stack.run()
         await stack.stop()
         #expect(results.count == stack.suite.scenarios.count)

@@ -110,7 +110,7 @@ import Testing
 
     /// The suite through a target file: accounts whose IDs differ from DialStack's, mapped by dialstackUserId.
     @Test func theSuiteRunsThroughATargetFileAndTheUserMappingMatters() async throws {
-        let stack = try DialStackTestStack.start()
+        let stack = try await DialStackTestStack.start()
         defer { Task { await stack.stop() } }
         func engine(mapped: Bool) throws -> ScenarioEngine {
             let users = ["a", "b", "c"].map { name in

@@ -20,11 +20,11 @@ final class DialStackTestStack: Sendable {
     }
 
     /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound).
-    static func start(defects: Set<WakeUpDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000) throws
+    static func start(defects: Set<WakeUpDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000) async throws
         -> DialStackTestStack
     {
         let suite = try Suite.load(directory: suiteDirectory)
-        let mocks = try MockStack.start()
+        let mocks = try await MockStack.start()
         var users: [BackendUser] = []
         for run in 0..<runs {
             for name in ["a", "b", "c"] {
@@ -75,7 +75,7 @@ final class DialStackTestStack: Sendable {
     func stop() async {
         engine.shutdown()
         await server.stop()
-        mocks.stop()
+        await mocks.stop()
     }
 
     /// Runs `ids` (default: the whole suite) concurrently, one attempt each.

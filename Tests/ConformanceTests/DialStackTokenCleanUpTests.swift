@@ -21,7 +21,7 @@ import Testing
     /// Runs `wake.every-device` (b's four devices, one registered by a step) through a file with `operations`; the run's clean-up warnings
     /// and the tokens the backend still holds for b afterwards.
     func run(_ operations: String) async throws -> (warnings: [String], left: Int, passed: Bool) {
-        let stack = try DialStackTestStack.start(runs: 1)
+        let stack = try await DialStackTestStack.start(runs: 1)
         defer { Task { await stack.stop() } }
         let file = try TargetFile.load(
             text: """

@@ -25,7 +25,7 @@ import Testing
     /// `apns-expiration` is CALLX-APNS-5's field: its mismatch fails that requirement and not the push
     /// type (CALLX-APNS-2) or the step's own (CALLX-APNS-1).
     @Test func aMismatchingFieldIsChargedToItsOwnRequirement() async throws {
-        let stack = try EngineTestStack.start(defects: [.apnsExpiration30])
+        let stack = try await EngineTestStack.start(defects: [.apnsExpiration30])
         let results = await stack.run(["payload.apns-invitation"])
         await stack.stop()
         let o = try #require(results.first?.attempts.first)
@@ -55,7 +55,7 @@ import Testing
     @Test func aFailureNamesTheProvidersRefusalFirst() async throws {
         let (dir, suite) = try Self.suite(
             Self.refused.replacingOccurrences(of: " REQUIREMENT", with: ", requirement: CALLX-E2E-1"))
-        let stack = try EngineTestStack.start()
+        let stack = try await EngineTestStack.start()
         let results = await stack.run(in: suite)
         await stack.stop()
         _ = dir
@@ -72,7 +72,7 @@ import Testing
     /// stops as a harness error (its requirements inconclusive), never as an unattributed failure.
     @Test func aWaitWithoutARequirementStopsTheScenario() async throws {
         let (dir, suite) = try Self.suite(Self.refused.replacingOccurrences(of: " REQUIREMENT", with: ""))
-        let stack = try EngineTestStack.start()
+        let stack = try await EngineTestStack.start()
         let results = await stack.run(in: suite)
         await stack.stop()
         _ = dir

@@ -90,8 +90,8 @@ import Testing
 
 /// The provider keys the engine looks for in every push.
 @Suite struct EngineProviderSecretTests {
-    @Test func theMocksKeysAreKnownSecrets() throws {
-        let mocks = try PushMocks.MockStack.start()
+    @Test func theMocksKeysAreKnownSecrets() async throws {
+        let mocks = try await PushMocks.MockStack.start()
         defer { mocks.stop() }
         let lines = ScenarioEngine.keyLines(mocks)
         // The .p8 key and the service account's key each give at least one base64 line.

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct EngineReferenceTests {
     @Test func wholeSuitePassesAgainstTheReferenceBackend() async throws {
         let (results, scenarioCount) = try await SuiteRunGate.exclusive {
-            let stack = try EngineTestStack.start()
+            let stack = try await EngineTestStack.start()
             let results = await stack.run()
             await stack.stop()
             return (results, stack.suite.scenarios.count)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aDefectIsChargedToItsRequirementWithEvidence() async throws {
-        let stack = try EngineTestStack.start(defects: [.apnsExpiration30])
+        let stack = try await EngineTestStack.start(defects: [.apnsExpiration30])
         let results = await stack.run(["payload.apns-invitation"])
         await stack.stop()
         let o = try #require(results.first?.attempts.first)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func missingCapabilityIsNotApplicableWithTheReason() async throws {
-        let stack = try EngineTestStack.start(capabilities: [.mediaSession])
+        let stack = try await EngineTestStack.start(capabilities: [.mediaSession])
         let results = await stack.run(["delivery.retry-through-503", "media.winner-and-caller-only"])
         await stack.stop()
         let byId = Dictionary(results.map { ($0.scenario.id, $0.attempts[0]) }, uniquingKeysWith: { a, _ in a })
@@ -58,14 +58,14 @@ import Testing
 
     @Test func retentionScenariosNeedADeclaredRetention() async throws {
         // The capability alone is not enough: overflowing the feed needs the number.
-        let stack = try EngineTestStack.start(eventRetention: nil)
+        let stack = try await EngineTestStack.start(eventRetention: nil)
         let results = await stack.run(["events.retention-gap"])
         await stack.stop()
         #expect(results.first?.attempts.first?.status == .notApplicable(reason: "the target lacks eventRetention"))
     }
 
     @Test func aScenarioPastItsTimeLimitIsATimeoutNeverAPass() async throws {
-        let stack = try EngineTestStack.start(scenarioTimeout: .milliseconds(300))
+        let stack = try await EngineTestStack.start(scenarioTimeout: .milliseconds(300))
         let results = await stack.run(["basic.cancel-before-answer"])
         await stack.stop()
         let o = try #require(results.first?.attempts.first)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func anUnreachableBackendIsAHarnessErrorNotAFailure() async throws {
-        let stack = try EngineTestStack.start()
+        let stack = try await EngineTestStack.start()
         await stack.server.stop()
         let results = await stack.run(["tokens.delete"])
         await stack.stop()
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func eachRunGetsItsOwnAccountsAndDevices() async throws {
-        let stack = try EngineTestStack.start()
+        let stack = try await EngineTestStack.start()
         // Literal operation IDs and callIds in these scenarios would collide if runs shared accounts.
         let results = await stack.run(["idempotency.create-retry", "idempotency.create-conflict"], repeatCount: 3)
         await stack.stop()

@@ -20,9 +20,9 @@ final class EngineTestStack: Sendable {
         defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
         scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 60,
         profile: (any Profile)? = nil
-    ) throws -> EngineTestStack {
+    ) async throws -> EngineTestStack {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
-        let mocks = try MockStack.start()
+        let mocks = try await MockStack.start()
         var users: [BackendUser] = []
         for run in 0..<runs {
             for name in ["a", "b", "c"] {
@@ -73,7 +73,7 @@ final class EngineTestStack: Sendable {
     func stop() async {
         engine.shutdown()
         await server.stop()
-        mocks.stop()
+        await mocks.stop()
         if let log = engine.target.backendLog { try? FileManager.default.removeItem(atPath: log) }
     }
 

@@ -26,7 +26,7 @@ import Testing
 
     @Test func withoutMocksAVirtualPhoneAnswersAfterTheCreateAndTheCallerHangsUp() async throws {
         // A 20 s ring: the phone's answer 0.3 s in comes first even on a machine busy enough to starve it.
-        let stack = try EngineTestStack.start(runs: 3, ringSeconds: 20)
+        let stack = try await EngineTestStack.start(runs: 3, ringSeconds: 20)
         var plan = Self.plan(stack, run: 1)
         plan.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
         plan.response = VirtualResponse(action: .answer, device: "phone", after: .milliseconds(300))
@@ -48,7 +48,7 @@ import Testing
 
     @Test func theCallersOwnGiveUpEndsTheCallAsUnanswered() async throws {
         // A 20 s ring: the caller's 0.8 s give-up comes first even on a machine busy enough to starve it.
-        let stack = try EngineTestStack.start(runs: 3, ringSeconds: 20)
+        let stack = try await EngineTestStack.start(runs: 3, ringSeconds: 20)
         var plan = Self.plan(stack, run: 2)
         plan.giveUpAfter = .milliseconds(800)
         plan.settleTime = .milliseconds(200)
@@ -72,7 +72,8 @@ import Testing
         // past the caller's 1 s in-flight margin even when a starved machine answers the cancel 2 s late
         // (with Retry-After 2 it once landed 0.5 s after the caller learned of the end, and was taken for
         // a push in flight). A 20 s ring: the retry stays within the call's validity.
-        let stack = try EngineTestStack.start(defects: defect ? [.inviteAfterCancel] : [], runs: 4, ringSeconds: 20)
+        let stack = try await EngineTestStack.start(
+            defects: defect ? [.inviteAfterCancel] : [], runs: 4, ringSeconds: 20)
         var plan = Self.plan(stack, run: 3)
         // The phone alone: a tablet's first invitation, in flight when the cancel lands, reached the mock
         // more than the 1 s in-flight margin later on a loaded CI machine, and is not what this checks.

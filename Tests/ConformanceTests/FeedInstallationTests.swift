@@ -20,7 +20,7 @@ import Testing
 
     /// The caller's installation is registered before the first step, and its feed read with that one.
     @Test func theCallersInstallationIsRegisteredBeforeItsFeedIsRead() async throws {
-        let stack = try EngineTestStack.start()
+        let stack = try await EngineTestStack.start()
         let results = await stack.run(["events.unknown-cursor-gap", "basic.answer-and-hang-up"])
         await stack.stop()
         for (scenario, attempts) in results {

@@ -26,7 +26,7 @@ import Testing
 
     /// user-b with a production and a sandbox iPhone and an Android tablet; user-a calls and cancels.
     func cancelledCall(defects: Set<Defect> = [], ringSeconds: Int = 30) async throws -> Run {
-        let stack = try ReferenceStack.start(defects: defects, ringSeconds: ringSeconds)
+        let stack = try await ReferenceStack.start(defects: defects, ringSeconds: ringSeconds)
         do {
             let api = stack.api
             try await api.registerAPNs(

@@ -43,7 +43,7 @@ import Testing
         let text = scenario.replacingOccurrences(of: "COUNT", with: "\(count)")
             .replacingOccurrences(of: "STATUS", with: "\(status)")
         let suite = try suite(text, profile: ProbeProfile())
-        let stack = try EngineTestStack.start(defects: defects, runs: 4, profile: profile)
+        let stack = try await EngineTestStack.start(defects: defects, runs: 4, profile: profile)
         let results = await stack.run(in: suite)
         await stack.stop()
         return try #require(results.first?.attempts.first)

@@ -7,7 +7,7 @@ import Testing
 /// runner stamps the re-run command it was given; `combining` makes the reported result of the attempts.
 @Suite struct SuiteRunnerResultTests {
     @Test func attemptsAreReportResultsOfTheirScenario() async throws {
-        let stack = try EngineTestStack.start()
+        let stack = try await EngineTestStack.start()
         let scenarios = stack.suite.scenarios.filter {
             ["arbitration.two-devices-race", "tokens.delete"].contains($0.id)
         }

@@ -31,7 +31,7 @@ import Testing
         let account1 = try JSONValue.parse(Array(Self.text(settings1.fcmServiceAccountFile).utf8))
         // A provider token signed from the .p8 file as the backend would (PyJWT), before the restart.
         let jwt = try #require(try await first.clients.providerTokens()["valid"])
-        first.stack.stop()
+        await first.stack.stop()
 
         let second = try await Self.start(state)
         let settings2 = second.settings
@@ -50,7 +50,7 @@ import Testing
         let dir = TemporaryDirectory()
         let first = try await Self.start(dir.file("state"), keys: false)
         let id1 = first.settings.apnsKeyID
-        first.stack.stop()
+        await first.stack.stop()
         let second = try await Self.start(dir.file("state"), keys: false)
         #expect(second.settings.apnsKeyID != id1)
         #expect(!FileManager.default.fileExists(atPath: dir.file("state/" + MockKeyMaterial.persistentFileName)))
@@ -60,7 +60,7 @@ import Testing
         let dir = TemporaryDirectory()
         let state = dir.file("state")
         let first = try await Self.start(state, projectID: "project-one")
-        first.stack.stop()
+        await first.stack.stop()
         let other = await #expect(throws: MockKeyFileError.self) {
             _ = try await Self.start(state, projectID: "project-two")
         }

@@ -19,7 +19,7 @@ import Testing
         let dir = TemporaryDirectory()
         let first = try await Self.start(dir.file("state"), keys: true)
         let apps = Self.apps(first)
-        first.stack.stop()
+        await first.stack.stop()
         let file = dir.file("state/" + OneSignalApp.persistentFileName)
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -27,7 +27,7 @@ import Testing
         let second = try await Self.start(dir.file("state"), keys: true)
         #expect(Self.apps(second) == apps)
         #expect(second.settings.extra.first { $0.name == "RINGCHECK_ONESIGNAL_VOIP_API_KEY" }?.value == apps[1].apiKey)
-        second.stack.stop()
+        await second.stack.stop()
 
         let fresh = try await Self.start(dir.file("state"), keys: false)
         #expect(Self.apps(fresh).map(\.apiKey) != apps.map(\.apiKey))

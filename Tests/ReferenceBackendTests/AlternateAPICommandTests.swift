@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func servesTheAlternateRoutesAndPushesAsUsual() async throws {
-        let mocks = try MockStack.start()
+        let mocks = try await MockStack.start()
         defer { mocks.stop() }
         let server = try await ReferenceServerProcess.start(
             arguments: ["--port", "0", "--api-shape", "alternate"], environment: mocks.settings.environmentDictionary)

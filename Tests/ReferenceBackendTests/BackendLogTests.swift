@@ -13,7 +13,7 @@ import Testing
     func logOfOneCall(defects: Set<Defect>) async throws -> String {
         let dir = TemporaryDirectory()
         let path = dir.file("backend.log")
-        let stack = try ReferenceStack.start(defects: defects, logFile: path)
+        let stack = try await ReferenceStack.start(defects: defects, logFile: path)
         let registered = try await stack.api.registerAPNs(
             "user-b", installation: "log-b-phone", token: Self.token, environment: "production", appId: stack.appId)
         #expect(registered.status == 200)
@@ -52,7 +52,7 @@ import Testing
     @Test func aPushWithNoAnswerIsLoggedWithoutItsURL() async throws {
         let dir = TemporaryDirectory()
         let path = dir.file("backend.log")
-        let stack = try ReferenceStack.start(logFile: path)
+        let stack = try await ReferenceStack.start(logFile: path)
         _ = try stack.mocks.faults.install(
             FaultPlan(mock: .apns, deviceToken: Self.token, times: 1, connection: .reset))
         let registered = try await stack.api.registerAPNs(

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func invitationsCarryExactlyTheSeedHeadersAndPayloads() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         let callId = UUID().uuidString.lowercased()
         let created = try await stack.api.create(callId)
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func answerStopsTheOtherDevicesAndTellsTheCaller() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         _ = try await stack.api.events("user-a", installation: "a-phone")  // binds the caller's installation
         let callId = UUID().uuidString.lowercased()
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func cancelWhileRingingStopsEveryCalleeDevice() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         let callId = UUID().uuidString.lowercased()
         try await stack.api.create(callId)
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func callsExpireOnTimeWithNoTraffic() async throws {
-        let stack = try ReferenceStack.start(ringSeconds: 2)
+        let stack = try await ReferenceStack.start(ringSeconds: 2)
         try await registerCallee(stack)
         _ = try await stack.api.events("user-a", installation: "a-phone")
         let callId = UUID().uuidString.lowercased()
@@ -178,7 +178,7 @@ import Testing
     }
 
     @Test func deadTokensAreRemoved() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         let faults = stack.mocks.faults
         _ = try faults.install(
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func retriesThrough429And503HonouringRetryAfter() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         _ = try stack.mocks.faults.install(
             FaultPlan(
@@ -239,7 +239,7 @@ import Testing
     }
 
     @Test func aSlowProviderDoesNotHoldUpOtherPushes() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         _ = try stack.mocks.faults.install(
             FaultPlan(mock: .apns, deviceToken: Self.sandboxToken, times: 1, latencyMs: 4_000))
@@ -258,7 +258,7 @@ import Testing
     }
 
     @Test func oneProviderTokenAndOneAccessTokenServeManyPushes() async throws {
-        let stack = try ReferenceStack.start()
+        let stack = try await ReferenceStack.start()
         try await registerCallee(stack)
         var calls: [String] = []
         for _ in 0..<8 {
@@ -289,7 +289,7 @@ import Testing
         let clock = ManualClock(startMs: SystemClock.milliseconds())
         var mockOptions = MockStack.Options()
         mockOptions.clock = clock.clock
-        let stack = try ReferenceStack.start(mockOptions: mockOptions, tokenClock: { clock.nowMs })
+        let stack = try await ReferenceStack.start(mockOptions: mockOptions, tokenClock: { clock.nowMs })
         try await stack.api.registerAPNs(
             "user-b", installation: "b-phone", token: Self.sandboxToken, environment: "sandbox", appId: stack.appId)
         try await stack.api.registerFCM("user-b", installation: "b-tablet", token: Self.fcmToken, appId: stack.appId)

@@ -14,8 +14,8 @@ import Testing
         return transport
     }
 
-    @Test func aRestartWithTheSameDatabaseReusesTheToken() throws {
-        let mocks = try MockStack.start()
+    @Test func aRestartWithTheSameDatabaseReusesTheToken() async throws {
+        let mocks = try await MockStack.start()
         defer { mocks.stop() }
         let dir = TemporaryDirectory()
         let db = Database.Location.file(dir.file("reference.db"))

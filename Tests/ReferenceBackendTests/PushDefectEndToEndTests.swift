@@ -14,7 +14,7 @@ import Testing
     static let android = "fcm-defect-android:APA91b" + String(repeating: "d", count: 40)
 
     func start(_ defects: Set<Defect>, ringSeconds: Int = 30) async throws -> ReferenceStack {
-        let stack = try ReferenceStack.start(defects: defects, ringSeconds: ringSeconds)
+        let stack = try await ReferenceStack.start(defects: defects, ringSeconds: ringSeconds)
         try await stack.api.registerAPNs(
             "user-b", installation: "b-phone", token: Self.iphone, environment: "sandbox", appId: stack.appId)
         try await stack.api.registerFCM("user-b", installation: "b-tablet", token: Self.android, appId: stack.appId)

@@ -18,7 +18,7 @@ import Testing
     ]
 
     @Test func theRESTKeyIsAcceptedAsKeyBasicAndBearerAndAnythingElseIs403() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await stack.registerDevice("user-1", platform: "ios", token: Self.phone, voipToken: Self.voip)
         for scheme in ["Key", "Basic", "Bearer", "key"] {
             let reply = try await stack.notify(Self.normal, authorization: "\(scheme) \(stack.apiKey)")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func malformedNotificationsAre400WithErrorsAndSendNothing() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await stack.registerDevice("user-1", platform: "ios", token: Self.phone, voipToken: Self.voip)
         let audience: JSONValue = ["external_id": ["user-1"]]
         let call = PushServiceStack.call(["user-1"])
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func nobodySubscribedIs200WithAnEmptyIdAndTheSeedsError() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await stack.registerDevice("user-1", platform: "android", token: "fcm-user-1")
         for body in [
             Self.normal.setting("include_aliases", to: ["external_id": ["nobody"]]), PushServiceStack.call(["nobody"]),
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func devicesRegisterUpdateByTokenAndDelete() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         let first = try await stack.registerDevice("user-1", platform: "ios", token: Self.phone, sandbox: true)
         #expect(first.status == 200)
         let id = try #require(first["id"]?.stringValue)
@@ -160,7 +160,7 @@ import Testing
     @Test func theLogNamesNoKeyAndNoToken() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("push-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let stack = try PushServiceStack.start(logFile: log)
+        let stack = try await PushServiceStack.start(logFile: log)
         try await stack.registerDevice("user-1", platform: "ios", token: Self.phone, voipToken: Self.voip)
         try await stack.registerDevice("user-1", platform: "android", token: "fcm-secret-token-user-1")
         let id = try #require(try await stack.notify(PushServiceStack.call(["user-1"]))["id"]?.stringValue)

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func aCallGoesThroughTheAlternateRoutesAndNamesAsTheSeedsWould() async throws {
-        let stack = try PushServiceStack.start(apiShape: .alternate)
+        let stack = try await PushServiceStack.start(apiShape: .alternate)
         let iphone = try await register(
             stack,
             ["externalId": "user-1", "os": "ios", "pushToken": .string(Self.phone), "pushKitToken": .string(Self.voip)])
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func theSeedsRoutesAre404AndItsMemberNamesAreNotRead() async throws {
-        let stack = try PushServiceStack.start(apiShape: .alternate)
+        let stack = try await PushServiceStack.start(apiShape: .alternate)
         let seedDevice = try await stack.registerDevice("user-1", platform: "android", token: Self.tablet)
         #expect(seedDevice.status == 404)
         #expect(try await stack.notify(["contents": ["en": "x"]]).status == 404)

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aCallReachesIOSAsVoIPAndAndroidAsAHighPriorityDataMessage() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await Self.registerDevices(stack)
         let callId = UUID().uuidString.lowercased()
         let sentS = SystemClock.milliseconds() / 1000
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func androidCarriesTitleAndBodyWhenGivenAndDataValuesBecomeStrings() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await stack.registerDevice("user-2", platform: "android", token: Self.tablet)
         let body = PushServiceStack.call(
             ["user-2"], data: ["room": "abc", "n": 7, "ok": true], headings: "Cuộc gọi đến", contents: "Nguyễn Văn A")
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func anEmptyIdGetsAGeneratedUUIDThatBothPlatformsCarry() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await Self.registerDevices(stack)
         _ = try await stack.notify(PushServiceStack.call(["user-2"], id: ""))
         let pushes = await stack.waitForPushes(3)
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func endedWithTheSameIdReachesTheSameDevicesAndNeverAsVoIPOnIOS() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await Self.registerDevices(stack)
         let callId = UUID().uuidString.lowercased()
         _ = try await stack.notify(PushServiceStack.call(["user-2"], id: callId))
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func anIOSDeviceWithoutAVoIPTokenIsCountedFailed() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await stack.registerDevice("user-2", platform: "ios", token: Self.phone)
         try await stack.registerDevice("user-2", platform: "android", token: Self.tablet)
         let id = try #require(try await stack.notify(PushServiceStack.call(["user-2"]))["id"]?.stringValue)
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func aDeadVoIPTokenIsDeletedAndTheDeviceStillGetsNormalNotifications() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await stack.registerDevice("user-2", platform: "ios", token: Self.phone, voipToken: Self.voip)
         stack.mocks.providers.registry.unregister(token: Self.voip, atMs: SystemClock.milliseconds() - 1_000)
         let call = try #require(try await stack.notify(PushServiceStack.call(["user-2"]))["id"]?.stringValue)

@@ -18,7 +18,7 @@ import Testing
     func start(_ defects: Set<PushServiceDefect>, voip: Bool = true, sandbox: Bool? = nil) async throws
         -> PushServiceStack
     {
-        let stack = try PushServiceStack.start(defects: defects)
+        let stack = try await PushServiceStack.start(defects: defects)
         try await stack.registerDevice(
             "user-1", platform: "ios", token: Self.phone, voipToken: voip ? Self.voip : nil, sandbox: sandbox)
         try await stack.registerDevice("user-1", platform: "android", token: Self.tablet)

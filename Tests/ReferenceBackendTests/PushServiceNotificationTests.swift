@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func theSeedsNotificationMapsTTLCollapseBadgeAndChannel() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         try await Self.registerDevices(stack)
         let sentS = SystemClock.milliseconds() / 1000
         let id = try #require(try await stack.notify(Self.order)["id"]?.stringValue)
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func countsFollowWhatTheMocksAcceptedAndRefused() async throws {
-        let stack = try PushServiceStack.start()
+        let stack = try await PushServiceStack.start()
         let others = (1...3).map { ReferenceAPIClient.apnsToken("ps-notify-other-\($0)") }
         try await Self.registerDevices(stack)
         for token in others { try await stack.registerDevice("user-1", platform: "ios", token: token) }
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func remainingCountsPendingDeliveriesAndCompletedAtWaitsForThem() async throws {
-        let stack = try PushServiceStack.start(
+        let stack = try await PushServiceStack.start(
             retryPolicy: PushRetryPolicy(maxAttempts: 3, initialBackoffMs: 1_500, maxBackoffMs: 1_500))
         try await Self.registerDevices(stack)
         _ = try stack.mocks.faults.install(
@@ -138,7 +138,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let mocks = try MockStack.start()
+        let mocks = try await MockStack.start()
         defer { mocks.stop() }
         let providers = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
         let options = PushServiceServer.Options(

@@ -12,7 +12,7 @@ import Testing
     typealias Devices = WakeUpWebhookTests
 
     func start(_ defects: Set<WakeUpDefect>, slowPushDelayMs: Int64 = 20_000) async throws -> WakeUpStack {
-        let stack = try WakeUpStack.start(defects: defects, slowPushDelayMs: slowPushDelayMs)
+        let stack = try await WakeUpStack.start(defects: defects, slowPushDelayMs: slowPushDelayMs)
         try await Devices.registerDevices(stack)
         return stack
     }

@@ -43,7 +43,7 @@ import Testing
     static func callId() -> String { "call_" + UUID().uuidString.lowercased() }
 
     @Test func aWakeUpPushesEveryDeviceOfTheUserWithTheSeedsPushes() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
         let sentMs = SystemClock.milliseconds()
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func aCallerWithoutANameGetsAnEmptyFromNameOnAndroid() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
         #expect(try await stack.postSigned(WakeUpStack.event(callId: callId, fromName: nil).bytes()) == 200)
@@ -111,7 +111,7 @@ import Testing
     /// Bodies in valid but unusual formatting are verified over their raw bytes, and the header is
     /// read as the seed reads it (parts in any order, unknown parts ignored).
     @Test func unusualBodiesAndHeadersStillVerify() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         let spaced = Self.callId()
         let escaped = Self.callId()
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func everyBadSignatureIsRefusedAndWakesNobody() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         let now = Int64(Date().timeIntervalSince1970)
         var refused: [String] = []
@@ -204,7 +204,7 @@ import Testing
     }
 
     @Test func ringingAndIncomingAreAcknowledgedAndWakeNobody() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         var quiet: [String] = []
         for type in ["call.ringing", "call.incoming", "call.ended", "account.updated"] {
@@ -225,7 +225,7 @@ import Testing
     }
 
     @Test func aRedeliveredEventDoesNotRingAgain() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
         let event = WakeUpStack.event(id: "evt_redelivered_\(callId)", callId: callId)
@@ -242,7 +242,7 @@ import Testing
     }
 
     @Test func aDeletedTokenIsNotWokenAndAnotherUsersInstallationIsRefused() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         #expect(
             try await stack.api.send("DELETE", "/v1/installations/b-phone/push-tokens/apnsVoip", as: "user-b").status
@@ -263,7 +263,7 @@ import Testing
     }
 
     @Test func temporaryProviderFailuresAreRetriedAndDeadTokensDropped() async throws {
-        let stack = try WakeUpStack.start()
+        let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)
         _ = try stack.mocks.faults.install(
             FaultPlan(
@@ -286,7 +286,7 @@ import Testing
     @Test func theLogNamesNoSecretAndNoToken() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("wakeup-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let stack = try WakeUpStack.start(logFile: log)
+        let stack = try await WakeUpStack.start(logFile: log)
         try await Self.registerDevices(stack)
         let callId = Self.callId()
         let body = WakeUpStack.event(callId: callId).bytes()

@@ -17,8 +17,8 @@ public final class PushServiceStack: Sendable {
         defects: Set<PushServiceDefect> = [], apiShape: PushServiceAPIShape = .reference, logFile: String? = nil,
         database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 500)
-    ) throws -> PushServiceStack {
-        let mocks = try MockStack.start()
+    ) async throws -> PushServiceStack {
+        let mocks = try await MockStack.start()
         do {
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
             var configuration = PushServiceConfiguration.generated(
@@ -32,7 +32,7 @@ public final class PushServiceStack: Sendable {
             try server.start()
             return PushServiceStack(mocks: mocks, server: server, client: try HTTPClient())
         } catch {
-            mocks.stop()
+            await mocks.stop()
             throw error
         }
     }
@@ -46,7 +46,7 @@ public final class PushServiceStack: Sendable {
     public func stop() async {
         await server.stop()
         client.shutdown()
-        mocks.stop()
+        await mocks.stop()
     }
 
     public var appId: String { server.options.configuration.appId }

@@ -21,8 +21,8 @@ public final class ReferenceStack: Sendable {
         mockOptions: MockStack.Options = MockStack.Options(),
         tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil,
         apiShape: APIShape = .reference
-    ) throws -> ReferenceStack {
-        let mocks = try MockStack.start(mockOptions)
+    ) async throws -> ReferenceStack {
+        let mocks = try await MockStack.start(mockOptions)
         do {
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
             let transport = try ProviderPushTransport(settings: settings, clock: tokenClock)
@@ -38,7 +38,7 @@ public final class ReferenceStack: Sendable {
                 mocks: mocks, server: server, transport: transport, api: try ReferenceAPIClient(baseURL: server.baseURL)
             )
         } catch {
-            mocks.stop()
+            await mocks.stop()
             throw error
         }
     }
@@ -55,7 +55,7 @@ public final class ReferenceStack: Sendable {
     public func stop() async {
         await server.stop()
         api.client.shutdown()
-        mocks.stop()
+        await mocks.stop()
     }
 
     /// The app ID (bundle ID) the APNs mock expects.

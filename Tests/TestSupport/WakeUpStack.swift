@@ -18,8 +18,8 @@ public final class WakeUpStack: Sendable {
     public static func start(
         defects: Set<WakeUpDefect> = [], slowPushDelayMs: Int64 = 20_000, logFile: String? = nil,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 200, maxBackoffMs: 1_000)
-    ) throws -> WakeUpStack {
-        let mocks = try MockStack.start()
+    ) async throws -> WakeUpStack {
+        let mocks = try await MockStack.start()
         do {
             let secret = "whsec_" + UUID().uuidString.lowercased()
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
@@ -33,7 +33,7 @@ public final class WakeUpStack: Sendable {
             return WakeUpStack(
                 mocks: mocks, server: server, api: try ReferenceAPIClient(baseURL: server.baseURL), secret: secret)
         } catch {
-            mocks.stop()
+            await mocks.stop()
             throw error
         }
     }
@@ -48,7 +48,7 @@ public final class WakeUpStack: Sendable {
     public func stop() async {
         await server.stop()
         api.client.shutdown()
-        mocks.stop()
+        await mocks.stop()
     }
 
     /// The app ID (bundle ID) the APNs mock expects.

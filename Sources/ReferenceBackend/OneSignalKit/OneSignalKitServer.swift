@@ -78,7 +78,7 @@ public final class OneSignalKitServer: Sendable {
 
     /// Stops accepting requests and closes the OneSignal connections.
     public func stop() async {
-        server.stop()
+        await server.stop()
         sender.shutdown()
         unconfiguredSender?.shutdown()
     }

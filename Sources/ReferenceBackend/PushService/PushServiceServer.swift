@@ -100,7 +100,7 @@ public final class PushServiceServer: Sendable {
 
     /// Stops accepting requests and sending, and closes the provider connections.
     public func stop() async {
-        server.stop()
+        await server.stop()
         await worker.stop()
         (transport as? ProviderPushTransport)?.shutdown()
     }

@@ -96,7 +96,7 @@ public final class WakeUpServer: Sendable {
 
     /// Stops accepting requests, cancels the pushes in flight and closes the provider connections.
     public func stop() async {
-        server.stop()
+        await server.stop()
         await api.sender.stop()
         (transport as? ProviderPushTransport)?.shutdown()
     }

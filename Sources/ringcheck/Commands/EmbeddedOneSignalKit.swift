@@ -23,8 +23,8 @@ enum EmbeddedOneSignalKit {
                     "unknown defect '\(unknown.joined(separator: "', '"))' for the onesignal profile; the defects are: "
                     + defectNames.joined(separator: ", "))
         }
-        let mocks = try MockStack.start()
-        await cleanup.add { mocks.stop() }
+        let mocks = try await MockStack.start()
+        await cleanup.add { await mocks.stop() }
         guard let mock = mocks.providers.oneSignal,
             let url = mocks.settings.extra.first(where: { $0.name == "RINGCHECK_ONESIGNAL_URL" })?.value
         else {

@@ -22,8 +22,8 @@ enum EmbeddedPushService {
                     "unknown defect '\(unknown.joined(separator: "', '"))' for the push-service profile; the defects are: "
                     + defectNames.joined(separator: ", "))
         }
-        let mocks = try MockStack.start()
-        await cleanup.add { mocks.stop() }
+        let mocks = try await MockStack.start()
+        await cleanup.add { await mocks.stop() }
         let bundleID = mocks.providers.credentials.bundleID
         let providers = mocks.settings.providerSettings(bundleID: bundleID)
         let configuration = PushServiceConfiguration.generated(bundleID: bundleID, defects: defects)

@@ -33,8 +33,8 @@ enum EmbeddedWakeUpReference {
                         handle: "dialstack:\(a.userId)", bearerToken: a.bearerToken))
             }
         }
-        let mocks = try MockStack.start()
-        await cleanup.add { mocks.stop() }
+        let mocks = try await MockStack.start()
+        await cleanup.add { await mocks.stop() }
         let appId = mocks.providers.credentials.bundleID
         let providers = mocks.settings.providerSettings(bundleID: appId)
         let secret = "whsec_" + SecureRandom.alphanumeric(32, uppercaseOnly: false)

@@ -104,7 +104,7 @@ struct MocksCommand: RingcheckCommand {
         try TerminationSignals.install()
         let stack: MockStack
         do {
-            stack = try MockStack.start(options)
+            stack = try await MockStack.start(options)
         } catch {
             Console.error("ringcheck mocks: cannot start the mocks: \(error)")
             return .usage

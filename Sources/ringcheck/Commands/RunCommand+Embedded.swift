@@ -65,8 +65,8 @@ struct EmbeddedReference {
         asChildProcess: Bool = false, eventRetention: Int = EmbeddedReference.eventRetention,
         restartInstance: Bool = false, cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
-        let mocks = try MockStack.start()
-        await cleanup.add { mocks.stop() }
+        let mocks = try await MockStack.start()
+        await cleanup.add { await mocks.stop() }
         let (main, lifecycle) = try await start(
             mocks: mocks, defects: defects, users: users, ringSeconds: ringSeconds, accounts: accounts, log: log,
             asChildProcess: asChildProcess, eventRetention: eventRetention, cleanup: cleanup)

@@ -45,10 +45,10 @@ enum FileTarget {
                 """)
         }
         let mocks: MockStack
-        do { mocks = try MockStack.start(file.mocks?.options ?? MockStack.Options()) } catch {
+        do { mocks = try await MockStack.start(file.mocks?.options ?? MockStack.Options()) } catch {
             throw TargetUnavailable(message: "cannot start the mocks: \(error)")
         }
-        await cleanup.add { mocks.stop() }
+        await cleanup.add { await mocks.stop() }
         try writeSettings(mocks, file.mocks)
         if announce { Console.out(settingsSummary(mocks, file)) }
         var lifecycle: BackendLifecycle?
