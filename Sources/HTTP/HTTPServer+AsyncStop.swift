@@ -9,11 +9,6 @@ extension HTTPServer {
     /// machine. Two such stops on the pool take every thread of a 2-core machine, and a stack stops several
     /// servers in turn.
     public func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                self.stop()
-                continuation.resume()
-            }.start()
-        }
+        await onThreadOfItsOwn { self.stop() }
     }
 }

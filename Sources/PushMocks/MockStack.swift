@@ -95,9 +95,7 @@ public final class MockStack: Sendable {
     /// second of wall time beside other tests): every in-process stack of a test run held a pool thread
     /// that long while it started, both threads of a 2-core machine when two stacks started at once.
     public static func start(_ options: Options = Options()) async throws -> MockStack {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try start(options) }) }
-        }
+        try await onThreadOfItsOwn { try start(options) }
     }
 
     private static func start(_ options: Options, stateDirectory dir: String) throws -> MockStack {

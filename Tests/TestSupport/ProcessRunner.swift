@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Processes
 
 #if canImport(Glibc)
@@ -75,10 +76,7 @@ public enum ProcessRunner {
 /// Runs blocking work (external processes, raw sockets) on a fresh thread, never on the
 /// cooperative pool, so handlers under test keep running while a test waits.
 public func offPool<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-    let result: Result<T, E> = await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: Result { () throws(E) -> T in try body() }) }.start()
-    }
-    return try result.get()
+    try await onThreadOfItsOwn(body)
 }
 
 /// Runs an external program to completion on a thread of its own (see `ProcessRunner.run`).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Processes
 
 /// Why a command from a target file did not give what was asked.
@@ -19,11 +20,7 @@ public enum CommandRunner {
 
     /// Runs `command` from `directory`; throws when it cannot start or outlasts `timeout` seconds.
     public static func run(_ command: BackendCommand, in directory: String, timeout: Double) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try runBlocking(command, in: directory, timeout: timeout) })
-            }.start()
-        }
+        try await onThreadOfItsOwn { try runBlocking(command, in: directory, timeout: timeout) }
     }
 
     static func runBlocking(_ command: BackendCommand, in directory: String, timeout: Double) throws -> Output {
