@@ -63,7 +63,10 @@ import Testing
                 "registered virtual installation for user-a", "registered virtual phone for user-b", "created call",
                 "APNs sandbox accepted invitation to phone",
                 "virtual phone answers", "event call.accepted", "answered by installation", "(phone) after ",
-                "hanging up after 0.5s", "ended: remoteEnded by caller", "Outcome: answered",
+                "hanging up after 0.5s", "ended: remoteEnded by caller",
+                // Once the call is over, what it registered is deleted again, newest first.
+                "removed virtual tablet of user-b: DELETE ", "removed virtual phone of user-b: DELETE ",
+                "removed virtual installation of user-a: DELETE ", "Outcome: answered",
             ])
         #expect(r.stdout.contains("FCM accepted invitation to tablet (priority HIGH, ttl 30s)"))
         #expect(r.stdout.contains("apns-expiration 0"))
@@ -71,6 +74,13 @@ import Testing
         #expect(r.stdout.contains("FCM accepted call.ended (answeredElsewhere) to tablet"))
         #expect(!r.stdout.contains("\u{1B}["))
         Self.expectNoSecrets(r)
+    }
+
+    @Test func keepDevicesLeavesThemRegistered() async throws {
+        let r = try await Self.expectCall(
+            ["--to", "user-b", "--auto-decline", "0.2", "--keep-devices"], exits: 10,
+            showing: ["registered virtual phone for user-b", "virtual phone declines", "Outcome: declined"])
+        #expect(!r.stdout.contains("removed virtual"), "\(r.stdout)")
     }
 
     @Test func autoAnswerWithoutAValueAnswersAfterOneSecond() async throws {
@@ -195,7 +205,8 @@ import Testing
         #expect(r.status == 0)
         for text in [
             "--to <USER>", "--auto-answer [<S>]", "--auto-decline [<S>]", "--cancel-after <S>", "--hangup-after <S>",
-            "--ring-timeout <S>", "--json", "EXIT STATUS", "10  declined", "11  unanswered", "12  cancelled",
+            "--ring-timeout <S>", "--keep-devices", "--json", "EXIT STATUS", "10  declined", "11  unanswered",
+            "12  cancelled",
             "EXAMPLES",
         ] {
             #expect(r.stdout.contains(text), "help lacks '\(text)'")

@@ -103,6 +103,61 @@ import Testing
         }
     }
 
+    /// The tokens a call registered are deleted once it is over (unless kept): a second call to the same
+    /// callee then rings only the device registered for it, not the first call's.
+    @Test(arguments: [true, false]) func theCallsDevicesAreRemovedOnceItIsOverUnlessKept(remove: Bool) async throws {
+        let stack = try await EngineTestStack.start(runs: 2, ringSeconds: 20)
+        var first = Self.plan(stack, run: remove ? 0 : 1)
+        first.calleeDevices = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t"))
+        first.registerCallerInstallation()
+        first.cancelAfter = .milliseconds(300)
+        first.settleTime = .milliseconds(200)
+        first.removesDevicesAfterwards = remove
+        let timeline = Timeline()
+        let result = await
+            (try FakeCaller(target: stack.engine.target, mocks: stack.mocks, plan: first) {
+                timeline.add($0)
+            }).run()
+        #expect(result.outcome == .cancelled, "\(timeline.messages)")
+        let removed = timeline.messages.filter { $0.hasPrefix("removed virtual ") }
+        #expect(removed.count == (remove ? 3 : 0), "\(timeline.messages)")
+        if remove {
+            // Newest first: the callee's devices, then the caller's installation.
+            #expect(removed.first?.hasPrefix("removed virtual tablet of \(first.callee.userId): DELETE ") == true)
+            #expect(removed.last?.hasPrefix("removed virtual installation of \(first.caller.userId)") == true)
+            #expect(!timeline.messages.contains { $0.hasPrefix("could not remove") })
+        }
+
+        // A second call to the same callee with one new device: once its invitation is in (and a moment
+        // more), the first call's devices have had theirs too if the backend still holds their tokens.
+        var second = Self.plan(stack, run: remove ? 0 : 1)
+        let witness = VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("w"))[0]
+        second.calleeDevices = [witness]
+        second.giveUpAfter = .seconds(120)
+        second.settleTime = .milliseconds(200)
+        let bookmark = stack.mocks.log.lastSequence
+        let oldTokens = Set(first.calleeDevices.map(\.token))
+        let (stop, stopNow) = AsyncStream<Void>.makeStream()
+        let secondCaller = try FakeCaller(target: stack.engine.target, mocks: stack.mocks, plan: second) { _ in }
+        let call = Task { await secondCaller.run(interruption: { for await _ in stop {} }) }
+        let arrived = await stack.mocks.log.waitFor(
+            { $0.sequence > bookmark && $0.deviceToken == witness.token }, timeout: .seconds(120))
+        #expect(arrived != nil, "the second call's invitation never reached its device")
+        // The second call's own pushes only: the first call's stop signals may still come in late.
+        let secondCall = await secondCaller.callId
+        let toOld = await stack.mocks.log.waitFor(
+            count: 2,
+            matching: {
+                $0.sequence > bookmark && oldTokens.contains($0.deviceToken ?? "")
+                    && String(decoding: $0.body, as: UTF8.self).contains(secondCall)
+            },
+            timeout: remove ? .seconds(2) : .seconds(120))
+        stopNow.finish()
+        _ = await call.value
+        await stack.stop()
+        #expect(toOld.count == (remove ? 0 : 2), "pushes to the first call's devices: \(toOld.count)")
+    }
+
     @Test func anUnreachableBackendIsInconclusive() async throws {
         // A port bound for the whole test but not listening: connections are refused, and no server of
         // a test running alongside can take it (a port released first could be handed to one).

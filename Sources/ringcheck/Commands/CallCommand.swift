@@ -17,7 +17,8 @@ struct CallCommand: RingcheckCommand {
             Without --target it runs against the embedded reference backend wired to ringcheck's mock APNs and FCM,
             with test users user-a (Alex), user-b (Blake), user-c (Casey) (any other name is added), and registers two
             virtual devices for the callee: a phone (APNs VoIP, sandbox) and a tablet (FCM). --auto-answer or
-            --auto-decline makes the phone act on its invitation, so a demo needs nothing else running. With no
+            --auto-decline makes the phone act on its invitation, so a demo needs nothing else running. Once the call
+            is over, the tokens ringcheck registered are deleted again (--keep-devices leaves them). With no
             --hangup-after, the caller hangs up 2 s after a virtual device answered; after a real answer it waits
             for the other side to hang up (or Ctrl-C).
 
@@ -63,6 +64,11 @@ struct CallCommand: RingcheckCommand {
                 "auto-decline", "S",
                 help: "The callee's virtual phone declines (reason declined) S seconds after its invitation arrived.",
                 default: "1"),
+            .flag(
+                "keep-devices",
+                help:
+                    "Leave the virtual devices registered after the call (by default their tokens are deleted once it is over)."
+            ),
             .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
@@ -86,6 +92,7 @@ struct CallCommand: RingcheckCommand {
     var response: VirtualResponse.Action?
     var responseDelay: Duration
     var json: Bool
+    var keepDevices: Bool
     var defects: Set<Defect>
 
     init(arguments: ParsedArguments) throws {
@@ -121,6 +128,7 @@ struct CallCommand: RingcheckCommand {
         response = answer ? .answer : decline ? .decline : nil
         responseDelay = try Self.duration(arguments, answer ? "auto-answer" : "auto-decline") ?? .seconds(1)
         json = arguments.flag("json")
+        keepDevices = arguments.flag("keep-devices")
         defects = try arguments.referenceDefects()
         if targetFile != nil && !defects.isEmpty {
             throw UsageError(
@@ -175,6 +183,7 @@ struct CallCommand: RingcheckCommand {
             plan.registerCallerInstallation()
         }
         if let response { plan.response = VirtualResponse(action: response, device: "phone", after: responseDelay) }
+        plan.removesDevicesAfterwards = !keepDevices
 
         let printer = CallTimelinePrinter(json: json)
         let fakeCaller: FakeCaller

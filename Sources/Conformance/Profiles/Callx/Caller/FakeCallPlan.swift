@@ -35,6 +35,9 @@ public struct FakeCallPlan: Sendable {
     public var pollInterval: Duration = .milliseconds(100)
     /// How long the caller keeps watching after the call ended (trailing pushes and events).
     public var settleTime: Duration = .milliseconds(1_500)
+    /// Delete the tokens registered for the call (the virtual devices', the caller installation's) once it
+    /// is over, so a real backend does not keep devices that no longer exist; false leaves them.
+    public var removesDevicesAfterwards = true
 
     /// Gives the caller's installation a fresh VoIP token, registered before the call.
     public mutating func registerCallerInstallation() { callerInstallationToken = RandomText.hex(bytes: 32) }

@@ -80,6 +80,7 @@ extension FakeCaller {
             return
                 "registering the virtual \(d.name) for \(user.userId) failed: \(reply.sent) → \(reply.summary)"
         }
+        registered.append(RegisteredDevice(device: d, user: user, saved: savedValues(ofRegistration: reply)))
         mocks?.providers.registry.register(token: d.token, environment: d.environment, atMs: Self.wallMs())
         entry(
             .setup,

@@ -37,6 +37,9 @@ public actor FakeCaller {
     var consecutiveFailures = 0
     /// Set when the run cannot reach a verdict (the backend went away, our end was never taken).
     var stopReason: String?
+    /// The tokens this run registered, oldest first, with what each registration's answer saved for its
+    /// delete (`removeDevices`).
+    var registered: [RegisteredDevice] = []
 
     /// A caller for `target` following `plan`; `emit` receives the timeline.
     public init(
@@ -60,6 +63,13 @@ public actor FakeCaller {
         defer { client.shutdown() }
         started = .now
         startedWallMs = Self.wallMs()
+        let result = await placeAndFollow(interruption: interruption)
+        await removeDevices()
+        return result
+    }
+
+    /// `run` between registering the devices and removing them.
+    private func placeAndFollow(interruption: (@Sendable () async -> Void)?) async -> FakeCallResult {
         if let failure = await registerDevices() { return inconclusive(failure) }
         await primeFeed()
         let bookmark = mocks?.log.lastSequence ?? 0
