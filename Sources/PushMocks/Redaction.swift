@@ -80,7 +80,7 @@ public enum Redaction {
     }
 
     /// `haystack` with every `needle` replaced, or nil when there is none.
-    static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8]? {
+    package static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8]? {
         guard let first = needle.first, needle.count <= haystack.count else { return nil }
         var out: [UInt8] = []
         var found = false
