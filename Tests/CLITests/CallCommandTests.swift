@@ -167,7 +167,10 @@ import Testing
         let out = dir.file("stdout")
         let pid = try MockStackProcess.spawn(
             [RingcheckBinary.path, "call", "--to", "user-b", "--json"], stdout: out, stderr: dir.file("stderr"))
-        defer { MockStackProcess.kill(pid) }
+        // Killed (and reaped) only if the test ends before it was reaped: once reaped, its pid may belong to
+        // another process (pids wrap at 32,768 here, and a test run starts thousands).
+        var reaped = false
+        defer { if !reaped { MockStackProcess.kill(pid) } }
         // Interrupt once the invitations are out.
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
@@ -177,6 +180,7 @@ import Testing
         }
         kill(pid, SIGINT)
         let status = await offPool { MockStackProcess.wait(pid, timeout: 20) }
+        reaped = status != nil
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         #expect(status == 12, "\(text)")
         Self.expectInOrder(

@@ -118,7 +118,10 @@ import Testing
         let pid = try MockStackProcess.spawn(
             [RingcheckBinary.path, "call", "--target", path, "--as", "a", "--to", "b"], stdout: dir.file("stdout"),
             stderr: dir.file("stderr"))
-        defer { MockStackProcess.kill(pid) }
+        // Killed (and reaped) only if the test ends before it was reaped: once reaped, its pid may belong to
+        // another process (pids wrap at 32,768 here, and a test run starts thousands).
+        var reaped = false
+        defer { if !reaped { MockStackProcess.kill(pid) } }
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline && !FileManager.default.fileExists(atPath: dir.file("backend.pid")) {
             try await Task.sleep(for: .milliseconds(50))
@@ -127,6 +130,7 @@ import Testing
         let backend = try #require(pid_t(backendText.trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGINT)
         let status = await offPool { MockStackProcess.wait(pid, timeout: 30) }
+        reaped = status != nil
         let stderr = (try? String(contentsOfFile: dir.file("stderr"), encoding: .utf8)) ?? ""
         #expect(status == 130, "\(stderr)")
         #expect(stderr.contains("interrupted (signal 2) while starting"))
