@@ -202,9 +202,10 @@ public struct MockStackClients: Sendable {
     /// `data`, `streamEnded`, `streamReset`, `goaway`, `reset`, `eof`. Reads on for `settle` seconds
     /// after the stream ends, to see frames the server sends later. `alpn: false` offers no ALPN.
     /// `serverName` goes in SNI and `:authority` instead of the URL's host (a hosts entry's view).
+    /// `raw`: `headers` is the whole header list, pseudo-headers too, sent unchecked (`path` is not used).
     public func h2Request(
         baseURL: String, path: String, headers: [(String, String)], body: String, settle: Double = 0.3,
-        alpn: Bool = true, serverName: String = ""
+        alpn: Bool = true, serverName: String = "", raw: Bool = false
     ) async throws -> [JSONValue] {
         guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
             throw MockStackClientError(message: "not a base URL with a port: \(baseURL)")
@@ -213,7 +214,10 @@ public struct MockStackClients: Sendable {
         let events = try await MockStackPython.run(
             self,
             "h2-request",
-            [host, String(port), settings.caFile, path, list, body, String(settle), alpn ? "h2" : "", serverName])
+            [
+                host, String(port), settings.caFile, path, list, body, String(settle), alpn ? "h2" : "", serverName,
+                raw ? "raw" : "",
+            ])
         return events.arrayValue ?? []
     }
 

@@ -120,18 +120,23 @@ public enum MockStackPython {
             emit(exchange(account, ca_file, assertion(account, other)))
 
 
-        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2", server_name=""):
+        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2", server_name="", raw=""):
             """One HTTP/2 request with the h2 library; reports every frame-level event until the server is done.
-            With server_name, connects to host but names server_name in SNI and :authority (as a hosts entry would)."""
+            With server_name, connects to host but names server_name in SNI and :authority (as a hosts entry would).
+            With raw, headers_json is the whole header list, pseudo-headers too, sent as given: h2 neither checks
+            nor normalizes it (a malformed request, as a broken client would send)."""
             context = ssl.create_default_context(cafile=ca_file)
             if alpn:  # Some APNs clients offer no ALPN at all and still speak h2.
                 context.set_alpn_protocols([alpn])
             sni = server_name or host
             sock = context.wrap_socket(socket.create_connection((host, int(port)), timeout=5), server_hostname=sni)
-            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(
+                client_side=True, header_encoding="utf-8", validate_outbound_headers=not raw,
+                normalize_outbound_headers=not raw))
             conn.initiate_connection()
             stream = conn.get_next_available_stream_id()
-            headers = [(":method", "POST"), (":scheme", "https"), (":authority", "%s:%s" % (sni, port)), (":path", path)]
+            headers = [] if raw else [
+                (":method", "POST"), (":scheme", "https"), (":authority", "%s:%s" % (sni, port)), (":path", path)]
             headers += [tuple(h) for h in json.loads(headers_json)]
             conn.send_headers(stream, headers)
             conn.send_data(stream, body.encode(), end_stream=True)
