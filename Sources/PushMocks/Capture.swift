@@ -412,8 +412,9 @@ public struct Capture: Sendable {
     /// The path without the query.
     public var path: String { pathOf(target) }
 
-    /// False when the mock reset the connection instead of answering.
-    public var responseSent: Bool { response.directive != .resetWithoutResponse }
+    /// False when the mock reset the connection instead of answering. (The directive is read where it is
+    /// kept: `response` rebuilds an accepted push's answer when read.)
+    public var responseSent: Bool { storage.response.directive != .resetWithoutResponse }
 
     // @unchecked Sendable: a storage object is mutated only after `makeUnique`, that is while one
     // capture alone holds it; shared storage is never written.
