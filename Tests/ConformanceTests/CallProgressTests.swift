@@ -119,6 +119,39 @@ import Testing
         #expect(FakeCallResult.judge(p, duration: 4, interrupted: false).outcome == .misbehaved)
     }
 
+    /// Judged from when the backend built it (`issuedAtMs`): a message built before the end is in flight
+    /// however late it arrives on a busy machine; one built after the end, or a repeat, is not.
+    @Test func anInvitationBuiltBeforeTheEndIsInFlightHoweverLateItArrives() {
+        var p = Self.started()
+        _ = p.observe(Self.ended("callerCancelled"), nowMs: 1_001_000)
+        func push(_ device: String, _ event: String, issued: Int64?, arrival: Int64, accepted: Bool = true)
+            -> [CallChange]
+        {
+            p.observe(
+                .push(
+                    PushSighting(
+                        provider: "fcm", device: device, type: "call.invited", accepted: accepted,
+                        status: accepted ? 200 : 503, arrivalMs: arrival, eventId: event, issuedAtMs: issued)),
+                nowMs: arrival)
+        }
+        #expect(push("tablet", "e1", issued: 1_000_500, arrival: 1_004_000).isEmpty)
+        #expect(
+            push("phone", "e2", issued: 1_002_500, arrival: 1_002_600) == [
+                .finding("an invitation reached phone 1.6 s after the call ended")
+            ])
+        // The phone's first try was refused before the end; its retry after the end is a repeat, by arrival.
+        #expect(push("watch", "e3", issued: 1_000_100, arrival: 1_000_200, accepted: false).isEmpty)
+        #expect(
+            push("watch", "e3", issued: 1_000_100, arrival: 1_005_000) == [
+                .finding("an invitation reached watch 4.0 s after the call ended")
+            ])
+        // Without issuedAtMs, by arrival.
+        #expect(
+            push("pad", "e4", issued: nil, arrival: 1_003_000) == [
+                .finding("an invitation reached pad 2.0 s after the call ended")
+            ])
+    }
+
     @Test func aCallThatComesBackToLifeIsAFinding() {
         var p = Self.started()
         _ = p.observe(Self.ended("unanswered"), nowMs: 1_030_000)

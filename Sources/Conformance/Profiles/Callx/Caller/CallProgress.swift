@@ -23,6 +23,10 @@ public struct PushSighting: Sendable, Equatable {
     /// `callx.reason` (stop signals).
     public var reason: String?
     public var revision: String?
+    /// `callx.eventId`: the message; a second push of it to a device is a repeat (a retry).
+    public var eventId: String?
+    /// `callx.issuedAtMs`: when the backend built the message (the backend's clock).
+    public var issuedAtMs: Int64?
     public var accepted: Bool
     public var status: Int
     /// The provider's rejection reason (`BadDeviceToken`, `UNREGISTERED`), nil when accepted.
@@ -40,7 +44,8 @@ public struct PushSighting: Sendable, Equatable {
     public init(
         provider: String, environment: String? = nil, device: String, type: String?, reason: String? = nil,
         revision: String? = nil, accepted: Bool, status: Int, rejection: String? = nil, arrivalMs: Int64,
-        pushType: String? = nil, priority: String? = nil, apnsExpiration: Int64? = nil, ttlSeconds: Double? = nil
+        pushType: String? = nil, priority: String? = nil, apnsExpiration: Int64? = nil, ttlSeconds: Double? = nil,
+        eventId: String? = nil, issuedAtMs: Int64? = nil
     ) {
         self.provider = provider
         self.environment = environment
@@ -56,6 +61,8 @@ public struct PushSighting: Sendable, Equatable {
         self.priority = priority
         self.apnsExpiration = apnsExpiration
         self.ttlSeconds = ttlSeconds
+        self.eventId = eventId
+        self.issuedAtMs = issuedAtMs
     }
 
     /// True for an invitation (what rings a phone).
@@ -105,6 +112,8 @@ public struct CallProgress: Sendable {
     public private(set) var pushes: [PushSighting] = []
     /// How long after the end an invitation may still arrive (it was in flight).
     public var inFlightMarginMs: Int64 = 1_000
+    /// Each invitation message already pushed to a device (`device|eventId`): a later push of it is a repeat.
+    private var invitationsSent: Set<String> = []
 
     public init(callId: String) { self.callId = callId }
 
@@ -170,7 +179,13 @@ public struct CallProgress: Sendable {
 
     private mutating func absorbPush(_ p: PushSighting) -> [CallChange] {
         pushes.append(p)
-        if p.isInvitation, p.accepted, let learned = endLearnedAtMs, p.arrivalMs > learned + inFlightMarginMs {
+        guard p.isInvitation else { return [] }
+        let firstSend = invitationsSent.insert(p.device + "|" + (p.eventId ?? "")).inserted
+        // A message's first send counts from when the backend built it (`issuedAtMs`), when that is earlier
+        // than its arrival: on a busy machine an invitation in flight when the call ended can take seconds
+        // to arrive, and the backend did not send it after the end. A repeat (a retry) counts from its arrival.
+        let began = firstSend ? min(p.arrivalMs, p.issuedAtMs ?? p.arrivalMs) : p.arrivalMs
+        if p.accepted, let learned = endLearnedAtMs, began > learned + inFlightMarginMs {
             return [
                 record(
                     "an invitation reached \(p.device) \(String(format: "%.1f", Double(p.arrivalMs - learned) / 1000)) s after the call ended"

@@ -47,7 +47,8 @@ extension FakeCaller {
             provider: c.mock.rawValue, environment: c.environment?.rawValue, device: device,
             type: callx?["type"]?.stringValue, reason: callx?["reason"]?.stringValue,
             revision: callx?["revision"]?.stringValue, accepted: c.outcome.isAccepted, status: c.response.status,
-            rejection: c.outcome.reason, arrivalMs: c.arrivalMs)
+            rejection: c.outcome.reason, arrivalMs: c.arrivalMs, eventId: callx?["eventId"]?.stringValue,
+            issuedAtMs: callx?["issuedAtMs"].flatMap { $0.int64Value ?? $0.stringValue.flatMap { Int64($0) } })
         if let apns = c.apns {
             s.pushType = apns.effectivePushType ?? apns.pushType
             s.priority = apns.priority.map(String.init)
