@@ -210,8 +210,7 @@ public final class MockStack: Sendable {
     /// Stops every listener as `stop()` does, for async code: each listener's stop (its in-flight requests'
     /// grace period and its loop threads' end) is waited for without holding a thread of the cooperative pool.
     public func stop() async {
-        for server in servers { await server.stop() }
-        if ownsStateDirectory { try? FileManager.default.removeItem(atPath: stateDirectory) }
+        await onThreadOfItsOwn { self.stop() }
     }
 
     deinit { stop() }

@@ -63,13 +63,13 @@ public enum Redaction {
     static func redact(_ text: String, secrets: [CaptureSecret], reveal: Bool) -> String {
         var out = removePrivateKeys(text)
         guard !reveal else { return out }
+        let pairs = secrets.sorted(by: { $0.value.utf8.count > $1.value.utf8.count }).filter { !$0.value.isEmpty }
+            .map { (Array($0.value.utf8), Array($0.replacement.utf8)) }
         var bytes = Array(out.utf8)
         var changed = false
-        for secret in secrets.sorted(by: { $0.value.utf8.count > $1.value.utf8.count }) where !secret.value.isEmpty {
-            if let replaced = replacingAll(Array(secret.value.utf8), with: Array(secret.replacement.utf8), in: bytes) {
-                bytes = replaced
-                changed = true
-            }
+        if let replaced = replacingEach(pairs, in: bytes) {
+            bytes = replaced
+            changed = true
         }
         if let replaced = replacingJWTs(in: bytes) {
             bytes = replaced
@@ -79,8 +79,23 @@ public enum Redaction {
         return out
     }
 
+    /// `bytes` with every occurrence of each pair's secret replaced by its replacement, in the pairs' order
+    /// (longest secret first, so a secret inside another is not replaced first), or nil when none occurs.
+    package static func replacingEach(_ pairs: [(secret: [UInt8], replacement: [UInt8])], in bytes: [UInt8]) -> [UInt8]?
+    {
+        var out = bytes
+        var changed = false
+        for (secret, replacement) in pairs {
+            if let replaced = replacingAll(secret, with: replacement, in: out) {
+                out = replaced
+                changed = true
+            }
+        }
+        return changed ? out : nil
+    }
+
     /// `haystack` with every `needle` replaced, or nil when there is none.
-    package static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8]? {
+    static func replacingAll(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8]? {
         guard let first = needle.first, needle.count <= haystack.count else { return nil }
         var out: [UInt8] = []
         var found = false

@@ -29,15 +29,8 @@ extension ScenarioRun {
     /// which took about a tenth of the test process's CPU in whole-suite runs (each of a run's texts
     /// against each of its secrets).
     static func redactedForReports(_ text: String, _ secrets: ReportSecrets) -> String {
-        var bytes = Array(text.utf8)
-        var changed = false
-        for (secret, short) in secrets.pairs {
-            if let replaced = Redaction.replacingAll(secret, with: short, in: bytes) {
-                bytes = replaced
-                changed = true
-            }
-        }
-        return Redaction.redactingOutput(changed ? String(decoding: bytes, as: UTF8.self) : text)
+        let replaced = Redaction.replacingEach(secrets.pairs, in: Array(text.utf8))
+        return Redaction.redactingOutput(replaced.map { String(decoding: $0, as: UTF8.self) } ?? text)
     }
 
     /// The timeline and failures with every secret of the run redacted: run once at the end, when
@@ -69,7 +62,7 @@ extension ScenarioRun {
 
 /// A run's secrets as bytes, each with the short form reports show instead, longest first.
 struct ReportSecrets {
-    let pairs: [(secret: [UInt8], short: [UInt8])]
+    let pairs: [(secret: [UInt8], replacement: [UInt8])]
 
     init(_ secrets: [String]) {
         pairs = secrets.map { (Array($0.utf8), Array(Redaction.shortToken($0).utf8)) }

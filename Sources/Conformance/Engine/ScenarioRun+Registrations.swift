@@ -32,12 +32,10 @@ extension ScenarioRun {
         }
         guard let token = canonical.body?["token"]?.stringValue else { return }
         var registration = TokenRegistration(token: token)
-        let save = engine.target.mapping?[.registerToken].response.save ?? [:]
-        for (name, path) in save.sorted(by: { $0.key < $1.key }) {
-            if let value = answer?.value(atPath: path) {
-                registration.saved[name] = value
-            } else {
-                // Said once here: every later delete of this token would go to a path without it.
+        if let saved = engine.target.mapping?.savedValues(ofRegistration: answer) {
+            registration.saved = saved.values
+            // Said once here: every later delete of this token would go to a path without it.
+            for (name, path) in saved.missing {
                 note("the registration's answer has no '\(path)' (response.save.\(name)): {\(name)} stays empty")
             }
         }

@@ -187,6 +187,19 @@ public struct TargetMapping: Sendable, Equatable {
     /// The names registerToken's answer gives for deleteToken (`response.save`).
     public var savedRegistrationValues: [String] { self[.registerToken].response.save.keys.sorted() }
 
+    /// The values registerToken's `answer` gives for deleteToken, by name, and the saves whose path it lacks
+    /// (name and path, in name order).
+    func savedValues(ofRegistration answer: JSONValue?) -> (
+        values: [String: JSONValue], missing: [(name: String, path: String)]
+    ) {
+        var values: [String: JSONValue] = [:]
+        var missing: [(name: String, path: String)] = []
+        for (name, path) in self[.registerToken].response.save.sorted(by: { $0.key < $1.key }) {
+            if let value = answer?.value(atPath: path) { values[name] = value } else { missing.append((name, path)) }
+        }
+        return (values, missing)
+    }
+
     /// Whether deleteToken names one registration (its `{token}` or a saved value) rather than the device:
     /// then each token a device registered is deleted on its own.
     public var deletesPerToken: Bool {

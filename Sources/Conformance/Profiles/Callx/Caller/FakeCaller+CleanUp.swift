@@ -38,17 +38,11 @@ extension FakeCaller {
     /// The values a registration's answer gives for the delete, as the target file's
     /// `registerToken.response.save` names them (none on the reference design).
     func savedValues(ofRegistration reply: Reply) -> [String: JSONValue] {
-        guard let save = target.mapping?[.registerToken].response.save, !save.isEmpty,
-            let answer = try? JSONValue.parse(reply.body)
-        else { return [:] }
-        var saved: [String: JSONValue] = [:]
-        for (name, path) in save {
-            if let value = answer.value(atPath: path) {
-                saved[name] = value
-            } else {
-                note("the registration's answer has no '\(path)' (response.save.\(name)): its delete goes without it")
-            }
+        guard let mapping = target.mapping, !mapping.savedRegistrationValues.isEmpty else { return [:] }
+        let saved = mapping.savedValues(ofRegistration: try? JSONValue.parse(reply.body))
+        for (name, path) in saved.missing {
+            note("the registration's answer has no '\(path)' (response.save.\(name)): its delete goes without it")
         }
-        return saved
+        return saved.values
     }
 }
