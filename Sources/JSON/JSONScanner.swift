@@ -144,6 +144,8 @@ struct JSONScanner {
     mutating func scanString() -> Bool {
         index += 1
         while index < bytes.count {
+            skipPlainBytes()
+            guard index < bytes.count else { return false }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 index += 1
@@ -178,6 +180,33 @@ struct JSONScanner {
             }
         }
         return false
+    }
+
+    /// Skips string bytes that need no look, eight at a time, up to the first that does: a quote, a
+    /// backslash, a control byte or part of a multi-byte sequence.
+    mutating func skipPlainBytes() {
+        guard let base = bytes.baseAddress else { return }
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let special = Self.specialBytes(word)
+            if special != 0 {
+                index += special.trailingZeroBitCount >> 3
+                return
+            }
+            index += 8
+        }
+    }
+
+    /// The high bit of each byte of `word` (first byte lowest) that is `"`, `\\`, below 0x20 or at least
+    /// 0x80, exact up to the first such byte: above it a borrow may set others.
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // The high bit of each byte that is zero in `v` (or below `n`: `v - n` borrows where `v < n`).
+        func below(_ n: UInt64, _ v: UInt64) -> UInt64 { (v &- ones &* n) & ~v & highs }
+        let quote = below(1, word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+        let backslash = below(1, word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
+        return quote | backslash | below(0x20, word) | word & highs
     }
 
     mutating func scanHex4() -> UInt32? {

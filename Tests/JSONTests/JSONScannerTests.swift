@@ -69,4 +69,48 @@ import Testing
             #expect(JSONValue.isObjectDocument(bytes) == Self.parsesToObject(bytes), "\(bytes)")
         }
     }
+
+    /// The eight-at-a-time search finds the first byte that needs a look, for every byte value in every
+    /// lane, among the plain bytes nearest the limits (a borrow must not hide or invent one).
+    @Test func findsTheFirstSpecialByteOfAWord() {
+        func special(_ b: UInt8) -> Bool { b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 }
+        for filler: UInt8 in [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x61, 0x7F] {
+            // Alone, or followed in the last lane by a zero byte or a quote.
+            for last: UInt8? in [nil, 0x00, 0x22] {
+                for lane in 0..<8 {
+                    for value in 0...255 {
+                        var word = [UInt8](repeating: filler, count: 8)
+                        word[lane] = UInt8(value)
+                        if let last, lane < 7 { word[7] = last }
+                        let expected = special(UInt8(value)) ? lane : (last != nil && lane < 7 ? 7 : 8)
+                        let loaded = UInt64(littleEndian: word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+                        let first = JSONScanner.specialBytes(loaded).trailingZeroBitCount >> 3
+                        #expect(first == expected, "\(word)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Long strings, skipped eight bytes at a time, with a byte that needs a look at each position and
+    /// the document ending at each length: the scanner must agree with the parser everywhere.
+    @Test func agreesOnLongStringsAtEveryOffset() {
+        let inserts: [[UInt8]] = [
+            [0x22], [0x5C], [0x5C, 0x22], [0x5C, 0x6E], [0x5C, 0x78], [0x00], [0x1F], [0x7F], [0x80], [0xC3, 0xA9],
+            [0xC3], [0xF0, 0x9F, 0x98, 0x80], [0xFF], [0x20],
+        ]
+        for insert in inserts {
+            for length in 0..<20 {
+                for at in 0...length {
+                    var body = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    body.insert(contentsOf: insert, at: at)
+                    let whole = Array(#"{"k":""#.utf8) + body + Array(#""}"#.utf8)
+                    #expect(JSONValue.isObjectDocument(whole) == Self.parsesToObject(whole), "\(whole)")
+                    // Cut short inside the string: never complete.
+                    let cut = Array(whole.dropLast(2))
+                    #expect(JSONValue.isObjectDocument(cut) == Self.parsesToObject(cut), "\(cut)")
+                }
+            }
+        }
+    }
 }
