@@ -12,19 +12,22 @@ final class HTTP2ResponseFields {
         nvSpans.removeAll(keepingCapacity: true)
         appendField(":status", Self.decimal(response.status))
         var hasLength = false
-        for (name, value) in response.headers.fields {
-            // The names below start with these letters; comparing strings costs more than a byte.
-            switch name.utf8.first {
-            case UInt8(ascii: ":"): continue
-            case UInt8(ascii: "c"), UInt8(ascii: "t"), UInt8(ascii: "k"), UInt8(ascii: "u"), UInt8(ascii: "p"):
-                switch name {
-                case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
-                case "content-length": hasLength = true
+        // Walked in place: iterating the list copied each field, a retain and a release of both strings.
+        response.headers.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                // The names below start with these letters; comparing strings costs more than a byte.
+                switch fields[i].name.utf8.first {
+                case UInt8(ascii: ":"): continue
+                case UInt8(ascii: "c"), UInt8(ascii: "t"), UInt8(ascii: "k"), UInt8(ascii: "u"), UInt8(ascii: "p"):
+                    switch fields[i].name {
+                    case "connection", "transfer-encoding", "keep-alive", "upgrade", "proxy-connection": continue
+                    case "content-length": hasLength = true
+                    default: break
+                    }
                 default: break
                 }
-            default: break
+                appendField(fields[i].name, fields[i].value)
             }
-            appendField(name, value)
         }
         if !hasLength && response.status != 204 && response.status != 304 && response.status >= 200 {
             appendField("content-length", Self.decimal(response.body.count))
@@ -53,21 +56,30 @@ final class HTTP2ResponseFields {
         [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []
     @exclusivity(unchecked) private var nva: [nghttp2_nv] = []
 
-    /// The value each response field name had last on this connection (a few names at most).
-    @exclusivity(unchecked) private var sentFields: [(name: String, value: String)] = []
+    /// The value each response field name had last on this connection (a few names at most), as bytes:
+    /// kept as strings, each comparison and update retained and released them.
+    @exclusivity(unchecked) private var sentFields: [(name: [UInt8], value: [UInt8])] = []
 
-    /// Whether HPACK should index this field: only once it repeats. A value that differs on every
-    /// response (`apns-id`) would otherwise be added to the dynamic table each time, evicting others,
-    /// for nothing: that cost about 5% of the APNs mock's CPU per request.
-    private func shouldIndex(_ name: String, _ value: String) -> Bool {
-        let length = name.utf8.count
-        if let i = sentFields.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) {
-            if sentFields[i].value == value { return true }
-            sentFields[i].value = value
-        } else if sentFields.count < 16 {
-            sentFields.append((name, value))
+    /// Whether HPACK should index the field whose bytes were just appended: only once it repeats. A
+    /// value that differs on every response (`apns-id`) would otherwise be added to the dynamic table
+    /// each time, evicting others, for nothing: that cost about 5% of the APNs mock's CPU per request.
+    private func shouldIndex(name: Range<Int>, value: Range<Int>) -> Bool {
+        nvBytes.withUnsafeBufferPointer { bytes in
+            let name = UnsafeBufferPointer(rebasing: bytes[name])
+            let value = UnsafeBufferPointer(rebasing: bytes[value])
+            for i in sentFields.indices where Self.equal(sentFields[i].name, name) {
+                if Self.equal(sentFields[i].value, value) { return true }
+                sentFields[i].value.removeAll(keepingCapacity: true)
+                sentFields[i].value.append(contentsOf: value)
+                return false
+            }
+            if sentFields.count < 16 { sentFields.append((Array(name), Array(value))) }
+            return false
         }
-        return false
+    }
+
+    private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { a in a.elementsEqual(b) }
     }
 
     /// Appends the UTF-8 of `string` to `nvBytes`, from its storage when it has one (faster than its view).
@@ -77,11 +89,13 @@ final class HTTP2ResponseFields {
     }
 
     private func appendField(_ name: String, _ value: String) {
-        let flags = UInt8((shouldIndex(name, value) ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX).rawValue)
         let n = nvBytes.count
         appendBytes(of: name)
         let v = nvBytes.count
         appendBytes(of: value)
-        nvSpans.append((n, v - n, v, nvBytes.count - v, flags))
+        let end = nvBytes.count
+        let index = shouldIndex(name: n..<v, value: v..<end)
+        let flags = UInt8((index ? NGHTTP2_NV_FLAG_NONE : NGHTTP2_NV_FLAG_NO_INDEX).rawValue)
+        nvSpans.append((n, v - n, v, end - v, flags))
     }
 }
