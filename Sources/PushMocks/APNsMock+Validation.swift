@@ -16,17 +16,15 @@ extension APNsMock {
 
     /// Judges a request in the order APNs does; throws the first rejection.
     ///
-    /// `fields` are the request's headers the mock reads; `jwt` (the bearer token of `authorization`)
-    /// and `jwtKeyID` (that token's `peekKeyID`) come from `handle`, which needs them for the capture.
+    /// `fields` are the request's headers the mock reads; `credential` (the provider token of
+    /// `authorization`) comes from `respond`, which needs it for the capture.
     func validate(
-        _ request: HTTPRequest, fields: borrowing APNsRequestHeaders, token: Substring?, jwt: String?,
-        jwtKeyID: String?,
-        nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
+        _ request: HTTPRequest, fields: borrowing APNsRequestHeaders, token: Substring?,
+        credential: ProviderCredential?, nowMs: Int64, info: inout APNsPushInfo, tokenValid: inout Bool
     ) throws(APNsRejection) {
         try validateRequestLine(request, fields: fields, token: token)
-        info.providerTokenKeyID = jwtKeyID
-        try authenticate(
-            authorization: fields.authorization, jwt: jwt, connection: request.connectionID, nowMs: nowMs)
+        info.providerTokenKeyID = credential?.keyID
+        try authenticate(fields, credential: credential, connection: request.connectionID, nowMs: nowMs)
         tokenValid = true
         try validatePush(request, fields: fields, info: &info)
         try validateDevice(token, nowMs: nowMs)
@@ -74,7 +72,6 @@ extension APNsMock {
         throws(APNsRejection)
     {
         // MARK: Topic and push type
-        let bundle = credentials.bundleID
         guard let topic = fields.topic, !topic.isEmpty else {
             throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
         }
@@ -84,7 +81,8 @@ extension APNsMock {
             throw APNsRejection(.badTopic, "apns-topic is not a valid topic")
         }
         guard let allowedTypes = judged.allowed else {
-            throw APNsRejection(.topicDisallowed, "the key may push to \(bundle) and its suffixed topics, not \(topic)")
+            throw APNsRejection(
+                .topicDisallowed, "the key may push to \(credentials.bundleID) and its suffixed topics, not \(topic)")
         }
         let pushType: String
         if let raw = fields.pushType {
@@ -99,26 +97,25 @@ extension APNsMock {
         info.pushType = fields.pushType
         info.effectivePushType = pushType
         guard allowedTypes.contains(pushType) else {
+            let bundle = credentials.bundleID  // read here only: reading it for every push retained it
             let expected = Self.topicSuffixes.first { $0.value.contains(pushType) }.map { bundle + $0.key } ?? bundle
             throw APNsRejection(
                 .deviceTokenNotForTopic, "a \(pushType) push needs topic \(expected), not \(topic)")
         }
 
         // MARK: Priority, expiration, collapse ID
-        if let raw = fields.priority {
-            guard raw == "1" || raw == "5" || raw == "10", let p = Int(raw) else {
-                throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
-            }
-            info.priority = p
+        switch fields.priority {
+        case .absent: break
+        case .malformed: throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
+        case .value(let p): info.priority = Int(p)
         }
         if pushType == "background" && (info.priority ?? 5) == 10 {
             throw APNsRejection(.badPriority, "background pushes must not use priority 10")
         }
-        if let raw = fields.expiration {
-            guard !raw.isEmpty, raw.utf8.count <= 18, raw.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                let value = Int64(raw)
-            else { throw APNsRejection(.badExpirationDate, "apns-expiration must be UNIX seconds") }
-            info.expiration = value
+        switch fields.expiration {
+        case .absent: break
+        case .malformed: throw APNsRejection(.badExpirationDate, "apns-expiration must be UNIX seconds")
+        case .value(let seconds): info.expiration = seconds
         }
         if let collapse = fields.collapseID {
             info.collapseID = collapse
@@ -128,10 +125,11 @@ extension APNsMock {
         }
 
         // MARK: Payload
-        guard !request.body.isEmpty else { throw APNsRejection(.payloadEmpty, "the body is empty") }
+        let body = request.body  // read once: each read retained and released it
+        guard !body.isEmpty else { throw APNsRejection(.payloadEmpty, "the body is empty") }
         let limit = pushType == "voip" ? Self.voipPayloadLimit : Self.payloadLimit
-        guard request.body.count <= limit else {
-            throw APNsRejection(.payloadTooLarge, "the payload is \(request.body.count) bytes; at most \(limit)")
+        guard body.count <= limit else {
+            throw APNsRejection(.payloadTooLarge, "the payload is \(body.count) bytes; at most \(limit)")
         }
         // A scan without building values settles the usual case; the parser explains any rejection.
         //
@@ -140,10 +138,10 @@ extension APNsMock {
         // None was found said of malformed JSON by Apple or by client-library reports; the closest is
         // `PayloadEmpty` (400, "the message payload is empty"): APNs finds no dictionary to deliver, the
         // same 400 a client treats as its own permanent error, never a retry.
-        if !JSONValue.isObjectDocument(request.body) {
+        if !JSONValue.isObjectDocument(body) {
             let json: JSONValue
             do {
-                json = try JSONValue.parse(request.body)
+                json = try JSONValue.parse(body)
             } catch {
                 throw APNsRejection(.payloadEmpty, "the payload is not JSON (no dictionary to deliver): \(error)")
             }
@@ -157,7 +155,8 @@ extension APNsMock {
     /// The last check: what the `DeviceRegistry` knows of `token` now.
     func validateDevice(_ token: Substring?, nowMs: Int64) throws(APNsRejection) {
         // The token becomes a string of its own only when some device is registered.
-        if let token, let registry, !registry.isEmpty, let device = registry.device(String(token)) {
+        // Read through the optional, not bound: binding `registry` retained and released it per push.
+        if let token, registry?.isEmpty == false, let device = registry?.device(String(token)) {
             if let env = device.environment, env != environment {
                 throw APNsRejection(.badDeviceToken, "the token belongs to the \(env.rawValue) environment")
             }
@@ -212,17 +211,20 @@ extension APNsMock {
 
     /// `isWellFormedDeviceToken` of a slice.
     static func isWellFormedDeviceToken(_ token: Substring) -> Bool {
-        var token = token
-        return token.withUTF8 { bytes in
-            let n = bytes.count
-            guard n >= 64 && n <= 200 && n % 2 == 0 else { return false }
-            // Looked up and summed without a branch per byte: in random hex, digits and letters alternate
-            // by chance, and a branch on which it was mispredicted about every other byte (2% of a push).
-            return nonHexDigit.withUnsafeBufferPointer { table in
-                var bad: UInt8 = 0
-                for b in bytes { bad |= table[Int(b)] }
-                return bad == 0
-            }
+        // Read in place (a copy to call `withUTF8` on retained and released the target).
+        token.utf8.withContiguousStorageIfAvailable(isWellFormedDeviceToken(bytes:))
+            ?? Array(token.utf8).withUnsafeBufferPointer(isWellFormedDeviceToken(bytes:))
+    }
+
+    private static func isWellFormedDeviceToken(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n >= 64 && n <= 200 && n % 2 == 0 else { return false }
+        // Looked up and summed without a branch per byte: in random hex, digits and letters alternate
+        // by chance, and a branch on which it was mispredicted about every other byte (2% of a push).
+        return nonHexDigit.withUnsafeBufferPointer { table in
+            var bad: UInt8 = 0
+            for b in bytes { bad |= table[Int(b)] }
+            return bad == 0
         }
     }
 
@@ -231,15 +233,16 @@ extension APNsMock {
 
     // MARK: Provider tokens
 
-    /// Checks the provider token of a request on `connection` (the refresh rule counts per connection).
-    func authenticate(authorization: String?, jwt: String?, connection: UInt64, nowMs: Int64) throws(APNsRejection) {
-        // A value with a bearer token is not blank; only other values need the scan.
-        guard let raw = authorization,
-            jwt != nil || raw.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
-        else {
-            throw APNsRejection(.missingProviderToken, "no authorization header")
-        }
-        guard let jwt else {
+    /// Checks the provider token of a request on `connection` (the refresh rule counts per connection):
+    /// `credential` is that of `fields.authorization`, nil when it has none.
+    func authenticate(
+        _ fields: borrowing APNsRequestHeaders, credential: ProviderCredential?, connection: UInt64, nowMs: Int64
+    ) throws(APNsRejection) {
+        guard let jwt = credential?.jwt else {
+            // A value with a bearer token is not blank; only other values need the scan.
+            let blank =
+                fields.authorization?.utf8.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } ?? true
+            if blank { throw APNsRejection(.missingProviderToken, "no authorization header") }
             throw APNsRejection(.invalidProviderToken, "authorization must be 'bearer <provider token>'")
         }
         let decision: ProviderTokenBook.Decision

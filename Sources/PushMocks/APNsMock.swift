@@ -126,7 +126,8 @@ public final class APNsMock: HTTPImmediateHandler {
     /// Answers on the server's event loop while no fault plan is live (no plan can delay the answer
     /// then), saving the two thread hand-offs of `handle`; nil hands the request to `handle`.
     public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-        if let faults, faults.hasLivePlans { return nil }
+        // Read through the optional, not bound: binding `faults` retained and released it per push.
+        if faults?.hasLivePlans == true { return nil }
         // The server read the wall clock when the request arrived, a moment ago: reading it again per
         // request cost about 1% of the mock's time.
         let now = clock.isSystem && request.arrivalMs > 0 ? request.arrivalMs : clock()
@@ -140,11 +141,9 @@ public final class APNsMock: HTTPImmediateHandler {
     public func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective? {
         guard request.version == .http2, !isAuthenticated(request.connectionID) else { return nil }
         let fields = APNsRequestHeaders(request.headers)
-        let credential = fields.authorization.flatMap(providerCredential)
+        let credential = providerCredential(of: fields)
         do throws(APNsRejection) {
-            try authenticate(
-                authorization: fields.authorization, jwt: credential?.jwt, connection: request.connectionID,
-                nowMs: clock())
+            try authenticate(fields, credential: credential, connection: request.connectionID, nowMs: clock())
         } catch {
             return nil
         }
@@ -168,17 +167,26 @@ public final class APNsMock: HTTPImmediateHandler {
 
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
     func respond(to request: HTTPRequest, token: Substring?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
-        var capture = Capture(request: request, mock: .apns, arrivalMs: request.arrivalMs > 0 ? request.arrivalMs : now)
-        capture.environment = environment
-        if let token, !token.isEmpty { capture.setDeviceToken(token) }
-        if request.version != .http2 { return refuseHTTP1(request, capture: &capture) }
+        let arrivalMs = request.arrivalMs > 0 ? request.arrivalMs : now
+        if request.version != .http2 {
+            var capture = Capture(request: request, mock: .apns, arrivalMs: arrivalMs)
+            capture.environment = environment
+            if let token, !token.isEmpty { capture.setDeviceToken(token) }
+            return refuseHTTP1(request, capture: &capture)
+        }
         let fields = APNsRequestHeaders(request.headers)
-        let credential = fields.authorization.flatMap(providerCredential)
-        capture.setSecrets(deviceToken: true, others: credential?.secrets ?? [])
-        capture.jsonSource = .body
-        let apnsID = fields.apnsID.flatMap { MockIDs.isUUID($0) ? $0 : nil } ?? MockIDs.uuid()
+        let credential = providerCredential(of: fields)
+        let apnsID: String
+        if let sent = fields.apnsID, MockIDs.isUUID(sent) {
+            apnsID = sent
+        } else {
+            apnsID = MockIDs.uuid()
+        }
         // What the capture shows of the push (`apns`, left empty but for the apns-id when a fault
         // answers) is filled in place in the capture, as each copy retains and releases its strings.
+        var capture = Capture(
+            apnsPush: request, arrivalMs: arrivalMs, environment: environment, deviceToken: token,
+            secrets: credential?.secrets ?? [], apnsID: apnsID)
 
         if fault != nil { capture.fault = fault }
 
@@ -199,8 +207,8 @@ public final class APNsMock: HTTPImmediateHandler {
             do throws(APNsRejection) {
                 try capture.updateAPNs { info throws(APNsRejection) in
                     try validate(
-                        request, fields: fields, token: token, jwt: credential?.jwt, jwtKeyID: credential?.keyID,
-                        nowMs: now, info: &info, tokenValid: &tokenValid)
+                        request, fields: fields, token: token, credential: credential, nowMs: now, info: &info,
+                        tokenValid: &tokenValid)
                 }
                 var headers = HTTPHeaders()
                 headers.addLowercased("apns-id", apnsID)
@@ -225,7 +233,6 @@ public final class APNsMock: HTTPImmediateHandler {
         if tokenValid && !faultSetDirective && request.version == .http2 && markAuthenticated(request.connectionID) {
             response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
-        capture.updateAPNs { $0.apnsID = apnsID }
         if capture.outcome.isAccepted && environment != .sandbox && fault == nil {
             capture.setAPNsAcceptance(directive: response.directive)
         } else {
@@ -340,6 +347,12 @@ public final class APNsMock: HTTPImmediateHandler {
         guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
         let token = trimmed.dropFirst(7).drop { $0 == " " }.prefix { $0 != " " && $0 != "\t" }
         return token.isEmpty ? nil : String(token)
+    }
+
+    /// `providerCredential` of the `authorization` field of `fields`, nil without one.
+    func providerCredential(of fields: borrowing APNsRequestHeaders) -> ProviderCredential? {
+        guard let authorization = fields.authorization else { return nil }
+        return providerCredential(authorization)
     }
 
     /// The provider token in an `authorization` value, from the cache when the value was seen before;

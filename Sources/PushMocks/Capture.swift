@@ -47,6 +47,12 @@ public struct APNsPushInfo: Sendable, Equatable {
     /// The `kid` of the provider token, when one was sent and decoded.
     public var providerTokenKeyID: String?
 
+    /// A value holding `apnsID` alone.
+    ///
+    /// The others left to start nil: passed nil through the initializer below, the optimizer built the
+    /// value twice, copied one (six retains) and destroyed the other (six releases), for every capture.
+    init(apnsID: String) { self.apnsID = apnsID }
+
     /// Creates a value from its parts.
     public init(
         pushType: String? = nil, topic: String? = nil, priority: Int? = nil, expiration: Int64? = nil,
@@ -284,7 +290,13 @@ public struct Capture: Sendable {
     /// capture cost an allocation, and a free when the full log dropped it.
     mutating func setAPNsAcceptance(directive: ConnectionDirective) {
         makeUnique()
-        storage.response = HTTPResponse(status: 200, directive: directive)
+        if storage.response.headers.isEmpty && storage.response.body.isEmpty {
+            // In place: a new answer released the empty lists of the one it replaced.
+            storage.response.status = 200
+            storage.response.directive = directive
+        } else {
+            storage.response = HTTPResponse(status: 200, directive: directive)
+        }
         storage.responseIsAPNsAcceptance = true
     }
     public var outcome: CaptureOutcome {
@@ -406,6 +418,21 @@ public struct Capture: Sendable {
         storage = Storage(request: request, mock: mock, arrivalMs: arrivalMs)
     }
 
+    /// A capture of an APNs push as the APNs mock starts one: `deviceToken` (when not empty) kept as
+    /// `setDeviceToken` keeps it, the secrets `setSecrets(deviceToken: true, others: secrets)` sets,
+    /// `json` parsed from the body when read, and `apns` holding `apnsID` alone.
+    ///
+    /// Given at once: setting each afterwards released the default it replaced, a call apiece per push.
+    init(
+        apnsPush request: HTTPRequest, arrivalMs: Int64, environment: APNsEnvironment, deviceToken: Substring?,
+        secrets: [CaptureSecret], apnsID: String
+    ) {
+        storage = Storage(
+            request: request, mock: .apns, arrivalMs: arrivalMs, environment: environment,
+            deviceTokenSlice: deviceToken?.isEmpty == false ? deviceToken : nil, secrets: secrets,
+            deviceTokenIsSecret: true, jsonSource: .body, apnsID: apnsID)
+    }
+
     /// What `CaptureLog.append(taking:)` leaves behind: one shared, empty capture.
     static let placeholder = Capture(request: HTTPRequest(method: "", target: ""), mock: .apns, arrivalMs: 0)
 
@@ -453,29 +480,27 @@ public struct Capture: Sendable {
         var deviceTokenIsSecret: Bool
         var jsonSource: JSONSource
 
-        init(request: HTTPRequest, mock: MockProviderID, arrivalMs: Int64) {
+        /// Optional fields not named here start nil, implicitly: assigning nil to them again released the
+        /// nil they held (a call each, for every capture).
+        init(
+            request: HTTPRequest, mock: MockProviderID, arrivalMs: Int64, environment: APNsEnvironment? = nil,
+            deviceTokenSlice: Substring? = nil, secrets: [CaptureSecret] = [], deviceTokenIsSecret: Bool = false,
+            jsonSource: JSONSource = .value(nil), apnsID: String? = nil
+        ) {
             sequence = 0
             self.arrivalMs = arrivalMs
             self.mock = mock
-            environment = nil
+            self.environment = environment
             self.request = request
-            authority = nil
-            addressedHost = nil
-            deviceToken = nil
-            deviceTokenSlice = nil
-            fcmTarget = nil
+            self.deviceTokenSlice = deviceTokenSlice
             response = HTTPResponse(status: 0)
             responseIsAPNsAcceptance = false
             outcome = .rejected(reason: "unanswered")
-            detail = nil
-            fault = nil
-            apns = APNsPushInfo()
-            hasAPNs = false
-            fcm = nil
-            oauthClient = nil
-            secrets = []
-            deviceTokenIsSecret = false
-            jsonSource = .value(nil)
+            apns = APNsPushInfo(apnsID: apnsID ?? "")
+            hasAPNs = apnsID != nil
+            self.secrets = secrets
+            self.deviceTokenIsSecret = deviceTokenIsSecret
+            self.jsonSource = jsonSource
         }
 
         init(copying other: Storage) {

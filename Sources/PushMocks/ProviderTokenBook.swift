@@ -50,6 +50,18 @@ public struct ProviderTokenBook: Sendable {
         var sinceMs: Int64
         /// The connection's latest request, for pruning connections that have gone.
         var lastSeenMs: Int64
+
+        /// The refresh rule for `verified` on this connection now, made its token when accepted.
+        mutating func use(_ verified: VerifiedProviderToken, nowMs: Int64) -> Decision {
+            if current == verified {
+                // Pruning needs the last use to the second, not the millisecond: most requests write nothing.
+                if nowMs - lastSeenMs >= 1000 { lastSeenMs = nowMs }
+                return .accepted(verified, new: false)
+            }
+            guard nowMs - sinceMs >= ProviderTokenBook.minRefreshIntervalMs else { return .tooManyUpdates }
+            self = ConnectionToken(current: verified, sinceMs: nowMs, lastSeenMs: nowMs)
+            return .accepted(verified, new: true)
+        }
     }
 
     private(set) var cache: [String: VerifiedProviderToken] = [:]
@@ -94,25 +106,13 @@ public struct ProviderTokenBook: Sendable {
     /// The refresh rule for `verified` on `connection`, recording it as the connection's token when accepted.
     private mutating func use(_ verified: VerifiedProviderToken, on connection: UInt64, nowMs: Int64) -> Decision {
         if Self.isExpired(verified, nowMs: nowMs) { return .expired }
-        guard var known = connections[connection] else {
+        guard let i = connections.index(forKey: connection) else {
             if connections.count >= Self.connectionLimit { pruneConnections(nowMs: nowMs) }
             connections[connection] = ConnectionToken(current: verified, sinceMs: nowMs, lastSeenMs: nowMs)
             return .accepted(verified, new: true)
         }
-        if known.current == verified {
-            // Pruning needs the last use to the second, not the millisecond: most requests write nothing.
-            if nowMs - known.lastSeenMs >= 1000 {
-                known.lastSeenMs = nowMs
-                connections[connection] = known
-            }
-            return .accepted(verified, new: false)
-        }
-        known.lastSeenMs = nowMs
-        guard nowMs - known.sinceMs >= Self.minRefreshIntervalMs else { return .tooManyUpdates }
-        known.current = verified
-        known.sinceMs = nowMs
-        connections[connection] = known
-        return .accepted(verified, new: true)
+        // Changed in place: a copy of the entry retained and released its token's strings.
+        return connections.values[i].use(verified, nowMs: nowMs)
     }
 
     /// Forgets connections unseen for an hour (their tokens have expired), then, if that was not enough,
