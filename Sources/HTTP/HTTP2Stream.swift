@@ -11,6 +11,10 @@ final class HTTP2Stream {
     @exclusivity(unchecked) var headerBytes = 0
     /// How many fields (pseudo-headers included) the header block had so far.
     @exclusivity(unchecked) var fieldCount = 0
+    /// HTTP/2's rules for the request, applied as its frames arrive.
+    @exclusivity(unchecked) var rules = HTTP2RequestRules()
+    /// The request broke HTTP/2's rules and the stream is being reset: nothing more of it is taken.
+    @exclusivity(unchecked) var rejected = false
     @exclusivity(unchecked) var headersTooLarge = false
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Set once a request went to the handler or an error response was submitted.
@@ -39,6 +43,8 @@ final class HTTP2Stream {
         if !body.isEmpty { body = [] }
         headerBytes = 0
         fieldCount = 0
+        rules = HTTP2RequestRules()
+        rejected = false
         headersTooLarge = false
         bodyTooLarge = false
         dispatched = false

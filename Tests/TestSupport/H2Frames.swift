@@ -52,6 +52,24 @@ public enum H2Frames {
         return [nameIndex, UInt8(bytes.count)] + bytes
     }
 
+    /// A literal header field without indexing with a new name (RFC 7541 §6.2.2), neither string
+    /// Huffman-coded: any bytes, of any length, as a broken client might send them.
+    public static func literalField(_ name: [UInt8], _ value: [UInt8]) -> [UInt8] {
+        [0x00] + hpackInteger(name.count) + name + hpackInteger(value.count) + value
+    }
+
+    /// `n` as an HPACK integer with a 7-bit prefix (RFC 7541 §5.1), the string-length form.
+    static func hpackInteger(_ n: Int) -> [UInt8] {
+        if n < 127 { return [UInt8(n)] }
+        var out: [UInt8] = [127]
+        var rest = n - 127
+        while rest >= 128 {
+            out.append(UInt8(rest % 128 + 128))
+            rest /= 128
+        }
+        return out + [UInt8(rest)]
+    }
+
     /// The frames in `bytes` as (type, flags, stream), up to the first incomplete one.
     public static func frames(in bytes: [UInt8]) -> [(type: UInt8, flags: UInt8, stream: UInt32)] {
         var out: [(type: UInt8, flags: UInt8, stream: UInt32)] = []

@@ -203,9 +203,11 @@ public struct MockStackClients: Sendable {
     /// after the stream ends, to see frames the server sends later. `alpn: false` offers no ALPN.
     /// `serverName` goes in SNI and `:authority` instead of the URL's host (a hosts entry's view).
     /// `raw`: `headers` is the whole header list, pseudo-headers too, sent unchecked (`path` is not used).
+    /// `trailers`: fields sent unchecked after the body, ending the stream if `trailersEndStream`.
     public func h2Request(
         baseURL: String, path: String, headers: [(String, String)], body: String, settle: Double = 0.3,
-        alpn: Bool = true, serverName: String = "", raw: Bool = false
+        alpn: Bool = true, serverName: String = "", raw: Bool = false, trailers: [(String, String)]? = nil,
+        trailersEndStream: Bool = true
     ) async throws -> [JSONValue] {
         guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
             throw MockStackClientError(message: "not a base URL with a port: \(baseURL)")
@@ -217,6 +219,8 @@ public struct MockStackClients: Sendable {
             [
                 host, String(port), settings.caFile, path, list, body, String(settle), alpn ? "h2" : "", serverName,
                 raw ? "raw" : "",
+                trailers.map { JSONValue.array($0.map { [.string($0.0), .string($0.1)] }).serialized() } ?? "",
+                trailersEndStream ? "end" : "",
             ])
         return events.arrayValue ?? []
     }

@@ -120,11 +120,13 @@ public enum MockStackPython {
             emit(exchange(account, ca_file, assertion(account, other)))
 
 
-        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2", server_name="", raw=""):
+        def h2_request(host, port, ca_file, path, headers_json, body, settle, alpn="h2", server_name="", raw="",
+                       trailers_json="", trailers_end="end"):
             """One HTTP/2 request with the h2 library; reports every frame-level event until the server is done.
             With server_name, connects to host but names server_name in SNI and :authority (as a hosts entry would).
             With raw, headers_json is the whole header list, pseudo-headers too, sent as given: h2 neither checks
-            nor normalizes it (a malformed request, as a broken client would send)."""
+            nor normalizes it (a malformed request, as a broken client would send). With trailers_json, trailers
+            follow the body, ending the stream unless trailers_end is empty."""
             context = ssl.create_default_context(cafile=ca_file)
             if alpn:  # Some APNs clients offer no ALPN at all and still speak h2.
                 context.set_alpn_protocols([alpn])
@@ -139,8 +141,15 @@ public enum MockStackPython {
                 (":method", "POST"), (":scheme", "https"), (":authority", "%s:%s" % (sni, port)), (":path", path)]
             headers += [tuple(h) for h in json.loads(headers_json)]
             conn.send_headers(stream, headers)
-            conn.send_data(stream, body.encode(), end_stream=True)
-            sock.sendall(conn.data_to_send())
+            conn.send_data(stream, body.encode(), end_stream=not trailers_json)
+            out = conn.data_to_send()
+            if trailers_json:
+                conn.send_headers(stream, [tuple(h) for h in json.loads(trailers_json)], end_stream=True)
+                trailer_frames = bytearray(conn.data_to_send())
+                if not trailers_end:
+                    trailer_frames[4] &= ~0x1  # h2 refuses to send trailers without END_STREAM: clear it on the wire
+                out += bytes(trailer_frames)
+            sock.sendall(out)
             events, ended, deadline = [], False, time.time() + 10
             sock.settimeout(float(settle))
             while time.time() < deadline:
