@@ -37,6 +37,9 @@ public final class DeviceRegistry: Sendable {
     }
 
     private let devices = Mutex<[String: Device]>([:])
+    /// How many tokens `devices` holds, set under its lock and read without it: every push asks whether
+    /// the registry knows any token, and almost always none is registered (a lock per push for that).
+    private let count = Atomic<Int>(0)
 
     /// An empty registry: every token is accepted.
     public init() {}
@@ -47,7 +50,7 @@ public final class DeviceRegistry: Sendable {
     }
 
     /// Records (or replaces) what is known about a token.
-    public func register(_ device: Device) { devices.withLock { $0[Self.key(device.token)] = device } }
+    public func register(_ device: Device) { changing { $0[Self.key(device.token)] = device } }
 
     /// Records a token as belonging to an APNs environment (active).
     public func register(token: String, environment: APNsEnvironment?, atMs: Int64 = 0) {
@@ -56,7 +59,7 @@ public final class DeviceRegistry: Sendable {
 
     /// Marks a token unregistered since `atMs`, keeping its environment.
     public func unregister(token: String, atMs: Int64) {
-        devices.withLock { devices in
+        changing { devices in
             let key = Self.key(token)
             var device = devices[key] ?? Device(token: token)
             device.status = .unregistered
@@ -67,20 +70,30 @@ public final class DeviceRegistry: Sendable {
 
     /// Forgets a token; false when it was unknown.
     @discardableResult
-    public func forget(token: String) -> Bool { devices.withLock { $0.removeValue(forKey: Self.key(token)) != nil } }
+    public func forget(token: String) -> Bool { changing { $0.removeValue(forKey: Self.key(token)) != nil } }
 
     /// What is known about `token`, or nil.
     public func device(_ token: String) -> Device? {
-        // Most runs register no token: skip lower-casing the token for every request then.
-        devices.withLock { $0.isEmpty ? nil : $0[Self.key(token)] }
+        // Most runs register no token: skip the lock and lower-casing the token for every request then.
+        guard !isEmpty else { return nil }
+        return devices.withLock { $0.isEmpty ? nil : $0[Self.key(token)] }
     }
 
     /// True when no token is known (every token is accepted).
-    public var isEmpty: Bool { devices.withLock { $0.isEmpty } }
+    public var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
 
     /// Every known token, sorted by token.
     public var all: [Device] { devices.withLock { $0.values.sorted { $0.token < $1.token } } }
 
     /// Forgets every token.
-    public func clear() { devices.withLock { $0.removeAll() } }
+    public func clear() { changing { $0.removeAll() } }
+
+    /// Runs `change` on the tokens under their lock and brings `count` up to date before it is released.
+    private func changing<T>(_ change: (inout [String: Device]) -> T) -> T {
+        devices.withLock { devices in
+            let result = change(&devices)
+            count.store(devices.count, ordering: .releasing)
+            return result
+        }
+    }
 }
