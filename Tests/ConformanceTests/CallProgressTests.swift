@@ -121,7 +121,7 @@ import Testing
 
     /// Judged from when the backend built it (`issuedAtMs`): a message built before the end is in flight
     /// however late it arrives on a busy machine; one built after the end, or a repeat, is not.
-    @Test func anInvitationBuiltBeforeTheEndIsInFlightHoweverLateItArrives() {
+    @Test func anInvitationBuiltBeforeTheEndIsInFlightUpToTheBound() {
         var p = Self.started()
         _ = p.observe(Self.ended("callerCancelled"), nowMs: 1_001_000)
         func push(_ device: String, _ event: String, issued: Int64?, arrival: Int64, accepted: Bool = true)
@@ -149,6 +149,12 @@ import Testing
         #expect(
             push("pad", "e4", issued: nil, arrival: 1_003_000) == [
                 .finding("an invitation reached pad 2.0 s after the call ended")
+            ])
+        // Built before the end but arriving more than 15 s after it: stuck, not in flight, by arrival.
+        #expect(push("laptop", "e5", issued: 1_000_500, arrival: 1_016_000).isEmpty)
+        #expect(
+            push("desk", "e6", issued: 1_000_500, arrival: 1_016_001) == [
+                .finding("an invitation reached desk 15.0 s after the call ended")
             ])
     }
 

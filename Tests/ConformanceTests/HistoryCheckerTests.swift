@@ -223,4 +223,26 @@ extension HistoryCheckerTests {
         #expect(v.first?.message.contains("a repeat") == true)
         #expect(HistoryChecker.inFlightInvitations(h) == [3])
     }
+
+    /// A backend clock ahead of ours stamps `issuedAtMs` after the arrival: the arrival, in time, is what
+    /// counts, or a conforming backend would be judged late.
+    @Test func anIssuedAtMsLaterThanTheArrivalDoesNotMakeAnInvitationLate() {
+        var h = Self.clean
+        h.pushes[2] = Self.invite(3, to: "b-ipad", eventId: "e3", issued: 6_000, arrival: 1_100)
+        #expect(HistoryChecker.check(h) == [])
+        #expect(HistoryChecker.inFlightInvitations(h).isEmpty)
+    }
+
+    /// Built before the call stopped ringing but arriving more than `inFlightIssuedBoundMs` after it: stuck,
+    /// not in flight, and judged by its arrival (as the suite judges CALLX-EXP-2).
+    @Test func anInvitationStuckPastTheBoundIsJudgedByItsArrival() {
+        var h = Self.clean
+        h.pushes[2] = Self.invite(3, to: "b-ipad", eventId: "e3", issued: 1_203, arrival: 1_205 + 15_000)
+        #expect(HistoryChecker.check(h) == [])
+        h.pushes[2] = Self.invite(3, to: "b-ipad", eventId: "e3", issued: 1_203, arrival: 1_205 + 15_001)
+        let v = HistoryChecker.check(h)
+        #expect(v.map(\.rule) == [.invitationAfterEnd])
+        #expect(v.first?.message.contains("it arrived at 16206") == true, "\(v)")
+        #expect(HistoryChecker.inFlightInvitations(h).isEmpty)
+    }
 }

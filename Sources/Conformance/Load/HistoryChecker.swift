@@ -203,11 +203,24 @@ public enum HistoryChecker {
         var out: Set<Int> = []
         for push in h.pushes.sorted(by: { $0.sequence < $1.sequence }) where push.isInvitation {
             let firstAttempt = attempted.insert(push.callId + "|" + push.device + "|" + (push.eventId ?? "")).inserted
-            guard firstAttempt, let stop = stops[push.callId], let issued = push.issuedAtMs else { continue }
+            guard firstAttempt, let stop = stops[push.callId] else { continue }
             let limit = stop.atMs + h.inFlightMarginMs
-            if issued <= limit && push.arrivalMs > limit { out.insert(push.sequence) }
+            if push.arrivalMs > limit && sendBegan(push, firstAttempt: true, stop: stop.atMs, h) <= limit {
+                out.insert(push.sequence)
+            }
         }
         return out
+    }
+
+    /// When an invitation's send began, as judged against the moment its call stopped ringing (`stop`): a
+    /// message's first send from when the backend built it (`issuedAtMs`) when that is earlier than its
+    /// arrival (a backend clock ahead of ours must not make a send in time look late) and it arrived within
+    /// `inFlightIssuedBoundMs` of the stop; a repeat, and a send stuck longer, from its arrival.
+    static func sendBegan(_ push: LoadPush, firstAttempt: Bool, stop: Int64, _ h: LoadHistory) -> Int64 {
+        guard firstAttempt, let issued = push.issuedAtMs, issued < push.arrivalMs,
+            push.arrivalMs - stop <= h.inFlightIssuedBoundMs
+        else { return push.arrivalMs }
+        return issued
     }
 
     static func invitations(_ h: LoadHistory) -> [HistoryViolation] {
@@ -221,10 +234,10 @@ public enum HistoryChecker {
             // its arrival.
             let firstAttempt = attempted.insert(push.callId + "|" + push.device + "|" + (push.eventId ?? "")).inserted
             if let stop = stops[push.callId] {
-                let began = firstAttempt ? (push.issuedAtMs ?? push.arrivalMs) : push.arrivalMs
+                let began = sendBegan(push, firstAttempt: firstAttempt, stop: stop.atMs, h)
                 if began > stop.atMs + h.inFlightMarginMs {
                     let basis =
-                        firstAttempt && push.issuedAtMs != nil
+                        began != push.arrivalMs
                         ? "its send began (issuedAtMs) at \(began)"
                         : "it arrived at \(began)" + (firstAttempt ? "" : " (a repeat of a message already sent)")
                     out.append(

@@ -15,6 +15,10 @@ public struct LoadHistory: Sendable, Equatable {
     /// How long after the driver knew a call stopped ringing an invitation's send may still have begun
     /// (the backend's and ringcheck's clocks, and a send already under way). Default 1000 ms.
     public var inFlightMarginMs: Int64
+    /// How long after the call stopped ringing an invitation whose send began before (`issuedAtMs`) may
+    /// still arrive, as the suite allows (`InvariantContext.inFlightIssuedBoundMs`); later, it is judged by
+    /// its arrival: it was not in flight but stuck. Default 15,000 ms.
+    public var inFlightIssuedBoundMs: Int64 = 15_000
 
     /// Creates a value from its parts.
     public init(

@@ -112,6 +112,9 @@ public struct CallProgress: Sendable {
     public private(set) var pushes: [PushSighting] = []
     /// How long after the end an invitation may still arrive (it was in flight).
     public var inFlightMarginMs: Int64 = 1_000
+    /// How long after the end an invitation the backend built before it (`issuedAtMs`) may still arrive, as
+    /// the suite allows (`InvariantContext.inFlightIssuedBoundMs`): later, it was not in flight but stuck.
+    public var inFlightIssuedBoundMs: Int64 = 15_000
     /// Each invitation message already pushed to a device (`device|eventId`): a later push of it is a repeat.
     private var invitationsSent: Set<String> = []
 
@@ -182,9 +185,15 @@ public struct CallProgress: Sendable {
         guard p.isInvitation else { return [] }
         let firstSend = invitationsSent.insert(p.device + "|" + (p.eventId ?? "")).inserted
         // A message's first send counts from when the backend built it (`issuedAtMs`), when that is earlier
-        // than its arrival: on a busy machine an invitation in flight when the call ended can take seconds
-        // to arrive, and the backend did not send it after the end. A repeat (a retry) counts from its arrival.
-        let began = firstSend ? min(p.arrivalMs, p.issuedAtMs ?? p.arrivalMs) : p.arrivalMs
+        // than its arrival and it arrived within `inFlightIssuedBoundMs` of the end: on a busy machine an
+        // invitation in flight when the call ended can take seconds to arrive, and the backend did not send
+        // it after the end. A repeat (a retry), and one stuck longer, count from their arrival.
+        var began = p.arrivalMs
+        if firstSend, let issued = p.issuedAtMs, issued < began, let learned = endLearnedAtMs,
+            p.arrivalMs - learned <= inFlightIssuedBoundMs
+        {
+            began = issued
+        }
         if p.accepted, let learned = endLearnedAtMs, began > learned + inFlightMarginMs {
             return [
                 record(
