@@ -67,8 +67,8 @@ final class HTTP2RequestFields {
         field position: Int, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>
     ) -> (HTTP2FieldFacts, String, String)? {
         if position < recentFields.count {
-            let sameName = recentFields.withUnsafeBufferPointer { Self.equal($0[position].name, name) }
-            if sameName && recentFields.withUnsafeBufferPointer({ Self.equal($0[position].value, value) }) {
+            let sameName = recentFields.withUnsafeBufferPointer { sameBytes($0[position].name, name) }
+            if sameName && recentFields.withUnsafeBufferPointer({ sameBytes($0[position].value, value) }) {
                 let hit = recentFields[position]
                 return (hit.facts, hit.nameString, hit.valueString)
             }
@@ -100,9 +100,4 @@ final class HTTP2RequestFields {
         return (facts, field.nameString, field.valueString)
     }
 
-    private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count > 0, let bBase = b.baseAddress else { return true }
-        return a.withUnsafeBufferPointer { memcmp($0.baseAddress!, bBase, b.count) == 0 }
-    }
 }

@@ -67,8 +67,8 @@ final class HTTP2ResponseFields {
         nvBytes.withUnsafeBufferPointer { bytes in
             let name = UnsafeBufferPointer(rebasing: bytes[name])
             let value = UnsafeBufferPointer(rebasing: bytes[value])
-            for i in sentFields.indices where Self.equal(sentFields[i].name, name) {
-                if Self.equal(sentFields[i].value, value) { return true }
+            for i in sentFields.indices where sameBytes(sentFields[i].name, name) {
+                if sameBytes(sentFields[i].value, value) { return true }
                 sentFields[i].value.removeAll(keepingCapacity: true)
                 sentFields[i].value.append(contentsOf: value)
                 return false
@@ -76,10 +76,6 @@ final class HTTP2ResponseFields {
             if sentFields.count < 16 { sentFields.append((Array(name), Array(value))) }
             return false
         }
-    }
-
-    private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { a in a.elementsEqual(b) }
     }
 
     /// Appends the UTF-8 of `string` to `nvBytes`, from its storage when it has one (faster than its view).
