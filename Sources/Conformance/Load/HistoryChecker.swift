@@ -212,15 +212,11 @@ public enum HistoryChecker {
         return out
     }
 
-    /// When an invitation's send began, as judged against the moment its call stopped ringing (`stop`): a
-    /// message's first send from when the backend built it (`issuedAtMs`) when that is earlier than its
-    /// arrival (a backend clock ahead of ours must not make a send in time look late) and it arrived within
-    /// `inFlightIssuedBoundMs` of the stop; a repeat, and a send stuck longer, from its arrival.
+    /// When an invitation's send began, as judged against the moment its call stopped ringing (`stop`).
     static func sendBegan(_ push: LoadPush, firstAttempt: Bool, stop: Int64, _ h: LoadHistory) -> Int64 {
-        guard firstAttempt, let issued = push.issuedAtMs, issued < push.arrivalMs,
-            push.arrivalMs - stop <= h.inFlightIssuedBoundMs
-        else { return push.arrivalMs }
-        return issued
+        InFlightInvitation.sendBeganMs(
+            arrivalMs: push.arrivalMs, issuedAtMs: push.issuedAtMs, firstSend: firstAttempt, stopMs: stop,
+            boundMs: h.inFlightIssuedBoundMs)
     }
 
     static func invitations(_ h: LoadHistory) -> [HistoryViolation] {

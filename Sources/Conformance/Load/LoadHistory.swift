@@ -18,7 +18,7 @@ public struct LoadHistory: Sendable, Equatable {
     /// How long after the call stopped ringing an invitation whose send began before (`issuedAtMs`) may
     /// still arrive, as the suite allows (`InvariantContext.inFlightIssuedBoundMs`); later, it is judged by
     /// its arrival: it was not in flight but stuck. Default 15,000 ms.
-    public var inFlightIssuedBoundMs: Int64 = 15_000
+    public var inFlightIssuedBoundMs: Int64 = InFlightInvitation.issuedBoundMs
 
     /// Creates a value from its parts.
     public init(

@@ -114,7 +114,7 @@ public struct CallProgress: Sendable {
     public var inFlightMarginMs: Int64 = 1_000
     /// How long after the end an invitation the backend built before it (`issuedAtMs`) may still arrive, as
     /// the suite allows (`InvariantContext.inFlightIssuedBoundMs`): later, it was not in flight but stuck.
-    public var inFlightIssuedBoundMs: Int64 = 15_000
+    public var inFlightIssuedBoundMs: Int64 = InFlightInvitation.issuedBoundMs
     /// Each invitation message already pushed to a device (`device|eventId`): a later push of it is a repeat.
     private var invitationsSent: Set<String> = []
 
@@ -184,17 +184,13 @@ public struct CallProgress: Sendable {
         pushes.append(p)
         guard p.isInvitation else { return [] }
         let firstSend = invitationsSent.insert(p.device + "|" + (p.eventId ?? "")).inserted
-        // A message's first send counts from when the backend built it (`issuedAtMs`), when that is earlier
-        // than its arrival and it arrived within `inFlightIssuedBoundMs` of the end: on a busy machine an
-        // invitation in flight when the call ended can take seconds to arrive, and the backend did not send
-        // it after the end. A repeat (a retry), and one stuck longer, count from their arrival.
-        var began = p.arrivalMs
-        if firstSend, let issued = p.issuedAtMs, issued < began, let learned = endLearnedAtMs,
-            p.arrivalMs - learned <= inFlightIssuedBoundMs
-        {
-            began = issued
-        }
-        if p.accepted, let learned = endLearnedAtMs, began > learned + inFlightMarginMs {
+        guard p.accepted, let learned = endLearnedAtMs else { return [] }
+        // On a busy machine an invitation in flight when the call ended can take seconds to arrive, and the
+        // backend did not send it after the end.
+        let began = InFlightInvitation.sendBeganMs(
+            arrivalMs: p.arrivalMs, issuedAtMs: p.issuedAtMs, firstSend: firstSend, stopMs: learned,
+            boundMs: inFlightIssuedBoundMs)
+        if began > learned + inFlightMarginMs {
             return [
                 record(
                     "an invitation reached \(p.device) \(String(format: "%.1f", Double(p.arrivalMs - learned) / 1000)) s after the call ended"

@@ -17,7 +17,7 @@ public struct InvariantContext: Sendable {
     /// How long after the stop an invitation the backend stamped (`issuedAtMs`) as sent no later than
     /// the stop may still arrive: a loaded machine can hold a sent push seconds in the HTTP/2 client.
     /// Default 15,000 ms.
-    public var inFlightIssuedBoundMs: Int64 = 15_000
+    public var inFlightIssuedBoundMs: Int64 = InFlightInvitation.issuedBoundMs
     /// Media credential values the backend issued in this scenario (TURN usernames and passwords,
     /// tokens): none may appear in any push.
     public var mediaCredentials: [String]
