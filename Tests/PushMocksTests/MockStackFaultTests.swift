@@ -47,8 +47,10 @@ import Testing
         let fast = try await clients.apnsPush(jwt: jwt)
         #expect(slow.status == 200 && fast.status == 200)
         #expect(slow.seconds >= 0.7 && slow.seconds < 10, "\(slow.seconds)")
-        #expect(fast.seconds < slow.seconds, "\(fast.seconds) vs \(slow.seconds)")
-        #expect(mocks.log.captures().first?.fault?.plan.latencyMs == 700)
+        // The fault covered one push only: the second carries none (its time is not compared, a busy
+        // machine can stall any request).
+        let captures = mocks.log.captures()
+        #expect(captures.count == 2 && captures.first?.fault?.plan.latencyMs == 700 && captures.last?.fault == nil)
     }
 
     @Test func retryAfterReachesAPNsAndFCMClients() async throws {
