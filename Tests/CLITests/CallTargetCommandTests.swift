@@ -127,14 +127,14 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         let backendText = try String(contentsOfFile: dir.file("backend.pid"), encoding: .utf8)
-        let backend = try #require(pid_t(backendText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let backend = ProcessIdentity(try #require(pid_t(backendText.trimmingCharacters(in: .whitespacesAndNewlines))))
         kill(pid, SIGINT)
         let status = await offPool { MockStackProcess.wait(pid, timeout: 30) }
         reaped = status != nil
         let stderr = (try? String(contentsOfFile: dir.file("stderr"), encoding: .utf8)) ?? ""
         #expect(status == 130, "\(stderr)")
         #expect(stderr.contains("interrupted (signal 2) while starting"))
-        #expect(kill(backend, 0) != 0, "the backend ringcheck started is stopped")
+        #expect(!backend.isRunning, "the backend ringcheck started is stopped")
     }
 }
 

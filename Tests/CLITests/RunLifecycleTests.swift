@@ -104,6 +104,7 @@ import Testing
             }
             // The backend and its second instance, for the restart scenarios.
             #expect(backends.count == 2, "two serve-reference children are running")
+            let identities = backends.map(ProcessIdentity.init)
             kill(child.pid, SIGINT)
             let status = await ringcheck.exited(within: .seconds(30))
             if status == nil { child.signalGroup(SIGKILL) }
@@ -111,7 +112,7 @@ import Testing
             #expect(status?.exitCode == 130, "\(String(describing: status)) \(output.suffix(2000))")
             #expect(output.contains("interrupted (signal 2)"))
             #expect(Self.referenceProcesses(startedBy: child.pid).isEmpty, "no orphan serve-reference")
-            for pid in backends { #expect(kill(pid, 0) != 0, "backend \(pid) still exists") }
+            for backend in identities { #expect(!backend.isRunning, "backend \(backend.pid) still exists") }
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
                 .filter { $0.hasPrefix("ringcheck-reference-\(child.pid)-") }
             #expect(leftovers.isEmpty, "the backend's database folder is removed")

@@ -36,14 +36,6 @@ import Testing
         return (BackendLifecycle(configuration, mocks: nil), url)
     }
 
-    /// Whether `pid` is a live process (a zombie waiting for its reaper counts as gone).
-    static func alive(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        let state = stat.split(separator: ")").last?.split(separator: " ").first
-        return state != "Z"
-    }
-
     static func get(_ url: String) async throws -> Int32 {
         try await runProcess("curl", ["-s", "-o", "/dev/null", "--max-time", "2", url]).status
     }
@@ -52,10 +44,10 @@ import Testing
         let dir = TemporaryDirectory()
         let (lifecycle, url) = Self.httpLifecycle(dir)
         try await lifecycle.start()
-        let pid = try #require(await lifecycle.pid)
+        let pid = ProcessIdentity(try #require(await lifecycle.pid))
         #expect(try await Self.get(url) == 0, "ready means it answers")
         #expect(await lifecycle.stop() == nil)
-        #expect(!Self.alive(pid))
+        #expect(!pid.isRunning)
         #expect(try await Self.get(url) != 0)
         let log = try String(contentsOfFile: dir.file("logs/backend.log"), encoding: .utf8)
         #expect(log.contains("backend starting"))
@@ -71,8 +63,11 @@ import Testing
         let url = "http://127.0.0.1:\(port)/health"
         let lifecycle = BackendLifecycle(
             Self.configuration(
-                dir, start: .shell("echo still warming up; echo $$ > pid; exec sleep 600"),
-                ready: BackendReadiness(url: url, timeout: .milliseconds(800), interval: .milliseconds(50))),
+                // Its pid and start time, which `exec` keeps (the shell's name holds no space, so field 22
+                // is the start time).
+                dir,
+                start: .shell("echo still warming up; echo $$ $(cut -d' ' -f22 /proc/$$/stat) > pid; exec sleep 600"),
+                ready: BackendReadiness(url: url, timeout: .seconds(3), interval: .milliseconds(50))),
             mocks: nil)
         let started = ContinuousClock.now
         let error = await #expect(throws: BackendLifecycleError.self) { try await lifecycle.start() }
@@ -84,8 +79,9 @@ import Testing
         // Long before the backend's 600 s sleep would end (generous: a busy CI machine is slow).
         #expect(ContinuousClock.now - started < .seconds(120))
         // What it started is stopped after the failure.
-        let pid = try #require(pid_t(try String(contentsOfFile: dir.file("pid"), encoding: .utf8).trimmed))
-        #expect(!Self.alive(pid))
+        let written = try String(contentsOfFile: dir.file("pid"), encoding: .utf8).split(separator: " ")
+        let pid = try #require(written.count == 2 ? pid_t(written[0]) : nil)
+        #expect(!ProcessIdentity(pid, startTime: String(written[1]).trimmed).isRunning)
     }
 
     @Test func aBackendThatExitsEarlyIsReportedWithItsStatusAndOutput() async throws {
@@ -165,13 +161,14 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
             tries += 1
         }
-        let shell = try #require(await lifecycle.pid)
-        let child = try #require(pid_t(try String(contentsOfFile: dir.file("child"), encoding: .utf8).trimmed))
+        let shell = ProcessIdentity(try #require(await lifecycle.pid))
+        let child = ProcessIdentity(
+            try #require(pid_t(try String(contentsOfFile: dir.file("child"), encoding: .utf8).trimmed)))
         let started = ContinuousClock.now
         #expect(await lifecycle.stop() == nil)
         #expect(ContinuousClock.now - started >= .milliseconds(450), "SIGKILL only after the grace period")
-        #expect(!Self.alive(shell))
-        #expect(!Self.alive(child), "the background child is stopped with its group")
+        #expect(!shell.isRunning)
+        #expect(!child.isRunning, "the background child is stopped with its group")
     }
 
     @Test func stopByCommandRunsTheCommandWithTheEnvironment() async throws {
@@ -182,9 +179,9 @@ import Testing
                 stop: .shell("echo stopping in mode $BACKEND_MODE; kill -TERM $(cat pid)")),
             mocks: nil)
         try await lifecycle.start()
-        let pid = try #require(await lifecycle.pid)
+        let pid = ProcessIdentity(try #require(await lifecycle.pid))
         #expect(await lifecycle.stop() == nil)
-        #expect(!Self.alive(pid))
+        #expect(!pid.isRunning)
         let log = try String(contentsOfFile: dir.file("logs/backend.log"), encoding: .utf8)
         #expect(log.contains("stopping in mode test"))
     }
@@ -197,11 +194,11 @@ import Testing
                 grace: .milliseconds(300)),
             mocks: nil)
         try await lifecycle.start()
-        let pid = try #require(await lifecycle.pid)
+        let pid = ProcessIdentity(try #require(await lifecycle.pid))
         let problem = await lifecycle.stop()
         #expect(problem?.contains("the stop command 'echo no such service; exit 5' exited with status 5") == true)
         #expect(problem?.contains("no such service") == true)
-        #expect(!Self.alive(pid))
+        #expect(!pid.isRunning)
     }
 
     @Test func restartByCommandThenReady() async throws {
@@ -226,14 +223,14 @@ import Testing
         let dir = TemporaryDirectory()
         let (lifecycle, url) = Self.httpLifecycle(dir)
         try await lifecycle.start()
-        let first = try #require(await lifecycle.pid)
+        let first = ProcessIdentity(try #require(await lifecycle.pid))
         try await lifecycle.restart()
-        let second = try #require(await lifecycle.pid)
-        #expect(first != second)
-        #expect(!Self.alive(first))
+        let second = ProcessIdentity(try #require(await lifecycle.pid))
+        #expect(first.pid != second.pid)
+        #expect(!first.isRunning)
         #expect(try await Self.get(url) == 0)
         await lifecycle.stop()
-        #expect(!Self.alive(second))
+        #expect(!second.isRunning)
         // After the final stop nothing starts again.
         await #expect(throws: BackendLifecycleError.self) { try await lifecycle.restart() }
 
