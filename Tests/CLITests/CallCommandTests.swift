@@ -168,7 +168,10 @@ import Testing
         let dir = TemporaryDirectory()
         let out = dir.file("stdout")
         let pid = try MockStackProcess.spawn(
-            [RingcheckBinary.path, "call", "--to", "user-b", "--json"], stdout: out, stderr: dir.file("stderr"))
+            // The call rings for ten minutes: a busy machine may hold this test's polling back for tens of
+            // seconds, and the interrupt must still find it ringing.
+            [RingcheckBinary.path, "call", "--to", "user-b", "--ring-timeout", "600", "--json"], stdout: out,
+            stderr: dir.file("stderr"))
         // Killed (and reaped) only if the test ends before it was reaped: once reaped, its pid may belong to
         // another process (pids wrap at 32,768 here, and a test run starts thousands).
         var reaped = false

@@ -9,10 +9,15 @@ import Testing
 /// latency noted on the timeline.
 @Suite(.serialized) struct DialStackEngineTests {
     @Test func conformingReferencePassesTheWholeSuite() async throws {
-        let stack = try await DialStackTestStack.start()
-        let results = await stack.run()
-        await stack.stop()
-        #expect(results.count == stack.suite.scenarios.count)
+        // A whole-suite run, so it waits its turn (`SuiteRunGate`): beside the others at the start of a test
+        // run, on a loaded machine, a wake-up push once took 15.4 s and broke DIALSTACK-LAT-1's bound.
+        let (results, scenarios) = try await SuiteRunGate.exclusive {
+            let stack = try await DialStackTestStack.start()
+            let results = await stack.run()
+            await stack.stop()
+            return (results, stack.suite.scenarios.count)
+        }
+        #expect(results.count == scenarios)
         for r in results {
             #expect(r.attempts.last?.status == .pass, "\(DialStackTestStack.describe([r]))")
         }

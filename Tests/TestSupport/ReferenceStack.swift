@@ -69,8 +69,10 @@ public final class ReferenceStack: Sendable {
     }
 
     /// Waits until `count` pushes for `callId` matching `predicate` were captured; returns what was found.
+    /// The default time limit is generous: the wait ends on the last push, and a busy machine running the
+    /// whole test suite can hold a retried push back for tens of seconds.
     public func waitForPushes(
-        callId: String, count: Int, timeout: Duration = .seconds(10),
+        callId: String, count: Int, timeout: Duration = .seconds(60),
         where predicate: @escaping @Sendable (Capture) -> Bool = { _ in true }
     ) async -> [Capture] {
         await mocks.log.waitFor(
