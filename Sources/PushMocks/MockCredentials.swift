@@ -61,12 +61,14 @@ public struct MockKeyMaterial: Sendable {
     public var serviceAccount: ServiceAccount
     public var credentials: MockCredentials
 
-    /// Generates a P-256 APNs key and an RSA service account whose `token_uri` is `tokenURI`.
+    /// Generates a P-256 APNs key and an RSA service account whose `token_uri` is `tokenURI` (with
+    /// `serviceAccountKey` as its key when given).
     public static func generate(
-        projectID: String = "ringcheck-test", tokenURI: String, bundleID: String = MockCredentials.defaultBundleID
+        projectID: String = "ringcheck-test", tokenURI: String, bundleID: String = MockCredentials.defaultBundleID,
+        serviceAccountKey: PrivateKey? = nil
     ) throws(SigningError) -> MockKeyMaterial {
         let apnsKey = try APNsSigningKey.generate()
-        let account = try ServiceAccount.generate(projectID: projectID, tokenURI: tokenURI)
+        let account = try ServiceAccount.generate(projectID: projectID, tokenURI: tokenURI, key: serviceAccountKey)
         return MockKeyMaterial(
             apnsKey: apnsKey, serviceAccount: account,
             credentials: try MockCredentials(apnsKey: apnsKey, serviceAccount: account, bundleID: bundleID))

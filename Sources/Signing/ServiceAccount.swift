@@ -32,16 +32,19 @@ public struct ServiceAccount: Sendable {
         self.privateKey = privateKey
     }
 
-    /// A new account for `projectID` with a fresh RSA-2048 key, random IDs and
+    /// A new account for `projectID` with a fresh RSA-2048 key (or `key`), random IDs and
     /// `client_email` `ringcheck@<projectID>.iam.gserviceaccount.com`.
-    public static func generate(projectID: String, tokenURI: String) throws(SigningError) -> ServiceAccount {
+    public static func generate(projectID: String, tokenURI: String, key: PrivateKey? = nil) throws(SigningError)
+        -> ServiceAccount
+    {
         let digits = SecureRandom.bytes(21).enumerated().map { i, b in
             String(i == 0 ? 1 + Int(b) % 9 : Int(b) % 10)  // a leading zero would not look like Google's
         }
+        let privateKey: PrivateKey
+        if let key { privateKey = key } else { privateKey = try PrivateKey.generateRSA(bits: 2048) }
         return ServiceAccount(
             projectID: projectID, clientEmail: "ringcheck@\(projectID).iam.gserviceaccount.com",
-            privateKeyID: SecureRandom.hex(20), clientID: digits.joined(), tokenURI: tokenURI,
-            privateKey: try PrivateKey.generateRSA(bits: 2048))
+            privateKeyID: SecureRandom.hex(20), clientID: digits.joined(), tokenURI: tokenURI, privateKey: privateKey)
     }
 
     /// Reads a service-account JSON file. Requires `"type": "service_account"`, `project_id`, `client_email`

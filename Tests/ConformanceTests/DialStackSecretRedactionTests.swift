@@ -35,7 +35,7 @@ import Testing
               - webhook: {user: b, expect: {requirement: DIALSTACK-SIG-1}}
             """)
         let suite = try Suite.load(directory: suiteDir.path)
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let outcome: ScenarioResult = try await withTestServer(handler: handler) { server in
             var target = Target(

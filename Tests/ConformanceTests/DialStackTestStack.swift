@@ -24,7 +24,7 @@ final class DialStackTestStack: Sendable {
         -> DialStackTestStack
     {
         let suite = try Suite.load(directory: suiteDirectory)
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         var users: [BackendUser] = []
         for run in 0..<runs {
             for name in ["a", "b", "c"] {

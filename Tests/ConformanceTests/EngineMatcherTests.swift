@@ -91,7 +91,7 @@ import Testing
 /// The provider keys the engine looks for in every push.
 @Suite struct EngineProviderSecretTests {
     @Test func theMocksKeysAreKnownSecrets() async throws {
-        let mocks = try await PushMocks.MockStack.start()
+        let mocks = try await PushMocks.MockStack.start(.forTests)
         defer { mocks.stop() }
         let lines = ScenarioEngine.keyLines(mocks)
         // The .p8 key and the service account's key each give at least one base64 line.

@@ -22,7 +22,7 @@ final class EngineTestStack: Sendable {
         profile: (any Profile)? = nil
     ) async throws -> EngineTestStack {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         var users: [BackendUser] = []
         for run in 0..<runs {
             for name in ["a", "b", "c"] {

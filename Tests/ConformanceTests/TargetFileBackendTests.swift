@@ -147,7 +147,7 @@ enum TargetFileStack {
         _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1
     ) async throws -> [(scenario: Scenario, attempts: [ScenarioResult])] {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         var file = loaded
         var users: [BackendUser] = []

@@ -14,6 +14,7 @@ import Testing
             o.stateDirectory = dir
             o.persistentKeys = keys
             o.persistentCA = true
+            o.serviceAccountKey = nil  // what ringcheck does: not the key the test process shares
             o.projectID = projectID
         }
     }
@@ -50,9 +51,12 @@ import Testing
         let dir = TemporaryDirectory()
         let first = try await Self.start(dir.file("state"), keys: false)
         let id1 = first.settings.apnsKeyID
+        let account1 = try JSONValue.parse(Array(Self.text(first.settings.fcmServiceAccountFile).utf8))
         await first.stack.stop()
         let second = try await Self.start(dir.file("state"), keys: false)
         #expect(second.settings.apnsKeyID != id1)
+        let account2 = try JSONValue.parse(Array(Self.text(second.settings.fcmServiceAccountFile).utf8))
+        #expect(account2["private_key"] != nil && account2["private_key"] != account1["private_key"])
         #expect(!FileManager.default.fileExists(atPath: dir.file("state/" + MockKeyMaterial.persistentFileName)))
     }
 

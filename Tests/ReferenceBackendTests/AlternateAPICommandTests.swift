@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func servesTheAlternateRoutesAndPushesAsUsual() async throws {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let server = try await ReferenceServerProcess.start(
             arguments: ["--port", "0", "--api-shape", "alternate"], environment: mocks.settings.environmentDictionary)

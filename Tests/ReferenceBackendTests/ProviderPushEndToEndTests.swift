@@ -287,7 +287,7 @@ import Testing
 
     @Test func tokensAreRenewedBeforeTheyExpireButNotTooOften() async throws {
         let clock = ManualClock(startMs: SystemClock.milliseconds())
-        var mockOptions = MockStack.Options()
+        var mockOptions = MockStack.Options.forTests
         mockOptions.clock = clock.clock
         let stack = try await ReferenceStack.start(mockOptions: mockOptions, tokenClock: { clock.nowMs })
         try await stack.api.registerAPNs(

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aRestartWithTheSameDatabaseReusesTheToken() async throws {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let dir = TemporaryDirectory()
         let db = Database.Location.file(dir.file("reference.db"))

@@ -138,7 +138,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ps-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let providers = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
         let options = PushServiceServer.Options(

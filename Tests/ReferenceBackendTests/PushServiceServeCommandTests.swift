@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theServedServiceDeliversACallAndLogsNoKey() async throws {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let appId = UUID().uuidString.lowercased()
         let key = "psk_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")

@@ -13,7 +13,7 @@ import Testing
     static let android = "fcm-restart-android:APA91b" + String(repeating: "r", count: 40)
 
     @Test func killNineLosesNoCallEventOrPendingPush() async throws {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let dir = TemporaryDirectory(prefix: "ringcheck-restart")
         let db = dir.file("reference.db")

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func theServedBackendWakesARegisteredDevice() async throws {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
         let secret = "whsec_" + UUID().uuidString.lowercased()
         var env = mocks.settings.environmentDictionary

@@ -11,7 +11,7 @@ public final class MockStackHarness: Sendable {
     /// Starts the mocks (APNs production and sandbox, FCM + OAuth, control API), with `configure`'s changes.
     public init(configure: (inout MockStack.Options) -> Void = { _ in }) throws {
         directory = TemporaryDirectory(prefix: "ringcheck-mockstack")
-        var options = MockStack.Options()
+        var options = MockStack.Options.forTests
         options.stateDirectory = directory.file("state")
         configure(&options)
         stack = try MockStack.start(options)

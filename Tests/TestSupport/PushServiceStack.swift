@@ -18,7 +18,7 @@ public final class PushServiceStack: Sendable {
         database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(maxAttempts: 3, initialBackoffMs: 100, maxBackoffMs: 500)
     ) async throws -> PushServiceStack {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         do {
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
             var configuration = PushServiceConfiguration.generated(

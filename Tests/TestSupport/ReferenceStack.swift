@@ -18,7 +18,7 @@ public final class ReferenceStack: Sendable {
     public static func start(
         defects: Set<Defect> = [], ringSeconds: Int = 30, database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
-        mockOptions: MockStack.Options = MockStack.Options(),
+        mockOptions: MockStack.Options = MockStack.Options.forTests,
         tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil,
         apiShape: APIShape = .reference
     ) async throws -> ReferenceStack {

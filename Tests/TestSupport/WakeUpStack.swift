@@ -19,7 +19,7 @@ public final class WakeUpStack: Sendable {
         defects: Set<WakeUpDefect> = [], slowPushDelayMs: Int64 = 20_000, logFile: String? = nil,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 200, maxBackoffMs: 1_000)
     ) async throws -> WakeUpStack {
-        let mocks = try await MockStack.start()
+        let mocks = try await MockStack.start(.forTests)
         do {
             let secret = "whsec_" + UUID().uuidString.lowercased()
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
