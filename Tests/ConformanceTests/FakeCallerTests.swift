@@ -79,8 +79,9 @@ import Testing
         // more than the 1 s in-flight margin later on a loaded CI machine, and is not what this checks.
         plan.calleeDevices = Array(VirtualCallee.pair(prefix: VirtualCallee.freshPrefix("t")).prefix(1))
         plan.cancelAfter = .milliseconds(300)
-        // Watch long enough for the retry (Retry-After 4 s) even on a busy machine.
-        plan.settleTime = .milliseconds(9_000)
+        // Watch long enough for the retry (Retry-After 4 s) even on a busy machine: in a full test run beside
+        // two busy loops, with 9 s the retry came after the caller had stopped watching.
+        plan.settleTime = .milliseconds(25_000)
         _ = try stack.mocks.faults.install(
             FaultPlan(
                 mock: .apns, deviceToken: plan.calleeDevices[0].token, times: 1,
