@@ -22,7 +22,7 @@ enum VenvPython {
 
     static let install =
         "python3 -m venv /opt/ringcheck-venv && /opt/ringcheck-venv/bin/pip install onesignal-python-api "
-        + "firebase-admin openapi-spec-validator, then RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python"
+        + "firebase-admin aioapns openapi-spec-validator, then RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python"
 
     /// The interpreter when it can import `module` (of PyPI package `package`); otherwise records why, with
     /// the install line, and returns nil.
