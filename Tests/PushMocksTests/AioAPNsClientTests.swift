@@ -12,10 +12,7 @@ import Testing
     static let phone = String(repeating: "ab", count: 32)
     static let gone = String(repeating: "cd", count: 32)
 
-    @Test(
-        .enabled(
-            if: VenvPython.shouldRun,
-            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(VenvPython.install)"))
+    @Test(VenvPython.enabled)
     func aioapnsSendsVoIPInvitationsAndReadsUnregistered() async throws {
         let mocks = try await MockStackHarness.start()
         guard
@@ -28,10 +25,7 @@ import Testing
             settings.apnsKeyFile, settings.apnsKeyID, settings.apnsTeamID, settings.apnsBundleID + ".voip",
             settings.apnsURL, settings.caFile, Self.phone, Self.gone,
         ]
-        let run = try await mocks.clients.run(python, ["-c", Self.script] + arguments, timeout: 120)
-        let out = try #require(
-            run.status == 0 ? try? JSONValue.parse(run.stdoutBytes) : nil,
-            "the aioapns script exited \(run.status): \(Redaction.redactingOutput(run.stderr + run.stdout))")
+        let out = try await VenvPython.runJSON(python, script: Self.script, arguments, clients: mocks.clients)
 
         // What aioapns made of the answers.
         #expect(out["sent"]?["ok"] == true && out["sent"]?["status"] == "200", "\(out)")

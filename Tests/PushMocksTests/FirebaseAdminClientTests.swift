@@ -15,10 +15,7 @@ import Testing
     static let unregistered = "fcm-gone:APA91b" + String(repeating: "g", count: 60)
     static let refusedOnce = "fcm-busy:APA91b" + String(repeating: "b", count: 60)
 
-    @Test(
-        .enabled(
-            if: VenvPython.shouldRun,
-            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(VenvPython.install)"))
+    @Test(VenvPython.enabled)
     func theAdminSDKSendsReadsTheErrorsAndWaitsOutRetryAfter() async throws {
         let mocks = try await MockStackHarness.start { options in
             options.impersonation = ImpersonationOptions(
@@ -43,11 +40,8 @@ import Testing
             settings.fcmServiceAccountFile, settings.fcmProjectID, settings.fcmURL, Self.sent, Self.unregistered,
             Self.refusedOnce,
         ]
-        let run = try await mocks.clients.run(
-            "/usr/bin/env", environment + [python, "-c", Self.script] + arguments, timeout: 180)
-        let out = try #require(
-            run.status == 0 ? try? JSONValue.parse(run.stdoutBytes) : nil,
-            "the SDK script exited \(run.status): \(Redaction.redactingOutput(run.stderr + run.stdout))")
+        let out = try await VenvPython.runJSON(
+            python, script: Self.script, arguments, environment: environment, clients: mocks.clients, timeout: 180)
 
         // What the SDK made of the answers.
         let prefix = "projects/\(settings.fcmProjectID)/messages/"

@@ -74,10 +74,7 @@ import Testing
         print(json.dumps(problems))
         """#
 
-    @Test(
-        .enabled(
-            if: VenvPython.shouldRun,
-            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(VenvPython.install)"))
+    @Test(VenvPython.enabled)
     func realAnswersMatchTheDocumentedSchemas() async throws {
         let mocks = try await MockStackHarness.start()
         let clients = mocks.clients

@@ -8,10 +8,7 @@ import Testing
 /// (`Configuration(host=…)`) and trusting the mock CA (`ssl_ca_cert`), creates notifications and reads
 /// the answers through its own response model.
 @Suite struct OneSignalMockPythonSDKTests {
-    @Test(
-        .enabled(
-            if: VenvPython.shouldRun,
-            "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(VenvPython.install)"))
+    @Test(VenvPython.enabled)
     func theOfficialSDKCreatesNotificationsAndReadsTheAnswers() async throws {
         let mocks = try await MockStackHarness.start()
         let mock = try #require(mocks.stack.providers.oneSignal)
@@ -28,10 +25,7 @@ import Testing
             "RINGCHECK_ONESIGNAL_URL", "RINGCHECK_CA_FILE", "RINGCHECK_ONESIGNAL_APP_ID", "RINGCHECK_ONESIGNAL_API_KEY",
             "RINGCHECK_ONESIGNAL_VOIP_APP_ID", "RINGCHECK_ONESIGNAL_VOIP_API_KEY",
         ].map { settings[$0] ?? "" }
-        let run = try await mocks.clients.run(python, ["-c", Self.script] + arguments, timeout: 120)
-        let out = try #require(
-            run.status == 0 ? try? JSONValue.parse(run.stdoutBytes) : nil,
-            "the SDK script exited \(run.status): \(Redaction.redactingOutput(run.stderr + run.stdout))")
+        let out = try await VenvPython.runJSON(python, script: Self.script, arguments, clients: mocks.clients)
 
         // What the SDK read from the answers (its model keeps `recipients` as an extra property).
         let created = try #require(out["created"]?["body"])

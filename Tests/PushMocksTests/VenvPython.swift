@@ -1,8 +1,10 @@
 import Foundation
+import JSON
+import PushMocks
 import TestSupport
 import Testing
 
-/// The tests' Python venv (`.ci/run` creates it with OneSignal's SDK and an OpenAPI validator and exports
+/// The tests' Python venv (`.ci/run` creates it with the client libraries and an OpenAPI validator and exports
 /// `RINGCHECK_PYTHON`): outside CI an unset variable skips the tests that need it; in CI it fails them, so a
 /// missing install step cannot pass unnoticed.
 enum VenvPython {
@@ -19,6 +21,10 @@ enum VenvPython {
 
     /// Run when the interpreter is named, and always in CI (where its absence is a failure).
     static var shouldRun: Bool { interpreter != nil || inCI }
+
+    /// The trait of a test that needs the venv: skipped outside CI when `RINGCHECK_PYTHON` is unset.
+    static let enabled = ConditionTrait.enabled(
+        if: shouldRun, "RINGCHECK_PYTHON is unset (and this is not CI): skipped. To run it: \(install)")
 
     static let install =
         "python3 -m venv /opt/ringcheck-venv && /opt/ringcheck-venv/bin/pip install onesignal-python-api "
@@ -46,5 +52,20 @@ enum VenvPython {
             return nil
         }
         return python
+    }
+
+    /// Runs `script` with `arguments` under `python` (with the `NAME=value` settings of `environment`) and
+    /// returns the JSON it printed; a script that fails or prints anything else fails the test with its
+    /// output, secrets redacted.
+    static func runJSON(
+        _ python: String, script: String, _ arguments: [String], environment: [String] = [],
+        clients: MockStackClients, timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> JSONValue {
+        let run = try await clients.run(
+            "/usr/bin/env", environment + [python, "-c", script] + arguments, timeout: timeout)
+        return try #require(
+            run.status == 0 ? try? JSONValue.parse(run.stdoutBytes) : nil,
+            "the script exited \(run.status): \(Redaction.redactingOutput(run.stderr + run.stdout))",
+            sourceLocation: sourceLocation)
     }
 }
