@@ -124,9 +124,8 @@ public final class PushServiceStack: Sendable {
     /// Every APNs and FCM push captured, oldest first.
     public var pushes: [Capture] { mocks.log.captures { $0.mock == .apns || $0.mock == .fcm } }
 
-    /// Waits until `count` pushes were captured in all; returns them (a generous default, as
-    /// `ReferenceStack.waitForPushes`: the wait ends on the last push).
-    public func waitForPushes(_ count: Int, timeout: Duration = .seconds(60)) async -> [Capture] {
+    /// Waits until `count` pushes were captured in all; returns them.
+    public func waitForPushes(_ count: Int, timeout: Duration = pushWaitLimit) async -> [Capture] {
         await mocks.log.waitFor(count: count, matching: { $0.mock == .apns || $0.mock == .fcm }, timeout: timeout)
     }
 }

@@ -18,7 +18,7 @@ public final class ReferenceStack: Sendable {
     public static func start(
         defects: Set<Defect> = [], ringSeconds: Int = 30, database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
-        mockOptions: MockStack.Options = MockStack.Options.forTests,
+        mockOptions: MockStack.Options = .forTests,
         tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil,
         apiShape: APIShape = .reference
     ) async throws -> ReferenceStack {
@@ -69,10 +69,8 @@ public final class ReferenceStack: Sendable {
     }
 
     /// Waits until `count` pushes for `callId` matching `predicate` were captured; returns what was found.
-    /// The default time limit is generous: the wait ends on the last push, and a busy machine running the
-    /// whole test suite can hold a retried push back for tens of seconds.
     public func waitForPushes(
-        callId: String, count: Int, timeout: Duration = .seconds(60),
+        callId: String, count: Int, timeout: Duration = pushWaitLimit,
         where predicate: @escaping @Sendable (Capture) -> Bool = { _ in true }
     ) async -> [Capture] {
         await mocks.log.waitFor(

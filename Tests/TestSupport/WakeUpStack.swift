@@ -106,9 +106,8 @@ public final class WakeUpStack: Sendable {
     /// Every APNs and FCM push captured, oldest first.
     public var allPushes: [Capture] { mocks.log.captures { $0.mock != .oauth } }
 
-    /// Waits until `count` pushes for `callId` were captured; returns what was found (a generous default, as
-    /// `ReferenceStack.waitForPushes`: the wait ends on the last push).
-    public func waitForPushes(callId: String, count: Int, timeout: Duration = .seconds(60)) async -> [Capture] {
+    /// Waits until `count` pushes for `callId` were captured; returns what was found.
+    public func waitForPushes(callId: String, count: Int, timeout: Duration = pushWaitLimit) async -> [Capture] {
         await mocks.log.waitFor(count: count, matching: { $0.wakeUpCallId == callId }, timeout: timeout)
     }
 }
