@@ -17,6 +17,7 @@ struct Ringcheck {
             ExplainCommand.self,
             ReportMergeCommand.self,
             CheckPayloadCommand.self,
+            CompletionCommand.self,
         ]
     }
 
@@ -35,6 +36,10 @@ struct Ringcheck {
         }
         switch first {
         case "-h", "--help", "help":
+            if args.count > 1, args[1] == "--man" {
+                Console.out(ManPage.render())
+                return .success
+            }
             if args.count > 1, let command = commands.first(where: { $0.configuration.name == args[1] }) {
                 Console.out(HelpFormatter.help(for: command.configuration))
             } else {
@@ -42,7 +47,7 @@ struct Ringcheck {
             }
             return .success
         case "--version", "version":
-            Console.out("ringcheck \(RingcheckVersion.current)")
+            Console.out(RingcheckVersion.line)
             return .success
         default:
             break
@@ -83,20 +88,12 @@ struct Ringcheck {
         for c in commands { out += HelpFormatter.row(c.configuration.name, c.configuration.abstract) }
         out += "\nOPTIONS:\n"
         out += HelpFormatter.row("-h, --help", "Show help information.")
-        out += HelpFormatter.row("--version", "Show the version.")
-        out += """
-
-            EXIT CODES:
-              0  conformant (or success)
-              1  non-conformant: a MUST failed
-              2  usage or configuration error
-              3  inconclusive: the harness could not reach a verdict
-              10, 11, 12  ringcheck call: declined, unanswered, cancelled by the caller
-              13  ringcheck serve-reference: the port is in use
-
-            See 'ringcheck <command> --help' for a command's options.
-
-            """
+        out += HelpFormatter.row("--version", "Show the version and the commit it was built from.")
+        out += "\nEXIT CODES:\n"
+        for (codes, meaning) in ExitCode.documented {
+            out += "  " + codes.padding(toLength: 11, withPad: " ", startingAt: 0) + meaning + "\n"
+        }
+        out += "\nSee 'ringcheck <command> --help' for a command's options.\n"
         return out
     }
 }
