@@ -11,6 +11,7 @@ struct Ringcheck {
             ServeReferenceCommand.self,
             RunCommand.self,
             InitTargetCommand.self,
+            ValidateCommand.self,
             CallCommand.self,
             LoadCommand.self,
             ListCommand.self,
