@@ -34,7 +34,7 @@ import Testing
         #expect(merged.notRun.map(\.id) == ["c.three", "f.six"])
         #expect(merged.notRun.allSatisfy { $0.reason == "shard 3/3 missing: no report.json of it was merged" })
         // The re-run command keeps the shards' flags.
-        #expect(merged.notRun[0].rerunCommand == "ringcheck run c.three --suite callx")
+        #expect(merged.notRun.first?.rerunCommand == "ringcheck run c.three --suite callx")
         #expect(merged.runProblems.map(\.title) == ["shard 3/3 missing"])
         // Every format says it: JUnit with an error testcase, so a gate that reads only JUnit fails too.
         let junit = JUnitReport.render(merged)

@@ -29,6 +29,7 @@ enum Suggestion {
             let low = max(1, i - limit)
             let high = min(b.count, i + limit)
             current[0] = i <= limit ? i : beyond
+            // The cell left of the band holds row i - 2's value; the cells right of it were never written.
             if low > 1 { current[low - 1] = beyond }
             var best = current[0]
             for j in stride(from: low, through: high, by: 1) {
@@ -36,7 +37,6 @@ enum Suggestion {
                 current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1, beyond)
                 best = min(best, current[j])
             }
-            if high < b.count { current[high + 1] = beyond }
             if best > limit { return nil }
             swap(&previous, &current)
         }
