@@ -36,7 +36,7 @@ import Testing
         let long = String(repeating: "a", count: 100_000)
         #expect(Suggestion.distance(long, "arbitration.late-answer", limit: 3) == nil)
         #expect(Suggestion.closest(to: long, among: ["a", "aa"], limit: 100_000) == nil)
-        #expect(Suggestion.shown(long) == String(repeating: "a", count: 80) + "… (100000 characters)")
+        #expect(Suggestion.shown(long) == String(repeating: "a", count: 80) + "… (100000 bytes)")
         #expect(
             Suggestion.closest(to: "arbitraton.late-answer", among: ["arbitration.late-answer", "x"], limit: 4)
                 == "arbitration.late-answer")

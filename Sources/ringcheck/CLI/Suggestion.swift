@@ -1,17 +1,14 @@
+import Conformance
+
 /// "Did you mean" suggestions and the echo of what the user typed, with bounded work and bounded
 /// output whatever the input's length: a 100,000-character scenario ID is refused at once with a
 /// message of a few lines, not after seconds of edit distances and with the whole ID printed back.
 enum Suggestion {
     /// Inputs longer than this get no suggestion: no name ringcheck knows is this long.
     static let inputLimit = 200
-    /// Characters of an input an error message echoes before cutting it.
-    static let echoLimit = 80
 
-    /// `text` for an error message: itself, or its first `echoLimit` characters and `… (N characters)`.
-    static func shown(_ text: some StringProtocol) -> String {
-        guard text.utf8.count > echoLimit, text.count > echoLimit else { return String(text) }
-        return String(text.prefix(echoLimit)) + "… (\(text.count) characters)"
-    }
+    /// `text` for an error message: itself, or its first 80 characters and `… (N bytes)` (`DiagnosticText`).
+    static func shown(_ text: some StringProtocol) -> String { DiagnosticText.short(text) }
 
     /// The Levenshtein distance of `a` and `b` when it is at most `limit`, else nil. Only the band of
     /// `limit` cells either side of the diagonal is filled, so the work is at most
