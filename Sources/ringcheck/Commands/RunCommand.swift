@@ -36,7 +36,7 @@ struct RunCommand: RingcheckCommand {
             RINGCHECK_* settings the backend must use, and starts, restarts and stops the backend when the
             file's lifecycle: says how (its output in <report-dir>/backend.log). Scenarios the backend cannot
             run are not applicable, with the reason. A file with problems exits 2 naming file:line and
-            field; a backend that does not answer exits 3.
+            field; a backend that does not answer exits 3, its reports still written with the cause.
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
@@ -63,7 +63,11 @@ struct RunCommand: RingcheckCommand {
                 "verbose", short: "v",
                 help: "Print every failure of every scenario with its full evidence (captures, HTTP exchanges)."),
             .value("repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1"),
-            .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
+            .value(
+                "shard", "I/N",
+                help:
+                    "Run shard I of N (deterministic split by scenario ID); 'report merge' joins all N, or is inconclusive."
+            ),
             .flag("fail-fast", help: "Start no further scenarios once one has failed."),
             .flag(
                 "strict",
