@@ -55,9 +55,10 @@ struct Ringcheck {
         }
         guard let command = commands.first(where: { $0.configuration.name == first }) else {
             let names = commands.map { $0.configuration.name }
-            let close = names.min { ArgumentParser.editDistance($0, first) < ArgumentParser.editDistance($1, first) }
-            var message = "ringcheck: unknown command '\(first)'"
-            if let close, ArgumentParser.editDistance(close, first) <= 2 { message += "; did you mean '\(close)'?" }
+            var message = "ringcheck: unknown command '\(Suggestion.shown(first))'"
+            if let close = Suggestion.closest(to: first, among: names, limit: 2) {
+                message += "; did you mean '\(close)'?"
+            }
             Console.error(message + "\nRun 'ringcheck --help' for the list of commands.")
             return .usage
         }
