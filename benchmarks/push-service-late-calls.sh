@@ -30,34 +30,16 @@ for tool in swift /usr/bin/python3; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 2; }
 done
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
 . benchmarks/lib.sh
 bin=$(ringcheck_binary release)
-
-"$bin" mocks --quiet --env-file "$work/mocks.env" --state-dir "$work/state" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$work/mocks.env" ] && break; sleep 0.1; done
-# shellcheck disable=SC1091
-. "$work/mocks.env"
+start_mocks_in_workdir
 
 export RINGCHECK_PUSH_SERVICE_APP_ID RINGCHECK_PUSH_SERVICE_API_KEY
 RINGCHECK_PUSH_SERVICE_APP_ID=$(/usr/bin/python3 -c 'import uuid; print(uuid.uuid4())')
 RINGCHECK_PUSH_SERVICE_API_KEY=psk_$(/usr/bin/python3 -c 'import secrets; print(secrets.token_hex(16))')
 defect_args=()
 [ -n "$defect" ] && defect_args=(--defect "$defect")
-"$bin" serve-reference --profile push-service --port 0 "${defect_args[@]}" >"$work/serve.log" 2>&1 &
-pids+=($!)
-base=""
-for _ in $(seq 100); do
-    base=$(grep -o 'listening on http://[^ ]*' "$work/serve.log" | sed 's/listening on //' || true)
-    [ -n "$base" ] && break
-    sleep 0.1
-done
-[ -n "$base" ] || { echo "serve-reference did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+start_reference --profile push-service "${defect_args[@]}"
 
 /usr/bin/python3 - "$base" "$RINGCHECK_CONTROL_URL" "$calls" "$rate" "$ring" "${defect:-conforming}" <<'PY'
 import concurrent.futures, json, os, sys, threading, time, urllib.error, urllib.request, uuid
