@@ -28,3 +28,30 @@ suite_run_options() {
         esac
     done
 }
+
+# start_mocks_in_workdir: makes `work` (a temporary folder, removed on exit with the processes in `pids`,
+# which are interrupted), starts 'ringcheck mocks' from `bin` there and sources its settings (RINGCHECK_*).
+start_mocks_in_workdir() {
+    work=$(mktemp -d)
+    pids=()
+    trap 'for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+    "$bin" mocks --quiet --env-file "$work/mocks.env" --state-dir "$work/state" &
+    pids+=($!)
+    for _ in $(seq 100); do [ -s "$work/mocks.env" ] && break; sleep 0.1; done
+    # shellcheck disable=SC1091
+    . "$work/mocks.env"
+}
+
+# start_reference ARGS...: starts 'ringcheck serve-reference --port 0 ARGS...' (log in $work/serve.log) and
+# sets `base` to the URL it listens on; exits 1 with its log when it does not start.
+start_reference() {
+    "$bin" serve-reference --port 0 "$@" >"$work/serve.log" 2>&1 &
+    pids+=($!)
+    base=""
+    for _ in $(seq 100); do
+        base=$(grep -o 'listening on http://[^ ]*' "$work/serve.log" | sed 's/listening on //' || true)
+        [ -n "$base" ] && break
+        sleep 0.1
+    done
+    [ -n "$base" ] || { echo "serve-reference did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+}

@@ -28,31 +28,13 @@ for tool in swift /usr/bin/python3 curl; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 2; }
 done
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
-
 . benchmarks/lib.sh
 bin=$(ringcheck_binary release)
-
-"$bin" mocks --quiet --env-file "$work/mocks.env" --state-dir "$work/state" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$work/mocks.env" ] && break; sleep 0.1; done
-# shellcheck disable=SC1091
-. "$work/mocks.env"
+start_mocks_in_workdir
 
 db_args=(--db "$work/reference.db")
 [ "$memory" = 1 ] && db_args=()
-"$bin" serve-reference --port 0 "${db_args[@]}" >"$work/serve.log" 2>&1 &
-pids+=($!)
-base=""
-for _ in $(seq 100); do
-    base=$(grep -o 'listening on http://[^ ]*' "$work/serve.log" | sed 's/listening on //' || true)
-    [ -n "$base" ] && break
-    sleep 0.1
-done
-[ -n "$base" ] || { echo "serve-reference did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+start_reference "${db_args[@]}"
 
 /usr/bin/python3 - "$base" "$RINGCHECK_CONTROL_URL" "$RINGCHECK_APNS_BUNDLE_ID" "$calls" "$workers" "$limit" \
     "$([ "$memory" = 1 ] && echo memory || echo "file (WAL, synchronous=FULL)")" <<'PY'

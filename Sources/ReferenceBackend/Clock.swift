@@ -43,7 +43,8 @@ enum RandomIdentifier {
         return hexString((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    private static func hexString(_ bytes: [UInt8]) -> String {
+    /// `bytes` as lowercase hex.
+    static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var out = ""
         out.reserveCapacity(bytes.count * 2)

@@ -40,7 +40,7 @@ import Testing
         let r = try await run(Self.example)
         #expect(r.status == 0, "\(r.output)")
         #expect(r.failed.isEmpty, "\(r.failed)\n\(r.output)")
-        #expect(r.scenarios == 14, "\(r.output)")
+        #expect(r.scenarios == 15, "\(r.output)")
     }
 
     @Test func defectsFailTheirRequirementsThroughTheSameFile() async throws {

@@ -229,4 +229,71 @@ import Testing
                 ], id: "n1"
             ).count == 1)
     }
+
+    // MARK: PUSHSVC-CALL-8
+
+    /// A copy of `incoming` whose answer came back `ago` ms before the pushes (at `start`).
+    static func incoming(answeredAgo ago: Int64) -> PushServiceNotification {
+        var n = incoming
+        n.answeredAtMs = start - ago
+        return n
+    }
+
+    /// Late is more than the margin after the request's answer + its timeout (45 s), on either platform.
+    @Test func anIncomingCallPushAfterItsRingIsCALL8s() async {
+        let ring = 45_000 + PushServiceInvariants.lateCallMarginMs
+        let late = Self.incoming(answeredAgo: ring + 1)
+        only(PushServiceRequirement.noLateCall, violations(await apns(Self.object(Self.callPayload)), Self.phone, late))
+        only(
+            PushServiceRequirement.noLateCall,
+            violations(await fcm(data: Self.object(Self.callPayload)), Self.pixel, late))
+        let inTime = Self.incoming(answeredAgo: ring)
+        let voip = await apns(Self.object(Self.callPayload))
+        #expect(violations(voip, Self.phone, inTime).isEmpty, "\(violations(voip, Self.phone, inTime))")
+    }
+
+    /// The push is tied to its request by call_id, never by time: a request for another call whose ring ended long
+    /// ago does not make it late, and its own request's ring decides.
+    @Test func aCallPushIsJudgedAgainstItsOwnCallsRing() async {
+        var other = Self.notification(
+            [
+                "call": [
+                    "action": "incoming", "id": "0a1b2c3d-0000-4000-8000-000000000000", "caller_name": "A",
+                    "timeout": 1,
+                ]
+            ], marker: "r1-n2")
+        other.answeredAtMs = Self.start - 600_000
+        let own = Self.incoming(answeredAgo: 1_000)
+        let voip = await apns(Self.object(Self.callPayload))
+        let found = PushServiceInvariants.check(
+            [PushServiceJudgedPush(capture: voip, device: Self.phone)], notifications: [other, own],
+            bundleId: f.mocks.credentials.bundleID, voipTopic: f.mocks.credentials.voipTopic)
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    /// A generated id is tied by ringcheck's marker; without a timeout in the request, the push's own `timeout` is
+    /// the ring's length.
+    @Test func aGeneratedIdOrAMissingTimeoutIsStillJudged() async {
+        let generated = "9e8d7c6b-5a49-4382-a716-151413121110"
+        var n = Self.notification([
+            "call": ["action": "incoming", "id": "", "caller_name": "A", "handle": "0901", "avatar": "https://a"],
+            "data": ["room": "abc", .init(PushServiceNotification.markerKey): "r1-n1"],
+        ])
+        n.answeredAtMs = Self.start - 45_000 - PushServiceInvariants.lateCallMarginMs - 1
+        let push = await apns(Self.object(Self.callPayload, [("call_id", .string(generated))]))
+        only(PushServiceRequirement.noLateCall, violations(push, Self.phone, n))
+    }
+
+    /// A call device no push was accepted for may be counted failed or errored once the ring has ended (the service
+    /// dropped it unsent, or stopped retrying), and before that only as the mocks saw it.
+    @Test func aCallDeviceWithoutAnAcceptedPushMayCountEitherWayAfterItsRing() {
+        let n = Self.incoming
+        let ringEnd = n.sentAtMs + 45_000
+        let before = PushServiceCounts.expected(for: n, devices: [Self.phone], captures: [], readAtMs: ringEnd - 1)
+        #expect(!before.admits(successful: 0, failed: 1, errored: 0))
+        let after = PushServiceCounts.expected(for: n, devices: [Self.phone], captures: [], readAtMs: ringEnd)
+        #expect(
+            after.admits(successful: 0, failed: 1, errored: 0) && after.admits(successful: 0, failed: 0, errored: 1))
+        #expect(!after.admits(successful: 1, failed: 0, errored: 0))
+    }
 }

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(PushServiceDefect.allCases.count == 19)
+        #expect(PushServiceDefect.allCases.count == 20)
         #expect(Set(PushServiceDefect.allCases.map(\.name)).count == PushServiceDefect.allCases.count)
         #expect(PushServiceDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
         #expect(PushServiceDefect.parse(["ignore-ttl", "ignore-ttls"]) == ([.ignoreTTL], ["ignore-ttls"]))
@@ -229,6 +229,21 @@ import Testing
         // Only the member checks are off: a body that is no JSON object is still refused.
         let notJSON = try await stack.send("POST", "/api/v1/apps/\(stack.appId)/devices", body: Array("[".utf8))
         #expect(notJSON.status == 400)
+        await stack.stop()
+    }
+
+    /// The provider asks for a retry 5 s later, after the 1 s ring: the defect sends it (the conforming service gives
+    /// up, `PushServiceCallTimeoutTests`), and the late VoIP push is counted successful.
+    @Test func ignoreCallTimeout() async throws {
+        let stack = try await start([.ignoreCallTimeout])
+        _ = try stack.mocks.faults.install(
+            FaultPlan(mock: .apns, deviceToken: Self.voip, times: 1, respond: FaultResponse(status: 503), retryAfter: 5)
+        )
+        let counts = try await send(stack, PushServiceStack.call(["user-1"], id: UUID().uuidString, timeout: 1))
+        #expect(counts["successful"] == 2 && counts["errored"] == 0)
+        let voip = stack.pushes.filter { $0.deviceToken == Self.voip }
+        #expect(voip.map(\.outcome.isAccepted) == [false, true])
+        if voip.count == 2 { #expect(voip[1].arrivalMs - voip[0].arrivalMs >= 4_000) }
         await stack.stop()
     }
 }

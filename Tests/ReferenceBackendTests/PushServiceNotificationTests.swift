@@ -128,7 +128,7 @@ import Testing
         #expect(deviceId == device.id)
         // A new store on the same file finds it due.
         let reopened = try PushServiceStore(.file(file))
-        let due = try reopened.claimDue(nowMs: 1_000, leaseMs: 30_000, limit: 10)
+        let due = try reopened.claimDue(nowMs: 1_000, leaseMs: 30_000, limit: 10).due
         #expect(due.count == 1 && due[0].notificationId == "n1" && due[0].request.destination == .fcm)
         #expect(due[0].request.json?.value(atPath: "message.token")?.stringValue == Self.tablet)
         #expect(try reopened.notification(appId: configuration.appId, id: "n1")?.counts.remaining == 1)

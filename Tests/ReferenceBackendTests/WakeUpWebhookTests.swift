@@ -241,6 +241,37 @@ import Testing
         await stack.stop()
     }
 
+    /// An event without `id` (or with an empty one) is known by its content: the same delivery replayed inside the
+    /// signature's 300 s window, signed again or formatted otherwise, does not ring again; an event that differs (a
+    /// later `created_at`: DialStack woke the user again, or another call) rings.
+    @Test func anEventWithoutIdIsKnownByItsContent() async throws {
+        let stack = try await WakeUpStack.start()
+        try await Self.registerDevices(stack)
+        let callId = Self.callId()
+        let event = JSONValue.object((WakeUpStack.event(callId: callId).objectValue ?? []).filter { $0.key != "id" })
+        let body = event.bytes()
+        let signed = stack.signature(body)
+        #expect(try await stack.postWebhook(body, signatures: [signed]) == 200)
+        #expect(await stack.waitForPushes(callId: callId, count: 3).count == 3)
+        #expect(try await stack.postWebhook(body, signatures: [signed]) == 200)
+        #expect(try await stack.postWebhook(body, signatures: [stack.signature(body, offsetSeconds: 5)]) == 200)
+        #expect(try await stack.postSigned(Array(event.serialized(pretty: true).utf8)) == 200)
+        await stack.server.waitUntilPushesSettle()
+        #expect(stack.pushes(callId: callId).count == 3)
+
+        let later = event.setting("created_at", to: "2026-04-10T14:30:20Z")
+        #expect(try await stack.postSigned(later.bytes()) == 200)
+        #expect(await stack.waitForPushes(callId: callId, count: 6).count == 6)
+        // Two calls whose events carry "id": "" are two events.
+        for other in [Self.callId(), Self.callId()] {
+            #expect(try await stack.postSigned(WakeUpStack.event(id: "", callId: other).bytes()) == 200)
+            #expect(await stack.waitForPushes(callId: other, count: 3).count == 3)
+        }
+        await stack.server.waitUntilPushesSettle()
+        #expect(stack.pushes(callId: callId).count == 6)
+        await stack.stop()
+    }
+
     @Test func aDeletedTokenIsNotWokenAndAnotherUsersInstallationIsRefused() async throws {
         let stack = try await WakeUpStack.start()
         try await Self.registerDevices(stack)

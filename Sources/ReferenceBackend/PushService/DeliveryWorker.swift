@@ -6,7 +6,8 @@ import Synchronization
 /// dead token (APNs 410 / BadDeviceToken, FCM UNREGISTERED) → failed, and the token forgotten (a dead
 /// VoIP token alone: the device keeps its alert token); 429, 5xx and no answer are retried with
 /// `PushRetryPolicy`'s backoff or the provider's `Retry-After`, but not past a call's ring; other
-/// refusals and retries given up → errored.
+/// refusals and retries given up → errored. An incoming-call push still queued when its ring ends
+/// (`timeout`) is never sent: the claim settles it failed.
 public final class DeliveryWorker: Sendable {
     let store: PushServiceStore
     let transport: any PushTransport
@@ -63,8 +64,17 @@ public final class DeliveryWorker: Sendable {
     private func run() async {
         while !Task.isCancelled {
             let free = policy.batchSize - state.withLock { $0.sending.count }
-            let due =
-                free > 0 ? ((try? store.claimDue(nowMs: clock(), leaseMs: policy.leaseMs, limit: free)) ?? []) : []
+            let claim =
+                free > 0
+                ? ((try? store.claimDue(
+                    nowMs: clock(), leaseMs: policy.leaseMs, limit: free,
+                    keepingRingEnded: defects.contains(.ignoreCallTimeout))) ?? .init()) : .init()
+            for dropped in claim.dropped {
+                log?.write(
+                    "push notification \(dropped.notificationId) device \(dropped.deviceId) via \(dropped.channel)"
+                        + " → failed: the call stopped ringing (its timeout passed) before the push was sent")
+            }
+            let due = claim.due
             for delivery in due { launch(delivery) }
             if !due.isEmpty { continue }
             let next = (try? store.nextDueMs()) ?? nil
@@ -109,7 +119,9 @@ public final class DeliveryWorker: Sendable {
                 try store.settle(delivery, as: .errored, reason: reason, nowMs: now)
             case .retry(let retryAfterMs, let reason):
                 let at = now + (retryAfterMs ?? policy.backoffMs(afterAttempts: delivery.attempts))
-                if delivery.attempts < policy.maxAttempts && at < (delivery.giveUpAtMs ?? Int64.max) {
+                // Not past the call's ring (`ignore-call-timeout` retries anyway, and the claim then sends it).
+                let ringEnd = defects.contains(.ignoreCallTimeout) ? nil : delivery.giveUpAtMs
+                if delivery.attempts < policy.maxAttempts && at < (ringEnd ?? Int64.max) {
                     try store.retry(delivery, atMs: at, reason: reason)
                     signal.notify()
                 } else {

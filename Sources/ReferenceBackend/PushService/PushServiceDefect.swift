@@ -23,6 +23,7 @@ public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
     case ignoreChannel = "ignore-channel"
     case sandboxIgnored = "sandbox-ignored"
     case acceptBadRegistration = "accept-bad-registration"
+    case ignoreCallTimeout = "ignore-call-timeout"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -53,6 +54,9 @@ public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
         case .acceptBadRegistration:
             return
                 "device registrations with missing or wrong members, or an unknown platform, are stored (200), not 400"
+        case .ignoreCallTimeout:
+            return
+                "incoming-call pushes are retried and sent again after the call's timeout: a late one rings a gone call"
         }
     }
 

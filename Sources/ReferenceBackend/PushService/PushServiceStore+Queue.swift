@@ -67,14 +67,57 @@ extension PushServiceStore {
 
     // MARK: The queue
 
+    /// What one claim took from the queue: the deliveries to send, and the incoming-call pushes it
+    /// dropped because their call had stopped ringing (settled `failed`, never sent).
+    struct Claim: Sendable {
+        /// An incoming-call push the claim settled `failed` because its call had stopped ringing.
+        struct Dropped: Sendable, Equatable {
+            var notificationId: String
+            var deviceId: String
+            var channel: String
+        }
+
+        var due: [ServiceDelivery] = []
+        var dropped: [Dropped] = []
+    }
+
+    /// Why the claim drops an incoming-call push whose ring has ended.
+    static let ringEndedReason =
+        "the call's timeout passed before it was sent: a late call push rings a call that is gone"
+
     /// Claims up to `limit` pending deliveries due at `nowMs`: each is held for `leaseMs` (a worker
-    /// that dies mid-send loses it after that) and its attempt counted.
-    func claimDue(nowMs: Int64, leaseMs: Int64, limit: Int) throws -> [ServiceDelivery] {
+    /// that dies mid-send loses it after that) and its attempt counted. An incoming-call push whose
+    /// ring has ended (`give_up_at_ms`, the request's `timeout`) is settled `failed` instead of sent,
+    /// whether it fell due as a retry, after a dead worker's lease, or late behind a backlog — as the
+    /// Callx outbox expires an invitation past its call's deadline; `keepingRingEnded` (the
+    /// `ignore-call-timeout` defect) sends it anyway.
+    func claimDue(nowMs: Int64, leaseMs: Int64, limit: Int, keepingRingEnded: Bool = false) throws -> Claim {
         try database.transaction { db in
+            var claim = Claim()
+            if !keepingRingEnded {
+                for row in try db.query(
+                    """
+                    SELECT delivery_id, notification_id, device_id, channel FROM ps_deliveries
+                    WHERE state = 'pending' AND due_at_ms <= ?1 AND give_up_at_ms IS NOT NULL AND give_up_at_ms <= ?1
+                    """, [.integer(nowMs)])
+                {
+                    guard let id = row.int64("delivery_id"), let notification = row.string("notification_id") else {
+                        continue
+                    }
+                    try db.execute(
+                        "UPDATE ps_deliveries SET state = 'failed', reason = ? WHERE delivery_id = ?",
+                        [.text(Self.ringEndedReason), .integer(id)])
+                    try Self.completeIfSettled(db, notificationId: notification, nowMs: nowMs)
+                    claim.dropped.append(
+                        Claim.Dropped(
+                            notificationId: notification, deviceId: row.string("device_id") ?? "",
+                            channel: row.string("channel") ?? ""))
+                }
+            }
             let rows = try db.query(
                 "SELECT * FROM ps_deliveries WHERE state = 'pending' AND due_at_ms <= ? ORDER BY due_at_ms LIMIT ?",
                 [.integer(nowMs), .int(limit)])
-            return try rows.compactMap { row -> ServiceDelivery? in
+            claim.due = try rows.compactMap { row -> ServiceDelivery? in
                 guard let id = row.int64("delivery_id") else { return nil }
                 try db.execute(
                     "UPDATE ps_deliveries SET due_at_ms = ?, attempts = attempts + 1 WHERE delivery_id = ?",
@@ -92,6 +135,7 @@ extension PushServiceStore {
                     channel: channel, request: request, state: .pending, attempts: Int(row.int64("attempts") ?? 0) + 1,
                     giveUpAtMs: row.int64("give_up_at_ms"))
             }
+            return claim
         }
     }
 
@@ -101,12 +145,17 @@ extension PushServiceStore {
             try db.execute(
                 "UPDATE ps_deliveries SET state = ?, reason = ? WHERE delivery_id = ?",
                 [.text(state.rawValue), .text(reason), .integer(delivery.id)])
-            try db.execute(
-                """
-                UPDATE ps_notifications SET completed_at_ms = ? WHERE notification_id = ? AND completed_at_ms IS NULL
-                AND NOT EXISTS (SELECT 1 FROM ps_deliveries WHERE notification_id = ? AND state = 'pending')
-                """, [.integer(nowMs), .text(delivery.notificationId), .text(delivery.notificationId)])
+            try Self.completeIfSettled(db, notificationId: delivery.notificationId, nowMs: nowMs)
         }
+    }
+
+    /// Marks the notification complete once none of its deliveries is pending.
+    private static func completeIfSettled(_ db: SQLiteConnection, notificationId: String, nowMs: Int64) throws {
+        try db.execute(
+            """
+            UPDATE ps_notifications SET completed_at_ms = ? WHERE notification_id = ? AND completed_at_ms IS NULL
+            AND NOT EXISTS (SELECT 1 FROM ps_deliveries WHERE notification_id = ? AND state = 'pending')
+            """, [.integer(nowMs), .text(notificationId), .text(notificationId)])
     }
 
     /// Puts a delivery back in the queue, due at `dueAtMs`.

@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Signing
 
 /// The wake-up reference backend's HTTP API:
 ///
@@ -8,8 +9,8 @@ import JSON
 ///   "appId", "apnsEnvironment"}`).
 /// - `POST /webhooks/dialstack` (`WakeUpConfiguration.webhookPath`): DialStack's signed events. A bad
 ///   signature → 401 `Invalid signature` and no push; otherwise 200 `OK`, and a
-///   `call.mobile_push_wakeup` with `data.user_id` seen for the first time wakes every registered
-///   device of that user.
+///   `call.mobile_push_wakeup` with `data.user_id` seen for the first time (by its `id`, or by its
+///   content when it has none) wakes every registered device of that user.
 public struct WakeUpAPI: HTTPHandler {
     public let configuration: WakeUpConfiguration
     public let users: UserDirectory
@@ -88,8 +89,8 @@ public struct WakeUpAPI: HTTPHandler {
             return .text(400, "Invalid JSON")
         }
         let name = "webhook \(event.type ?? "(no type)") event \(event.id ?? "-") call \(event.callId ?? "-")"
-        if let id = event.id, !defects.contains(.ringTwiceOnRedelivery),
-            !events.isFirstDelivery(of: id, nowMs: now)
+        if !defects.contains(.ringTwiceOnRedelivery),
+            !events.isFirstDelivery(of: Self.deliveryKey(event, json), nowMs: now)
         {
             log?.write("\(name): a redelivery, already handled")
             return .text(200, "OK")
@@ -103,6 +104,16 @@ public struct WakeUpAPI: HTTPHandler {
         log?.write("\(name): waking \(devices.count) device(s) of user \(userId)")
         sender.wake(devices, for: event, receivedAtMs: now)
         return .text(200, "OK")
+    }
+
+    /// What makes two deliveries one event: its `id`; for an event without one (or with an empty one), its content —
+    /// the parsed JSON, however it was formatted. The seed's handler rings on every verified delivery, and DialStack
+    /// documents no event without `id`; but one replayed inside the signature's 300 s window (the same signed bytes),
+    /// or signed again by a retry, is the same wake-up for the same call and must not ring twice, while a new event
+    /// differs at least in `created_at` or `data.ringing_at`. Kept as long as IDs are (`eventRetentionSeconds`).
+    static func deliveryKey(_ event: WakeUpEvent, _ json: JSONValue) -> String {
+        if let id = event.id, !id.isEmpty { return "id " + id }
+        return "content " + RandomIdentifier.hexString(Digest.sha256(Array(json.serialized().utf8)))
     }
 
     /// Whether an event of this type wakes its user's devices.

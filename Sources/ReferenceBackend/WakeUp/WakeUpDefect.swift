@@ -33,7 +33,8 @@ public enum WakeUpDefect: String, Sendable, CaseIterable, Hashable {
         case .missingCallID: return "pushes leave out the webhook's call_id"
         case .firstDeviceOnly: return "only the first registered device of data.user_id is pushed"
         case .wrongUser: return "every registered device is pushed, whoever it belongs to, not only data.user_id's"
-        case .ringTwiceOnRedelivery: return "a redelivered event (same id) wakes the devices again"
+        case .ringTwiceOnRedelivery:
+            return "a redelivered event (same id, or same content without one) wakes the devices again"
         case .slowPush: return "pushes go out about 20 s after the webhook, well past the latency bound"
         }
     }

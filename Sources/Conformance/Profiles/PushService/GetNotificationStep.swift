@@ -31,6 +31,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
         let deadline = ContinuousClock.now + within.duration
         var answer = try await run.pushServiceRequest(
             "GET", route: "notification", values: ["notificationId": id], auth: auth, step: step.path)
+        var readAtMs = run.nowMs
         // Asked again while the service is still sending (only a 200 with remaining > 0 is worth waiting for).
         while answer.status == 200, let left = answer.json?["remaining"]?.doubleValue, left > 0,
             ContinuousClock.now < deadline
@@ -38,6 +39,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
             try await Task.sleep(for: .milliseconds(250))
             answer = try await run.pushServiceRequest(
                 "GET", route: "notification", values: ["notificationId": id], auth: auth, step: step.path)
+            readAtMs = run.nowMs
         }
         if let save { run.resolver.saved[save] = answer.json ?? .null }
         if expect != nil || answer.status != 200 {
@@ -71,7 +73,8 @@ struct GetNotificationStep: ProfileStep, Equatable {
         }
         let devices = sent.devices.compactMap { run.pushService.devices[$0] }
         let captures = run.engine.mocks.log.captures { PushServicePush($0) != nil }
-        let want = PushServiceCounts.expected(for: sent, devices: devices, captures: captures)
+        let want = PushServiceCounts.expected(
+            for: sent, devices: devices, captures: captures, readAtMs: readAtMs)
         let got = (
             Int(json["successful"]?.doubleValue ?? -1), Int(json["failed"]?.doubleValue ?? -1),
             Int(json["errored"]?.doubleValue ?? -1)

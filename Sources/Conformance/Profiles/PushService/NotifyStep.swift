@@ -35,12 +35,13 @@ struct NotifyStep: ProfileStep, Equatable {
         let sentAtMs = run.nowMs
         let answer = try await run.pushServiceRequest(
             "POST", route: "notifications", json: json, raw: raw.map { Array($0.utf8) }, auth: auth, step: step.path)
+        let answeredAtMs = run.nowMs
         if let save { run.resolver.saved[save] = answer.json ?? .null }
         let id = answer.json?["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         run.pushService.notifications.append(
             PushServiceNotification(
                 marker: marker, body: json ?? .null, sentAtMs: sentAtMs, status: answer.status, id: id,
-                devices: devices, save: save))
+                devices: devices, save: save, answeredAtMs: answeredAtMs))
         try run.judgeStatus(answer, expect, what: "\(step.path) notify")
     }
 

@@ -6,7 +6,9 @@ import PushMocks
 /// `BadDeviceToken`/`Unregistered`, FCM 404 `UNREGISTERED`) — or an iOS device without a VoIP token for a call,
 /// is `failed`; one refused otherwise (429, 5xx after the retries) is `errored`. An iOS device without a VoIP
 /// token for a call, which gets no attempt at all, is "tính lỗi" (counted as an error) in the seed, which never
-/// tells `failed` from `errored`: it may be either (`failedOrErrored`).
+/// tells `failed` from `errored`: it may be either (`failedOrErrored`). So may a device of an incoming call that got
+/// no accepted push when the ring had ended before the counts were read: a service must not send after the ring
+/// (PUSHSVC-CALL-8), and what it dropped unsent, or stopped retrying, it may count either way.
 struct PushServiceCounts: Sendable, Equatable {
     var successful = 0
     var failed = 0
@@ -16,10 +18,14 @@ struct PushServiceCounts: Sendable, Equatable {
     /// Devices no push reached at all (neither accepted nor refused): a service that never sent counts none.
     var unattempted = 0
 
+    /// The counts for `notification`'s `devices`, read (settled) at `readAtMs`.
     static func expected(
-        for notification: PushServiceNotification, devices: [PushServiceDevice], captures: [Capture]
+        for notification: PushServiceNotification, devices: [PushServiceDevice], captures: [Capture],
+        readAtMs: Int64? = nil
     ) -> PushServiceCounts {
         var out = PushServiceCounts()
+        // The service can have given up on the ring only once it ended, and it ended no earlier than this.
+        let ringEnded = notification.earliestRingEndMs.map { end in readAtMs.map { $0 >= end } ?? false } ?? false
         for d in devices {
             let attempts = captures.filter { c in
                 guard let token = token(of: c), d.tokens.contains(where: { $0.lowercased() == token.lowercased() })
@@ -29,13 +35,15 @@ struct PushServiceCounts: Sendable, Equatable {
             if attempts.contains(where: { $0.outcome.isAccepted }) {
                 out.successful += 1
             } else if attempts.isEmpty {
-                if notification.isCall && d.platform == .ios && d.voipToken == nil {
+                if (notification.isCall && d.platform == .ios && d.voipToken == nil) || ringEnded {
                     out.failedOrErrored += 1
                 } else {
                     out.unattempted += 1
                 }
             } else if attempts.allSatisfy(isDeadToken) {
                 out.failed += 1
+            } else if ringEnded {
+                out.failedOrErrored += 1
             } else {
                 out.errored += 1
             }

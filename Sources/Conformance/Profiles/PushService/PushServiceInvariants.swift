@@ -19,7 +19,7 @@ struct PushServiceViolation: Sendable, Equatable {
 
 /// The push-service rules over every push a scenario run's devices got, as a pure function of the captures, the
 /// devices and the notifications sent: a call never as an alert, never to a removed or dead token, no duplicate
-/// per device and call, the seed's payload (all strings, its keys), and the mapping of a normal notification.
+/// per device and call, no incoming call after its ring ended, the seed's payload (all strings, its keys), and the mapping of a normal notification.
 enum PushServiceInvariants {
     typealias R = PushServiceRequirement
     typealias N = PushServiceNotification
@@ -80,6 +80,7 @@ enum PushServiceInvariants {
             if let n, kind != "notification" {
                 out += callViolations(c, p, d, n, kind: kind, callIds: &callIds)
             }
+            if let late = lateCall(c, p, notifications) { out.append(late) }
             switch (c.mock, kind) {
             case (.apns, N.incomingType):
                 if c.headers["apns-push-type"] != "voip" || !toVoIP {
@@ -148,6 +149,37 @@ enum PushServiceInvariants {
     }
 
     // MARK: Calls
+
+    /// How long after its ring's end an incoming-call push may still arrive: one a service takes from its queue just
+    /// before the end still has to reach the provider (milliseconds on loopback, seconds on a loaded runner). The
+    /// late pushes this rule exists for came 15–95 s after the ring.
+    static let lateCallMarginMs: Int64 = 5_000
+
+    /// PUSHSVC-CALL-8: an `incoming_call` push that reached the provider after its call stopped ringing. The push is
+    /// tied to its request by content — the request's `call.id` as the push's `call_id`, or ringcheck's marker for a
+    /// generated id — never by time; that request's ring ended at the latest `timeout` seconds (the request's, else
+    /// the `timeout` the push itself carries) after its answer came back. A push tied to no request is not judged.
+    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N]) -> PushServiceViolation? {
+        guard p.type == N.incomingType else { return nil }
+        let pushed = p.fields["timeout"]?.stringValue.flatMap { Int64($0) }.flatMap(N.usableRing)
+        var latestEnd: Int64?
+        for n in all where n.accepted && n.action == "incoming" {
+            let same =
+                n.givenCallId.map { $0.lowercased() == p.callId?.lowercased() }
+                ?? (p.marker.map { $0 == n.marker } ?? false)
+            guard same, let seconds = n.ringSeconds ?? pushed else { continue }
+            let end = (n.answeredAtMs ?? n.sentAtMs) + seconds * 1000
+            latestEnd = max(latestEnd ?? end, end)
+        }
+        guard let end = latestEnd, c.arrivalMs > end + lateCallMarginMs else { return nil }
+        let late = Double(c.arrivalMs - end) / 1000
+        return PushServiceViolation(
+            requirement: R.noLateCall, field: "arrival",
+            expected: "no incoming_call push for call \(p.callId ?? "?") after its ring (timeout) ended "
+                + "(+ \(lateCallMarginMs / 1000) s for the trip)",
+            actual: "push #\(c.sequence) arrived \(String(format: "%.1f", late)) s after the ring ended",
+            sequence: c.sequence)
+    }
 
     static func callViolations(
         _ c: Capture, _ p: PushServicePush, _ d: PushServiceDevice, _ n: PushServiceNotification, kind: String,

@@ -21,6 +21,9 @@ struct PushServiceNotification: Sendable, Equatable {
     var devices: [String]
     /// The name the step saved the answer under (what `getNotification` names).
     var save: String?
+    /// Wall-clock milliseconds when the answer came back: the service accepted the request (and a call began to
+    /// ring) no later than this. Nil: read as `sentAtMs`.
+    var answeredAtMs: Int64? = nil
 
     var call: JSONValue? { body["call"]?.objectValue == nil ? nil : body["call"] }
     var action: String? { call?["action"]?.stringValue }
@@ -28,6 +31,17 @@ struct PushServiceNotification: Sendable, Equatable {
     /// The call's `id` as given ("" or absent: to be generated).
     var givenCallId: String? { call?["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
     var accepted: Bool { status.map { (200..<300).contains($0) } ?? false }
+    /// An incoming call's ring length, the request's `call.timeout` in seconds ("giây đổ chuông"), when it gave one a
+    /// ring can have (1 s to a day: beyond, no judgement rests on it).
+    var ringSeconds: Int64? {
+        guard action == "incoming", let seconds = call?["timeout"]?.int64Value else { return nil }
+        return Self.usableRing(seconds)
+    }
+    /// The earliest the call's ring can have ended: the service received the request after it left.
+    var earliestRingEndMs: Int64? { ringSeconds.map { sentAtMs + $0 * 1000 } }
+
+    /// `seconds` when a ring can last that long, else nil (and no overflow when it is multiplied into milliseconds).
+    static func usableRing(_ seconds: Int64) -> Int64? { (1...86_400).contains(seconds) ? seconds : nil }
     /// `headings.en` / `contents.en` (or the first language given).
     var heading: String? { Self.text(body["headings"]) }
     var content: String? { Self.text(body["contents"]) }

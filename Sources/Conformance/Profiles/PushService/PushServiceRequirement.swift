@@ -22,6 +22,8 @@ enum PushServiceRequirement {
     static let endedNotVoIP = "PUSHSVC-CALL-5"
     static let noVoIPTokenFailed = "PUSHSVC-CALL-6"
     static let noDuplicate = "PUSHSVC-CALL-7"
+    /// No `incoming_call` push after the call's `timeout` (its ring) ended.
+    static let noLateCall = "PUSHSVC-CALL-8"
     static let androidDataOnly = "PUSHSVC-ANDROID-1"
     static let androidPriority = "PUSHSVC-ANDROID-2"
     static let strings = "PUSHSVC-PAYLOAD-1"
@@ -43,6 +45,7 @@ enum PushServiceRequirement {
         keyAuth, otherSchemes, refused, malformed, malformedValues, nobody, accepted, malformedDevice, reachEvery,
         otherUser, sandbox,
         removed, callVoIP, callPriority, generatedId, endedSameId, endedNotVoIP, noVoIPTokenFailed, noDuplicate,
+        noLateCall,
         androidDataOnly, androidPriority, strings, keys, deadVoIPDeleted, deadVoIPKeepsDevice, tokenAuth, alert, ttl,
         collapse, badge, channel, countFields, counts, settles,
     ]
