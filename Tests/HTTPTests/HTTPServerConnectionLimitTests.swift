@@ -31,9 +31,9 @@ import Testing
         func release() { released.store(true, ordering: .relaxed) }
     }
 
-    /// Waits up to 30 s for `condition`.
-    static func waitFor(_ condition: () -> Bool) {
-        for _ in 0..<300 where !condition() { Thread.sleep(forTimeInterval: 0.1) }
+    /// Waits up to `seconds` for `condition`.
+    static func waitFor(seconds: Double = 30, _ condition: () -> Bool) {
+        for _ in 0..<Int(seconds * 10) where !condition() { Thread.sleep(forTimeInterval: 0.1) }
     }
 
     @Test func connectionsBeyondACapOfBusyConnectionsAreClosedAndTheOthersServed() async throws {
@@ -100,11 +100,12 @@ import Testing
         }
     }
 
-    /// Opens `count` connections that send nothing and waits until the server closed `closedAtLeast` of
-    /// them (a listener at its cap sheds the oldest for each newcomer). Returns those still open.
+    /// Opens `count` connections that send nothing and waits up to 10 s until the server closed
+    /// `closedAtLeast` of them (a listener at its cap sheds the oldest for each newcomer). Returns those
+    /// still open.
     static func flood(_ port: Int, count: Int, closedAtLeast: Int) throws -> [RawSocket] {
         let sockets = try (0..<count).map { _ in try RawSocket(port: port) }
-        waitFor { sockets.filter(\.peerHasClosed).count >= closedAtLeast }
+        waitFor(seconds: 10) { sockets.filter(\.peerHasClosed).count >= closedAtLeast }
         return sockets.filter { !$0.peerHasClosed }
     }
 
@@ -112,10 +113,15 @@ import Testing
     /// floods on two fill the shared places, and a listener's reserved places still take its clients.
     @Test func oneListenersFloodLeavesTheOthersRoom() async throws {
         let pool = ConnectionPool(capacity: 16)
-        try await withTestServer(configure: { $0.connectionPool = pool }) { flooded in
-            try await withTestServer(configure: { $0.connectionPool = pool }) { other in
+        // The floods' connections send nothing: no head deadline may close them while the test runs.
+        func configure(_ c: inout HTTPServer.Configuration) {
+            c.connectionPool = pool
+            c.requestHeadTimeoutSeconds = 600
+        }
+        try await withTestServer(configure: configure) { flooded in
+            try await withTestServer(configure: configure) { other in
                 try await withTestServer(configure: {
-                    $0.connectionPool = pool
+                    configure(&$0)
                     $0.reservedConnections = 2
                 }) { control in
                     let ports = (flooded.port, other.port, control.port)
