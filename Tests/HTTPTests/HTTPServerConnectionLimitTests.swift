@@ -125,17 +125,22 @@ import Testing
                     $0.reservedConnections = 2
                 }) { control in
                     let ports = (flooded.port, other.port, control.port)
-                    let (otherAnswer, open, controlAnswer) = try await offPool { () -> (String, Int, String) in
+                    let (otherAnswer, open, controlAnswer) = try await offPool { () -> (String, [Int], String) in
                         let first = try Self.flood(ports.0, count: 20, closedAtLeast: 12)
                         let otherAnswer = Self.get(try RawSocket(port: ports.1))
                         // 16 places, 2 reserved, 8 taken by the first flood: 6 are left for the second.
                         let second = try Self.flood(ports.1, count: 20, closedAtLeast: 14)
                         let controlAnswer = Self.get(try RawSocket(port: ports.2))
-                        return (otherAnswer, first.count + second.count, controlAnswer)
+                        return (
+                            otherAnswer, [first.count, second.count, first.filter { !$0.peerHasClosed }.count],
+                            controlAnswer
+                        )
                     }
                     #expect(otherAnswer.hasPrefix("HTTP/1.1 204"), "\(otherAnswer)")
                     #expect(controlAnswer.hasPrefix("HTTP/1.1 204"), "\(controlAnswer)")
-                    #expect(open == 14, "\(open) flood connections held")
+                    // The second listener's 6 places: 5 when the first answer's connection, which its client had
+                    // closed, was still being read as the flood came in (and a flood connection went for it).
+                    #expect(open[0] == 8 && open[2] == 8 && (5...6).contains(open[1]), "\(open) flood connections held")
                 }
             }
         }
