@@ -40,7 +40,8 @@ final class ConnectionBudget: Sendable {
 /// The connection places a process's listeners share: three quarters of its descriptor limit
 /// (`DescriptorLimit.current`), the rest kept for files, clients and child processes. A listener holds at
 /// most half of them (`listenerShare`), so one listener's flood leaves the others room; places a listener
-/// reserves (`HTTPServer.Configuration.reservedConnections`, at most an eighth) no other listener takes.
+/// reserves (`HTTPServer.Configuration.reservedConnections`; an eighth of the pool for all listeners together,
+/// first come first served) no other listener takes.
 public final class ConnectionPool: Sendable {
     /// The process's pool, which every server uses unless configured with its own.
     public static let process = ConnectionPool(capacity: DescriptorLimit.current / 4 * 3)
@@ -65,11 +66,12 @@ public final class ConnectionPool: Sendable {
     /// How many connections use shared places now, and how many places are reserved (for tests).
     var usage: (shared: Int, reserved: Int) { places.withLock { ($0.shared, $0.reserved) } }
 
-    /// Sets aside up to `count` places (at most an eighth of the pool, and what is not reserved yet);
-    /// returns how many.
+    /// Sets aside up to `count` places, within an eighth of the pool for all reservations together (a test
+    /// process runs many mock stacks, each reserving places for its control API: the shared places must
+    /// not go to them); returns how many.
     fileprivate func reserve(_ count: Int) -> Int {
         places.withLock { p in
-            let n = max(0, min(count, capacity / 8, capacity - p.reserved - p.shared))
+            let n = max(0, min(count, capacity / 8 - p.reserved))
             p.reserved += n
             return n
         }

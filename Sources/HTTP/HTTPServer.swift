@@ -61,7 +61,8 @@ public final class HTTPServer: Sendable {
         /// when none can go, the newcomer is accepted and closed at once.
         public var maxConnections: Int
         /// Places of the process's `ConnectionPool` no other listener can take (the control API's, so a
-        /// flood on the providers' listeners leaves it reachable); at most an eighth of the pool.
+        /// flood on the providers' listeners leaves it reachable); all listeners together reserve at most an
+        /// eighth of the pool, first come first served.
         public var reservedConnections: Int
         /// The pool of places shared by the process's listeners; nil: `ConnectionPool.process`.
         public var connectionPool: ConnectionPool?

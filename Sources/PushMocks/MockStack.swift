@@ -64,7 +64,8 @@ public final class MockStack: Sendable {
 
     /// Places of the connection pool only the control API's listener takes: a flood on the providers'
     /// listeners, which together may fill the rest, leaves the harness's health checks and capture reads
-    /// room (at most an eighth of the pool, `HTTPServer.Configuration.reservedConnections`).
+    /// room (`HTTPServer.Configuration.reservedConnections`: all listeners together reserve at most an eighth
+    /// of the pool, so in a process running many stacks the later ones may get fewer).
     public static let controlReservedConnections = 256
 
     /// The name of the control API's listener in `Options.ports`.
