@@ -29,6 +29,14 @@ import Testing
         return (reply, false, chunks.count)
     }
 
+    /// Runs `body` with the port of a test server whose body deadlines are `total` and `read` seconds.
+    static func withServer(total: Double, read: Double, _ body: @escaping (Int) async throws -> Void) async throws {
+        try await withTestServer(configure: {
+            $0.requestBodyTimeoutSeconds = total
+            $0.requestBodyReadTimeoutSeconds = read
+        }) { server in try await body(server.port) }
+    }
+
     static func http1Head(contentLength: Int) -> [UInt8] {
         Array("POST /echo HTTP/1.1\r\nhost: x\r\ncontent-length: \(contentLength)\r\n\r\n".utf8)
     }
@@ -47,11 +55,7 @@ import Testing
     static let slowBytes = [[UInt8]](repeating: [UInt8(ascii: "a")], count: 150)
 
     @Test func tricklingHTTP1BodyGets408() async throws {
-        try await withTestServer(configure: {
-            $0.requestBodyTimeoutSeconds = 1
-            $0.requestBodyReadTimeoutSeconds = 60
-        }) { server in
-            let port = server.port
+        try await Self.withServer(total: 1, read: 60) { port in
             let r = try await offPool {
                 try Self.trickle(port, prefix: Self.http1Head(contentLength: 1000), chunks: Self.slowBytes) {
                     !$0.isEmpty
@@ -64,11 +68,7 @@ import Testing
     }
 
     @Test func stalledHTTP1BodyGets408() async throws {
-        try await withTestServer(configure: {
-            $0.requestBodyTimeoutSeconds = 600
-            $0.requestBodyReadTimeoutSeconds = 1
-        }) { server in
-            let port = server.port
+        try await Self.withServer(total: 600, read: 1) { port in
             let reply = try await offPool { () -> (bytes: [UInt8], closed: Bool, reset: Bool) in
                 let socket = try RawSocket(port: port, receiveTimeout: 60)
                 socket.send(Self.http1Head(contentLength: 10) + Array("abc".utf8))
@@ -81,11 +81,7 @@ import Testing
 
     /// 20 bytes 0.2 s apart: four seconds in all, past the three-second read timeout, but no gap near it.
     @Test func http1BodyTricklingWithinTheLimitsIsServed() async throws {
-        try await withTestServer(configure: {
-            $0.requestBodyTimeoutSeconds = 60
-            $0.requestBodyReadTimeoutSeconds = 3
-        }) { server in
-            let port = server.port
+        try await Self.withServer(total: 60, read: 3) { port in
             let body = (0..<20).map { [UInt8(ascii: "a") + UInt8($0)] }
             let r = try await offPool {
                 try Self.trickle(port, prefix: Self.http1Head(contentLength: 20), chunks: body) { !$0.isEmpty }
@@ -96,11 +92,7 @@ import Testing
     }
 
     @Test func tricklingHTTP2BodyIsResetAndTheIdleConnectionClosed() async throws {
-        try await withTestServer(configure: {
-            $0.requestBodyTimeoutSeconds = 1
-            $0.requestBodyReadTimeoutSeconds = 60
-        }) { server in
-            let port = server.port
+        try await Self.withServer(total: 1, read: 60) { port in
             let chunks = (0..<150).map { _ in Self.http2Data(UInt8(ascii: "a")) }
             let r = try await offPool {
                 try Self.trickle(port, prefix: Self.http2Head, chunks: chunks) {
@@ -115,11 +107,7 @@ import Testing
     }
 
     @Test func stalledHTTP2BodyIsResetBesideABusyStream() async throws {
-        try await withTestServer(configure: {
-            $0.requestBodyTimeoutSeconds = 600
-            $0.requestBodyReadTimeoutSeconds = 1
-        }) { server in
-            let port = server.port
+        try await Self.withServer(total: 600, read: 1) { port in
             let reply = try await offPool { () -> [UInt8] in
                 let socket = try RawSocket(port: port, receiveTimeout: 60)
                 // Stream 3 waits on its handler for 5 s while stream 1's body stalls after one byte.
@@ -136,11 +124,7 @@ import Testing
     }
 
     @Test func http2BodyTricklingWithinTheLimitsIsServed() async throws {
-        try await withTestServer(configure: {
-            $0.requestBodyTimeoutSeconds = 60
-            $0.requestBodyReadTimeoutSeconds = 3
-        }) { server in
-            let port = server.port
+        try await Self.withServer(total: 60, read: 3) { port in
             let chunks = (0..<20).map { Self.http2Data(UInt8(ascii: "a") + UInt8($0), end: $0 == 19) }
             let r = try await offPool {
                 try Self.trickle(port, prefix: Self.http2Head, chunks: chunks) {
