@@ -421,7 +421,10 @@ final class Connection {
         default:
             break
         }
-        if !isClosed { flushSocket() }
+        // Writing can fail and close the connection; its descriptor may then be another's already.
+        guard !isClosed else { return }
+        flushSocket()
+        guard !isClosed else { return }
         // Unread bytes would make the close a reset, which can discard the answer at the client.
         _ = recv(fd, loop.readBuffer.baseAddress, loop.readBuffer.count, Int32(MSG_DONTWAIT))
         closeNow()
