@@ -63,9 +63,6 @@ public final class ConnectionPool: Sendable {
     /// A pool of `capacity` places (tests make small ones).
     public init(capacity: Int) { self.capacity = max(2, capacity) }
 
-    /// How many connections use shared places now, and how many places are reserved (for tests).
-    var usage: (shared: Int, reserved: Int) { places.withLock { ($0.shared, $0.reserved) } }
-
     /// Sets aside up to `count` places, within an eighth of the pool for all reservations together (a test
     /// process runs many mock stacks, each reserving places for its control API: the shared places must
     /// not go to them); returns how many.
