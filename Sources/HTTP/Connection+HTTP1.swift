@@ -17,6 +17,7 @@ extension Connection {
 
     /// Reads requests out of the parser and writes the answers that are ready, in order.
     func serviceHTTP1() {
+        defer { trackHTTP1Body() }
         while true {
             writeReadyHTTP1()
             if isClosed { return }
@@ -28,20 +29,20 @@ extension Connection {
             guard !h1Closing, h1Queue.count < Self.maxQueuedHTTP1Requests, let event = h1Parser.next() else { return }
             // The head is in (or refused): the next one's deadline starts with its first byte.
             headDeadline = h1Parser.isReadingHead ? rc_monotonic_ms() + loop.headTimeoutMs : nil
+            bodyDeadline = nil
             switch event {
             case .expectContinue:
                 if h1Queue.isEmpty { appendPlaintext(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
             case .error(let error):
-                h1Closing = true
-                let response = HTTPResponse(
-                    status: error.status, headers: ["content-type": "text/plain; charset=utf-8"],
-                    body: Array((error.message + "\n").utf8))
-                h1Queue.append(
-                    HTTP1Exchange(seq: -1, isHead: false, keepAlive: false, closeAfter: true, response: response))
+                refuseHTTP1(
+                    HTTPResponse(
+                        status: error.status, headers: ["content-type": "text/plain; charset=utf-8"],
+                        body: Array((error.message + "\n").utf8)))
             // Inside a tunnel (TLS already) a CONNECT is an ordinary request for the handler.
             case .request(let head, _) where head.method == "CONNECT" && loop.tunnelTLS != nil && tls == nil:
                 queueConnect(head)
             case .request(let head, let body):
+                progressMs = lastActivity
                 let seq = h1NextSeq
                 h1NextSeq += 1
                 let keepAlive = head.keepAlive && !shuttingDown
@@ -57,6 +58,44 @@ extension Connection {
                 loop.dispatch(request, connectionID: info.id, token: seq)
             }
         }
+    }
+
+    /// Starts the body's clocks once a head is in and its body is not; stops them when no body is read.
+    private func trackHTTP1Body() {
+        guard h1Parser.isReadingBody, !h1Closing else {
+            bodyDeadline = nil
+            return
+        }
+        guard bodyDeadline == nil else { return }
+        let now = rc_monotonic_ms()
+        bodyDeadline = now + loop.bodyTimeoutMs
+        bodyReadDeadline = now + loop.bodyReadTimeoutMs
+    }
+
+    /// Answers 408 to a client whose request body is overdue, as nginx's `client_body_timeout` does, and
+    /// closes. While earlier answers are pending the clocks start again: reading waits on the handler.
+    func checkHTTP1BodyDeadline(now: Int64) {
+        guard let deadline = bodyDeadline, now >= min(deadline, bodyReadDeadline), !h1Closing else { return }
+        guard h1Queue.isEmpty else {
+            bodyDeadline = now + loop.bodyTimeoutMs
+            bodyReadDeadline = now + loop.bodyReadTimeoutMs
+            return
+        }
+        let c = loop.configuration
+        refuseHTTP1(
+            .text(
+                408,
+                now >= deadline
+                    ? "the request body did not arrive within \(c.requestBodyTimeoutSeconds) s\n"
+                    : "no byte of the request body came for \(c.requestBodyReadTimeoutSeconds) s\n"))
+    }
+
+    /// Reads no more requests, answers `response` after the pending ones and closes.
+    func refuseHTTP1(_ response: HTTPResponse) {
+        h1Closing = true
+        bodyDeadline = nil
+        h1Queue.append(HTTP1Exchange(seq: -1, isHead: false, keepAlive: false, closeAfter: true, response: response))
+        loop.markDirty(self)
     }
 
     func deliverHTTP1(seq: Int64, _ response: HTTPResponse) {

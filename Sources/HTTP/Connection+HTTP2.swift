@@ -17,6 +17,8 @@ extension Connection {
             maxConcurrentStreams: maxStreams, maxHeaderBytes: c.maxHeaderBytes,
             maxBodyBytes: c.maxBodyBytes)
         h2?.presence = presence
+        h2?.bodyTimeoutMs = loop.bodyTimeoutMs
+        h2?.bodyReadTimeoutMs = loop.bodyReadTimeoutMs
         if h2 == nil { closeNow() }
         if shuttingDown { h2?.submitGoaway() }
     }
@@ -25,6 +27,7 @@ extension Connection {
         guard let h2 else { return }
         // The preface is the magic and a SETTINGS frame header, which nghttp2 checks.
         if http2PrefaceBytes < Self.http2PrefaceLength { http2PrefaceBytes += bytes.count }
+        h2.clockMs = lastActivity
         if !h2.receive(bytes) {
             // nghttp2 queued a GOAWAY for the protocol error when it could; send it and close.
             lifecycle = .closeAfterFlush
@@ -45,6 +48,7 @@ extension Connection {
         // Nothing below adds to `completed` (dispatching only queues), so the list is walked in place
         // and keeps its capacity.
         defer { h2.completed.removeAll(keepingCapacity: true) }
+        progressMs = lastActivity
         // The requests completed by the bytes just received arrived together: one clock read.
         let arrivalMs = rc_wall_ms()
         for stream in h2.completed {
@@ -64,6 +68,18 @@ extension Connection {
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }
+    }
+
+    /// Resets streams whose request body is overdue; a connection left with nothing else on it gets GOAWAY.
+    func checkHTTP2BodyDeadlines(now: Int64) {
+        guard let h2 else { return }
+        let reset = h2.resetOverdueBodies(now: now)
+        guard reset > 0 else { return }
+        if h2.openStreamCount <= reset && h2.awaitingHandler == 0 {
+            h2.submitGoaway(debug: "request body timeout")
+            lifecycle = .closeAfterFlush
+        }
+        loop.markDirty(self)
     }
 
     func deliverHTTP2(streamID: Int32, _ response: HTTPResponse) {

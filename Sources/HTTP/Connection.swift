@@ -46,9 +46,16 @@ final class Connection {
     @exclusivity(unchecked) var mode: Mode = .detecting
     @exclusivity(unchecked) var lifecycle: Lifecycle = .open
     @exclusivity(unchecked) var lastActivity: Int64
+    /// When the client last completed a request (or connected): the connection that made progress least
+    /// recently is shed first when its listener is full (`EventLoop.shedOne`).
+    @exclusivity(unchecked) var progressMs: Int64
     /// When the request head being read (or the TLS handshake and HTTP/2 preface) must be complete;
     /// nil while no head is being read. Bytes do not move it (`requestHeadTimeoutSeconds`).
     @exclusivity(unchecked) var headDeadline: Int64?
+    /// While an HTTP/1.1 request body is being read: when all of it must be in (`requestBodyTimeoutSeconds`).
+    @exclusivity(unchecked) var bodyDeadline: Int64?
+    /// When the body's next bytes must arrive (`requestBodyReadTimeoutSeconds`), moved by every read.
+    @exclusivity(unchecked) var bodyReadDeadline: Int64 = 0
     /// HTTP/2 bytes received, counted until the connection preface is in.
     @exclusivity(unchecked) var http2PrefaceBytes = 0
     @exclusivity(unchecked) var peerClosed = false
@@ -85,6 +92,7 @@ final class Connection {
         self.info = info
         self.tls = tls
         self.lastActivity = now
+        self.progressMs = now
         self.headDeadline = now + loop.headTimeoutMs
         self.h1Parser = HTTP1Parser(
             maxHeaderBytes: loop.configuration.maxHeaderBytes, maxBodyBytes: loop.configuration.maxBodyBytes)
@@ -200,6 +208,7 @@ final class Connection {
             guard !h1Closing else { return }
             h1Parser.append(bytes)
             if headDeadline == nil && h1Parser.isReadingHead { headDeadline = rc_monotonic_ms() + loop.headTimeoutMs }
+            if bodyDeadline != nil { bodyReadDeadline = lastActivity + loop.bodyReadTimeoutMs }
         case .http2:
             receiveHTTP2(bytes)
         case .detecting:
@@ -349,10 +358,22 @@ final class Connection {
         }
     }
 
+    /// Ends what a client is too slow to send: a request head (`checkHeadDeadline`) or body
+    /// (`requestBodyTimeoutSeconds`, `requestBodyReadTimeoutSeconds`).
+    func checkRequestDeadlines(now: Int64) {
+        checkHeadDeadline(now: now)
+        guard case .open = lifecycle else { return }
+        switch mode {
+        case .http1: checkHTTP1BodyDeadline(now: now)
+        case .http2: checkHTTP2BodyDeadlines(now: now)
+        case .detecting: break
+        }
+    }
+
     /// Ends a connection whose request head (or handshake, HTTP/2 preface or header block) is overdue:
     /// an HTTP/1.1 client gets 408, an HTTP/2 one GOAWAY, others are closed. Not while HTTP/1.1 answers are pending: reading then waits
     /// on the handler, not on the client.
-    func checkHeadDeadline(now: Int64) {
+    private func checkHeadDeadline(now: Int64) {
         guard let deadline = headDeadline, now >= deadline, case .open = lifecycle else { return }
         headDeadline = nil
         switch mode {
@@ -363,13 +384,8 @@ final class Connection {
                 headDeadline = deadline
                 return
             }
-            h1Closing = true
             let seconds = loop.configuration.requestHeadTimeoutSeconds
-            h1Queue.append(
-                HTTP1Exchange(
-                    seq: -1, isHead: false, keepAlive: false, closeAfter: true,
-                    response: .text(408, "the request head did not arrive within \(seconds) s\n")))
-            loop.markDirty(self)
+            refuseHTTP1(.text(408, "the request head did not arrive within \(seconds) s\n"))
         case .http2:
             guard let h2 else { return closeNow() }
             h2.submitGoaway(debug: "request head timeout")
@@ -378,6 +394,40 @@ final class Connection {
         case .detecting:
             closeNow()
         }
+    }
+
+    /// Nothing of this connection waits on the server (no request at the handler, no answer being written,
+    /// not closing, no bytes read this round): its client is idle, or sending a request it has not finished.
+    var canBeShed: Bool {
+        // A connection read in this round has work not yet looked at (a request perhaps complete).
+        guard case .open = lifecycle, pendingOutput == 0, !isDirty else { return false }
+        switch mode {
+        case .detecting: return true
+        case .http1: return h1Queue.isEmpty
+        case .http2: return h2.map { $0.awaitingHandler == 0 && !$0.wantsWrite } ?? true
+        }
+    }
+
+    /// Closes this connection to make room for a newcomer at its listener's cap: an HTTP/2 client gets
+    /// GOAWAY, an HTTP/1.1 client in the middle of a request 503, and the socket is closed at once.
+    func shed() {
+        switch mode {
+        case .http2:
+            h2?.submitGoaway(debug: "connection limit")
+            serviceHTTP2()
+        case .http1 where !h1Parser.isIdle && !h1Closing:
+            let response = HTTPResponse.text(503, "the server is at its connection limit\n")
+            appendPlaintext(Self.serialize(response, isHead: false, close: true))
+        default:
+            break
+        }
+        // Writing can fail and close the connection; its descriptor may then be another's already.
+        guard !isClosed else { return }
+        flushSocket()
+        guard !isClosed else { return }
+        // Unread bytes would make the close a reset, which can discard the answer at the client.
+        _ = recv(fd, loop.readBuffer.baseAddress, loop.readBuffer.count, Int32(MSG_DONTWAIT))
+        closeNow()
     }
 
     /// The server is stopping: finish what is in flight, accept nothing new.

@@ -16,6 +16,16 @@ public enum DescriptorLimit {
     /// called; later calls do nothing. A failure leaves the limit as it was.
     public static func raise() { _ = raisedOnce }
 
+    /// The soft limit once raised: how many descriptors the process may hold (an unlimited one counts as
+    /// the kernel's `fs.nr_open`, or 2³⁰).
+    public static var current: Int {
+        raise()
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        let value = limit.rlim_cur == Self.infinity ? kernelMaximum() ?? (1 << 30) : limit.rlim_cur
+        return Int(min(value, 1 << 30))
+    }
+
     private static let raisedOnce: Bool = {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }

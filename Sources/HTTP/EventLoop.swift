@@ -25,6 +25,9 @@ final class EventLoop: @unchecked Sendable {
     let localPort: Int
     /// `requestHeadTimeoutSeconds` in milliseconds.
     let headTimeoutMs: Int64
+    /// `requestBodyTimeoutSeconds` and `requestBodyReadTimeoutSeconds` in milliseconds.
+    let bodyTimeoutMs: Int64
+    let bodyReadTimeoutMs: Int64
     private let epollFD: Int32
     private var listenFD: Int32
     @exclusivity(unchecked) private var connections: [UInt64: Connection] = [:]
@@ -60,7 +63,9 @@ final class EventLoop: @unchecked Sendable {
         listenFD: Int32, budget: ConnectionBudget
     ) throws {
         self.budget = budget
-        self.headTimeoutMs = Int64(max(0, min(configuration.requestHeadTimeoutSeconds, 1e9)) * 1000)
+        self.headTimeoutMs = Self.milliseconds(configuration.requestHeadTimeoutSeconds)
+        self.bodyTimeoutMs = Self.milliseconds(configuration.requestBodyTimeoutSeconds)
+        self.bodyReadTimeoutMs = Self.milliseconds(configuration.requestBodyReadTimeoutSeconds)
         _ = Self.spare.withLock { $0 }  // opened now, while descriptors are left, not when they ran out
         self.configuration = configuration
         self.handler = handler
@@ -82,6 +87,11 @@ final class EventLoop: @unchecked Sendable {
         plainBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         _ = rc_epoll_ctl(ep, EPOLL_CTL_ADD, listenFD, EPOLLIN.rawValue, Self.listenToken)
         _ = rc_epoll_ctl(ep, EPOLL_CTL_ADD, wake, EPOLLIN.rawValue, Self.wakeToken)
+    }
+
+    /// A configured timeout in milliseconds, within 0 s and 10⁹ s (NaN counts as 0).
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        Int64(max(0, min(seconds.isNaN ? 0 : seconds, 1e9)) * 1000)
     }
 
     deinit {
@@ -217,7 +227,7 @@ final class EventLoop: @unchecked Sendable {
         var short = false
         for c in Array(connections.values) {
             if c.checkTimers(now: now, idleMs: idleMs) { short = true }
-            c.checkHeadDeadline(now: now)
+            c.checkRequestDeadlines(now: now)
         }
         shortTimersPending = short
         flushDirty()
@@ -246,8 +256,8 @@ final class EventLoop: @unchecked Sendable {
                 if e == EMFILE || e == ENFILE { outOfDescriptors() }
                 return  // EAGAIN, or a transient error such as ECONNABORTED
             }
-            guard budget.take() else {
-                close(fd)  // the listener is full: refuse the newcomer, keep serving the others
+            guard budget.take() || (shedOne() && budget.take()) else {
+                close(fd)  // the listener is full of busy connections: refuse the newcomer, serve the others
                 continue
             }
             _ = rc_setsockopt_int(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
@@ -276,6 +286,32 @@ final class EventLoop: @unchecked Sendable {
             c.registeredEvents = EPOLLIN.rawValue
             if stopping { c.beginShutdown() }
         }
+    }
+
+    /// Connections to shed next when the listener is full, the one that made progress least recently last,
+    /// each with its `progressMs` when chosen (one that moved since is passed over).
+    @exclusivity(unchecked) private var shedQueue: [(connection: Connection, progressMs: Int64)] = []
+    /// How many candidates one look through the connections picks.
+    private static let shedBatch = 32
+
+    /// Makes room for a newcomer at the listener's cap, as nginx frees idle keep-alive connections when
+    /// its worker runs out: closes this loop's connection that made progress least recently (a request
+    /// trickling in since longest, or the longest idle) among those nothing waits on the server for.
+    /// False when every connection is busy.
+    private func shedOne() -> Bool {
+        for refilled in [false, true] {
+            if refilled {
+                let candidates = connections.values.filter(\.canBeShed).map { ($0, $0.progressMs) }
+                shedQueue = Array(candidates.sorted { $0.1 > $1.1 }.suffix(Self.shedBatch))
+            }
+            while let next = shedQueue.popLast() {
+                let c = next.connection
+                guard !c.isClosed, c.progressMs == next.progressMs, c.canBeShed else { continue }
+                c.shed()
+                return true
+            }
+        }
+        return false
     }
 
     /// Sheds the newest connection with the spare descriptor and takes the listener out of epoll

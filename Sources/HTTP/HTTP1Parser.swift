@@ -72,6 +72,14 @@ struct HTTP1Parser: Sendable {
         return false
     }
 
+    /// True once a request head is in and its body is not complete (an `.expectContinue` head included).
+    var isReadingBody: Bool {
+        switch state {
+        case .body, .chunkSize, .chunkData, .chunkDataEnd, .trailers: return true
+        case .head, .failed: return false
+        }
+    }
+
     /// Removes and returns the bytes received after the last complete request: what a client sent
     /// after `CONNECT` once the connection stops being HTTP/1.1.
     mutating func takeBufferedBytes() -> [UInt8] {

@@ -280,6 +280,7 @@ final class HTTP2Session {
         guard !stream.rejected else { return }
         if !stream.rules.received(data.count) && reject(stream) { return }
         guard !stream.dispatched, !stream.bodyTooLarge else { return }
+        if stream.bodyDeadline != 0 { stream.bodyReadDeadline = clockMs + bodyReadTimeoutMs }
         if stream.body.count + data.count > maxBodyBytes {
             stream.bodyTooLarge = true
             stream.body = []
@@ -311,8 +312,52 @@ final class HTTP2Session {
         guard !stream.dispatched else { return }
         if endStream || (type == UInt8(NGHTTP2_HEADERS.rawValue) && stream.headersTooLarge) {
             if stream.headersTooLarge { stream.dispatched = true }
+            stream.bodyDeadline = 0
             completed.append(stream)
+        } else if stream.bodyDeadline == 0 {
+            startBodyClocks(of: stream)
         }
+    }
+
+    // MARK: Body deadlines
+
+    /// When the bytes being received arrived (monotonic ms), set by the connection before `receive`.
+    @exclusivity(unchecked) var clockMs: Int64 = 0
+    /// `requestBodyTimeoutSeconds` and `requestBodyReadTimeoutSeconds` in ms, set by the connection.
+    @exclusivity(unchecked) var bodyTimeoutMs: Int64 = 60_000
+    @exclusivity(unchecked) var bodyReadTimeoutMs: Int64 = 30_000
+    /// No stream's body deadline comes before this (`Int64.max`: no body is being read).
+    @exclusivity(unchecked) private var nextBodyCheckMs = Int64.max
+
+    /// How many request streams are open.
+    var openStreamCount: Int { streams.count }
+
+    private func startBodyClocks(of stream: HTTP2Stream) {
+        stream.bodyDeadline = clockMs + bodyTimeoutMs
+        stream.bodyReadDeadline = clockMs + bodyReadTimeoutMs
+        nextBodyCheckMs = min(nextBodyCheckMs, stream.bodyReadDeadline, stream.bodyDeadline)
+    }
+
+    /// Resets with CANCEL (as nginx does) every stream whose request body is overdue; returns how many.
+    func resetOverdueBodies(now: Int64) -> Int {
+        guard now >= nextBodyCheckMs else { return 0 }
+        var next = Int64.max
+        var reset = 0
+        for stream in streams where stream.bodyDeadline != 0 {
+            if stream.dispatched || stream.rejected {
+                stream.bodyDeadline = 0
+            } else if now >= min(stream.bodyDeadline, stream.bodyReadDeadline) {
+                stream.bodyDeadline = 0
+                stream.rejected = true
+                nghttp2_submit_rst_stream(
+                    session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.id, NGHTTP2_CANCEL.rawValue)
+                reset += 1
+            } else {
+                next = min(next, stream.bodyDeadline, stream.bodyReadDeadline)
+            }
+        }
+        nextBodyCheckMs = next
+        return reset
     }
 
     fileprivate func streamClosed(streamID: Int32) {

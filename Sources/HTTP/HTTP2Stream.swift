@@ -27,6 +27,11 @@ final class HTTP2Stream {
     /// What to do to the connection when this stream closes.
     @exclusivity(unchecked) var directive: ConnectionDirective = .none
 
+    /// While the request body is being read: when all of it must be in, and when its next bytes must
+    /// arrive (monotonic ms; 0 when no body is being read).
+    @exclusivity(unchecked) var bodyDeadline: Int64 = 0
+    @exclusivity(unchecked) var bodyReadDeadline: Int64 = 0
+
     /// Where the stream is in `HTTP2Session.streams`.
     @exclusivity(unchecked) var slot = 0
 
@@ -53,6 +58,8 @@ final class HTTP2Stream {
         if !responseBody.isEmpty { responseBody = [] }
         responseOffset = 0
         directive = .none
+        bodyDeadline = 0
+        bodyReadDeadline = 0
         slot = 0
     }
 }

@@ -46,9 +46,26 @@ public final class HTTPServer: Sendable {
         /// `idleTimeoutSeconds` (as nginx's `client_header_timeout`). HTTP/1.1 clients past it get 408,
         /// HTTP/2 clients GOAWAY; others are closed.
         public var requestHeadTimeoutSeconds: Double
-        /// The most connections the listener holds open at once (all its loops together); connections
-        /// beyond are accepted and closed at once, so the server keeps serving the others.
+        /// Once a request head is in, how long its body may take as a whole (HTTP/1.1 `content-length` or
+        /// chunked; an HTTP/2 stream's DATA until END_STREAM): a deadline that arriving bytes do not extend.
+        /// With `requestBodyReadTimeoutSeconds`, nginx's `client_body_timeout`, plus a total. HTTP/1.1 clients
+        /// past either get 408 and a close; an HTTP/2 stream is reset with CANCEL (the connection gets
+        /// GOAWAY when nothing else is on it). The clocks stop while an HTTP/1.1 connection waits on the
+        /// handler for an earlier request.
+        public var requestBodyTimeoutSeconds: Double
+        /// The longest silence between two reads of a request body (see `requestBodyTimeoutSeconds`).
+        public var requestBodyReadTimeoutSeconds: Double
+        /// The most connections the listener holds open at once (all its loops together), further bounded by
+        /// `ConnectionPool` (its share of the process's descriptors). At the cap, a newcomer takes the place
+        /// of the connection that has done least (a request trickling in longest, else the longest idle);
+        /// when none can go, the newcomer is accepted and closed at once.
         public var maxConnections: Int
+        /// Places of the process's `ConnectionPool` no other listener can take (the control API's, so a
+        /// flood on the providers' listeners leaves it reachable); all listeners together reserve at most an
+        /// eighth of the pool, first come first served.
+        public var reservedConnections: Int
+        /// The pool of places shared by the process's listeners; nil: `ConnectionPool.process`.
+        public var connectionPool: ConnectionPool?
 
         /// Replaces `accept4` on the listener, for tests that make it fail (EMFILE) without
         /// exhausting the test process's descriptors.
@@ -61,7 +78,8 @@ public final class HTTPServer: Sendable {
             shutdownGraceSeconds: Double = 1, loopCount: Int = 1, connectTunnel: ConnectTunnel? = nil,
             initialMaxConcurrentStreamsByServerName: [String: UInt32] = [:],
             handlerExecutor: HandlerExecutor = .shared, requestHeadTimeoutSeconds: Double = 30,
-            maxConnections: Int = 10_000
+            requestBodyTimeoutSeconds: Double = 60, requestBodyReadTimeoutSeconds: Double = 30,
+            maxConnections: Int = 10_000, reservedConnections: Int = 0, connectionPool: ConnectionPool? = nil
         ) {
             self.host = host
             self.port = port
@@ -77,7 +95,11 @@ public final class HTTPServer: Sendable {
             self.initialMaxConcurrentStreamsByServerName = initialMaxConcurrentStreamsByServerName
             self.handlerExecutor = handlerExecutor
             self.requestHeadTimeoutSeconds = requestHeadTimeoutSeconds
+            self.requestBodyTimeoutSeconds = requestBodyTimeoutSeconds
+            self.requestBodyReadTimeoutSeconds = requestBodyReadTimeoutSeconds
             self.maxConnections = maxConnections
+            self.reservedConnections = reservedConnections
+            self.connectionPool = connectionPool
         }
     }
 
@@ -119,7 +141,9 @@ public final class HTTPServer: Sendable {
             let tunnelTLS = try configuration.connectTunnel.map { try TLSContext($0.tls) }
             let count = max(1, configuration.loopCount)
             var loops: [EventLoop] = []
-            let budget = ConnectionBudget(limit: configuration.maxConnections)
+            let budget = ConnectionBudget(
+                limit: configuration.maxConnections, reserved: configuration.reservedConnections,
+                pool: configuration.connectionPool ?? .process)
             var port = configuration.port
             guard (0...65535).contains(port) else {
                 throw HTTPServerError(operation: "start", message: "port \(port) is out of range")

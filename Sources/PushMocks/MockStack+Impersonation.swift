@@ -13,7 +13,8 @@ extension MockStack {
 
     /// Starts the TLS listeners and the proxy that serve the real host names from `providers`.
     static func startImpersonation(
-        _ options: ImpersonationOptions, tls: TLSConfiguration, providers: MockProviders, loopCount: Int
+        _ options: ImpersonationOptions, tls: TLSConfiguration, providers: MockProviders, loopCount: Int,
+        pool: ConnectionPool?
     ) throws -> (servers: [HTTPServer], endpoints: ImpersonationEndpoints) {
         let router = ImpersonationRouter(providers: providers)
         var servers: [HTTPServer] = []
@@ -22,7 +23,7 @@ extension MockStack {
         func serve(_ address: ListenAddress, proxy: Bool) throws -> ListenAddress {
             var configuration = HTTPServer.Configuration(
                 host: address.host, port: address.port, loopCount: loopCount,
-                initialMaxConcurrentStreamsByServerName: impersonationStreamLimits)
+                initialMaxConcurrentStreamsByServerName: impersonationStreamLimits, connectionPool: pool)
             if proxy {
                 configuration.connectTunnel = ConnectTunnel(tls: tls) { host, port in
                     ImpersonationRouter.connectDecision(host: host, port: port)

@@ -51,6 +51,9 @@ public final class MockStack: Sendable {
         /// `persistentKeys`, which keep their own). A test process shares one across the many stacks it
         /// starts: each fresh key costs a quarter to half a second of CPU.
         public var serviceAccountKey: PrivateKey?
+        /// The connection places the listeners share; nil: the process's (`ConnectionPool.process`). Tests
+        /// give a small one to fill it.
+        public var connectionPool: ConnectionPool?
 
         public init() {}
     }
@@ -58,6 +61,12 @@ public final class MockStack: Sendable {
     /// The control API's own handler thread, shared by every stack in the process: however many
     /// captures a backend's tooling asks for (or abandons), the provider listeners' threads stay free.
     static let controlExecutor = HandlerExecutor(threads: 1, name: "rc-control")
+
+    /// Places of the connection pool only the control API's listener takes: a flood on the providers'
+    /// listeners, which together may fill the rest, leaves the harness's health checks and capture reads
+    /// room (`HTTPServer.Configuration.reservedConnections`: all listeners together reserve at most an eighth
+    /// of the pool, so in a process running many stacks the later ones may get fewer).
+    public static let controlReservedConnections = 256
 
     /// The name of the control API's listener in `Options.ports`.
     public static let controlListener = "control"
@@ -137,12 +146,13 @@ public final class MockStack: Sendable {
                     host: options.host, port: options.ports[entry.listener.name, default: 0],
                     tls: entry.listener.tls ? listenerTLS : nil,
                     initialMaxConcurrentStreams: entry.listener.initialMaxConcurrentStreams,
-                    loopCount: options.loopCount),
+                    loopCount: options.loopCount, connectionPool: options.connectionPool),
                 handler: providers.handler(forListener: entry.listener.name)!)
         }
         let control = HTTPServer(
             configuration: .init(
-                host: options.host, port: options.controlPort, handlerExecutor: Self.controlExecutor),
+                host: options.host, port: options.controlPort, handlerExecutor: Self.controlExecutor,
+                reservedConnections: Self.controlReservedConnections, connectionPool: options.connectionPool),
             handler: providers.control)
         servers.append(control)
         do {
@@ -155,7 +165,8 @@ public final class MockStack: Sendable {
         if let requested = options.impersonation {
             do {
                 let started = try startImpersonation(
-                    requested, tls: tls, providers: providers, loopCount: options.loopCount)
+                    requested, tls: tls, providers: providers, loopCount: options.loopCount,
+                    pool: options.connectionPool)
                 servers += started.servers
                 impersonation = started.endpoints
             } catch {

@@ -15,17 +15,42 @@ import Testing
         return socket.receive { $0.text.hasSuffix("\r\n\r\n") }.bytes.text
     }
 
-    @Test func connectionsBeyondTheCapAreClosedAndTheOthersServed() async throws {
-        try await withTestServer(configure: { $0.maxConnections = 3 }) { server in
+    /// Holds requests for `/held` at the handler until `release()`, counting them; answers others 204.
+    final class HeldHandler: HTTPHandler {
+        let state = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
+
+        func handle(_ request: HTTPRequest) async -> HTTPResponse {
+            guard request.path == "/held" else { return .text(204, "") }
+            state.add(1, ordering: .relaxed)
+            while !released.load(ordering: .relaxed) { try? await Task.sleep(nanoseconds: 20_000_000) }
+            return .text(204, "")
+        }
+
+        var arrived: Int { state.load(ordering: .relaxed) }
+        func release() { released.store(true, ordering: .relaxed) }
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    static func waitFor(seconds: Double = 30, _ condition: () -> Bool) {
+        for _ in 0..<Int(seconds * 10) where !condition() { Thread.sleep(forTimeInterval: 0.1) }
+    }
+
+    @Test func connectionsBeyondACapOfBusyConnectionsAreClosedAndTheOthersServed() async throws {
+        let handler = HeldHandler()
+        try await withTestServer(configure: { $0.maxConnections = 3 }, handler: handler) { server in
             let port = server.port
-            let (held, extra, again, replacement) = try await offPool {
-                () -> ([String], (bytes: [UInt8], closed: Bool, reset: Bool), [String], String) in
+            let (extra, held, replacement) = try await offPool {
+                () -> ((bytes: [UInt8], closed: Bool, reset: Bool), [String], String) in
                 let sockets = try (0..<3).map { _ in try RawSocket(port: port) }
-                let held = sockets.map(Self.get)
+                for s in sockets { s.send("GET /held HTTP/1.1\r\nhost: x\r\n\r\n") }
+                Self.waitFor { handler.arrived == 3 }
+                // Every place is taken by a request at the handler: nothing can be shed for the newcomer.
                 let extra = try RawSocket(port: port, receiveTimeout: 10)
                 extra.send("GET /status?code=204 HTTP/1.1\r\nhost: x\r\n\r\n")
                 let refused = extra.receive()
-                let again = sockets.map(Self.get)
+                handler.release()
+                let held = sockets.map { $0.receive { $0.text.hasSuffix("\r\n\r\n") }.bytes.text }
                 // A freed place is given to the next client (once the loop saw the close).
                 sockets[0].reset()
                 var replacement = ""
@@ -34,12 +59,90 @@ import Testing
                     let s = try RawSocket(port: port, receiveTimeout: 5)
                     replacement = Self.get(s)
                 }
-                return (held, refused, again, replacement)
+                return (refused, held, replacement)
             }
-            #expect(held.allSatisfy { $0.hasPrefix("HTTP/1.1 204") }, "\(held)")
             #expect((extra.closed || extra.reset) && extra.bytes.isEmpty, "\(extra.bytes.text)")
-            #expect(again.allSatisfy { $0.hasPrefix("HTTP/1.1 204") }, "\(again)")
+            #expect(held.allSatisfy { $0.hasPrefix("HTTP/1.1 204") }, "\(held)")
             #expect(replacement.hasPrefix("HTTP/1.1 204"), "\(replacement)")
+        }
+    }
+
+    /// At the cap, a newcomer takes the place of a connection whose request body trickles in (and which
+    /// is told 503), not of the one waiting on its handler.
+    @Test func newcomerAtTheCapTakesTheSlowestConnectionsPlace() async throws {
+        let handler = HeldHandler()
+        try await withTestServer(configure: { $0.maxConnections = 3 }, handler: handler) { server in
+            let port = server.port
+            let (busy, slow, newcomer) = try await offPool { () -> (String, [String], String) in
+                let busy = try RawSocket(port: port)
+                busy.send("GET /held HTTP/1.1\r\nhost: x\r\n\r\n")
+                Self.waitFor { handler.arrived == 1 }
+                // Two bodies the server has asked for (its 100 Continue says it read the head) and not received.
+                let slow = try (0..<2).map { _ in try RawSocket(port: port, receiveTimeout: 3) }
+                for s in slow {
+                    s.send("POST /echo HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\nexpect: 100-continue\r\n\r\n")
+                    _ = s.receive { $0.text.hasSuffix("\r\n\r\n") }
+                }
+                let newcomer = try RawSocket(port: port, receiveTimeout: 30)
+                newcomer.send("GET /status?code=204 HTTP/1.1\r\nhost: x\r\n\r\n")
+                let answer = newcomer.receive { $0.text.hasSuffix("\r\n\r\n") }.bytes.text
+                let shed = slow.map { s in
+                    let r = s.receive()
+                    return r.closed || r.reset ? r.bytes.text : "open"
+                }
+                handler.release()
+                return (busy.receive { $0.text.hasSuffix("\r\n\r\n") }.bytes.text, shed, answer)
+            }
+            #expect(newcomer.hasPrefix("HTTP/1.1 204"), "\(newcomer)")
+            #expect(slow.filter { $0.hasPrefix("HTTP/1.1 503") }.count == 1, "\(slow)")
+            #expect(slow.filter { $0 == "open" }.count == 1, "\(slow)")
+            #expect(busy.hasPrefix("HTTP/1.1 204"), "\(busy)")
+        }
+    }
+
+    /// Opens `count` connections that send nothing and waits up to 10 s until the server closed
+    /// `closedAtLeast` of them (a listener at its cap sheds the oldest for each newcomer). Returns those
+    /// still open.
+    static func flood(_ port: Int, count: Int, closedAtLeast: Int) throws -> [RawSocket] {
+        let sockets = try (0..<count).map { _ in try RawSocket(port: port) }
+        waitFor(seconds: 10) { sockets.filter(\.peerHasClosed).count >= closedAtLeast }
+        return sockets.filter { !$0.peerHasClosed }
+    }
+
+    /// Listeners sharing a pool of 16 places: one holds at most 8, so a flood on it leaves another room;
+    /// floods on two fill the shared places, and a listener's reserved places still take its clients.
+    @Test func oneListenersFloodLeavesTheOthersRoom() async throws {
+        let pool = ConnectionPool(capacity: 16)
+        // The floods' connections send nothing: no head deadline may close them while the test runs.
+        func configure(_ c: inout HTTPServer.Configuration) {
+            c.connectionPool = pool
+            c.requestHeadTimeoutSeconds = 600
+        }
+        try await withTestServer(configure: configure) { flooded in
+            try await withTestServer(configure: configure) { other in
+                try await withTestServer(configure: {
+                    configure(&$0)
+                    $0.reservedConnections = 2
+                }) { control in
+                    let ports = (flooded.port, other.port, control.port)
+                    let (otherAnswer, open, controlAnswer) = try await offPool { () -> (String, [Int], String) in
+                        let first = try Self.flood(ports.0, count: 20, closedAtLeast: 12)
+                        let otherAnswer = Self.get(try RawSocket(port: ports.1))
+                        // 16 places, 2 reserved, 8 taken by the first flood: 6 are left for the second.
+                        let second = try Self.flood(ports.1, count: 20, closedAtLeast: 14)
+                        let controlAnswer = Self.get(try RawSocket(port: ports.2))
+                        return (
+                            otherAnswer, [first.count, second.count, first.filter { !$0.peerHasClosed }.count],
+                            controlAnswer
+                        )
+                    }
+                    #expect(otherAnswer.hasPrefix("HTTP/1.1 204"), "\(otherAnswer)")
+                    #expect(controlAnswer.hasPrefix("HTTP/1.1 204"), "\(controlAnswer)")
+                    // The second listener's 6 places: 5 when the first answer's connection, which its client had
+                    // closed, was still being read as the flood came in (and a flood connection went for it).
+                    #expect(open[0] == 8 && open[2] == 8 && (5...6).contains(open[1]), "\(open) flood connections held")
+                }
+            }
         }
     }
 
