@@ -24,22 +24,15 @@ public enum BoundedFile {
         public var path: String
         public var reason: Reason
 
-        public var description: String {
-            switch reason {
-            case .unreadable(let why): return "\(path): cannot read the file (\(why))"
-            case .tooLarge(let limit):
-                return "\(path): the file is over \(BoundedFile.describe(limit)); ringcheck reads files of at most "
-                    + "\(BoundedFile.describe(limit)) (is this the right file?)"
-            }
-        }
+        public var description: String { "\(path): \(reasonText)" }
 
         /// The reason without the path, for errors that name the file themselves.
         public var reasonText: String {
             switch reason {
             case .unreadable(let why): return "cannot read the file (\(why))"
             case .tooLarge(let limit):
-                return "the file is over \(BoundedFile.describe(limit)); ringcheck reads files of at most "
-                    + "\(BoundedFile.describe(limit)) (is this the right file?)"
+                return "the file is larger than \(BoundedFile.describe(limit)), the most ringcheck reads from one file "
+                    + "(is this the right file?)"
             }
         }
     }

@@ -17,11 +17,7 @@ import Testing
     @Test func theDialstackReferenceAnswers401ToHostileTimestampsAndStaysUp() async throws {
         let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
-        let secret = "whsec_" + UUID().uuidString.lowercased()
-        var env = mocks.settings.environmentDictionary
-        env["DIALSTACK_WEBHOOK_SECRET"] = secret
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--profile", "dialstack", "--port", "0", "--log", "-"], environment: env)
+        let (server, secret) = try await ReferenceServerProcess.dialstack(mocks: mocks)
         let client = try HTTPClient()
         defer { client.shutdown() }
         let body = WakeUpStack.event(callId: "call_" + UUID().uuidString.lowercased()).bytes()

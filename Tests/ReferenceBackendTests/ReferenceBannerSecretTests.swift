@@ -13,79 +13,76 @@ import Testing
         prefix + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     }
 
-    @Test func thePushServiceNamesTheVariableItsKeyCameFrom() async throws {
+    /// What `serve-reference ARGUMENTS --port 0` printed from start to Ctrl-C, with the mocks' settings
+    /// and `environment` changes; `whileUp` runs against the server in between.
+    static func banner(
+        _ arguments: [String], _ environment: [String: String?] = [:],
+        whileUp: (ReferenceServerProcess) async throws -> Void = { _ in }
+    ) async throws -> String {
         let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
-        let key = Self.secret("psk_")
         var env = mocks.settings.environmentDictionary
-        env["RINGCHECK_PUSH_SERVICE_API_KEY"] = key
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--profile", "push-service", "--port", "0"], environment: env)
+        for (name, value) in environment { env[name] = value }
+        let server = try await ReferenceServerProcess.start(arguments: arguments + ["--port", "0"], environment: env)
+        try await whileUp(server)
         #expect(await server.interrupt() == 0)
-        #expect(server.log.contains("rest key     from RINGCHECK_PUSH_SERVICE_API_KEY"), "\(server.log)")
-        #expect(!server.log.contains(key))
+        return server.log
+    }
+
+    @Test func thePushServiceNamesTheVariableItsKeyCameFrom() async throws {
+        let key = Self.secret("psk_")
+        let log = try await Self.banner(["--profile", "push-service"], ["RINGCHECK_PUSH_SERVICE_API_KEY": key])
+        #expect(log.contains("rest key     from RINGCHECK_PUSH_SERVICE_API_KEY"), "\(log)")
+        #expect(!log.contains(key))
     }
 
     @Test func aGeneratedPushServiceKeyIsInAPrivateFileNotOnTheTerminal() async throws {
-        let mocks = try await MockStack.start(.forTests)
-        defer { mocks.stop() }
-        var env = mocks.settings.environmentDictionary
-        env["RINGCHECK_PUSH_SERVICE_API_KEY"] = ""
         let appId = UUID().uuidString.lowercased()
-        env["RINGCHECK_PUSH_SERVICE_APP_ID"] = appId
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--profile", "push-service", "--port", "0"], environment: env)
-        let line = try #require(server.log.split(separator: "\n").first { $0.contains("rest key") })
-        let path = try #require(line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init))
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        let key = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(key.count >= 16 && !server.log.contains(key))
-        // The file holds the key the service checks.
-        let client = try HTTPClient()
-        defer { client.shutdown() }
-        let sent = try await client.send(
-            ClientRequest(
-                method: "POST", url: server.baseURL + "/notifications",
-                headers: ["content-type": "application/json", "authorization": "Key \(key)"],
-                body: PushServiceStack.call(["user-2"]).setting("app_id", to: .string(appId)).bytes()))
-        #expect(sent.status == 200, "\(sent.bodyString)")
-        #expect(await server.interrupt() == 0)
+        var path = "", key = ""
+        let log = try await Self.banner(
+            ["--profile", "push-service"],
+            ["RINGCHECK_PUSH_SERVICE_API_KEY": "", "RINGCHECK_PUSH_SERVICE_APP_ID": appId]
+        ) { server in
+            let line = try #require(server.log.split(separator: "\n").first { $0.contains("rest key") })
+            path = try #require(line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init))
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            key = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            // The file holds the key the service checks.
+            let client = try HTTPClient()
+            defer { client.shutdown() }
+            let sent = try await client.send(
+                ClientRequest(
+                    method: "POST", url: server.baseURL + "/notifications",
+                    headers: ["content-type": "application/json", "authorization": "Key \(key)"],
+                    body: PushServiceStack.call(["user-2"]).setting("app_id", to: .string(appId)).bytes()))
+            #expect(sent.status == 200, "\(sent.bodyString)")
+        }
+        #expect(key.count >= 16 && !log.contains(key))
         #expect(!FileManager.default.fileExists(atPath: path), "the key file outlived the server")
-        #expect(!server.log.contains(key))
     }
 
     @Test func theDialstackSecretFromTheOptionIsNotPrinted() async throws {
-        let mocks = try await MockStack.start(.forTests)
-        defer { mocks.stop() }
         let secret = Self.secret("whsec_")
-        var env = mocks.settings.environmentDictionary
-        env["DIALSTACK_WEBHOOK_SECRET"] = nil
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--profile", "dialstack", "--port", "0", "--webhook-secret", secret, "--log", "-"],
-            environment: env)
-        #expect(await server.interrupt() == 0)
-        #expect(server.log.contains("secret from --webhook-secret"), "\(server.log)")
-        #expect(!server.log.contains(secret))
+        let log = try await Self.banner(
+            ["--profile", "dialstack", "--webhook-secret", secret, "--log", "-"], ["DIALSTACK_WEBHOOK_SECRET": nil])
+        #expect(log.contains("secret from --webhook-secret"), "\(log)")
+        #expect(!log.contains(secret))
     }
 
     @Test func oneSignalKeysFromTheEnvironmentAreNotPrinted() async throws {
         let key = Self.secret("os_"), voipKey = Self.secret("osv_")
-        let env = [
+        let env: [String: String?] = [
             "ONESIGNAL_APP_ID": UUID().uuidString.lowercased(), "ONESIGNAL_API_KEY": key,
             "ONESIGNAL_VOIP_APP_ID": UUID().uuidString.lowercased(), "ONESIGNAL_VOIP_API_KEY": voipKey,
             "ONESIGNAL_API_URL": "http://127.0.0.1:9",
         ]
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--profile", "onesignal", "--port", "0", "--log", "-"], environment: env)
-        #expect(await server.interrupt() == 0)
-        #expect(server.log.contains("key from ONESIGNAL_API_KEY"), "\(server.log)")
-        #expect(!server.log.contains(key) && !server.log.contains(voipKey))
+        let log = try await Self.banner(["--profile", "onesignal", "--log", "-"], env)
+        #expect(log.contains("key from ONESIGNAL_API_KEY"), "\(log)")
+        #expect(!log.contains(key) && !log.contains(voipKey))
     }
 
     @Test func callxTokensFromAUsersFileAreNotPrinted() async throws {
-        let mocks = try await MockStack.start(.forTests)
-        defer { mocks.stop() }
         let dir = TemporaryDirectory(prefix: "ringcheck-users")
         let tokens = [Self.secret("tok_"), Self.secret("tok_")]
         let users: JSONValue = [
@@ -96,11 +93,8 @@ import Testing
         ]
         let file = dir.file("users.json")
         try users.serialized().write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--port", "0", "--users", file, "--log", "-"], environment: mocks.settings.environmentDictionary
-        )
-        #expect(await server.interrupt() == 0)
-        #expect(server.log.contains("alice, bob (Bearer tokens from \(file))"), "\(server.log)")
-        #expect(!tokens.contains { server.log.contains($0) })
+        let log = try await Self.banner(["--users", file, "--log", "-"])
+        #expect(log.contains("alice, bob (Bearer tokens from \(file))"), "\(log)")
+        #expect(!tokens.contains { log.contains($0) })
     }
 }
