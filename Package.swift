@@ -39,11 +39,14 @@ let package = Package(
             dependencies: [
                 "HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON", "Processes",
                 "InputLimits",
-            ]),
+            ],
+            plugins: ["BuildInfo"]),
 
         // MARK: the suites compiled into Conformance (so an installed binary needs no suites/ beside it)
         .executableTarget(name: "EmbedSuitesTool"),
         .plugin(name: "EmbedSuites", capability: .buildTool(), dependencies: ["EmbedSuitesTool"]),
+        // MARK: the commit `ringcheck --version` names (scripts/build-info.sh, before every build)
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // MARK: tests
         .target(

@@ -44,6 +44,11 @@ public enum ConsoleReport {
             header(
                 r.ringcheckVersion, profile: r.profile, suite: r.suite, target: r.target, startedAt: r.startedAt,
                 style: style) + "\n"
+        if let merge = r.merge { out += "Merged: \(merge.description)\n" }
+        for problem in r.runProblems { out += style.paint("Not judged: \(problem.message)", .yellow) + "\n" }
+        if r.merge != nil, !r.notRun.isEmpty {
+            out += "Not run: \(r.notRun.count) scenario\(r.notRun.count == 1 ? "" : "s") (\(r.notRun[0].reason))\n"
+        }
         out += verdictLine(r, style: style) + "\n"
         for notice in r.notices { out += style.paint("Warning: " + notice, .yellow) + "\n" }
         return out

@@ -46,6 +46,9 @@ public enum HTMLReport {
             h +=
                 "<p class=\"interrupted\">Interrupted by \(e(interruption.signal)): this report holds the \(r.scenarios.count) scenario\(r.scenarios.count == 1 ? "" : "s") that finished; \(r.notRun.count) did not run.</p>\n"
         }
+        for problem in r.runProblems {
+            h += "<p class=\"interrupted\">Not judged: \(e(problem.title)) — \(e(problem.message))</p>\n"
+        }
         for notice in r.notices { h += "<p class=\"notice\">Warning: \(e(notice))</p>\n" }
         h += "<table class=\"meta\">\n"
         var rows: [(String, String)] = [
@@ -56,6 +59,7 @@ public enum HTMLReport {
             ("Duration", ReportText.duration(ms: r.durationSeconds * 1000)),
         ]
         if let shard = r.shard { rows.append(("Shard", shard.description)) }
+        if let merge = r.merge { rows.append(("Merged", merge.description)) }
         let counts = r.statusCounts
         rows.append(
             (

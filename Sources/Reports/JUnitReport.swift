@@ -4,7 +4,9 @@ import Foundation
 /// one `testsuite` for the suite (its properties name the profile, the suite, the target and the verdict),
 /// one `testcase` per scenario. A MUST failure (or any failure under `--strict`) is a `failure`; a harness
 /// error or timeout is an `error`; not applicable, a SHOULD warning of a lenient run (which exits 0) and a
-/// scenario that never ran (`--fail-fast`, Ctrl-C) are `skipped` with the reason in `message`. Requirement
+/// scenario that never ran (`--fail-fast`, Ctrl-C) are `skipped` with the reason in `message`. What kept the
+/// run as a whole from being judged (it stopped before any scenario; a merge lacks a shard) is one more
+/// testcase each, an `error` naming the cause, so a gate that reads only JUnit fails too. Requirement
 /// IDs, levels, tags and the timeline go to the testcase's `system-out` (the schema allows no properties there).
 public enum JUnitReport {
     /// How one testcase ends in JUnit's terms.
@@ -19,7 +21,8 @@ public enum JUnitReport {
         let result = input.redacted()
         let outcomes = result.scenarios.map { outcome($0, result) }
         let notRun = result.notRun.map { Outcome.skipped("not run: " + $0.reason) }
-        let all = outcomes + notRun
+        let problems = result.runProblems.map { Outcome.error(type: "run", message: $0.message, text: $0.message) }
+        let all = outcomes + notRun + problems
         let tests = all.count
         let failures = all.filter { if case .failure = $0 { true } else { false } }.count
         let errors = all.filter { if case .error = $0 { true } else { false } }.count
@@ -42,6 +45,7 @@ public enum JUnitReport {
         ]
         if let shard = result.shard { properties.append(("shard", shard.description)) }
         if let interruption = result.interruption { properties.append(("interrupted", interruption.signal)) }
+        if let merge = result.merge { properties.append(("merged", merge.description)) }
         for notice in result.notices { properties.append(("warning", notice)) }
         for (k, v) in properties { x += "      <property name=\"\(attr(k))\" value=\"\(attr(v))\"/>\n" }
         x += "    </properties>\n"
@@ -55,6 +59,11 @@ public enum JUnitReport {
             x += testcase(
                 classname: classname(scenario.id, result), name: scenario.id, seconds: 0, outcome: outcome,
                 out: facts + "\nRe-run: " + scenario.rerunCommand)
+        }
+        for (problem, outcome) in zip(result.runProblems, problems) {
+            x += testcase(
+                classname: result.suite.id + ".run", name: problem.title, seconds: 0, outcome: outcome,
+                out: problem.message)
         }
         x += "  </testsuite>\n</testsuites>\n"
         return x

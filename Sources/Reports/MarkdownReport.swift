@@ -14,11 +14,16 @@ public enum MarkdownReport {
             md +=
                 "> **Interrupted by \(interruption.signal)** (exit \(interruption.exitCode)): these are the scenarios that finished; \(result.notRun.count) did not run.\n\n"
         }
+        for problem in result.runProblems {
+            md +=
+                "> ⚠️ **Not judged: \(ReportText.markdownCell(problem.title))** — \(ReportText.markdownCell(problem.message))\n\n"
+        }
         for notice in result.notices { md += "> ⚠️ **Warning:** \(ReportText.markdownCell(notice))\n\n" }
         md += "- Target: \(ReportText.markdownCell(result.target))\n"
         md +=
             "- ringcheck \(ReportText.markdownCell(result.ringcheckVersion)), started \(ReportText.timestamp(result.startedAt)), \(ReportText.duration(ms: result.durationSeconds * 1000))"
         if let shard = result.shard { md += ", shard \(shard)" }
+        if let merge = result.merge { md += ", \(merge.description)" }
         md += "\n"
         let order = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"]
         md += "- Scenarios: " + order.map { "\($0) \(counts[$0, default: 0])" }.joined(separator: " · ")

@@ -7,7 +7,7 @@ extension RunResult: Codable {
     enum CodingKeys: String, CodingKey {
         case schema, ringcheckVersion, profile, suite, target, startedAt, finishedAt, durationMs, shard, strict, verdict
         case exitCode
-        case summary, requirements, scenarios, notRun, interrupted, notices
+        case summary, requirements, scenarios, notRun, interrupted, notices, aborted, merged
     }
 
     struct Summary: Codable, Equatable {
@@ -57,6 +57,8 @@ extension RunResult: Codable {
         try c.encode(notRun, forKey: .notRun)
         try c.encodeIfPresent(interruption, forKey: .interrupted)
         if !notices.isEmpty { try c.encode(notices, forKey: .notices) }
+        try c.encodeIfPresent(aborted, forKey: .aborted)
+        try c.encodeIfPresent(merge, forKey: .merged)
     }
 
     public init(from decoder: Decoder) throws {
@@ -90,7 +92,9 @@ extension RunResult: Codable {
             strict: try c.decodeIfPresent(Bool.self, forKey: .strict) ?? false,
             notRun: try c.decodeIfPresent([NotRunScenario].self, forKey: .notRun) ?? [],
             interruption: try c.decodeIfPresent(Interruption.self, forKey: .interrupted),
-            notices: try c.decodeIfPresent([String].self, forKey: .notices) ?? [])
+            notices: try c.decodeIfPresent([String].self, forKey: .notices) ?? [],
+            aborted: try c.decodeIfPresent(String.self, forKey: .aborted),
+            merge: try c.decodeIfPresent(MergeFacts.self, forKey: .merged))
     }
 }
 

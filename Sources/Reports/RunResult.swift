@@ -27,12 +27,18 @@ public struct RunResult: Sendable, Equatable {
     /// What the user must know about the run beside the verdict, each said once (a token clean-up that
     /// failed, so tokens piled up across scenarios); never a requirement's failure.
     public var notices: [String] = []
+    /// Why the run stopped before any scenario (the backend did not answer, its lifecycle start failed,
+    /// the mocks could not start); its selected scenarios are in `notRun`. Nil for a run that started.
+    public var aborted: String?
+    /// What `report merge` joined; nil for a run's own report.
+    public var merge: MergeFacts?
 
     public init(
         ringcheckVersion: String, profile: String = "callx", suite: SuiteDescription, target: String, startedAt: Date,
         finishedAt: Date,
         requirements: [RequirementInfo], scenarios: [ScenarioResult], shard: Shard? = nil, strict: Bool = false,
-        notRun: [NotRunScenario] = [], interruption: Interruption? = nil, notices: [String] = []
+        notRun: [NotRunScenario] = [], interruption: Interruption? = nil, notices: [String] = [],
+        aborted: String? = nil, merge: MergeFacts? = nil
     ) {
         self.ringcheckVersion = ringcheckVersion
         self.profile = profile
@@ -47,10 +53,29 @@ public struct RunResult: Sendable, Equatable {
         self.notRun = notRun
         self.interruption = interruption
         self.notices = notices
+        self.aborted = aborted
+        self.merge = merge
     }
 
     /// Wall time of the run in seconds.
     public var durationSeconds: Double { finishedAt.timeIntervalSince(startedAt) }
+
+    /// Why the run as a whole could not be judged, one line each: it stopped before any scenario, or
+    /// (merged) a shard is missing or was interrupted. Reports show them beside the verdict, and JUnit as
+    /// an `<error>` each, so a CI gate that reads only JUnit does not pass an incomplete run.
+    public var runProblems: [(title: String, message: String)] {
+        var problems: [(String, String)] = []
+        if let aborted { problems.append(("stopped before any scenario", aborted)) }
+        if let merge {
+            for index in merge.missingShards {
+                let shard = "shard \(index)/\(merge.shardCount ?? 0)"
+                problems.append(
+                    ("\(shard) missing", "no report.json of \(shard) was merged: its scenarios did not run"))
+            }
+            for line in merge.interrupted { problems.append(("interrupted \(line)", "\(line) stopped the run early")) }
+        }
+        return problems
+    }
 
     /// The requirement with `id`.
     public func requirement(_ id: String) -> RequirementInfo? { requirements.first { $0.id == id } }
@@ -67,19 +92,6 @@ public struct SuiteDescription: Sendable, Equatable, Codable {
         self.version = version
         self.title = title
     }
-}
-
-/// `--shard index/count` (1-based index).
-public struct Shard: Sendable, Equatable, Codable, CustomStringConvertible {
-    public var index: Int
-    public var count: Int
-
-    public init(index: Int, count: Int) {
-        self.index = index
-        self.count = count
-    }
-
-    public var description: String { "\(index)/\(count)" }
 }
 
 /// A requirement as the reports show it.

@@ -54,11 +54,13 @@ extension RunResult {
 
     /// Any failed MUST (in a strict run, any failed requirement) → non-conformant; otherwise an error or
     /// timeout, or no scenario judged at all → inconclusive; otherwise conformant (SHOULD failures are
-    /// warnings). A run that left selected scenarios unrun (interrupted, or stopped by `--fail-fast`) is at
-    /// best inconclusive.
+    /// warnings). A run that left selected scenarios unrun (interrupted, stopped by `--fail-fast`, stopped
+    /// before any scenario) and a merge that lacks a shard or holds an interrupted one are at best inconclusive.
     public var verdict: Verdict {
         if failures.contains(where: { $0.level == .must || strict }) { return .nonConformant }
-        if interruption != nil || !notRun.isEmpty { return .inconclusive }
+        if interruption != nil || !notRun.isEmpty || aborted != nil || merge?.isComplete == false {
+            return .inconclusive
+        }
         // A failed scenario whose failures carry no level still says the backend misbehaved; without a
         // MUST the run cannot be called non-conformant, so it is at best inconclusive.
         if scenarios.contains(where: { $0.status.isFailure && $0.failures.isEmpty }) { return .inconclusive }

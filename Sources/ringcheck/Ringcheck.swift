@@ -11,12 +11,14 @@ struct Ringcheck {
             ServeReferenceCommand.self,
             RunCommand.self,
             InitTargetCommand.self,
+            ValidateCommand.self,
             CallCommand.self,
             LoadCommand.self,
             ListCommand.self,
             ExplainCommand.self,
             ReportMergeCommand.self,
             CheckPayloadCommand.self,
+            CompletionCommand.self,
         ]
     }
 
@@ -35,6 +37,10 @@ struct Ringcheck {
         }
         switch first {
         case "-h", "--help", "help":
+            if args.count > 1, args[1] == "--man" {
+                Console.out(ManPage.render())
+                return .success
+            }
             if args.count > 1, let command = commands.first(where: { $0.configuration.name == args[1] }) {
                 Console.out(HelpFormatter.help(for: command.configuration))
             } else {
@@ -42,16 +48,17 @@ struct Ringcheck {
             }
             return .success
         case "--version", "version":
-            Console.out("ringcheck \(RingcheckVersion.current)")
+            Console.out(RingcheckVersion.line)
             return .success
         default:
             break
         }
         guard let command = commands.first(where: { $0.configuration.name == first }) else {
             let names = commands.map { $0.configuration.name }
-            let close = names.min { ArgumentParser.editDistance($0, first) < ArgumentParser.editDistance($1, first) }
-            var message = "ringcheck: unknown command '\(first)'"
-            if let close, ArgumentParser.editDistance(close, first) <= 2 { message += "; did you mean '\(close)'?" }
+            var message = "ringcheck: unknown command '\(Suggestion.shown(first))'"
+            if let close = Suggestion.closest(to: first, among: names, limit: 2) {
+                message += "; did you mean '\(close)'?"
+            }
             Console.error(message + "\nRun 'ringcheck --help' for the list of commands.")
             return .usage
         }
@@ -83,20 +90,12 @@ struct Ringcheck {
         for c in commands { out += HelpFormatter.row(c.configuration.name, c.configuration.abstract) }
         out += "\nOPTIONS:\n"
         out += HelpFormatter.row("-h, --help", "Show help information.")
-        out += HelpFormatter.row("--version", "Show the version.")
-        out += """
-
-            EXIT CODES:
-              0  conformant (or success)
-              1  non-conformant: a MUST failed
-              2  usage or configuration error
-              3  inconclusive: the harness could not reach a verdict
-              10, 11, 12  ringcheck call: declined, unanswered, cancelled by the caller
-              13  ringcheck serve-reference: the port is in use
-
-            See 'ringcheck <command> --help' for a command's options.
-
-            """
+        out += HelpFormatter.row("--version", "Show the version and the commit it was built from.")
+        out += "\nEXIT CODES:\n"
+        for (codes, meaning) in ExitCode.documented {
+            out += "  " + codes.padding(toLength: 11, withPad: " ", startingAt: 0) + meaning + "\n"
+        }
+        out += "\nSee 'ringcheck <command> --help' for a command's options.\n"
         return out
     }
 }

@@ -110,6 +110,14 @@ import Testing
         let run = try #require(commands.first { $0.first == "run" }, "\(file) runs no suite")
         #expect(run.contains("--target"), "\(file): \(run)")
         #expect(run.contains("--report-dir") && run[run.firstIndex(of: "--report-dir")! + 1] == "reports")
+        // It checks the target file with `validate` before the run, and judges both as RINGCHECK_PROFILE.
+        let validate = try #require(commands.first { $0.first == "validate" }, "\(file) never validates the target")
+        #expect(validate.contains("--target"), "\(file): \(validate)")
+        #expect(commands.firstIndex { $0.first == "validate" }! < commands.firstIndex { $0.first == "run" }!)
+        for command in [validate, run] {
+            let profile = command.firstIndex(of: "--profile").map { command[$0 + 1] }
+            #expect(profile == "$RINGCHECK_PROFILE", "\(file): RINGCHECK_PROFILE is not given to \(command)")
+        }
         // It installs ringcheck with the repository's install step.
         let text = Self.shellScripts(root).joined(separator: "\n")
         #expect(text.contains("make -C") && text.contains(" install PREFIX="), "\(file)")
@@ -130,6 +138,12 @@ import Testing
         #expect(Self.value(upload, "if")?.scalarText == "always()")
         let runs = steps.compactMap { Self.value($0, "run")?.scalarText }
         #expect(runs.contains { $0.contains("cat reports/summary.md >> \"$GITHUB_STEP_SUMMARY\"") })
+        // The cache key moves with the commit RINGCHECK_REF names (an entry is never saved again under
+        // its key, so a key on the branch name would keep the first build forever).
+        let cache = try #require(step(uses: "actions/cache"))
+        let key = try #require(Self.value(cache, "with", "key")?.scalarText)
+        #expect(key.contains("steps.ref.outputs.commit"), "\(key)")
+        #expect(runs.contains { $0.contains("git ls-remote") && $0.contains("commit=") })
     }
 
     @Test func theGitLabJobPublishesTheJUnitFileAndTheReports() throws {

@@ -40,14 +40,19 @@ import Testing
         #expect(help.stdout.contains("EXAMPLES") || help.stdout.contains("ringcheck init-target my-backend.yaml"))
     }
 
-    @Test func theTemplateLoadsAndAnUnreachableBackendIsInconclusive() async throws {
-        let dir = TemporaryDirectory()
+    /// The `init-target` template as written, pointed at a port where nothing listens; its path in `dir`.
+    static func unreachableTarget(in dir: TemporaryDirectory) async throws -> String {
         let path = dir.file("backend.yaml")
         _ = try await RingcheckBinary.run(["init-target", path])
-        // The template as written, pointed at a port where nothing listens.
         let text = try String(contentsOfFile: path, encoding: .utf8)
             .replacingOccurrences(of: "http://127.0.0.1:8080", with: Self.closedURL)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func theTemplateLoadsAndAnUnreachableBackendIsInconclusive() async throws {
+        let dir = TemporaryDirectory()
+        let path = try await Self.unreachableTarget(in: dir)
         let r = try await RingcheckBinary.run(["run", "--target", path, "--report-dir", dir.file("r")])
         #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
         #expect(r.stderr.contains("does not answer"))

@@ -24,6 +24,7 @@ import Testing
         #expect(merged.scenarios.map(\.id) == ["a.one", "b.two"])
         #expect(merged.startedAt == F.start && merged.finishedAt == F.start.addingTimeInterval(4))
         #expect(merged.shard == nil)
+        #expect(merged.merge == MergeFacts(reports: 2, shardCount: 2, shards: [1, 2]))
         #expect(merged.verdict == .nonConformant)
         #expect(try ReportMerger.merge([two, one]) == merged)
     }
@@ -41,7 +42,7 @@ import Testing
         other.scenarios = one.scenarios
         other.shard = Shard(index: 2, count: 2)
         let error = #expect(throws: ReportMergeError.self) { try ReportMerger.merge([one, other]) }
-        #expect(error?.message.contains("b.two appears in parts 1 and 2") == true)
+        #expect(error?.message.contains("b.two appears in part 1 and part 2") == true)
         #expect(throws: ReportMergeError.self) { try ReportMerger.merge([]) }
         other = two
         other.strict = true

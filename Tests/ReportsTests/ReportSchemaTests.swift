@@ -16,10 +16,21 @@ import Testing
         hostile.scenarios[0].failures[0].actual = F.hostile
         var strict = F.warningOnly
         strict.strict = true
+        var aborted = F.run([], shard: Shard(index: 1, count: 2, selection: ["a.b", "c.d"]))
+        aborted.aborted = "the backend at http://127.0.0.1:9 does not answer"
+        aborted.notRun = [
+            NotRunScenario(
+                id: "a.b", title: "A", requirements: ["CALLX-ARB-1"], reason: "the run stopped before any scenario",
+                rerunCommand: "ringcheck run a.b")
+        ]
+        var merged = F.mixed
+        merged.merge = MergeFacts(
+            reports: 2, shardCount: 3, shards: [1, 2], missingShards: [3], interrupted: ["shard 2/3: SIGINT"])
         return [
             ("mixed", F.mixed), ("all pass", F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])])),
             ("SHOULD warning", F.warningOnly), ("strict", strict), ("interrupted", F.interrupted),
             ("hostile", hostile), ("sharded", F.run(F.mixed.scenarios, shard: Shard(index: 1, count: 2))),
+            ("aborted", aborted), ("merged with a shard missing", merged),
         ]
     }
 

@@ -61,6 +61,27 @@ public enum ReportConformance {
         for status in ["pass", "fail", "flaky", "notApplicable", "error", "timeout"] {
             expect(status, statuses[status, default: 0])
         }
+        return out + exitCodeViolations(report)
+    }
+
+    /// The exit code is the verdict's (0, 1, 3) or an interruption's (128 + signal), and what ringcheck
+    /// exits with; a merge has no interruption of its own, and one that lacks a shard is not conformant.
+    static func exitCodeViolations(_ report: JSONValue) -> [String] {
+        var out: [String] = []
+        let verdict = report["verdict"]?.stringValue ?? ""
+        let codes = ["conformant": 0, "nonConformant": 1, "inconclusive": 3]
+        let expected = report["interrupted"]?["exitCode"]?.intValue ?? codes[verdict]
+        if let got = report["exitCode"]?.intValue, got != expected {
+            out.append("exitCode is \(got), but the verdict \(verdict) exits \(expected.map(String.init) ?? "?")")
+        }
+        if let merged = report["merged"] {
+            if report["interrupted"] != nil { out.append("a merged report carries 'interrupted' of its own") }
+            let incomplete =
+                !(merged["missingShards"]?.arrayValue ?? []).isEmpty
+                || !(merged["interrupted"]?.arrayValue ?? []).isEmpty
+            if incomplete && verdict == "conformant" { out.append("a merge that lacks a shard is conformant") }
+        }
+        if report["aborted"] != nil && verdict == "conformant" { out.append("an aborted run is conformant") }
         return out
     }
 

@@ -1,3 +1,5 @@
+import Reports
+
 /// Which scenarios a run takes: `ringcheck run [ID or glob…] [--tag T] [--shard I/N]`.
 public struct ScenarioSelection: Sendable, Equatable {
     /// IDs or globs (`*` any run of characters, `?` one); empty selects every scenario.
@@ -32,18 +34,34 @@ public struct ScenarioSelection: Sendable, Equatable {
         if !tags.isEmpty { chosen = chosen.filter { !Set($0.tags).isDisjoint(with: tags) } }
         chosen.sort { $0.id < $1.id }
         if let shard, shard.count > 0 {
-            chosen = chosen.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+            chosen = chosen.enumerated().filter {
+                Shard.index(ofPosition: $0.offset, count: shard.count) == shard.index
+            }.map(\.element)
         }
         return (chosen, unmatched)
     }
 
     /// Parses `I/N` with 1 ≤ I ≤ N.
     public static func parseShard(_ text: String) -> (index: Int, count: Int)? {
+        guard case .success(let shard) = checkShard(text) else { return nil }
+        return shard
+    }
+
+    /// `I/N` as a shard, or why it is none (`the index I must be 1 to 3`): two whole numbers, N ≥ 1, 1 ≤ I ≤ N.
+    public static func checkShard(_ text: String) -> Result<(index: Int, count: Int), ShardProblem> {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else {
-            return nil
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
+            return .failure(ShardProblem("it takes I/N, two whole numbers: shard I of N"))
         }
-        return (i, n)
+        guard n >= 1 else { return .failure(ShardProblem("the shard count N must be at least 1")) }
+        guard (1...n).contains(i) else { return .failure(ShardProblem("the index I must be 1 to \(n)")) }
+        return .success((i, n))
+    }
+
+    /// Why a `--shard` value names no shard.
+    public struct ShardProblem: Error, Equatable {
+        public var reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 
     /// Shell-style matching of a whole ID: `*` any characters (dots included), `?` one character.

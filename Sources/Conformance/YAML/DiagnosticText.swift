@@ -1,12 +1,13 @@
-/// Keeps values echoed in error messages short: a 10 MB `name:` must not become a 10 MB message.
-enum DiagnosticText {
+/// Keeps values echoed in error messages short: a 10 MB `name:` must not become a 10 MB message (nor a
+/// 100,000-character scenario ID on the command line).
+public enum DiagnosticText {
     /// Characters of a value a message shows before cutting it.
-    static let valueLimit = 80
+    public static let valueLimit = 80
     /// The longest message, whatever it quotes.
     static let messageLimit = 2_000
 
     /// `value`, or its first `valueLimit` characters followed by `… (N bytes)`.
-    static func short(_ value: some StringProtocol) -> String {
+    public static func short(_ value: some StringProtocol) -> String {
         guard value.utf8.count > valueLimit, value.count > valueLimit else { return String(value) }
         return String(value.prefix(valueLimit)) + "… (\(value.utf8.count) bytes)"
     }

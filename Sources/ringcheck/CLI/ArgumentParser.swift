@@ -146,25 +146,9 @@ enum ArgumentParser {
 
     private static func unknownMessage(_ arg: String, _ config: CommandConfiguration) -> String {
         let names = config.options.map { "--" + $0.name }
-        if let close = names.min(by: { editDistance($0, arg) < editDistance($1, arg) }), editDistance(close, arg) <= 3 {
-            return "unknown option '\(arg)'; did you mean '\(close)'?"
+        if let close = Suggestion.closest(to: arg, among: names, limit: 3) {
+            return "unknown option '\(Suggestion.shown(arg))'; did you mean '\(close)'?"
         }
-        return "unknown option '\(arg)'"
-    }
-
-    /// Levenshtein distance, for "did you mean" suggestions.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        return "unknown option '\(Suggestion.shown(arg))'"
     }
 }

@@ -1,4 +1,4 @@
-/// The process exit status, as documented in ARCHITECTURE.md and the README.
+/// The process exit status, as documented in docs/ARCHITECTURE.md and the README.
 enum ExitCode: Int32, Sendable {
     /// Conformant: every MUST held (or, for non-judging commands, success).
     case success = 0
@@ -16,4 +16,17 @@ enum ExitCode: Int32, Sendable {
     case callCancelled = 12
     /// `ringcheck serve-reference`: another process listens on the port it was told to use.
     case portInUse = 13
+}
+
+extension ExitCode {
+    /// The exit statuses as `--help` and the man page list them: the status (or statuses) and its meaning.
+    static let documented: [(codes: String, meaning: String)] = [
+        ("0", "conformant (or success)"),
+        ("1", "non-conformant: a MUST failed"),
+        ("2", "usage or configuration error"),
+        ("3", "inconclusive: the harness could not reach a verdict"),
+        ("10, 11, 12", "ringcheck call: declined, unanswered, cancelled by the caller"),
+        ("13", "ringcheck serve-reference: the port is in use"),
+        ("130, 143", "interrupted by Ctrl-C (SIGINT) or SIGTERM; reports of what ran are still written"),
+    ]
 }

@@ -49,9 +49,8 @@ struct ExplainCommand: RingcheckCommand {
             return .success
         }
         let ids = suite.scenarios.map(\.id) + suite.catalogue.ids
-        let close = ids.min { ArgumentParser.editDistance($0, id) < ArgumentParser.editDistance($1, id) }
-        var message = "no scenario or requirement '\(id)'"
-        if let close, ArgumentParser.editDistance(close, id) <= 4 { message += "; did you mean '\(close)'?" }
+        var message = "no scenario or requirement '\(Suggestion.shown(id))'"
+        if let close = Suggestion.closest(to: id, among: ids, limit: 4) { message += "; did you mean '\(close)'?" }
         throw UsageError(message: message, command: Self.configuration.name)
     }
 

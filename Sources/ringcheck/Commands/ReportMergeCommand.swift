@@ -9,7 +9,10 @@ struct ReportMergeCommand: RingcheckCommand {
         discussion: """
             Reads the report.json of each --shard run, checks they ran the same suite, target and ringcheck
             version with no scenario twice, and writes the joined reports. The exit code is the joined
-            verdict (0, 1 or 3), as 'ringcheck run' would have returned for the whole suite.
+            verdict (0, 1 or 3), as 'ringcheck run' would have returned for the whole suite; report.json says
+            the same. The shards must be of one split (one N, each I once, the same IDs, globs and tags): a
+            shard of the split that is not given makes the verdict inconclusive (exit 3, unless a MUST failed),
+            naming it and listing its scenarios as not run; so does a shard that was interrupted.
             """,
         arguments: [
             ArgumentSpec(name: "merge", help: "The action (only 'merge').", optional: false),
@@ -36,13 +39,11 @@ struct ReportMergeCommand: RingcheckCommand {
         files = Array(arguments.positionals.dropFirst())
         if files.isEmpty { throw UsageError(message: "name at least one report.json to merge", command: name) }
         reportDir = arguments.value("report-dir") ?? "reports"
-        formats = []
-        for part in (arguments.value("format") ?? "console,junit,json,html,markdown").split(separator: ",") {
-            guard let f = ReportFormat(rawValue: part.trimmingCharacters(in: .whitespaces)) else {
-                throw UsageError(message: "unknown format '\(part)'", command: name)
-            }
-            formats.append(f)
+        if reportDir.isEmpty {
+            throw UsageError(message: "--report-dir is empty; give the directory reports are written to", command: name)
         }
+        formats = try ReportFormat.parseList(
+            arguments.value("format") ?? "console,junit,json,html,markdown", command: name)
     }
 
     func run() async throws -> ExitCode {
@@ -53,14 +54,16 @@ struct ReportMergeCommand: RingcheckCommand {
         if formats.contains(.console) {
             Console.out(ConsoleReport.summary(merged, style: ConsoleStyle.forStandardOutput()))
         }
-        do {
-            let written = try ReportFormat.write(merged, formats: formats, to: reportDir)
-            if formats.contains(.console) && !written.isEmpty {
-                Console.out("Reports: " + written.joined(separator: ", "))
+        if formats.contains(where: { $0.fileName != nil }) {
+            try ReportDirectory.prepare(reportDir)
+            do {
+                let written = try ReportFormat.write(merged, formats: formats, to: reportDir)
+                if formats.contains(.console) { Console.out("Reports: " + written.joined(separator: ", ")) }
+            } catch {
+                throw ConfigurationError(message: "cannot write reports to \(reportDir): \(error.localizedDescription)")
             }
-        } catch {
-            throw ConfigurationError(message: "cannot write reports to \(reportDir): \(error)")
         }
+        // A merged result has no interruption of its own, so its exit code is its verdict's: 0, 1 or 3.
         return ExitCode(rawValue: merged.exitCode) ?? .inconclusive
     }
 }

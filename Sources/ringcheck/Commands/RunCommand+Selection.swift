@@ -12,11 +12,11 @@ extension RunCommand {
         if !unmatched.isEmpty {
             let hints = unmatched.map { p in
                 let close = Self.closest(to: p.filter { $0 != "*" && $0 != "?" }, among: ids)
-                return close.isEmpty ? "" : "; close to '\(p)': \(close.joined(separator: ", "))"
+                return close.isEmpty ? "" : "; close to '\(Suggestion.shown(p))': \(close.joined(separator: ", "))"
             }.joined()
+            let quoted = unmatched.map { Suggestion.shown($0) }.joined(separator: "', '")
             throw UsageError(
-                message:
-                    "no scenario matches '\(unmatched.joined(separator: "', '"))'\(hints) (see 'ringcheck list')",
+                message: "no scenario matches '\(quoted)'\(hints) (see 'ringcheck list')",
                 command: name)
         }
         var known: [String] = []
@@ -28,7 +28,7 @@ extension RunCommand {
             let list = close.isEmpty ? known : close
             throw UsageError(
                 message:
-                    "no scenario has the tag '\(unknownTags.joined(separator: "', '"))'; \(close.isEmpty ? "the tags are" : "close tags"): \(list.joined(separator: ", "))",
+                    "no scenario has the tag '\(unknownTags.map { Suggestion.shown($0) }.joined(separator: "', '"))'; \(close.isEmpty ? "the tags are" : "close tags"): \(list.joined(separator: ", "))",
                 command: name)
         }
         if scenarios.isEmpty && (!patterns.isEmpty || !tags.isEmpty) && shard == nil {
@@ -46,20 +46,20 @@ extension RunCommand {
     }
 
     /// Up to five of `candidates` closest to `word`: within a few edits, or sharing its first dotted part.
+    /// A word longer than any ID could be (`Suggestion.inputLimit`) gets none, at once.
     static func closest(to word: String, among candidates: [String]) -> [String] {
-        guard !word.isEmpty else { return [] }
+        guard !word.isEmpty, word.utf8.count <= Suggestion.inputLimit else { return [] }
         let w = word.lowercased()
         let limit = max(3, w.count / 3)
         let head = w.split(separator: ".").first.map(String.init) ?? w
-        let scored = candidates.map { c -> (String, Int) in
+        let scored = candidates.compactMap { c -> (String, Int)? in
             let lower = c.lowercased()
             // Against the whole ID, and against its start as long as the word (`arbitraton.` of a glob).
-            var d = min(
-                ArgumentParser.editDistance(w, lower), ArgumentParser.editDistance(w, String(lower.prefix(w.count))))
+            var d = [lower, String(lower.prefix(w.count))].compactMap { Suggestion.distance(w, $0, limit: limit) }.min()
             // A glob's literal part (`arbitration.` of `arbitration.*`) is a prefix of what it meant.
-            if lower.hasPrefix(w) || lower.hasPrefix(head + ".") { d = min(d, limit) }
-            return (c, d)
+            if lower.hasPrefix(w) || lower.hasPrefix(head + ".") { d = min(d ?? limit, limit) }
+            return d.map { (c, $0) }
         }
-        return scored.filter { $0.1 <= limit }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(5).map(\.0)
+        return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(5).map(\.0)
     }
 }

@@ -37,7 +37,7 @@ struct RunCommand: RingcheckCommand {
             RINGCHECK_* settings the backend must use, and starts, restarts and stops the backend when the
             file's lifecycle: says how (its output in <report-dir>/backend.log). Scenarios the backend cannot
             run are not applicable, with the reason. A file with problems exits 2 naming file:line and
-            field; a backend that does not answer exits 3.
+            field; a backend that does not answer exits 3, its reports still written with the cause.
             """,
         arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
         options: [
@@ -66,7 +66,11 @@ struct RunCommand: RingcheckCommand {
             .value(
                 "repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1",
                 number: .whole(1...1000)),
-            .value("shard", "I/N", help: "Run shard I of N (deterministic split by scenario ID)."),
+            .value(
+                "shard", "I/N",
+                help:
+                    "Run shard I of N (deterministic split by scenario ID); 'report merge' joins all N, or is inconclusive."
+            ),
             .flag("fail-fast", help: "Start no further scenarios once one has failed."),
             .flag(
                 "strict",
@@ -158,24 +162,8 @@ struct RunCommand: RingcheckCommand {
         if reportDir.isEmpty {
             throw UsageError(message: "--report-dir is empty; give the directory reports are written to", command: name)
         }
-        var formats: [ReportFormat] = []
-        for part in (arguments.value("format") ?? "console,junit,json,html,markdown").split(separator: ",") {
-            let text = part.trimmingCharacters(in: .whitespaces)
-            guard let f = ReportFormat(rawValue: text) else {
-                throw UsageError(
-                    message:
-                        "unknown format '\(text)'; use \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))",
-                    command: name)
-            }
-            if !formats.contains(f) { formats.append(f) }
-        }
-        if formats.isEmpty {
-            throw UsageError(
-                message:
-                    "--format names no format; use one or more of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))",
-                command: name)
-        }
-        self.formats = formats
+        formats = try ReportFormat.parseList(
+            arguments.value("format") ?? "console,junit,json,html,markdown", command: name)
         quiet = arguments.flag("quiet")
         verbose = arguments.flag("verbose")
         if quiet && verbose {
@@ -183,10 +171,12 @@ struct RunCommand: RingcheckCommand {
         }
         repeatCount = try arguments.int("repeat") ?? 1
         if let text = arguments.value("shard") {
-            guard let s = ScenarioSelection.parseShard(text) else {
-                throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N, not '\(text)'", command: name)
+            switch ScenarioSelection.checkShard(text) {
+            case .success(let s): shard = s
+            case .failure(let problem):
+                throw UsageError(
+                    message: "--shard '\(Suggestion.shown(text))' names no shard: \(problem.reason)", command: name)
             }
-            shard = s
         }
         failFast = arguments.flag("fail-fast")
         strict = arguments.flag("strict")
@@ -274,6 +264,10 @@ struct RunCommand: RingcheckCommand {
         for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
 
         let startedAt = Date()
+        let catalogue = suite.catalogue
+        let shard = shardFacts(of: suite.scenarios)
+        let plan = RunPlan(
+            profile: profile.name, catalogue: catalogue, scenarios: scenarios, shard: shard, startedAt: startedAt)
         // From here on Ctrl-C and SIGTERM stop what the run started before ringcheck exits.
         // … and write the reports of what ran, marked interrupted (exit 130 for SIGINT, 143 for SIGTERM).
         let cleanup = RunCleanup()
@@ -288,8 +282,7 @@ struct RunCommand: RingcheckCommand {
                     targetFile, announce: !quiet, log: reportDir + "/backend.log", cleanup: cleanup)
             } catch {
                 await cleanup.run()
-                Console.error("ringcheck run: \(error)")
-                return .inconclusive
+                return stoppedBeforeScenarios("\(error)", target: targetFile.name, plan: plan)
             }
         } else {
             guard let (reference, defects) = reference else { return .inconclusive }
@@ -313,11 +306,13 @@ struct RunCommand: RingcheckCommand {
                     target: embedded.target, mocks: embedded.mocks, restartTarget: embedded.restartTarget)
             } catch {
                 await cleanup.run()
-                Console.error("ringcheck run: cannot start the mocks and the reference backend: \(error)")
-                return .inconclusive
+                return stoppedBeforeScenarios(
+                    "cannot start the mocks and the reference backend: \(error)",
+                    target: "embedded reference backend"
+                        + (defects.isEmpty ? "" : " (defects: \(defects.sorted().joined(separator: ", ")))"), plan: plan
+                )
             }
         }
-        let catalogue = suite.catalogue
         let suiteInfo = catalogue.suiteDescription
         let style = ConsoleStyle.forStandardOutput()
         let showConsole = !quiet
@@ -337,8 +332,8 @@ struct RunCommand: RingcheckCommand {
             }
         } catch {
             await cleanup.run()
-            Console.error("ringcheck run: cannot start the HTTP client: \(error)")
-            return .inconclusive
+            return stoppedBeforeScenarios(
+                "cannot start the HTTP client: \(error)", target: backend.target.name, plan: plan)
         }
         let command = self
         var runner = SuiteRunner(
@@ -350,7 +345,6 @@ struct RunCommand: RingcheckCommand {
         let ticker = progress.live ? Task { await progress.tickEvery(.milliseconds(200)) } : nil
         let targetName = backend.target.name
         let fileFormats = formats.filter { $0.fileName != nil }
-        let shard = self.shard.map { Shard(index: $0.index, count: $0.count) }
         let (strict, reportDir) = (self.strict, self.reportDir)
         await record.prepare(
             report: { finished, interruption in

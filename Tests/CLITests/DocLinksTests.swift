@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// The repository's Markdown explains itself: every relative link in the README, CONTRIBUTING.md and
+/// docs/ names a file the repository has (and an anchor that file's headings make), and none points
+/// outside the clone (`../shared/…` resolved only on the developers' machines).
+@Suite struct DocLinksTests {
+    static let root = TargetCommandTests.repositoryRoot
+
+    /// The Markdown files users and contributors read.
+    static func documents() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root + "/docs")
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        return ["README.md", "CONTRIBUTING.md", "benchmarks/README.md"] + docs.sorted()
+    }
+
+    /// `[text](target)` targets of `markdown`, outside fenced code blocks.
+    static func linkTargets(_ markdown: String) -> [String] {
+        var targets: [String] = []
+        var inFence = false
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inFence.toggle() }
+            if inFence { continue }
+            var rest = Substring(line)
+            while let open = rest.range(of: "](") {
+                let after = rest[open.upperBound...]
+                guard let close = after.firstIndex(of: ")") else { break }
+                targets.append(String(after[..<close]))
+                rest = after[close...]
+            }
+        }
+        return targets
+    }
+
+    /// GitHub's anchor for a heading: lower-cased, punctuation but `-` and `_` dropped, spaces as `-`.
+    static func anchor(_ heading: String) -> String {
+        String(
+            heading.lowercased().compactMap { c -> Character? in
+                if c == " " { return "-" }
+                if c.isLetter || c.isNumber || c == "-" || c == "_" { return c }
+                return nil
+            })
+    }
+
+    static func anchors(ofFileAt path: String) throws -> Set<String> {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return Set(
+            text.split(separator: "\n").filter { $0.hasPrefix("#") }.map {
+                anchor(String($0.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces)))
+            })
+    }
+
+    @Test func everyRelativeLinkResolvesInsideTheRepository() throws {
+        var broken: [String] = []
+        for document in try Self.documents() {
+            let path = Self.root + "/" + document
+            let folder = (document as NSString).deletingLastPathComponent
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            for target in Self.linkTargets(text) where !target.contains("://") && !target.hasPrefix("mailto:") {
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let file = String(parts[0])
+                let resolved =
+                    file.isEmpty
+                    ? document : ((folder as NSString).appendingPathComponent(file) as NSString).standardizingPath
+                if resolved.hasPrefix("..") || resolved.hasPrefix("/") {
+                    broken.append("\(document): \(target) points outside the repository")
+                    continue
+                }
+                guard FileManager.default.fileExists(atPath: Self.root + "/" + resolved) else {
+                    broken.append("\(document): \(target) names no file")
+                    continue
+                }
+                if parts.count == 2, resolved.hasSuffix(".md"),
+                    !(try Self.anchors(ofFileAt: Self.root + "/" + resolved)).contains(String(parts[1]))
+                {
+                    broken.append("\(document): \(target) names no heading of \(resolved)")
+                }
+            }
+        }
+        #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+    }
+
+    @Test func noDocumentNamesTheDevelopersSharedFolder() throws {
+        for document in try Self.documents() {
+            let text = try String(contentsOfFile: Self.root + "/" + document, encoding: .utf8)
+            #expect(!text.contains("../shared/"), "\(document) names ../shared/, which a clone does not have")
+        }
+    }
+
+    @Test func theLinkReaderFindsBrokenLinks() {
+        #expect(Self.linkTargets("see [a](x.md#y) and [b](../z)\n```\n[c](in-fence)\n```") == ["x.md#y", "../z"])
+        #expect(Self.anchor("How a requirement is levelled") == "how-a-requirement-is-levelled")
+        #expect(Self.anchor("The `dialstack` profile") == "the-dialstack-profile")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `ringcheck validate --target FILE`: the target file checked before a run, as CI's "check the target
+/// file" step runs it.
+@Suite struct ValidateCommandTests {
+    @Test func theExampleTargetIsReady() async throws {
+        let dir = TemporaryDirectory()
+        let target = TargetCommandTests.repositoryRoot + "/examples/targets/reference-alternate.yaml"
+        let r = try await RingcheckBinary.run(
+            ["validate", "--target", target, "--report-dir", dir.file("reports")], timeout: 120)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("reads as a callx target"))
+        #expect(r.stdout.contains("the backend started"))
+        for user in ["a", "b", "c"] { #expect(r.stdout.contains("✔ user \(user): user-\(user)")) }
+        // The alternate API shape cannot take the reference design's raw requests: named, with the reason.
+        #expect(r.stdout.contains("not applicable:"))
+        #expect(r.stdout.contains("security.unauthenticated: not applicable"))
+        #expect(r.stdout.contains("The target file is ready"))
+    }
+
+    @Test func aFileWithProblemsNamesFileLineAndField() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("broken.yaml")
+        try "baseURL: http://127.0.0.1:1\ncapabilitiez: [faults]\n\(TargetCommandTests.users)\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let r = try await RingcheckBinary.run(["validate", "--target", path])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("broken.yaml:2"))
+        #expect(r.stderr.contains("capabilitiez"))
+    }
+
+    @Test func aBackendThatDoesNotAnswerIsInconclusive() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("closed.yaml")
+        try "baseURL: \(TargetCommandTests.closedURL)\n\(TargetCommandTests.users)\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let r = try await RingcheckBinary.run(["validate", "--target", path, "--report-dir", dir.file("r")])
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr.contains("does not answer"))
+    }
+
+    @Test func anAccountThatCannotSignInIsInconclusive() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("signin.yaml")
+        let target = TargetCommandTests.repositoryRoot + "/examples/targets/reference.yaml"
+        // The example target with user b's token coming from a command that fails.
+        var text = try String(contentsOfFile: target, encoding: .utf8)
+        text = text.replacingOccurrences(
+            of: "b: {userId: user-b, auth: {bearer: token-user-b}}",
+            with: "b: {userId: user-b, auth: {command: [sh, -c, \"echo no token for you >&2; exit 1\"]}}")
+        #expect(text.contains("exit 1"), "the example's user b line changed; update this test")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try await RingcheckBinary.run(
+            ["validate", "--target", path, "--report-dir", dir.file("r")], timeout: 120)
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr.contains("user b (user-b) cannot sign in"))
+        #expect(r.stdout.contains("✔ user a: user-a"))
+    }
+
+    @Test func targetIsRequired() async throws {
+        let r = try await RingcheckBinary.run(["validate"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--target FILE is required"))
+    }
+}
