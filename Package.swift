@@ -18,24 +18,27 @@ let package = Package(
         .target(name: "CLinux"),
 
         // MARK: ringcheck modules
+        // One checked number conversion and one bounded file read for everything read from outside.
+        .target(name: "InputLimits"),
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Processes"),
-        .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
-        .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
+        .target(name: "HTTP", dependencies: ["InputLimits", "COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
+        .target(name: "Signing", dependencies: ["COpenSSL", "JSON", "InputLimits"]),
         // The control API's OpenAPI document, served by the binary (docs/control-api.openapi.json links to it).
         .target(
-            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"],
+            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON", "InputLimits"],
             resources: [.embedInCode("Resources/control-api.openapi.json")]),
-        .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
+        .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite", "InputLimits"]),
         .target(
             name: "Conformance",
-            dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports"],
+            dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports", "InputLimits"],
             plugins: ["EmbedSuites"]),
-        .target(name: "Reports"),
+        .target(name: "Reports", dependencies: ["InputLimits"]),
         .executableTarget(
             name: "ringcheck",
             dependencies: [
                 "HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON", "Processes",
+                "InputLimits",
             ],
             plugins: ["BuildInfo"]),
 
@@ -55,7 +58,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "Conformance", "Reports",
-                "ringcheck",
+                "ringcheck", "InputLimits",
             ]),
         .testTarget(
             name: "ConformanceTests",

@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import InputLimits
 
 /// Owns an `SSL_CTX` configured for a server: TLS 1.2+, the certificate chain, ALPN h2 (and http/1.1 unless
 /// the configuration serves HTTP/2 only).
@@ -55,16 +56,10 @@ final class TLSContext: @unchecked Sendable {  // SSL_CTX is immutable after ini
         switch source {
         case .pem(let s): return s
         case .file(let path):
-            guard let f = fopen(path, "rb") else { throw HTTPServerError.posix("open \(what) \(path)", errno) }
-            defer { fclose(f) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 16384)
-            while true {
-                let n = fread(&chunk, 1, chunk.count, f)
-                if n <= 0 { break }
-                bytes.append(contentsOf: chunk[0..<n])
+            do { return try BoundedFile.text(path) } catch {
+                guard case .tooLarge = error.reason else { throw HTTPServerError.posix("open \(what) \(path)", errno) }
+                throw error
             }
-            return String(decoding: bytes, as: UTF8.self)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 import JSON
 import Signing
 
@@ -13,8 +14,8 @@ extension MockKeyMaterial {
         in directory: String, projectID: String, tokenURI: String, bundleID: String
     ) throws -> MockKeyMaterial {
         let path = directory + "/" + persistentFileName
-        if let data = FileManager.default.contents(atPath: path) {
-            let keys = try load(data, path: path, tokenURI: tokenURI, bundleID: bundleID)
+        if let data = try BoundedFile.bytesIfPresent(path) {
+            let keys = try load(Data(data), path: path, tokenURI: tokenURI, bundleID: bundleID)
             guard keys.serviceAccount.projectID == projectID else {
                 throw MockKeyFileError(
                     "\(path) holds keys for project '\(keys.serviceAccount.projectID)', not '\(projectID)'; "

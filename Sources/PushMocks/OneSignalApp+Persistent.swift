@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 import JSON
 
 extension OneSignalApp {
@@ -9,8 +10,8 @@ extension OneSignalApp {
     /// a kit server configured once with `ONESIGNAL_*` keeps working against mocks started again.
     public static func persistent(in directory: String) throws -> (standard: OneSignalApp, voip: OneSignalApp) {
         let path = directory + "/" + persistentFileName
-        if let data = FileManager.default.contents(atPath: path) {
-            guard let json = try? JSONValue.parse(Array(data)), let standard = app(.standard, in: json),
+        if let data = try BoundedFile.bytesIfPresent(path) {
+            guard let json = try? JSONValue.parse(data), let standard = app(.standard, in: json),
                 let voip = app(.voip, in: json)
             else {
                 throw MockKeyFileError("\(path) is not a ringcheck OneSignal apps file; delete it to make new apps")

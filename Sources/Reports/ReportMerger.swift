@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 
 /// Why shard results cannot be joined.
 public struct ReportMergeError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -166,9 +167,8 @@ public enum ReportMerger {
     public static func merge(files: [String]) throws(ReportMergeError) -> RunResult {
         var parts: [RunResult] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ReportMergeError("\(file): cannot read the file")
-            }
+            let data: Data
+            do { data = Data(try BoundedFile.bytes(file)) } catch { throw ReportMergeError(error.description) }
             do { parts.append(try JSONReport.decode(data)) } catch {
                 throw ReportMergeError("\(file): not a \(RunResult.schema) report (\(error))")
             }

@@ -1,3 +1,5 @@
+import InputLimits
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -27,24 +29,9 @@ enum FileAccess {
 
     /// The contents of `path` as text, or nil when it does not exist.
     static func readFile(_ path: String) throws(SigningError) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw SigningError(.openssl, "cannot open \(path): \(errnoText())")
+        do { return try BoundedFile.bytesIfPresent(path).map { String(decoding: $0, as: UTF8.self) } } catch {
+            throw SigningError(.openssl, error.description)
         }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SigningError(.openssl, "cannot read \(path): \(errnoText())")
-            }
-            if n == 0 { break }
-            out.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Creates `path` (and its parents) as directories with `mode` when missing.

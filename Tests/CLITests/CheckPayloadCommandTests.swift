@@ -107,7 +107,9 @@ import Testing
     @Test func missingFile() async throws {
         let r = try await RingcheckBinary.run(["check-payload", "/nonexistent/payload.json"])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("cannot read /nonexistent/payload.json: no such file"))
+        #expect(
+            r.stderr.contains("/nonexistent/payload.json: cannot read the file (No such file or directory)"),
+            "\(r.stderr)")
     }
 
     @Test func unknownShapeAsksForKind() async throws {

@@ -174,6 +174,15 @@ import Testing
         #expect(only("DIALSTACK-APNS-4", await apns(headers: [("apns-expiration", String(arrival + 32))])) != nil)
     }
 
+    @Test func anExpirationThatIsNoTimeIsAFindingNotATrap() async {
+        // Int64.max seconds overflowed when turned into milliseconds.
+        for hostile in ["9223372036854775807", "1099511627777", "1e30", "-1", String(repeating: "9", count: 400)] {
+            #expect(
+                only("DIALSTACK-APNS-4", await apns(headers: [("apns-expiration", hostile)])) != nil,
+                "\(hostile.prefix(20))")
+        }
+    }
+
     @Test func callerFieldsAreAPNS5() async {
         let v = only("DIALSTACK-APNS-5", await apns([("from_name", "John Smith")]))
         #expect(v?.field == "body.from_name")

@@ -47,11 +47,7 @@ import Testing
     @Test func theServedBackendWakesARegisteredDevice() async throws {
         let mocks = try await MockStack.start(.forTests)
         defer { mocks.stop() }
-        let secret = "whsec_" + UUID().uuidString.lowercased()
-        var env = mocks.settings.environmentDictionary
-        env["DIALSTACK_WEBHOOK_SECRET"] = secret
-        let server = try await ReferenceServerProcess.start(
-            arguments: ["--profile", "dialstack", "--port", "0", "--log", "-"], environment: env)
+        let (server, secret) = try await ReferenceServerProcess.dialstack(mocks: mocks)
         let api = try ReferenceAPIClient(baseURL: server.baseURL)
         defer { api.client.shutdown() }
         let token = ReferenceAPIClient.apnsToken("served-phone")

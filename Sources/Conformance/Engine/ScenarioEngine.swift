@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import InputLimits
 import JSON
 import PushMocks
 import Reports
@@ -50,9 +51,9 @@ public final class ScenarioEngine: Sendable {
     /// account's `private_key`), each long enough to be unmistakable in a push.
     static func keyLines(_ mocks: MockStack) -> [String] {
         var pems: [String] = []
-        if let p8 = try? String(contentsOfFile: mocks.settings.apnsKeyFile, encoding: .utf8) { pems.append(p8) }
-        if let data = FileManager.default.contents(atPath: mocks.settings.fcmServiceAccountFile),
-            let json = try? JSONValue.parse(Array(data)), let key = json["private_key"]?.stringValue
+        if let p8 = try? BoundedFile.text(mocks.settings.apnsKeyFile) { pems.append(p8) }
+        if let data = try? BoundedFile.bytes(mocks.settings.fcmServiceAccountFile),
+            let json = try? JSONValue.parse(data), let key = json["private_key"]?.stringValue
         {
             pems.append(key)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 import JSON
 
 /// A target's answer in the reference design's shape, for scenarios and invariants to judge alike.
@@ -49,9 +50,11 @@ extension TargetMapping {
         case .path(let path): return json.value(atPath: path)
         case .jwtExpiry(let path):
             guard let token = json.value(atPath: path)?.stringValue, let exp = jwtClaims(token)?["exp"],
-                let seconds = Double(exp.serialized())
+                let seconds = Double(exp.serialized()),
+                let ms = CheckedNumber.milliseconds(
+                    seconds: seconds, maxSeconds: Double(CheckedNumber.epochMs.upperBound / 1000))
             else { return nil }
-            return .number(String(Int64(seconds * 1000)))
+            return .number(String(ms))
         }
     }
 

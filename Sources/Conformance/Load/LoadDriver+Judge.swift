@@ -26,7 +26,7 @@ extension LoadDriver {
                 sequence: c.sequence, callId: callx?["callId"]?.stringValue ?? "",
                 device: installations[token] ?? Redaction.shortToken(token), type: callx?["type"]?.stringValue ?? "?",
                 eventId: callx?["eventId"]?.stringValue, revision: Self.revision(callx?["revision"]),
-                issuedAtMs: callx?["issuedAtMs"]?.int64Value, arrivalMs: c.arrivalMs, accepted: c.outcome.isAccepted)
+                issuedAtMs: callx?["issuedAtMs"]?.epochMsValue, arrivalMs: c.arrivalMs, accepted: c.outcome.isAccepted)
         }
         let history = LoadHistory(
             calls: s.calls, operations: s.operations, pushes: pushes, feeds: s.feeds, feedsDrained: drained,

@@ -54,7 +54,7 @@ extension LoadDriver {
             invokeMs: invokeMs, completeMs: Self.wallMs(), status: reply.status,
             error: json?["error"]?["code"]?.stringValue ?? reply.error.map { "no answer: \($0)" },
             state: json?["state"]?.stringValue, revision: Self.revision(json?["revision"]),
-            winner: json?["answeredByInstallationId"]?.stringValue, expiresAtMs: json?["expiresAtMs"]?.int64Value)
+            winner: json?["answeredByInstallationId"]?.stringValue, expiresAtMs: json?["expiresAtMs"]?.epochMsValue)
         recorder.record(op, latencyMs: latency)
         return op
     }

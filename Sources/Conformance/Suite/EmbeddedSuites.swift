@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 
 /// The suites compiled into the binary (`suites/<profile>/` of the source tree, by the EmbedSuites
 /// build-tool plugin), so that a copied or installed `ringcheck` needs no files beside it.
@@ -54,7 +55,9 @@ public enum EmbeddedSuites {
 public enum SuiteFiles {
     /// The text of the file at `path` (on disk or built in); nil when there is none or it is not UTF-8.
     public static func text(_ path: String) -> String? {
-        guard EmbeddedSuites.isEmbedded(path) else { return try? String(contentsOfFile: path, encoding: .utf8) }
+        guard EmbeddedSuites.isEmbedded(path) else {
+            return try? String(validating: BoundedFile.bytes(path), as: UTF8.self)
+        }
         return EmbeddedSuites.contents(path).flatMap { String(bytes: $0, encoding: .utf8) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import InputLimits
 import Processes
 
 /// Why a command from a target file did not give what was asked.
@@ -41,9 +42,11 @@ public enum CommandRunner {
             child.kill()
             throw CommandError(message: "'\(command)' did not finish within \(timeout) s")
         }
-        func read(_ name: String) -> String {
-            String(decoding: FileManager.default.contents(atPath: dir + "/" + name) ?? Data(), as: UTF8.self)
+        func read(_ name: String) throws -> String {
+            do { return try BoundedFile.text(dir + "/" + name) } catch {
+                throw CommandError(message: "'\(command)' std\(name): \(error.reasonText)")
+            }
         }
-        return Output(status: status, stdout: read("out"), stderr: read("err"))
+        return Output(status: status, stdout: try read("out"), stderr: try read("err"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 
 /// Reads one YAML document into a `YAMLNode` tree with positions, from libyaml's event stream.
 ///
@@ -12,7 +13,7 @@ public enum YAMLDocument {
     /// The largest file read, in bytes (4 MiB). The shipped suites' files are a few KB and a target
     /// file is smaller still; a file thousands of times larger is a mistake (a log, a dump) that
     /// would only take long to refuse line by line.
-    public static let maxBytes = 4 * 1024 * 1024
+    public static let maxBytes = BoundedFile.maxBytes
 
     /// Parses `bytes`; `file` names the input in errors.
     public static func parse(_ bytes: [UInt8], file: String = "<input>") throws(YAMLError) -> YAMLNode {
@@ -35,20 +36,15 @@ public enum YAMLDocument {
     /// Files over `maxBytes` are refused before they are parsed; at most `maxBytes + 1` bytes are
     /// ever read, so a huge file (or a device such as /dev/zero) cannot hold the loader up.
     public static func parse(contentsOfFile path: String) throws(YAMLError) -> YAMLNode {
-        let start = YAMLMark(line: 1, column: 1)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw YAMLError(file: path, mark: start, message: "cannot read the file")
+        let bytes: [UInt8]
+        do { bytes = try BoundedFile.bytes(path, limit: maxBytes) } catch {
+            if case .tooLarge = error.reason {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                throw tooLarge(path, bytes: max(size, maxBytes + 1))
+            }
+            throw YAMLError(file: path, mark: YAMLMark(line: 1, column: 1), message: error.reasonText)
         }
-        defer { try? handle.close() }
-        let data: Data
-        do { data = try handle.read(upToCount: maxBytes + 1) ?? Data() } catch {
-            throw YAMLError(file: path, mark: start, message: "cannot read the file: \(error.localizedDescription)")
-        }
-        if data.count > maxBytes {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
-            throw tooLarge(path, bytes: max(size, data.count))
-        }
-        return try parse([UInt8](data), file: path)
+        return try parse(bytes, file: path)
     }
 
     private static func tooLarge(_ file: String, bytes: Int) -> YAMLError {

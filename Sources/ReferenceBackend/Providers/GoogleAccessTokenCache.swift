@@ -80,7 +80,8 @@ public final class GoogleAccessTokenCache: Sendable {
         guard response.status == 200, let token = json?["access_token"]?.stringValue, !token.isEmpty else {
             throw GoogleTokenError(status: response.status, body: response.bodyString)
         }
-        let lifetime = json?["expires_in"]?.int64Value ?? 3600
+        // Google answers 3599; a lifetime outside 0…1 day is not one (and would overflow in milliseconds).
+        let lifetime = json?["expires_in"]?.int64Value.flatMap { (0...86_400).contains($0) ? $0 : nil } ?? 3600
         state.withLock { state in
             state.token = token
             state.expiresAtMs = now + lifetime * 1000

@@ -1,4 +1,5 @@
 import HTTP
+import InputLimits
 import JSON
 
 /// What a provider's answer means for the job that was sent.
@@ -39,8 +40,9 @@ public enum PushOutcome: Sendable, Equatable {
 
     /// `Retry-After` in delay-seconds form, as milliseconds.
     static func retryAfterMs(_ response: HTTPResponse) -> Int64? {
-        guard let text = response.headers["retry-after"], let seconds = Int64(text.filter { $0 != " " }),
-            seconds >= 0
+        // A delay beyond a day is not one the outbox waits (and 1e30 s would overflow in milliseconds).
+        guard let text = response.headers["retry-after"],
+            let seconds = try? CheckedNumber.int64(text.filter { $0 != " " }, in: 0...86_400)
         else { return nil }
         return seconds * 1000
     }

@@ -36,7 +36,8 @@ public enum WebhookSignature {
         if checkTimestamp {
             let skew = Double(nowMs) / 1000 - seconds
             guard abs(skew) <= Double(toleranceSeconds) else {
-                return .invalid("t is \(Int64(skew.rounded())) s from now; at most \(toleranceSeconds) s is accepted")
+                // No integer conversion of the skew: t=1e30 must be refused, not trap.
+                return .invalid("t=\(t.prefix(32)) is more than \(toleranceSeconds) s from now")
             }
         }
         let expected = Array(signature(secret: secret, timestamp: t, body: body).utf8)

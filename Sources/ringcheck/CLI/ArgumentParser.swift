@@ -1,3 +1,5 @@
+import InputLimits
+
 /// A command line that does not fit the command's configuration: reported with usage and exit status 2.
 struct UsageError: Error, CustomStringConvertible {
     var message: String
@@ -16,21 +18,35 @@ struct ParsedArguments: Sendable {
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// The declared ranges of the numeric options given (filled by the parser, which has checked them).
+    var numbers: [String: NumberRange] = [:]
+
+    /// A whole-number option's value, already checked against its declared range; `range` narrows it further.
     func int(_ name: String, in range: ClosedRange<Int>? = nil) throws -> Int? {
         guard let raw = value(name) else { return nil }
-        guard let v = Int(raw), range.map({ $0.contains(v) }) ?? true else {
-            let bounds = range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""
-            throw UsageError(message: "--\(name) takes a whole number\(bounds), not '\(raw)'", command: command)
+        let declared = numbers[name] ?? .whole(Int.min / 2...Int.max / 2)
+        let bounds = range.map { NumberRange.whole($0) } ?? declared
+        do {
+            _ = try CheckedNumber.value(raw, in: declared)
+            return Int(try CheckedNumber.int64(raw, in: Int64(bounds.lower)...Int64(bounds.upper)))
+        } catch {
+            throw UsageError(message: "--\(name) \(error)", command: command)
         }
-        return v
     }
 
+    /// A numeric option's value, checked against its declared range (finite, so any conversion is safe).
     func double(_ name: String) throws -> Double? {
         guard let raw = value(name) else { return nil }
-        guard let v = Double(raw), v >= 0 else {
-            throw UsageError(message: "--\(name) takes a non-negative number, not '\(raw)'", command: command)
+        do {
+            return try CheckedNumber.value(raw, in: numbers[name] ?? .seconds(upTo: 1e9))
+        } catch {
+            throw UsageError(message: "--\(name) \(error)", command: command)
         }
-        return v
+    }
+
+    /// A seconds option as a `Duration` (milliseconds, rounded), checked against its declared range.
+    func duration(_ name: String) throws -> Duration? {
+        try double(name).map { .milliseconds(CheckedNumber.milliseconds(seconds: $0) ?? 0) }
     }
 }
 
@@ -62,7 +78,7 @@ enum ArgumentParser {
             let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if spec.optionalValue && (i >= args.count || args[i].hasPrefix("-")) {
+            } else if spec.optionalValue && (i >= args.count || isOption(args[i])) {
                 if result.flags.contains(spec.name) || result.values[spec.name] != nil {
                     throw UsageError(message: "--\(spec.name) was given more than once", command: config.name)
                 }
@@ -73,6 +89,14 @@ enum ArgumentParser {
                 i += 1
             } else {
                 throw UsageError(message: "--\(spec.name) needs a value (\(spec.valueName!))", command: config.name)
+            }
+            if let range = spec.number {
+                // Every number on the command line is checked here, against the range its option declares,
+                // before any command sees it: a value such as 1e30 or inf never reaches an integer conversion.
+                do { _ = try CheckedNumber.value(value, in: range) } catch {
+                    throw UsageError(message: "--\(spec.name) \(error)", command: config.name)
+                }
+                result.numbers[spec.name] = range
             }
             if !spec.repeatable, result.values[spec.name] != nil || result.flags.contains(spec.name) {
                 throw UsageError(message: "--\(spec.name) was given more than once", command: config.name)
@@ -90,6 +114,13 @@ enum ArgumentParser {
                 message: "missing \(config.arguments[result.positionals.count].name)", command: config.name)
         }
         return result
+    }
+
+    /// Whether `arg` is an option rather than the value of an option whose value may be left out: a
+    /// negative number (`--auto-answer -1`) is a value, so its range check names the option.
+    private static func isOption(_ arg: String) -> Bool {
+        guard arg.hasPrefix("-"), let next = arg.dropFirst().first else { return false }
+        return !(next.isASCII && (next.isNumber || next == "."))
     }
 
     private static func lookUp(_ arg: String, in config: CommandConfiguration) throws -> (OptionSpec, String?) {

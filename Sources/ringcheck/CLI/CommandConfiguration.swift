@@ -1,3 +1,5 @@
+import InputLimits
+
 /// One option a command accepts, for parsing and for generated `--help`.
 struct OptionSpec: Sendable {
     /// The long name without dashes, e.g. `env-file`.
@@ -14,6 +16,8 @@ struct OptionSpec: Sendable {
     /// The value may be left out (`--auto-answer` or `--auto-answer 0.5`): without one the option
     /// is recorded as a flag. The next argument is its value unless it starts with `-`.
     var optionalValue = false
+    /// The values a numeric option takes; the parser refuses any other (exit 2 naming the option).
+    var number: NumberRange?
 
     static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help, defaultDescription: nil, repeatable: false)
@@ -21,20 +25,21 @@ struct OptionSpec: Sendable {
 
     static func value(
         _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil,
-        repeatable: Bool = false
+        repeatable: Bool = false, number: NumberRange? = nil
     ) -> OptionSpec {
         OptionSpec(
             name: name, short: nil, valueName: valueName, help: help, defaultDescription: defaultDescription,
-            repeatable: repeatable)
+            repeatable: repeatable, number: number)
     }
 
     /// An option whose value may be left out; `ParsedArguments.flag` is true when it was.
     static func optionalValue(
-        _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil
+        _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil,
+        number: NumberRange? = nil
     ) -> OptionSpec {
         OptionSpec(
             name: name, short: nil, valueName: valueName, help: help, defaultDescription: defaultDescription,
-            repeatable: false, optionalValue: true)
+            repeatable: false, optionalValue: true, number: number)
     }
 }
 

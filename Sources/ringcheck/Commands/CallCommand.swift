@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import HTTP
+import InputLimits
 import PushMocks
 import ReferenceBackend
 
@@ -51,19 +52,22 @@ struct CallCommand: RingcheckCommand {
                 default: "user-a; with --target, the file's user a"),
             .value("to", "USER", help: "The user to call (as --as names it). Required."),
             .flag("video", help: "Place a video call."),
-            .value("cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created."),
-            .value("hangup-after", "S", help: "Hang up S seconds after the call was answered."),
+            .value(
+                "cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created.",
+                number: Self.seconds),
+            .value(
+                "hangup-after", "S", help: "Hang up S seconds after the call was answered.", number: Self.seconds),
             .value(
                 "ring-timeout", "S",
                 help: "Embedded backend: how long calls ring. --target: the caller's own give-up time.",
-                default: "30 on the embedded backend"),
+                default: "30 on the embedded backend", number: .seconds(upTo: 86_400, positive: true)),
             .optionalValue(
                 "auto-answer", "S", help: "The callee's virtual phone answers S seconds after its invitation arrived.",
-                default: "1"),
+                default: "1", number: Self.seconds),
             .optionalValue(
                 "auto-decline", "S",
                 help: "The callee's virtual phone declines (reason declined) S seconds after its invitation arrived.",
-                default: "1"),
+                default: "1", number: Self.seconds),
             .flag(
                 "keep-devices",
                 help:
@@ -108,8 +112,8 @@ struct CallCommand: RingcheckCommand {
             throw UsageError(message: "--as and --to name the same user '\(to)': call someone else", command: name)
         }
         video = arguments.flag("video")
-        cancelAfter = try Self.duration(arguments, "cancel-after")
-        hangupAfter = try Self.duration(arguments, "hangup-after")
+        cancelAfter = try arguments.duration("cancel-after")
+        hangupAfter = try arguments.duration("hangup-after")
         if cancelAfter != nil && hangupAfter != nil {
             throw UsageError(
                 message:
@@ -117,16 +121,13 @@ struct CallCommand: RingcheckCommand {
                 command: name)
         }
         ringTimeout = try arguments.double("ring-timeout")
-        if let r = ringTimeout, r <= 0 {
-            throw UsageError(message: "--ring-timeout takes a number of seconds above 0", command: name)
-        }
         let answer = arguments.flag("auto-answer") || arguments.value("auto-answer") != nil
         let decline = arguments.flag("auto-decline") || arguments.value("auto-decline") != nil
         if answer && decline {
             throw UsageError(message: "--auto-answer and --auto-decline exclude each other", command: name)
         }
         response = answer ? .answer : decline ? .decline : nil
-        responseDelay = try Self.duration(arguments, answer ? "auto-answer" : "auto-decline") ?? .seconds(1)
+        responseDelay = try arguments.duration(answer ? "auto-answer" : "auto-decline") ?? .seconds(1)
         json = arguments.flag("json")
         keepDevices = arguments.flag("keep-devices")
         defects = try arguments.referenceDefects()
@@ -136,9 +137,8 @@ struct CallCommand: RingcheckCommand {
         }
     }
 
-    static func duration(_ arguments: ParsedArguments, _ option: String) throws -> Duration? {
-        try arguments.double(option).map { .milliseconds(Int64(($0 * 1000).rounded())) }
-    }
+    /// The waits --cancel-after, --hangup-after, --auto-answer and --auto-decline take: up to a day.
+    static let seconds = NumberRange.seconds(upTo: 86_400)
 
     func run() async throws -> ExitCode {
         if let targetFile { return try await runTarget(targetFile) }
@@ -172,7 +172,9 @@ struct CallCommand: RingcheckCommand {
         plan.video = video
         plan.cancelAfter = cancelAfter
         plan.hangupAfter = hangupAfter
-        if !embedded, let ringTimeout { plan.giveUpAfter = .milliseconds(Int64(ringTimeout * 1000)) }
+        if !embedded, let ringTimeout {
+            plan.giveUpAfter = .milliseconds(CheckedNumber.milliseconds(seconds: ringTimeout) ?? 0)
+        }
         // Virtual devices ring on the embedded backend always; on a real one only when asked to act,
         // so a real phone is not joined by ringcheck's.
         // The phone registers in the APNs environment the target supports (sandbox needs the capability).

@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import InputLimits
 import JSON
 
 /// `ringcheck check-payload`: judge one captured push or payload against the Callx push profile.
@@ -55,15 +56,11 @@ struct CheckPayloadCommand: RingcheckCommand {
     func run() async throws -> ExitCode {
         let name = file == "-" ? "<stdin>" : file
         let bytes: [UInt8]
-        if file == "-" {
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                let reason = FileManager.default.fileExists(atPath: file) ? "not readable" : "no such file"
-                Console.error("ringcheck check-payload: cannot read \(file): \(reason)")
-                return .usage
-            }
-            bytes = [UInt8](data)
+        do {
+            bytes = file == "-" ? try BoundedFile.standardInput(name: name) : try BoundedFile.bytes(file)
+        } catch {
+            Console.error("ringcheck check-payload: \(error)")
+            return .usage
         }
         let document: JSONValue
         do {

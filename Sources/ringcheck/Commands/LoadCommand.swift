@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import InputLimits
 import PushMocks
 import ReferenceBackend
 
@@ -44,13 +45,21 @@ struct LoadCommand: RingcheckCommand {
                 help: "A target file describing the backend (see init-target); default: the embedded reference backend."
             ),
             .value("profile", "NAME", help: "The profile to load (load mode supports callx).", default: "callx"),
-            .value("rate", "N", help: "Calls started per second.", default: "4 unless --concurrency"),
-            .value("concurrency", "N", help: "Calls kept in flight instead of a rate."),
-            .value("duration", "S", help: "Stop starting calls after S seconds.", default: "10 unless --calls"),
-            .value("calls", "N", help: "Stop after starting N calls."),
-            .value("max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200"),
             .value(
-                "short-ring", "S", help: "How long the calls that should expire ring (whole seconds).", default: "3"),
+                "rate", "N", help: "Calls started per second.", default: "4 unless --concurrency",
+                number: NumberRange(0, 10_000, lowerExclusive: true)),
+            .value(
+                "concurrency", "N", help: "Calls kept in flight instead of a rate.", number: .whole(1...10_000)),
+            .value(
+                "duration", "S", help: "Stop starting calls after S seconds.", default: "10 unless --calls",
+                number: .seconds(upTo: 3_600, positive: true)),
+            .value("calls", "N", help: "Stop after starting N calls.", number: .whole(1...1_000_000)),
+            .value(
+                "max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200",
+                number: .whole(1...10_000)),
+            .value(
+                "short-ring", "S", help: "How long the calls that should expire ring (whole seconds).", default: "3",
+                number: .whole(1...60)),
             .value(
                 "report-dir", "DIR", help: "Where report.json (and backend.log) are written.", default: "reports/load"),
             .flag(
@@ -79,20 +88,14 @@ struct LoadCommand: RingcheckCommand {
             throw UsageError(message: "load mode supports callx (not '\(profile)')", command: name)
         }
         let rate = try arguments.double("rate")
-        let concurrency = try arguments.int("concurrency", in: 1...10_000)
+        let concurrency = try arguments.int("concurrency")
         if rate != nil && concurrency != nil {
             throw UsageError(message: "--rate and --concurrency exclude each other: give one", command: name)
         }
-        if let rate, !(rate > 0 && rate <= 10_000) {
-            throw UsageError(message: "--rate takes calls per second above 0 (at most 10000)", command: name)
-        }
         let duration = try arguments.double("duration")
-        if let duration, !(duration > 0 && duration <= 3_600) {
-            throw UsageError(message: "--duration takes seconds above 0 (at most 3600)", command: name)
-        }
-        let calls = try arguments.int("calls", in: 1...1_000_000)
-        let maxInFlight = try arguments.int("max-in-flight", in: 1...10_000) ?? 200
-        let shortRing = try arguments.int("short-ring", in: 1...60) ?? 3
+        let calls = try arguments.int("calls")
+        let maxInFlight = try arguments.int("max-in-flight") ?? 200
+        let shortRing = try arguments.int("short-ring") ?? 3
         plan = LoadPlan(
             rate: rate, concurrency: concurrency, durationSeconds: duration, calls: calls, maxInFlight: maxInFlight,
             shortRingSeconds: shortRing)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import InputLimits
 import PushMocks
 
 /// `ringcheck mocks`: start mock APNs, FCM, OAuth and OneSignal endpoints and run until interrupted.
@@ -24,11 +25,16 @@ struct MocksCommand: RingcheckCommand {
             """,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
-            .value("apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral"),
-            .value("apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral"),
-            .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral"),
-            .value("onesignal-port", "PORT", help: "Port of the mock OneSignal REST API.", default: "ephemeral"),
-            .value("control-port", "PORT", help: "Port of the control API (plain HTTP).", default: "ephemeral"),
+            .value("apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral", number: .port),
+            .value(
+                "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral", number: .port),
+            .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
+            .value(
+                "onesignal-port", "PORT", help: "Port of the mock OneSignal REST API.", default: "ephemeral",
+                number: .port),
+            .value(
+                "control-port", "PORT", help: "Port of the control API (plain HTTP).", default: "ephemeral",
+                number: .port),
             .value(
                 "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
                 default: "a new temporary directory"),
@@ -44,7 +50,7 @@ struct MocksCommand: RingcheckCommand {
                 "bundle-id", "ID", help: "The app bundle ID the APNs mock expects.", default: "com.ringcheck.testapp"),
             .value(
                 "project-id", "ID", help: "The Firebase project ID the FCM mock expects.", default: "ringcheck-test"),
-            .value("threads", "N", help: "Event-loop threads per listener.", default: "1"),
+            .value("threads", "N", help: "Event-loop threads per listener.", default: "1", number: .whole(1...64)),
             .flag("impersonate", help: "Also serve the real push host names (TLS listener and HTTPS proxy)."),
             .value(
                 "impersonate-listen", "ADDR:PORT",
@@ -75,11 +81,11 @@ struct MocksCommand: RingcheckCommand {
 
     init(arguments: ParsedArguments) throws {
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.apnsPort = try arguments.int("apns-port", in: 0...65535) ?? 0
-        options.apnsSandboxPort = try arguments.int("apns-sandbox-port", in: 0...65535) ?? 0
-        options.googlePort = try arguments.int("google-port", in: 0...65535) ?? 0
-        options.ports["onesignal"] = try arguments.int("onesignal-port", in: 0...65535) ?? 0
-        options.controlPort = try arguments.int("control-port", in: 0...65535) ?? 0
+        options.apnsPort = try arguments.int("apns-port") ?? 0
+        options.apnsSandboxPort = try arguments.int("apns-sandbox-port") ?? 0
+        options.googlePort = try arguments.int("google-port") ?? 0
+        options.ports["onesignal"] = try arguments.int("onesignal-port") ?? 0
+        options.controlPort = try arguments.int("control-port") ?? 0
         options.stateDirectory = arguments.value("state-dir")
         options.persistentCA = arguments.flag("persistent-ca")
         if options.persistentCA, options.stateDirectory == nil {
@@ -93,7 +99,7 @@ struct MocksCommand: RingcheckCommand {
         options.projectID = arguments.value("project-id") ?? "ringcheck-test"
         envFile = arguments.value("env-file")
         jsonFile = arguments.value("json")
-        options.loopCount = try arguments.int("threads", in: 1...64) ?? 1
+        options.loopCount = try arguments.int("threads") ?? 1
         options.impersonation = try Self.impersonation(arguments)
         quiet = arguments.flag("quiet")
     }

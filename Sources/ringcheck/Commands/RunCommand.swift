@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import InputLimits
 import PushMocks
 import ReferenceBackend
 import Reports
@@ -62,7 +63,9 @@ struct RunCommand: RingcheckCommand {
             .flag(
                 "verbose", short: "v",
                 help: "Print every failure of every scenario with its full evidence (captures, HTTP exchanges)."),
-            .value("repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1"),
+            .value(
+                "repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1",
+                number: .whole(1...1000)),
             .value(
                 "shard", "I/N",
                 help:
@@ -82,7 +85,7 @@ struct RunCommand: RingcheckCommand {
             .value(
                 "concurrency", "N",
                 help: "Scenarios run at once (with --target, at most one per account of each user).",
-                default: "12"),
+                default: "12", number: .whole(1...256)),
             .flag(
                 "reference-process",
                 help:
@@ -166,7 +169,7 @@ struct RunCommand: RingcheckCommand {
         if quiet && verbose {
             throw UsageError(message: "--quiet and --verbose exclude each other", command: name)
         }
-        repeatCount = try arguments.int("repeat", in: 1...1000) ?? 1
+        repeatCount = try arguments.int("repeat") ?? 1
         if let text = arguments.value("shard") {
             switch ScenarioSelection.checkShard(text) {
             case .success(let s): shard = s
@@ -178,7 +181,7 @@ struct RunCommand: RingcheckCommand {
         failFast = arguments.flag("fail-fast")
         strict = arguments.flag("strict")
         defectNames = arguments.all("reference-defect")
-        concurrency = try arguments.int("concurrency", in: 1...256) ?? 12
+        concurrency = try arguments.int("concurrency") ?? 12
         referenceProcess = arguments.flag("reference-process")
         targetFile = try targetPath.map { try FileTarget.load($0) }
         if let targetFile, let fileProfile = targetFile.profile {

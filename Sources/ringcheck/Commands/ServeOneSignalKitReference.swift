@@ -65,7 +65,7 @@ struct ServeOneSignalKitReference {
             options.unconfiguredPrefix = prefix
         }
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.port = try arguments.int("port", in: 0...65535) ?? 8080
+        options.port = try arguments.int("port") ?? 8080
         options.logFile = arguments.value("log")
         quiet = arguments.flag("quiet")
     }

@@ -16,8 +16,8 @@ struct ServePushServiceReference {
         POST /api/v1/apps/{appId}/devices {external_id, platform, token, voipToken?, sandbox?} (no key),
         DELETE /api/v1/apps/{appId}/devices/{id}, POST /notifications (Authorization: Key|Basic|Bearer
         <REST key>; normal notifications and calls) and GET /notifications/{id}?app_id= (delivery counts).
-        The App ID and key come from \(appIdVariable) and \(apiKeyVariable), or are generated and
-        printed. --db keeps devices and the delivery queue across restarts. --api-shape alternate
+        The App ID and key come from \(appIdVariable) and \(apiKeyVariable), or are generated (the
+        key into a mode-0600 file whose path is printed, removed on exit; never the key). --db keeps devices and the delivery queue across restarts. --api-shape alternate
         serves the same service under /v2 (installations, messages) with other member names (appId,
         audience, externalId, os, pushToken, pushKitToken, heading, message, …; the seed's routes 404).
         --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
@@ -28,6 +28,8 @@ struct ServePushServiceReference {
 
     var options: PushServiceServer.Options
     var quiet: Bool
+    /// The variable the REST key came from, or nil when it was generated.
+    var keyVariable: String?
 
     init(arguments: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let command = ServeReferenceCommand.configuration.name
@@ -53,11 +55,14 @@ struct ServePushServiceReference {
         let providers = try ServeReferenceCommand.providerSettings()
         var configuration = PushServiceConfiguration.generated(bundleID: providers.apnsBundleID, defects: defects)
         if let appId = environment[Self.appIdVariable], !appId.isEmpty { configuration.appId = appId }
-        if let key = environment[Self.apiKeyVariable], !key.isEmpty { configuration.apiKey = key }
+        if let key = environment[Self.apiKeyVariable], !key.isEmpty {
+            configuration.apiKey = key
+            keyVariable = Self.apiKeyVariable
+        }
         configuration.apiShape = shape
         options = PushServiceServer.Options(configuration: configuration)
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.port = try arguments.int("port", in: 0...65535) ?? 8080
+        options.port = try arguments.int("port") ?? 8080
         if let db = arguments.value("db") { options.database = .file(db) }
         options.logFile = arguments.value("log")
         quiet = arguments.flag("quiet")
@@ -77,16 +82,28 @@ struct ServePushServiceReference {
         } catch {
             throw ConfigurationError(message: "cannot start the reference push service: \(error)")
         }
-        if !quiet { Console.out(summary(server, providers)) }
+        // A generated key is handed over in a private file, not printed: the banner reaches CI logs.
+        var keyFile: GeneratedKeyFile?
+        if keyVariable == nil {
+            do { keyFile = try GeneratedKeyFile(key: options.configuration.apiKey) } catch {
+                await server.stop()
+                throw ConfigurationError(message: "cannot write the generated REST key: \(error)")
+            }
+        }
+        if !quiet { Console.out(summary(server, providers, keyFile: keyFile?.path)) }
         let signal = await TerminationSignals.wait()
         await server.stop()
+        keyFile?.remove()
         if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
         return .success
     }
 
-    /// What the operator needs to use the service: the URL, the App ID and the key (printed here, on the
-    /// terminal, and nowhere else: the `--log` file never holds it).
-    func summary(_ server: PushServiceServer, _ providers: PushProviderSettings) -> String {
+    /// What the operator needs to use the service: the URL, the App ID and where the key is (the
+    /// variable it came from, or the private file a generated one was written to), never the key.
+    func summary(_ server: PushServiceServer, _ providers: PushProviderSettings, keyFile: String?) -> String {
+        let key =
+            keyVariable.map { "from \($0)" } ?? keyFile.map { "generated, in \($0) (mode 0600, removed on exit)" }
+            ?? "generated"
         let defects = options.configuration.defects.map(\.name).sorted()
         let database: String
         switch options.database {
@@ -97,7 +114,7 @@ struct ServePushServiceReference {
             ringcheck serve-reference: listening on \(server.baseURL)
               profile      push-service (OneSignal-style push service)
               app id       \(options.configuration.appId)
-              rest key     \(options.configuration.apiKey) (Authorization: Key …; keep it secret)
+              rest key     \(key) (Authorization: Key …)
               api shape    \(options.configuration.apiShape == .alternate ? "alternate (routes under /v2, other member names)" : "reference (the seed's routes)")
               database     \(database)
               APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), bundle \(providers.apnsBundleID)

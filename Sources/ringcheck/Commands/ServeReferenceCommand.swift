@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import InputLimits
 import ReferenceBackend
 
 /// `ringcheck serve-reference`: run the reference backend (a conforming Callx backend) until interrupted.
@@ -38,14 +39,16 @@ struct ServeReferenceCommand: RingcheckCommand {
                 + ServeOneSignalKitReference.helpSection,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
-            .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080"),
+            .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080", number: .port),
             .value(
                 "db", "PATH", help: "SQLite file that keeps calls, events and pending pushes across restarts.",
                 default: "in memory"),
-            .value("ring-seconds", "N", help: "How long a call rings before it ends as unanswered.", default: "30"),
+            .value(
+                "ring-seconds", "N", help: "How long a call rings before it ends as unanswered.", default: "30",
+                number: .whole(1...86_400)),
             .value(
                 "event-retention", "N", help: "Events each user's feed keeps; older cursors get a gap.",
-                default: "1000"),
+                default: "1000", number: .whole(1...10_000_000)),
             .value(
                 "users", "FILE", help: "JSON users file ({\"users\": [{userId, displayName, handle, token}]}).",
                 default: "user-a, user-b, user-c"),
@@ -83,6 +86,8 @@ struct ServeReferenceCommand: RingcheckCommand {
 
     var options = ReferenceBackendServer.Options()
     var quiet: Bool
+    /// The `--users` file the users came from; its bearer tokens are the user's secrets and never printed.
+    var usersFile: String?
     /// Set for `--profile dialstack`, which serves the wake-up reference backend instead.
     var wakeUp: ServeWakeUpReference?
     /// Set for `--profile push-service`, which serves the reference push service instead.
@@ -114,10 +119,10 @@ struct ServeReferenceCommand: RingcheckCommand {
                 message: "unknown --profile '\(other)'; use callx, dialstack, push-service or onesignal", command: name)
         }
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.port = try arguments.int("port", in: 0...65535) ?? 8080
+        options.port = try arguments.int("port") ?? 8080
         if let db = arguments.value("db") { options.database = .file(db) }
-        let ringSeconds = try arguments.int("ring-seconds", in: 1...86_400) ?? 30
-        let retention = try arguments.int("event-retention", in: 1...10_000_000) ?? 1_000
+        let ringSeconds = try arguments.int("ring-seconds") ?? 30
+        let retention = try arguments.int("event-retention") ?? 1_000
         let (defects, unknown) = Defect.parse(arguments.all("defect"))
         if !unknown.isEmpty {
             let list = Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()
@@ -133,6 +138,7 @@ struct ServeReferenceCommand: RingcheckCommand {
         options.configuration = ReferenceBackendConfiguration(
             ringSeconds: ringSeconds, eventRetention: retention, defects: defects, apiShape: apiShape)
         if let path = arguments.value("users") {
+            usersFile = path
             do { options.users = try UserDirectory.load(path: path) } catch {
                 throw ConfigurationError(message: "--users: \(error)")
             }
@@ -186,6 +192,17 @@ struct ServeReferenceCommand: RingcheckCommand {
         "ringcheck serve-reference: \(host):\(port) is in use"
     }
 
+    /// The users and how they sign in: the built-in test users' documented tokens, but for a `--users`
+    /// file only where the tokens are (they are the user's secrets, and the banner reaches CI logs).
+    var usersLine: String {
+        let ids = options.users.users.map(\.userId)
+        guard let usersFile else {
+            return options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", ")
+        }
+        return ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? " and \(ids.count - 10) more" : "")
+            + " (Bearer tokens from \(usersFile))"
+    }
+
     func summary(_ server: ReferenceBackendServer, _ providers: PushProviderSettings) -> String {
         let database: String
         switch options.database {
@@ -195,7 +212,7 @@ struct ServeReferenceCommand: RingcheckCommand {
         let defects = options.configuration.defects.map(\.name).sorted()
         let out = """
             ringcheck serve-reference: listening on \(server.baseURL)
-              users        \(options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", "))
+              users        \(usersLine)
               api shape    \(options.configuration.apiShape.rawValue)\(options.configuration.apiShape == .alternate ? " (routes under /api, installation in X-Device-Id)" : " (routes under /v1)")
               database     \(database)
               ring time    \(options.configuration.ringSeconds) s, event retention \(options.configuration.eventRetention)

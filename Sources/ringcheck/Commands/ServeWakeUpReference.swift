@@ -56,7 +56,7 @@ struct ServeWakeUpReference {
         }
         options = WakeUpServer.Options(configuration: WakeUpConfiguration(webhookSecret: secret, defects: defects))
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.port = try arguments.int("port", in: 0...65535) ?? 8080
+        options.port = try arguments.int("port") ?? 8080
         if let path = arguments.value("users") {
             do { options.users = try UserDirectory.load(path: path) } catch {
                 throw ConfigurationError(message: "--users: \(error)")

@@ -175,7 +175,7 @@ public struct WaitUntilExpiryStep: ProfileStep, Equatable {
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         let call = try run.resolver.resolve(self.call)
-        guard let expires = call["expiresAtMs"]?.int64Value else {
+        guard let expires = call["expiresAtMs"]?.epochMsValue else {
             throw HarnessStop(message: "\(step.path): the saved call has no integer expiresAtMs")
         }
         // In Double: a backend's absurd expiresAtMs must not trap; the scenario's time limit bounds the wait.

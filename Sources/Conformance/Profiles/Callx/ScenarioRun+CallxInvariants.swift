@@ -11,8 +11,8 @@ extension ScenarioRun {
         var t = calls[callId] ?? CallTimeline(callId: callId)
         let now = nowMs
         if !isEvent {
-            if let v = json["createdAtMs"]?.int64Value { t.createdAtMs = v }
-            if let v = json["expiresAtMs"]?.int64Value { t.expiresAtMs = v }
+            if let v = json["createdAtMs"]?.epochMsValue { t.createdAtMs = v }
+            if let v = json["expiresAtMs"]?.epochMsValue { t.expiresAtMs = v }
         }
         let state = isEvent ? json["type"]?.stringValue : json["state"]?.stringValue
         switch state {

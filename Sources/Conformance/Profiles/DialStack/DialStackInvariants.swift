@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 import JSON
 import PushMocks
 
@@ -115,7 +116,8 @@ enum DialStackInvariants {
             fail(R.apnsPriority, "headers.apns-priority", "10", quoted(priority))
         }
         let expected = "a Unix time after the push's arrival and at most \(DialStackTiming.pushTTLSeconds) s after it"
-        if let raw = headers["apns-expiration"], let expiration = Int64(raw) {
+        // A time past 2^40 s (year 36812) is not Unix seconds, and would overflow in milliseconds.
+        if let raw = headers["apns-expiration"], let expiration = try? CheckedNumber.int64(raw, in: 0...(1 << 40)) {
             let aheadMs = expiration * 1000 - c.arrivalMs
             let limitMs = DialStackTiming.pushTTLSeconds * 1000 + DialStackTiming.roundingMarginMs
             if aheadMs <= 0 || aheadMs > limitMs {

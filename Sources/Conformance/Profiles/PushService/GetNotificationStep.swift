@@ -1,4 +1,5 @@
 import Foundation
+import InputLimits
 import JSON
 import Reports
 
@@ -76,8 +77,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
         let want = PushServiceCounts.expected(
             for: sent, devices: devices, captures: captures, readAtMs: readAtMs)
         let got = (
-            Int(json["successful"]?.doubleValue ?? -1), Int(json["failed"]?.doubleValue ?? -1),
-            Int(json["errored"]?.doubleValue ?? -1)
+            Self.count(json["successful"]), Self.count(json["failed"]), Self.count(json["errored"])
         )
         if !want.admits(successful: got.0, failed: got.1, errored: got.2) {
             var expected = want.expectedText
@@ -117,6 +117,11 @@ struct GetNotificationStep: ProfileStep, Equatable {
 
     /// A time as the seed's counts may give it: unix seconds (OneSignal's form) or an ISO 8601 text (the seed
     /// names the fields, not their format); nil for anything else.
+    /// A count the backend reported, or -1 when it is not a number of notifications (1e30 is not one).
+    static func count(_ value: JSONValue?) -> Int {
+        value?.doubleValue.flatMap { CheckedNumber.int64($0, in: 0...(1 << 40)) }.map { Int($0) } ?? -1
+    }
+
     static func seconds(_ value: JSONValue?) -> Double? {
         if let n = value?.doubleValue { return n }
         guard let text = value?.stringValue else { return nil }

@@ -290,7 +290,7 @@ enum PushServiceInvariants {
                 R.alert, "body.aps.alert.body", "\"\(body)\" (or aps.alert that string)",
                 (alert?.stringValue != nil ? alert : alert?["body"])?.serialized() ?? "absent")
         }
-        if let ttl = n.body["ttl"]?.int64Value {
+        if let ttl = n.body["ttl"]?.int64Value, abs(ttl) <= 1 << 40 {
             let lo = c.arrivalMs / 1000 + ttl - marginSeconds - (c.arrivalMs - n.sentAtMs) / 1000
             let hi = c.arrivalMs / 1000 + ttl + marginSeconds
             let got = h["apns-expiration"].flatMap { Int64($0) }
@@ -333,7 +333,7 @@ enum PushServiceInvariants {
             }
         }
         let android = message?["android"]
-        if let ttl = n.body["ttl"]?.int64Value {
+        if let ttl = n.body["ttl"]?.int64Value, abs(ttl) <= 1 << 40 {
             let got = android?["ttl"]?.stringValue
             if got != "\(ttl)s" {
                 fail(R.ttl, "body.message.android.ttl", "\"\(ttl)s\"", android?["ttl"]?.serialized() ?? "absent")

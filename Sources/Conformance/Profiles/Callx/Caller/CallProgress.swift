@@ -144,8 +144,8 @@ public struct CallProgress: Sendable {
     // MARK: Sources
 
     private mutating func absorbSnapshot(_ s: JSONValue, nowMs: Int64) -> [CallChange] {
-        if let c = s["createdAtMs"]?.int64Value, createdAtMs == nil { createdAtMs = c }
-        if let e = s["expiresAtMs"]?.int64Value { expiresAtMs = e }
+        if let c = s["createdAtMs"]?.epochMsValue, createdAtMs == nil { createdAtMs = c }
+        if let e = s["expiresAtMs"]?.epochMsValue { expiresAtMs = e }
         switch s["state"]?.stringValue {
         case "accepted":
             return accepted(by: s["answeredByInstallationId"]?.stringValue, occurredAtMs: nil, nowMs: nowMs)
@@ -170,7 +170,7 @@ public struct CallProgress: Sendable {
         switch e["type"]?.stringValue {
         case "call.accepted":
             return accepted(
-                by: e["answeredByInstallationId"]?.stringValue, occurredAtMs: e["occurredAtMs"]?.int64Value,
+                by: e["answeredByInstallationId"]?.stringValue, occurredAtMs: e["occurredAtMs"]?.epochMsValue,
                 nowMs: nowMs)
         case "call.ended":
             let reason = e["reason"]?.stringValue ?? "remoteEnded"

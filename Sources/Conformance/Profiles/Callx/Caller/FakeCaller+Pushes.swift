@@ -1,3 +1,4 @@
+import InputLimits
 import JSON
 import PushMocks
 
@@ -48,7 +49,10 @@ extension FakeCaller {
             type: callx?["type"]?.stringValue, reason: callx?["reason"]?.stringValue,
             revision: callx?["revision"]?.stringValue, accepted: c.outcome.isAccepted, status: c.response.status,
             rejection: c.outcome.reason, arrivalMs: c.arrivalMs, eventId: callx?["eventId"]?.stringValue,
-            issuedAtMs: callx?["issuedAtMs"].flatMap { $0.int64Value ?? $0.stringValue.flatMap { Int64($0) } })
+            issuedAtMs: callx?["issuedAtMs"].flatMap {
+                $0.epochMsValue
+                    ?? $0.stringValue.flatMap { Int64($0) }.flatMap { CheckedNumber.epochMs.contains($0) ? $0 : nil }
+            })
         if let apns = c.apns {
             s.pushType = apns.effectivePushType ?? apns.pushType
             s.priority = apns.priority.map(String.init)

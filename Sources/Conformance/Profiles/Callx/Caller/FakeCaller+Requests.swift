@@ -118,7 +118,7 @@ extension FakeCaller {
         var fields: [(key: String, value: JSONValue)] = [("callId", .string(callId)), ("snapshot", snapshot)]
         var message = "created call \(callId) from \(plan.caller.userId) to \(plan.callee.userId)"
         if plan.video { message += " (video)" }
-        if let created = snapshot["createdAtMs"]?.int64Value, let expires = snapshot["expiresAtMs"]?.int64Value {
+        if let created = snapshot["createdAtMs"]?.epochMsValue, let expires = snapshot["expiresAtMs"]?.epochMsValue {
             let ringSeconds = (Double(expires) - Double(created)) / 1000
             message += String(format: ", rings for %.0fs", ringSeconds)
             fields.append(("ringSeconds", .double(ringSeconds)))
