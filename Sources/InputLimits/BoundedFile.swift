@@ -12,6 +12,11 @@ public enum BoundedFile {
     /// suites' files are a few KB and keys, users and target files smaller still; a file a thousand
     /// times larger is a mistake (a log, a dump, a device).
     public static let maxBytes = 4 * 1024 * 1024
+    /// The largest file of data ringcheck itself wrote and reads back (a shard's report.json for
+    /// `report merge`, a capture log for `check-payload`), in bytes (256 MiB): a conforming Callx run's
+    /// report.json is about 0.5 MB, a failing one with `--repeat` or a load run's capture log can pass
+    /// 4 MiB; still bounded, so /dev/zero is refused.
+    public static let maxDataBytes = 256 * 1024 * 1024
 
     /// Why a file was not read; `description` names the file.
     public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -168,7 +168,9 @@ public enum ReportMerger {
         var parts: [RunResult] = []
         for file in files {
             let data: Data
-            do { data = Data(try BoundedFile.bytes(file)) } catch { throw ReportMergeError(error.description) }
+            do { data = Data(try BoundedFile.bytes(file, limit: BoundedFile.maxDataBytes)) } catch {
+                throw ReportMergeError(error.description)
+            }
             do { parts.append(try JSONReport.decode(data)) } catch {
                 throw ReportMergeError("\(file): not a \(RunResult.schema) report (\(error))")
             }

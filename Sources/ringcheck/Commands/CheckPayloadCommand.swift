@@ -57,7 +57,10 @@ struct CheckPayloadCommand: RingcheckCommand {
         let name = file == "-" ? "<stdin>" : file
         let bytes: [UInt8]
         do {
-            bytes = file == "-" ? try BoundedFile.standardInput(name: name) : try BoundedFile.bytes(file)
+            bytes =
+                file == "-"
+                ? try BoundedFile.standardInput(name: name, limit: BoundedFile.maxDataBytes)
+                : try BoundedFile.bytes(file, limit: BoundedFile.maxDataBytes)
         } catch {
             Console.error("ringcheck check-payload: \(error)")
             return .usage
