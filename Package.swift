@@ -19,12 +19,12 @@ let package = Package(
 
         // MARK: ringcheck modules
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Processes"),
+        .target(name: "Processes", dependencies: ["CLinux"]),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON"]),
         // The control API's OpenAPI document, served by the binary (docs/control-api.openapi.json links to it).
         .target(
-            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON"],
+            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON", "Processes"],
             resources: [.embedInCode("Resources/control-api.openapi.json")]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite"]),
         .target(
@@ -61,6 +61,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Signing", "Reports",
+                "Processes",
             ]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
