@@ -106,4 +106,46 @@ import Testing
             #expect(await mocks.exited(within: 60) != nil)
         }
     }
+
+    @Test func aKilledCallStopsTheBackendItStartedWithWhatItLaunchedInTheBackground() async throws {
+        // A start command that leaves a server in the background, as `npm start &` would, and never becomes
+        // ready: ringcheck waits for it when it is killed.
+        let dir = TemporaryDirectory(prefix: "ringcheck-kill9-call")
+        let port = try #require(LoopbackPort.free())
+        let path = try dir.write(
+            "slow.yaml",
+            """
+            baseURL: http://127.0.0.1:\(port)
+            users:
+              a: {userId: user-a, auth: {bearer: token-user-a}}
+              b: {userId: user-b, auth: {bearer: token-user-b}}
+            lifecycle:
+              start: "sleep 600 & echo $! > \(dir.file("background.pid")); echo $$ > \(dir.file("backend.pid")); exec sleep 600"
+              ready: {url: "http://127.0.0.1:\(port)/health", timeout: 120s}
+            """)
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        let child = try ChildProcess(
+            [RingcheckBinary.path, "call", "--target", path, "--as", "a", "--to", "b"], stdin: null, stdout: null,
+            stderr: null)
+        close(null)
+        let ringcheck = ExitWatcher(child)
+        func pid(_ name: String) -> pid_t? {
+            (try? String(contentsOfFile: dir.file(name), encoding: .utf8)).flatMap {
+                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline && (pid("backend.pid") == nil || pid("background.pid") == nil) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let started = [pid("backend.pid"), pid("background.pid")].compactMap { $0 }.map(ProcessIdentity.init)
+        #expect(started.count == 2 && started.allSatisfy(\.isRunning), "the start command ran")
+        kill(child.pid, SIGKILL)
+        #expect(await ringcheck.exited(within: .seconds(60))?.signal == SIGKILL)
+        let survivors = await Self.stillRunning(started, within: 60)
+        for process in survivors {
+            kill(process.pid, SIGKILL)
+            Issue.record("process \(process.pid) of the start command still runs a minute after ringcheck was killed")
+        }
+    }
 }
