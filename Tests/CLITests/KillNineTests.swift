@@ -111,18 +111,10 @@ import Testing
         // A start command that leaves a server in the background, as `npm start &` would, and never becomes
         // ready: ringcheck waits for it when it is killed.
         let dir = TemporaryDirectory(prefix: "ringcheck-kill9-call")
-        let port = try #require(LoopbackPort.free())
-        let path = try dir.write(
-            "slow.yaml",
-            """
-            baseURL: http://127.0.0.1:\(port)
-            users:
-              a: {userId: user-a, auth: {bearer: token-user-a}}
-              b: {userId: user-b, auth: {bearer: token-user-b}}
-            lifecycle:
-              start: "sleep 600 & echo $! > \(dir.file("background.pid")); echo $$ > \(dir.file("backend.pid")); exec sleep 600"
-              ready: {url: "http://127.0.0.1:\(port)/health", timeout: 120s}
-            """)
+        let path = try CallTargetCommandTests.neverReadyTarget(
+            in: dir,
+            start: "sleep 600 & echo $! > \(dir.file("background.pid")); echo $$ > \(dir.file("backend.pid")); "
+                + "exec sleep 600", readyTimeout: "120s")
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         let child = try ChildProcess(
             [RingcheckBinary.path, "call", "--target", path, "--as", "a", "--to", "b"], stdin: null, stdout: null,
