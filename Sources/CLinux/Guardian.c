@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -150,6 +151,8 @@ int rc_guardian_start(int grace_ms) {
         // A group of its own, so a SIGKILL to ringcheck's process group (a CI runner's timeout) leaves it
         // to stop the children.
         setpgid(0, 0);
+        // Named so in `ps -o comm` and `top` (its command line stays ringcheck's).
+        prctl(PR_SET_NAME, "ringcheck-guard", 0, 0, 0);
         if (null_fd >= 0) {
             dup2(null_fd, 0);
             dup2(null_fd, 1);

@@ -22,6 +22,11 @@ enum ChildGuardian {
     /// only die with ringcheck when it exits in an orderly way).
     private static let socket: Int32 = rc_guardian_start(graceMilliseconds)
 
+    /// Starts the guardian if it is not running yet: called before a child is spawned, so that only the
+    /// moment between the spawn and `watch` is left in which a `kill -9` would miss the child (starting the
+    /// guardian there, a fork of this whole process, took long enough for a test's kill to land in it).
+    static func prepare() { _ = socket }
+
     /// Lists the group `pid` leads (the leader started at `rc_process_start_time(pid)`).
     static func watch(_ pid: pid_t) {
         send(pid, startTime: rc_process_start_time(pid))

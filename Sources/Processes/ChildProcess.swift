@@ -62,6 +62,7 @@ public struct ChildProcess: Sendable {
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
+        ChildGuardian.prepare()
         let rc = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
         guard rc == 0 else {
             throw ChildProcessError(program: program, code: rc, message: String(cString: strerror(rc)))
