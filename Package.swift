@@ -21,12 +21,12 @@ let package = Package(
         // One checked number conversion and one bounded file read for everything read from outside.
         .target(name: "InputLimits"),
         .target(name: "JSON", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Processes"),
+        .target(name: "Processes", dependencies: ["CLinux"]),
         .target(name: "HTTP", dependencies: ["InputLimits", "COpenSSL", "CNghttp2", "CCurl", "CLinux"]),
         .target(name: "Signing", dependencies: ["COpenSSL", "JSON", "InputLimits"]),
         // The control API's OpenAPI document, served by the binary (docs/control-api.openapi.json links to it).
         .target(
-            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON", "InputLimits"],
+            name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON", "InputLimits", "Processes"],
             resources: [.embedInCode("Resources/control-api.openapi.json")]),
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite", "InputLimits"]),
         .target(
@@ -64,6 +64,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Signing", "Reports",
+                "Processes",
             ]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(

@@ -13,7 +13,7 @@ import Foundation
 /// (a 20 s wait for a process long gone, `waitUntilExit` spinning on both threads of the cooperative
 /// pool). Here the child gets only stdin, stdout and stderr (every other descriptor is closed at spawn
 /// time), default signal handling with nothing blocked, and a process group of its own, so a kill
-/// also ends whatever it started.
+/// also ends whatever it started. The group dies with this process, however it ends (`ChildGuardian`).
 ///
 /// Reap a child one way only: `poll`/`wait(timeout:)`/`kill`, or an `ExitWatcher`.
 public struct ChildProcess: Sendable {
@@ -62,11 +62,13 @@ public struct ChildProcess: Sendable {
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
+        ChildGuardian.prepare()
         let rc = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
         guard rc == 0 else {
             throw ChildProcessError(program: program, code: rc, message: String(cString: strerror(rc)))
         }
         pid = child
+        ChildGuardian.watch(child)
     }
 
     /// Closes every descriptor from 3 up in the child at spawn time (glibc's `addclosefrom_np`, looked up
@@ -98,7 +100,10 @@ public struct ChildProcess: Sendable {
         var status: Int32 = 0
         while true {
             let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { return ExitStatus(waitStatus: status).code }
+            if r == pid {
+                ChildGuardian.forgetIfGone(pid)
+                return ExitStatus(waitStatus: status).code
+            }
             if r == 0 { return nil }
             if errno != EINTR { return -1 }  // already reaped
         }
@@ -133,6 +138,7 @@ public struct ChildProcess: Sendable {
         _ = Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        ChildGuardian.forgetIfGone(pid)
     }
 }
 

@@ -30,6 +30,7 @@ public final class ExitWatcher: Sendable {
                 let r = waitpid(child.pid, &raw, 0)
                 if r == child.pid {
                     status = ExitStatus(waitStatus: raw)
+                    ChildGuardian.forgetIfGone(child.pid)
                     break
                 }
                 if r < 0 && errno != EINTR { break }  // reaped by someone else: the status is unknown

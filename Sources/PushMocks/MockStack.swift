@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Processes
 import Signing
 
 /// The mocks running on real sockets: every provider of `MockProviders.registered` on the listener it
@@ -233,10 +234,19 @@ public final class MockStack: Sendable {
 
     // MARK: - Files
 
+    /// The name every temporary state directory starts with (in `$TMPDIR`).
+    public static let temporaryDirectoryFamily = "ringcheck-mocks-"
+
+    /// The requested directory, or a new temporary one named after this process (`OwnedTemporaryDirectory`):
+    /// making one also removes those a killed ringcheck left behind, with their keys.
     private static func prepareStateDirectory(_ requested: String?) throws -> String {
-        let dir = requested ?? (NSTemporaryDirectory() + "ringcheck-mocks-" + SecureRandom.alphanumeric(8))
+        let dir = requested ?? (NSTemporaryDirectory() + temporaryDirectoryFamily + SecureRandom.alphanumeric(8))
         do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            if requested == nil {
+                _ = try OwnedTemporaryDirectory.create(named: (dir as NSString).lastPathComponent)
+            } else {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            }
         } catch {
             throw MockStackError(message: "cannot create the state directory \(dir): \(error.localizedDescription)")
         }

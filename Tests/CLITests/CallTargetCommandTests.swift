@@ -99,11 +99,11 @@ import Testing
         #expect(unknown.stderr.contains("users: missing user 'nobody' (the call's caller, --as)"), "\(unknown.stderr)")
     }
 
-    @Test func ctrlCWhileTheBackendStartsStopsItAndExits() async throws {
-        // A backend that never becomes ready: ringcheck waits for it; Ctrl-C must stop it, not leave it.
-        let dir = TemporaryDirectory()
+    /// Writes `slow.yaml` in `dir`: a target whose lifecycle runs `start` (a shell command) and waits up to
+    /// `readyTimeout` for a ready URL nothing answers. Returns its path.
+    static func neverReadyTarget(in dir: TemporaryDirectory, start: String, readyTimeout: String) throws -> String {
         let port = try #require(LoopbackPort.free())
-        let path = try dir.write(
+        return try dir.write(
             "slow.yaml",
             """
             baseURL: http://127.0.0.1:\(port)
@@ -112,9 +112,16 @@ import Testing
               b: {userId: user-b, auth: {bearer: token-user-b}}
               c: {userId: user-c, auth: {bearer: token-user-c}}
             lifecycle:
-              start: "echo $$ > \(dir.file("backend.pid")); exec sleep 60"
-              ready: {url: "http://127.0.0.1:\(port)/health", timeout: 50s}
+              start: "\(start)"
+              ready: {url: "http://127.0.0.1:\(port)/health", timeout: \(readyTimeout)}
             """)
+    }
+
+    @Test func ctrlCWhileTheBackendStartsStopsItAndExits() async throws {
+        // A backend that never becomes ready: ringcheck waits for it; Ctrl-C must stop it, not leave it.
+        let dir = TemporaryDirectory()
+        let path = try Self.neverReadyTarget(
+            in: dir, start: "echo $$ > \(dir.file("backend.pid")); exec sleep 60", readyTimeout: "50s")
         let pid = try MockStackProcess.spawn(
             [RingcheckBinary.path, "call", "--target", path, "--as", "a", "--to", "b"], stdout: dir.file("stdout"),
             stderr: dir.file("stderr"))

@@ -52,4 +52,13 @@ void rc_block_pool_free(void *p, void *user);
 void *rc_block_pool_calloc(size_t n, size_t size, void *user);
 void *rc_block_pool_realloc(void *p, size_t size, void *user);
 
+// Forks the guardian: a process that outlives ringcheck and, once ringcheck's end of the socket returned
+// here closes (ringcheck exited, `kill -9` included), sends SIGTERM to every process group still listed,
+// then SIGKILL after grace_ms to those still there. Write 16-byte records to the socket (send with
+// MSG_NOSIGNAL): int32 pgid at offset 0 (negative: the group is gone, forget it), uint64 start time of
+// the group's leader at offset 8. Returns the socket (close-on-exec) or -errno.
+int rc_guardian_start(int grace_ms);
+// Field 22 of /proc/PID/stat (start time in clock ticks since boot); 0 when there is no such process.
+uint64_t rc_process_start_time(int32_t pid);
+
 #endif

@@ -43,7 +43,7 @@ extension LoadDriver {
             inconclusive = "a feed could not be read to its end after the run"
         }
         let endpoints = LoadOperation.Kind.allCases.compactMap {
-            LatencyFigures(name: $0.rawValue, values: s.latencies[$0] ?? [])
+            LatencyFigures(name: $0.rawValue, histogram: s.latencies[$0] ?? LatencyHistogram())
         }
         let report = LoadReport(
             verdict: LoadReport.verdict(history: historyViolations, invariants: invariants, inconclusive: inconclusive),

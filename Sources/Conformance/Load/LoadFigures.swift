@@ -12,14 +12,19 @@ public struct LatencyFigures: Sendable, Equatable, Codable {
 
     /// The figures of `values` (nil when there are none).
     public init?(name: String, values: [Double]) {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
+        self.init(name: name, histogram: LatencyHistogram(values))
+    }
+
+    /// The figures a histogram keeps (nil when it is empty): the percentiles within 1% of the exact ones,
+    /// the count and the maximum exact.
+    public init?(name: String, histogram: LatencyHistogram) {
+        guard histogram.count > 0 else { return nil }
         self.name = name
-        count = sorted.count
-        p50Ms = LoadFigures.percentile(sorted, 50)
-        p90Ms = LoadFigures.percentile(sorted, 90)
-        p99Ms = LoadFigures.percentile(sorted, 99)
-        maxMs = sorted[sorted.count - 1]
+        count = histogram.count
+        p50Ms = histogram.percentile(50)
+        p90Ms = histogram.percentile(90)
+        p99Ms = histogram.percentile(99)
+        maxMs = histogram.maxMs
     }
 }
 

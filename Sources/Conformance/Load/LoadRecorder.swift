@@ -6,7 +6,8 @@ final class LoadRecorder: Sendable {
     struct State {
         var calls: [LoadCall] = []
         var operations: [LoadOperation] = []
-        var latencies: [LoadOperation.Kind: [Double]] = [:]
+        /// Each endpoint's latencies, in fixed buckets: a run of an hour keeps no more than one of a second.
+        var latencies: [LoadOperation.Kind: LatencyHistogram] = [:]
         var feeds: [String: [FeedEntry]] = [:]
         /// The raw events, for the profile's event invariants.
         var rawEvents: [ObservedEvent] = []
@@ -23,13 +24,13 @@ final class LoadRecorder: Sendable {
     func record(_ op: LoadOperation, latencyMs: Double) {
         state.withLock {
             $0.operations.append(op)
-            $0.latencies[op.kind, default: []].append(latencyMs)
+            $0.latencies[op.kind, default: LatencyHistogram()].add(latencyMs)
             if op.status == nil { $0.transportErrors += 1 }
         }
     }
 
     func latency(_ kind: LoadOperation.Kind, ms: Double) {
-        state.withLock { $0.latencies[kind, default: []].append(ms) }
+        state.withLock { $0.latencies[kind, default: LatencyHistogram()].add(ms) }
     }
 
     func callStarted(_ script: LoadScript) {

@@ -26,9 +26,10 @@ struct ReferenceProcess {
         log: String, cleanup: RunCleanup, executable: String = selfPath(), attempts: Int = 3,
         choosePort: () -> Int? = LoopbackPort.free
     ) async throws -> ReferenceProcess {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ringcheck-reference-\(getpid())-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Named after this process, with an owner file: a later start removes it (and the users' tokens in
+        // it) when this ringcheck was killed before its cleanup ran.
+        let directory = try OwnedTemporaryDirectory.create(
+            named: "ringcheck-reference-\(getpid())-\(UUID().uuidString.prefix(8))")
         await cleanup.add { try? FileManager.default.removeItem(atPath: directory) }
         let usersFile = directory + "/users.json"
         let json: JSONValue = [

@@ -1,13 +1,17 @@
 import Foundation
 
-/// A process named by its pid and its start time, for tests that check a process is gone: pids wrap at
-/// 32,768 here and a test run starts thousands of processes, so a bare `kill(pid, 0)` after the process
-/// ended can find a newer process given the same pid.
+/// A process named by its pid and its start time, for checks that a process is gone (a test's, or a
+/// start's look at whose temporary folder is stale): pids wrap at 32,768 here and a test run starts
+/// thousands of processes, so a bare `kill(pid, 0)` after the process ended can find a newer process
+/// given the same pid.
 public struct ProcessIdentity: Sendable, CustomStringConvertible {
     public let pid: pid_t
     /// The start time in clock ticks since boot (field 22 of `/proc/PID/stat`); nil when the process was
     /// already gone when it was observed.
-    private let startTime: String?
+    public let startTime: String?
+
+    /// This process.
+    public static var current: ProcessIdentity { ProcessIdentity(getpid()) }
 
     /// Observes `pid` now; call it while the process runs.
     public init(_ pid: pid_t) {
