@@ -25,11 +25,17 @@ public enum OwnedTemporaryDirectory {
         precondition(name.hasPrefix(family) && !name.contains("/"), "not a ringcheck folder name: \(name)")
         let path = (parent.hasSuffix("/") ? parent : parent + "/") + name
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try claim(path, in: parent)
+        return path
+    }
+
+    /// Writes the owner file naming this process into `path`, a folder of the family made otherwise (a
+    /// private `mkdtemp` folder), then removes the stale folders of the family in `parent`.
+    public static func claim(_ path: String, in parent: String = NSTemporaryDirectory()) throws {
         let me = ProcessIdentity.current
         try "\(me.pid) \(me.startTime ?? "0")\n".write(
             toFile: path + "/" + ownerFileName, atomically: false, encoding: .utf8)
         removeStale(in: parent)
-        return path
     }
 
     /// Removes the folders of the family in `parent` whose owner file names a process that is gone, and

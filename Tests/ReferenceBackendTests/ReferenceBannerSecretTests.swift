@@ -47,6 +47,9 @@ import Testing
             path = try #require(line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init))
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            // The folder names its owner, so the next ringcheck start removes it after a kill -9.
+            let owner = (path as NSString).deletingLastPathComponent + "/.ringcheck-owner"
+            #expect(FileManager.default.fileExists(atPath: owner), "no owner file beside the key")
             key = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             // The file holds the key the service checks.
             let client = try HTTPClient()

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 #if canImport(Glibc)
     import Glibc
@@ -6,7 +7,8 @@ import Foundation
 
 /// A key ringcheck generated, handed to the operator in a file only they can read (mode 0600, in a
 /// private mode-0700 folder of the temporary directory) instead of on the terminal, whose output CI
-/// uploads. `remove()` deletes the folder when the server stops.
+/// uploads. `remove()` deletes the folder when the server stops; the folder's owner file
+/// (`OwnedTemporaryDirectory`) lets a later start remove it after a `kill -9`.
 struct GeneratedKeyFile {
     let path: String
     private let directory: String
@@ -26,14 +28,15 @@ struct GeneratedKeyFile {
         defer { close(fd) }
         let bytes = Array((key + "\n").utf8)
         guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-            unlink(path)
-            rmdir(directory)
-            throw ConfigurationError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+            let why = String(cString: strerror(errno))
+            remove()
+            throw ConfigurationError(message: "cannot write \(path): \(why)")
+        }
+        do { try OwnedTemporaryDirectory.claim(directory) } catch {
+            remove()
+            throw ConfigurationError(message: "cannot write the owner file of \(directory): \(error)")
         }
     }
 
-    func remove() {
-        unlink(path)
-        rmdir(directory)
-    }
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }
