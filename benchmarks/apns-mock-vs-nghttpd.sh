@@ -110,8 +110,10 @@ run() { # name pid → requests per second; writes the server's CPU µs per requ
     before=$(cpu_ticks "$2")
     h2load -n "$requests" -c "$clients" -m "$streams" -d "$work/payload.json" "${headers[@]}" -i "$work/$1.uris" \
         >"$work/h2load.out" 2>&1
-    # Against the mock a few requests per connection are refused (REFUSED_STREAM): like APNs, it allows one
-    # stream until the provider token is verified, and h2load opens -m streams before it reads SETTINGS.
+    # Against the mock a few requests per connection may be refused (REFUSED_STREAM, -m minus 1 on a
+    # connection): like APNs, it allows one stream until the provider token is verified, and h2load opens -m
+    # streams before it reads SETTINGS and does not retry refused ones. They count as failed, so with -m > 1
+    # a round can be FAILED without any fault of the mock's; -m 1 shows none.
     after=$(cpu_ticks "$2")
     /usr/bin/python3 -c "print('%.1f' % (($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests))" >"$work/$1.cpu"
     grep -E "^requests:|^status codes:" "$work/h2load.out" | sed "s|^|  $1 |" >&2
