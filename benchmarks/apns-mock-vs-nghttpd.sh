@@ -16,8 +16,10 @@
 # Each round measures both servers one right after the other, the mock first in odd rounds and
 # nghttpd first in even ones, so a change in the machine's load between them does not always favour
 # the same one. After each of its runs the mock's capture log is read back through the control API:
-# the script fails unless the round recorded at least as many accepted pushes as h2load saw 2xx
-# answers, and none rejected.
+# the script fails unless the round recorded exactly one accepted push per 2xx answer h2load saw
+# (no duplicate, none missing), and none rejected.
+# Each run's failed and errored requests (h2load's "requests: … succeeded, N failed, N errored") are
+# printed per server; a round with any is marked FAILED, and the script then exits 1 after the last round.
 # Prints each round's rates, the CPU time each server spent per push (user+system, from /proc;
 # steadier than rates on a shared machine) and their ratios, then the medians, ending with
 # "ratio: X" (median of the rounds' mock/nghttpd rate ratios). Target: ratio >= 0.8 on the default
@@ -108,16 +110,20 @@ run() { # name pid → requests per second; writes the server's CPU µs per requ
     before=$(cpu_ticks "$2")
     h2load -n "$requests" -c "$clients" -m "$streams" -d "$work/payload.json" "${headers[@]}" -i "$work/$1.uris" \
         >"$work/h2load.out" 2>&1
-    # Against the mock a few requests per connection are refused (REFUSED_STREAM): like APNs, it allows one
-    # stream until the provider token is verified, and h2load opens -m streams before it reads SETTINGS.
+    # Against the mock a few requests per connection may be refused (REFUSED_STREAM, -m minus 1 on a
+    # connection): like APNs, it allows one stream until the provider token is verified, and h2load opens -m
+    # streams before it reads SETTINGS and does not retry refused ones. They count as failed, so with -m > 1
+    # a round can be FAILED without any fault of the mock's; -m 1 shows none.
     after=$(cpu_ticks "$2")
     /usr/bin/python3 -c "print('%.1f' % (($after - $before) * 1e6 / $(getconf CLK_TCK) / $requests))" >"$work/$1.cpu"
     grep -E "^requests:|^status codes:" "$work/h2load.out" | sed "s|^|  $1 |" >&2
+    sed -nE 's/^requests: .* ([0-9]+) failed, ([0-9]+) errored.*/\1 \2/p' "$work/h2load.out" >"$work/$1.failed"
+    [ -s "$work/$1.failed" ] || echo "h2load printed no request counts for $1" >"$work/$1.failed"
     sed -nE 's/^status codes: ([0-9]+) 2xx.*/\1/p' "$work/h2load.out" >"$work/$1.2xx"
     grep -E '^finished in' "$work/h2load.out" | sed -E 's/.* ([0-9.]+) req\/s.*/\1/'
 }
 # Reads back the captures recorded since sequence $1 and fails unless every one was accepted and
-# there are at least as many as h2load's 2xx answers: the mock verified and recorded every push.
+# there are exactly as many as h2load's 2xx answers: the mock verified and recorded every push once.
 verify_captures() {
     /usr/bin/python3 - "$RINGCHECK_CONTROL_URL" "$1" "$(cat "$work/mock.2xx")" <<'PY'
 import json, sys, urllib.request
@@ -132,8 +138,8 @@ while True:
     if not page["more"]: break
 rejected = recorded - accepted
 print(f"  mock recorded {recorded} pushes: {accepted} accepted, {rejected} rejected; h2load saw {ok2xx} 2xx", file=sys.stderr)
-if rejected or accepted < ok2xx:
-    sys.exit("the mock did not accept and record every push h2load counted as delivered")
+if rejected or accepted != ok2xx:
+    sys.exit("the mock did not accept and record exactly once every push h2load counted as delivered")
 PY
 }
 mock_round() {
@@ -147,6 +153,7 @@ traffic="$tokens distinct device tokens"
 [ "$identical" -eq 1 ] && traffic="identical requests (one device token)"
 echo "traffic: $traffic; requests: $requests per round, clients: $clients, streams per client: $streams, loops: $loops, rounds: $rounds"
 : >"$work/rounds"
+failed_rounds=0
 for round in $(seq "$rounds"); do
     if [ $((round % 2)) -eq 1 ]; then
         mock_round
@@ -159,6 +166,15 @@ for round in $(seq "$rounds"); do
     /usr/bin/python3 -c "import sys; m, n, mc, nc = map(float, sys.argv[1:]); \
 print('round %d: apns mock %.0f req/s, nghttpd %.0f req/s, ratio %.2f; cpu per request: mock %.1f us, nghttpd %.1f us, ratio %.2f' \
 % ($round, m, n, m / n, mc, nc, nc / mc))" $(tail -1 "$work/rounds")
+    # "failed errored" per server; anything else (no counts) is a failure too.
+    read -r mock_failed mock_errored _ <"$work/mock.failed" || true
+    read -r ng_failed ng_errored _ <"$work/nghttpd.failed" || true
+    verdict=ok
+    for n in "$mock_failed" "$mock_errored" "$ng_failed" "$ng_errored"; do
+        [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -eq 0 ] || verdict=FAILED
+    done
+    [ "$verdict" = ok ] || failed_rounds=$((failed_rounds + 1))
+    echo "round $round requests: apns mock $mock_failed failed, $mock_errored errored; nghttpd $ng_failed failed, $ng_errored errored: $verdict"
 done
 
 /usr/bin/python3 - "$work/rounds" "$traffic" <<'PY'
@@ -172,3 +188,7 @@ print("cpu per request: mock %.1f us, nghttpd %.1f us (medians); cpu ratio (nght
       % (med([r[2] for r in rows]), med([r[3] for r in rows]), med([r[3] / r[2] for r in rows])))
 print("ratio: %.2f" % med([r[0] / r[1] for r in rows]))
 PY
+if [ "$failed_rounds" -gt 0 ]; then
+    echo "FAILED: $failed_rounds of $rounds rounds had failed or errored requests" >&2
+    exit 1
+fi

@@ -37,11 +37,19 @@ final class HTTP2Session {
     /// nghttp2's HTTP messaging checks requests against HTTP/2's rules and this session does not: only
     /// for tests that compare the two.
     let nghttp2ChecksRequests: Bool
+    /// The resets of open streams the client may still send (`HTTP2ResetBudget`).
+    private var resetBudget = HTTP2ResetBudget()
+    /// The monotonic clock in milliseconds (a fixed one in tests).
+    private let nowMs: () -> Int64
 
-    init?(maxConcurrentStreams: UInt32, maxHeaderBytes: Int, maxBodyBytes: Int, nghttp2ChecksRequests: Bool = false) {
+    init?(
+        maxConcurrentStreams: UInt32, maxHeaderBytes: Int, maxBodyBytes: Int, nghttp2ChecksRequests: Bool = false,
+        nowMs: @escaping () -> Int64 = { rc_monotonic_ms() }
+    ) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.nghttp2ChecksRequests = nghttp2ChecksRequests
+        self.nowMs = nowMs
         guard let blocks = rc_block_pool_create() else { return nil }
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else {
@@ -64,6 +72,10 @@ final class HTTP2Session {
         // Enforce our own limit before the peer acknowledges SETTINGS, as real servers do.
         nghttp2_option_set_max_outbound_ack(option, 1000)
         nghttp2_option_set_max_settings(option, 64)
+        // nghttp2's rapid-reset bucket charges every RST_STREAM, also those curl sends for streams already
+        // answered, and so ended long curl connections; the session keeps its own (`HTTP2ResetBudget`),
+        // charged only for streams still open. A bucket that never runs dry turns nghttp2's off.
+        nghttp2_option_set_stream_reset_rate_limit(option, UInt64.max, UInt64.max)
         // Closed streams are kept only to place later streams in an RFC 7540 priority tree, which no
         // handler here reads; keeping them cost about 7% of the APNs mock's CPU per request.
         nghttp2_option_set_no_closed_streams(option, 1)
@@ -103,12 +115,18 @@ final class HTTP2Session {
 
     // MARK: Driving
 
-    /// Feeds received bytes; false on a fatal protocol error (the session queued GOAWAY if it could).
+    /// Feeds received bytes; false on a fatal protocol error (the session queued GOAWAY if it could), and
+    /// for every later call: nothing received after the error is handled.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !receiveFailed else { return false }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
         let r = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        receiveFailed = r < 0
         return r >= 0
     }
+
+    /// `receive` met a fatal error.
+    private var receiveFailed = false
 
     /// Calls `body` with each chunk of output until nghttp2 has nothing more or `body` returns false.
     /// Returns false on a fatal error.
@@ -360,6 +378,17 @@ final class HTTP2Session {
         return reset
     }
 
+    /// The client reset stream `streamID` (before nghttp2 closes it). A stream still open at the server is
+    /// charged to the reset budget; once it is spent the session ends with GOAWAY ENHANCE_YOUR_CALM, and
+    /// nghttp2 takes nothing more of the input, so the GOAWAY's last-stream-id names every stream handled.
+    fileprivate func resetReceived(streamID: Int32) {
+        // Streams answered and closed are gone from nghttp2's user data: their resets cost nothing.
+        guard nghttp2_session_get_stream_user_data(session, streamID) != nil else { return }
+        if !resetBudget.spend(nowMs: nowMs()) {
+            nghttp2_session_terminate_session(session, NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+        }
+    }
+
     fileprivate func streamClosed(streamID: Int32) {
         if recentStream?.id == streamID { recentStream = nil }
         guard let stream = lookUp(streamID) else { return }
@@ -429,6 +458,10 @@ private let onHeader: nghttp2_on_header_callback = { _, frame, name, namelen, va
 
 private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, user in
     guard let frame else { return 0 }
+    if frame.pointee.hd.type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
+        withOwner(user) { $0.resetReceived(streamID: frame.pointee.hd.stream_id) }
+        return 0
+    }
     withOwner(user) {
         $0.frameReceived(
             type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)

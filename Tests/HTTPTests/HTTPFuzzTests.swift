@@ -92,20 +92,7 @@ import Testing
     }
 
     /// The GOAWAY error code in `frames`' bytes, if the server sent one.
-    static func goawayCode(_ bytes: [UInt8]) -> UInt32? {
-        var i = 0
-        while i + 9 <= bytes.count {
-            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
-            guard i + 9 + n <= bytes.count else { return nil }
-            if bytes[i + 3] == H2Frames.goaway && n >= 8 {
-                let p = i + 9 + 4
-                return UInt32(bytes[p]) << 24 | UInt32(bytes[p + 1]) << 16 | UInt32(bytes[p + 2]) << 8
-                    | UInt32(bytes[p + 3])
-            }
-            i += 9 + n
-        }
-        return nil
-    }
+    static func goawayCode(_ bytes: [UInt8]) -> UInt32? { H2Frames.goaway(in: bytes)?.code }
 
     @Test func http2SessionHandlesRandomFrames() throws {
         var g = SeededGenerator(seed: 2)

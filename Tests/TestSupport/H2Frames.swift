@@ -86,6 +86,24 @@ public enum H2Frames {
         return out
     }
 
+    /// The last-stream-id and error code of the first GOAWAY frame in `bytes` (from the server), if any.
+    public static func goaway(in bytes: [UInt8]) -> (lastStream: UInt32, code: UInt32)? {
+        var i = 0
+        while i + 9 <= bytes.count {
+            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
+            guard i + 9 + n <= bytes.count else { return nil }
+            if bytes[i + 3] == goaway && n >= 8 {
+                let word = { (p: Int) in
+                    UInt32(bytes[p]) << 24 | UInt32(bytes[p + 1]) << 16 | UInt32(bytes[p + 2]) << 8
+                        | UInt32(bytes[p + 3])
+                }
+                return (word(i + 9) & 0x7FFF_FFFF, word(i + 13))
+            }
+            i += 9 + n
+        }
+        return nil
+    }
+
     /// Whether `bytes` (from the server) hold a frame of `type` on `stream`.
     public static func contains(_ bytes: [UInt8], type: UInt8, stream: UInt32) -> Bool {
         frames(in: bytes).contains { $0.type == type && $0.stream == stream }
