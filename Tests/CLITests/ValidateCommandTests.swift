@@ -20,23 +20,25 @@ import Testing
         #expect(r.stdout.contains("The target file is ready"))
     }
 
-    @Test func aFileWithProblemsNamesFileLineAndField() async throws {
+    /// `ringcheck validate` of a target file holding `text` (named `name`), its reports in the same folder.
+    static func validate(_ text: String, name: String) async throws -> ProcessResult {
         let dir = TemporaryDirectory()
-        let path = dir.file("broken.yaml")
-        try "baseURL: http://127.0.0.1:1\ncapabilitiez: [faults]\n\(TargetCommandTests.users)\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        let r = try await RingcheckBinary.run(["validate", "--target", path])
+        let path = dir.file(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return try await RingcheckBinary.run(["validate", "--target", path, "--report-dir", dir.file("r")])
+    }
+
+    @Test func aFileWithProblemsNamesFileLineAndField() async throws {
+        let r = try await Self.validate(
+            "baseURL: http://127.0.0.1:1\ncapabilitiez: [faults]\n\(TargetCommandTests.users)\n", name: "broken.yaml")
         #expect(r.status == 2, "\(r.stderr)")
         #expect(r.stderr.contains("broken.yaml:2"))
         #expect(r.stderr.contains("capabilitiez"))
     }
 
     @Test func aBackendThatDoesNotAnswerIsInconclusive() async throws {
-        let dir = TemporaryDirectory()
-        let path = dir.file("closed.yaml")
-        try "baseURL: \(TargetCommandTests.closedURL)\n\(TargetCommandTests.users)\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        let r = try await RingcheckBinary.run(["validate", "--target", path, "--report-dir", dir.file("r")])
+        let r = try await Self.validate(
+            "baseURL: \(TargetCommandTests.closedURL)\n\(TargetCommandTests.users)\n", name: "closed.yaml")
         #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
         #expect(r.stderr.contains("does not answer"))
     }
