@@ -8,7 +8,7 @@ import Testing
 /// user writes; `BoundedFile.maxDataBytes` for reports and captures ringcheck wrote itself): a device
 /// such as /dev/zero or a file over the limit is exit 2 naming the file and the limit, after reading at
 /// most one byte more than the limit (so memory cannot grow with the file).
-@Suite struct BoundedFileReadTests {
+@Suite(.heavyTraffic) struct BoundedFileReadTests {
     /// A sparse file one byte over the limit (no disk blocks written).
     static func oversized(_ dir: TemporaryDirectory, _ name: String, limit: Int = BoundedFile.maxBytes) throws
         -> String

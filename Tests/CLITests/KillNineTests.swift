@@ -9,7 +9,7 @@ import Testing
 
 /// `kill -9` of a ringcheck leaves nothing behind: the children it started die with it, and the next
 /// start removes the temporary folders (with the mocks' private keys) it could not remove itself.
-@Suite struct KillNineTests {
+@Suite(.heavyTraffic) struct KillNineTests {
     /// The `ringcheck-…` folders in `tmp`.
     static func folders(in tmp: String, prefix: String = "ringcheck-") -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()

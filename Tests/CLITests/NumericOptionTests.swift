@@ -8,7 +8,7 @@ import Testing
 /// Every number on the command line is range-checked before a command sees it: hostile values are
 /// exit 2 naming the option, never a trap (`Int64(1e30)`) or a command that starts and then dies.
 /// The numeric options are read from the commands' own declarations, so a new one is covered.
-@Suite struct NumericOptionTests {
+@Suite(.heavyTraffic) struct NumericOptionTests {
     /// What a hostile user types: too big, not finite, signed zero, negative, and a 400-digit number.
     static let hostile = ["1e30", "inf", "nan", "-0", "-1", "1" + String(repeating: "0", count: 399)]
 

@@ -9,7 +9,7 @@ import Testing
 /// `maxConnections` and running out of descriptors: connections beyond the cap are closed at once,
 /// EMFILE sheds the newest connection and rests the listener instead of spinning, and the server keeps
 /// serving the connections it has.
-@Suite struct HTTPServerConnectionLimitTests {
+@Suite(.heavyTraffic) struct HTTPServerConnectionLimitTests {
     static func get(_ socket: RawSocket) -> String {
         socket.send("GET /status?code=204 HTTP/1.1\r\nhost: x\r\n\r\n")
         return socket.receive { $0.text.hasSuffix("\r\n\r\n") }.bytes.text

@@ -9,7 +9,7 @@ import Testing
 /// reachable: each listener holds at most half of the process's connection places, and the control API has
 /// places of its own (`MockStack.controlReservedConnections`). Before, two flooded listeners took every
 /// descriptor of the process and every listener refused new connections.
-@Suite struct MockStackConnectionFloodTests {
+@Suite(.heavyTraffic) struct MockStackConnectionFloodTests {
     static func port(_ url: String) -> Int { URL(string: url)?.port ?? 0 }
 
     /// Opens `count` connections that send nothing and waits up to 10 s until the server closed at least

@@ -8,7 +8,7 @@ import Testing
 /// at a time, and multiplexed) and from h2load: every one answered 200 and captured exactly once. Before
 /// the session kept its own rapid-reset budget, nghttp2's ended curl's connections about every 1,000
 /// requests with a GOAWAY that disowned requests already captured, so the client sent them again.
-@Suite(.serialized) struct MockStackLongConnectionTests {
+@Suite(.serialized, .heavyTraffic) struct MockStackLongConnectionTests {
     static let pushes = 20_000
 
     let mocks: MockStackHarness
