@@ -27,6 +27,7 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case logPushSecrets = "log-push-secrets"
     case cursorAheadNoGap = "cursor-ahead-no-gap"
     case endReasonNotStored = "end-reason-not-stored"
+    case inviteLastDeviceOnly = "invite-last-device-only"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -62,6 +63,8 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
             return "a cursor ahead of the feed (events lost, e.g. in a restart) reads as up to date: no events, no gap"
         case .endReasonNotStored:
             return "the end reason is not stored: ended snapshots say remoteEnded whatever was asked"
+        case .inviteLastDeviceOnly:
+            return "one push token per user: only the callee's most recently registered device gets the invitation"
         }
     }
 

@@ -13,6 +13,7 @@ import Testing
         ("delivered-needs-two", true, ["ONESIGNAL-DELIV-2"]),
         ("target-by-player-id", true, ["ONESIGNAL-TARGET-1"]),
         ("voip-through-standard-app", true, ["ONESIGNAL-VOIP-1"]),
+        ("refuse-ttl-option", true, ["ONESIGNAL-OPT-1"]),
         ("standard-through-voip-app", true, ["ONESIGNAL-STD-1"]),
         ("headings-on-voip", true, ["ONESIGNAL-VOIP-5"]),
         ("ttl-default", true, ["ONESIGNAL-VOIP-4"]),

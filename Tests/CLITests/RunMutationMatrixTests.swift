@@ -38,6 +38,7 @@ import Testing
         ("zero-ttl", true, ["CALLX-FCM-7"]),
         ("cursor-ahead-no-gap", true, ["CALLX-EVT-8"]),
         ("end-reason-not-stored", false, ["CALLX-CALL-9"]),
+        ("invite-last-device-only", true, ["CALLX-INV-7"]),
     ]
 
     struct Row: Sendable {

@@ -157,14 +157,18 @@ import Testing
         let kit = try Self.kit(double, configured: defect != .sendWhenUnconfigured, defects: [defect])
         let voip = [.voipThroughStandardApp, .headingsOnVoip, .ttlDefault, .voipNoContentAvailable, .voipPushTypeAlert]
             .contains(defect)
+        let options: JSONValue =
+            defect == .refuseTTLOption
+            ? ["priority": 10, "collapseId": "c", "ttl": 60] : ["priority": 10, "collapseId": "c"]
         let (_, answer) = try await Self.post(
             kit, voip ? "/push/voip" : "/push/user",
-            [
-                "userId": "u", "title": "t", "body": "b", "data": ["k": "v"],
-                "options": ["priority": 10, "collapseId": "c"],
-            ]
+            ["userId": "u", "title": "t", "body": "b", "data": ["k": "v"], "options": options]
         )
         await kit.stop()
+        if defect == .refuseTTLOption {
+            #expect(double.count == 0 && answer["delivered"] == .bool(false))
+            return
+        }
         let sent = try #require(double.last)
         let b = sent.body
         switch defect {
@@ -181,6 +185,7 @@ import Testing
         case .dropPriority: #expect(b["priority"] == nil)
         case .dropCollapseId: #expect(b["collapse_id"] == nil)
         case .dropData: #expect(b["data"] == nil)
+        case .refuseTTLOption: break
         }
     }
 }

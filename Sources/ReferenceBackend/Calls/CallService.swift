@@ -107,7 +107,13 @@ public final class CallService: Sendable {
 
     /// Queues the invitation to every device registered to the callee.
     func enqueueInvitations(_ tx: StoreTransaction, call: CallRecord, nowMs: Int64) throws {
-        for registration in try tx.registrations(ofUser: call.calleeUserId) {
+        var registrations = try tx.registrations(ofUser: call.calleeUserId)
+        if defects.contains(.inviteLastDeviceOnly),
+            let last = registrations.max(by: { $0.updatedAtMs < $1.updatedAtMs })
+        {
+            registrations = [last]
+        }
+        for registration in registrations {
             let payload = CallxMessages.invitation(
                 call: call, eventId: CallxMessages.newEventId(), issuedAtMs: nowMs)
             try tx.enqueuePush(

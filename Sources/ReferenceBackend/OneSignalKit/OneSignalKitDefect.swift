@@ -16,6 +16,7 @@ public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
     case dropPriority = "drop-priority"
     case dropCollapseId = "drop-collapse-id"
     case dropData = "drop-data"
+    case refuseTTLOption = "refuse-ttl-option"
 
     /// The switch's name as given to `--defect`.
     public var name: String { rawValue }
@@ -36,6 +37,8 @@ public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
         case .dropPriority: return "the priority option is not passed on"
         case .dropCollapseId: return "the collapseId option is not passed on as collapse_id"
         case .dropData: return "the data given to a push is not passed on"
+        case .refuseTTLOption:
+            return "a send given the ttl option makes no request (its SDK refuses the value) and reports not delivered"
         }
     }
 

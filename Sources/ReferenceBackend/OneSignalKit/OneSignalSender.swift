@@ -52,6 +52,10 @@ public final class OneSignalSender: Sendable {
             app = app ?? OneSignalKitApp(id: "", key: "undefined")
         }
         guard let app else { return OneSignalSendResult(delivered: false, requested: false) }
+        if defects.contains(.refuseTTLOption), push.options.ttl != nil {
+            log?.write("\(push.kind.rawValue) push: the SDK refused the ttl option; not sent")
+            return OneSignalSendResult(delivered: false, requested: false, reason: "the SDK refused the ttl option")
+        }
         var headers = HTTPHeaders()
         headers.add("content-type", "application/json")
         headers.add("accept", "application/json")

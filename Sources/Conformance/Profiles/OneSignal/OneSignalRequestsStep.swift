@@ -1,25 +1,41 @@
 import Foundation
+import JSON
 import PushMocks
 import Reports
 
-/// `expectOneSignal: {count, within, requirement}` — at least `count` OneSignal requests of this run arrive by the
-/// deadline; `expectNoOneSignal: {for, requirement}` — none arrives (from the run's start) during the duration.
+/// `expectOneSignal: {count, within, app, requirement}` — at least `count` OneSignal requests of this run arrive by
+/// the deadline (with `app`, only requests whose `app_id` is that app's count, so a scenario that makes a standard and
+/// a VoIP send charges a missing one to its own rule); `expectNoOneSignal: {for, requirement}` — none arrives (from
+/// the run's start) during the duration.
 struct OneSignalRequestsStep: ProfileStep, Equatable {
     /// nil: expect none.
     var count: Int?
     var durationMs: Int
+    /// Only requests to this app count (nil: any).
+    var app: OneSignalApp.Role? = nil
     var requirement: String?
 
     var keyword: String { count == nil ? "expectNoOneSignal" : "expectOneSignal" }
 
     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         let deadline = run.nowMs + Int64(durationMs)
-        var seen = run.oneSignalCaptures()
+        let appId = try app.map { role in
+            guard let mock = run.engine.mocks.providers.oneSignal else {
+                throw HarnessStop(message: "\(step.path): the OneSignal mock is not running")
+            }
+            return mock.app(role).appID
+        }
+        func captures() -> [Capture] {
+            let all = run.oneSignalCaptures()
+            guard let appId else { return all }
+            return all.filter { (try? JSONValue.parse($0.body))?["app_id"]?.stringValue == appId }
+        }
+        var seen = captures()
         while run.nowMs < deadline {
             if let count, seen.count >= count { return }
             if count == nil && !seen.isEmpty { break }
             try await Task.sleep(nanoseconds: 50_000_000)
-            seen = run.oneSignalCaptures()
+            seen = captures()
         }
         let evidence = seen.prefix(5).map { c in
             EvidenceItem(
@@ -30,12 +46,23 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
             guard seen.count < count else { return }
             try run.fail(
                 requirement, check: "\(step.path) expectOneSignal",
-                expected: "\(count) OneSignal request(s) within \(durationMs) ms", actual: "\(seen.count)",
-                evidence: Array(evidence))
+                expected:
+                    "\(count) OneSignal request(s)\(app.map { " to the \($0.rawValue) app" } ?? "") within \(durationMs) ms",
+                actual: "\(seen.count)", evidence: Array(evidence.isEmpty ? otherRequests(run) : evidence))
         } else if !seen.isEmpty {
             try run.fail(
                 requirement, check: "\(step.path) expectNoOneSignal", expected: "no OneSignal request",
                 actual: "\(seen.count) request(s) reached OneSignal", evidence: Array(evidence))
+        }
+    }
+
+    /// With an `app` filter and nothing to that app: the run's other OneSignal requests, so the reader sees a send
+    /// that went to the wrong app.
+    private func otherRequests(_ run: isolated ScenarioRun) -> [EvidenceItem] {
+        run.oneSignalCaptures().prefix(5).map { c in
+            EvidenceItem(
+                kind: .push, title: "onesignal request #\(c.sequence) (to another app)",
+                text: c.json(revealSecrets: false).serialized(pretty: true))
         }
     }
 }
