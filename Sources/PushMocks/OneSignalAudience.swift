@@ -10,6 +10,8 @@ public final class OneSignalAudience: Sendable {
         var devices: [String: [String: Int]] = [:]
         /// App ID → the answer for an empty audience; absent: `.notSubscribed`.
         var emptyAnswers: [String: OneSignalEmptyAudienceAnswer] = [:]
+        /// App IDs whose answers leave `recipients` out, as today's API does.
+        var withoutRecipients: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -60,6 +62,23 @@ public final class OneSignalAudience: Sendable {
     /// How `appId` answers a notification that reaches nobody.
     public func emptyAudienceAnswer(appId: String) -> OneSignalEmptyAudienceAnswer {
         state.withLock { $0.emptyAnswers[appId.lowercased()] ?? .notSubscribed }
+    }
+
+    /// Chooses whether `appId`'s answers carry `recipients` (the seed's kit reads it) or leave it out, as today's
+    /// API does (the official SDKs' response models have no such member).
+    public func setAnswersRecipients(_ recipients: Bool, appId: String) {
+        state.withLock {
+            if recipients {
+                $0.withoutRecipients.remove(appId.lowercased())
+            } else {
+                $0.withoutRecipients.insert(appId.lowercased())
+            }
+        }
+    }
+
+    /// Whether `appId`'s answers carry `recipients` (the default).
+    public func answersRecipients(appId: String) -> Bool {
+        state.withLock { !$0.withoutRecipients.contains(appId.lowercased()) }
     }
 
     /// Forgets every subscription, keeping the answer choices; returns how many it removed.

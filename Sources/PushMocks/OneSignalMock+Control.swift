@@ -6,8 +6,8 @@ import JSON
 ///
 /// | method and path | does |
 /// |---|---|
-/// | `GET /v1/onesignal/apps?reveal=` | `{"apps":[{"role","appId","emptyAudience"}]}` (`apiKey` too with `reveal=true`) |
-/// | `PUT` (or `PATCH`) `/v1/onesignal/apps/{role or appId}` | `{"emptyAudience":"notSubscribed"/"invalidAliases"}`: how that app answers a notification reaching nobody |
+/// | `GET /v1/onesignal/apps?reveal=` | `{"apps":[{"role","appId","emptyAudience","recipients"}]}` (`apiKey` too with `reveal=true`) |
+/// | `PUT` (or `PATCH`) `/v1/onesignal/apps/{role or appId}` | `{"emptyAudience":"notSubscribed"/"invalidAliases", "recipients": true/false}` (either or both): how that app answers a notification reaching nobody, and whether its answers carry `recipients` (today's API leaves it out) |
 /// | `GET /v1/onesignal/subscriptions` | `{"subscriptions":[{"appId","app","externalId","devices"}]}` |
 /// | `PUT` (or `POST`) `/v1/onesignal/subscriptions` | one `{"app":"standard"/"voip" or "appId", "externalId", "devices"?:1}`, an array, or `{"subscriptions":[…]}`; all or nothing; `devices: 0` unsubscribes; answers the whole list |
 /// | `DELETE /v1/onesignal/subscriptions?app=&appId=&externalId=` | one user's (with `externalId`) or every subscription: `{"cleared":N}` |
@@ -69,6 +69,7 @@ extension OneSignalMock: MockControlRoutes {
         var m: [(key: String, value: JSONValue)] = [
             ("role", .string(app.role.rawValue)), ("appId", .string(app.appID)),
             ("emptyAudience", .string(audience.emptyAudienceAnswer(appId: app.appID).rawValue)),
+            ("recipients", .bool(audience.answersRecipients(appId: app.appID))),
         ]
         if reveal { m.append(("apiKey", .string(app.apiKey))) }
         return .object(m)
@@ -92,11 +93,17 @@ extension OneSignalMock: MockControlRoutes {
             return ControlAPI.error(404, "no OneSignal app '\(reference)' (standard, voip or an App ID)")
         }
         let names = OneSignalEmptyAudienceAnswer.allCases.map(\.rawValue).joined(separator: " or ")
-        guard let body = try? JSONValue.parse(request.body), let members = body.objectValue,
-            members.allSatisfy({ $0.key == "emptyAudience" }),
-            let answer = body["emptyAudience"]?.stringValue.flatMap(OneSignalEmptyAudienceAnswer.init(rawValue:))
-        else { return ControlAPI.error(400, "the body must be {\"emptyAudience\": \(names)}") }
-        audience.setEmptyAudienceAnswer(answer, appId: app.appID)
+        let refusal = ControlAPI.error(
+            400, "the body must be {\"emptyAudience\": \(names), \"recipients\": true or false} (either or both)")
+        guard let body = try? JSONValue.parse(request.body), let members = body.objectValue, !members.isEmpty,
+            members.allSatisfy({ $0.key == "emptyAudience" || $0.key == "recipients" })
+        else { return refusal }
+        let answer = body["emptyAudience"].map { $0.stringValue.flatMap(OneSignalEmptyAudienceAnswer.init(rawValue:)) }
+        let recipients = body["recipients"].map(\.boolValue)
+        // All or nothing: a bad member changes neither.
+        if answer == .some(nil) || recipients == .some(nil) { return refusal }
+        if let answer = answer ?? nil { audience.setEmptyAudienceAnswer(answer, appId: app.appID) }
+        if let recipients = recipients ?? nil { audience.setAnswersRecipients(recipients, appId: app.appID) }
         return ControlAPI.json(200, appJSON(app, reveal: false))
     }
 

@@ -25,6 +25,8 @@ public final class OneSignalMock: HTTPHandler {
     let keyFileError: (any Error)?
     /// The notifications created, by ID, for `GET /notifications/{id}`.
     private let created = Mutex<[String: Created]>([:])
+    /// The answers to requests that carried an idempotency key: a repeat gets the first one again.
+    let idempotency = OneSignalIdempotency()
 
     struct Created {
         var appID: String
@@ -127,8 +129,12 @@ public final class OneSignalMock: HTTPHandler {
             capture.detail = "fault \(fault?.planID ?? "")"
         } else {
             do throws(OneSignalError) {
-                response = try answer(request, json: json, nowMs: now)
+                let answered = try answer(request, json: json, nowMs: now)
+                response = answered.response
                 capture.outcome = .accepted
+                if answered.repeated {
+                    capture.detail = "a repeated idempotency_key: the first request's answer again, nothing sent"
+                }
             } catch {
                 response = error.response
                 capture.outcome = .rejected(reason: error.reason)
@@ -151,7 +157,9 @@ public final class OneSignalMock: HTTPHandler {
     }
 
     /// Route, key, body and audience, in the order OneSignal checks them.
-    func answer(_ request: HTTPRequest, json: JSONValue?, nowMs: Int64) throws(OneSignalError) -> HTTPResponse {
+    func answer(_ request: HTTPRequest, json: JSONValue?, nowMs: Int64) throws(OneSignalError) -> (
+        response: HTTPResponse, repeated: Bool
+    ) {
         let path =
             request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
         if Self.createPaths.contains(path) {
@@ -162,7 +170,7 @@ public final class OneSignalMock: HTTPHandler {
             let id = String(path.dropFirst(prefix.count + 1))
             guard !id.contains("/") else { break }
             guard request.method == "GET" else { throw OneSignalError(405, ["Method Not Allowed"]) }
-            return try view(request, id: percentDecode(id))
+            return (try view(request, id: percentDecode(id)), false)
         }
         throw OneSignalError(404, ["Not Found: \(ImpersonationRouter.printable(path)) is no OneSignal route here"])
     }
@@ -175,7 +183,10 @@ public final class OneSignalMock: HTTPHandler {
         return app
     }
 
-    func create(_ request: HTTPRequest, json: JSONValue?, nowMs: Int64) throws(OneSignalError) -> HTTPResponse {
+    /// Creates a notification, or answers a repeated idempotency key with the first request's answer (`repeated`).
+    func create(_ request: HTTPRequest, json: JSONValue?, nowMs: Int64) throws(OneSignalError) -> (
+        response: HTTPResponse, repeated: Bool
+    ) {
         guard let json, json.objectValue != nil, let appID = OneSignalNotification.appID(in: json), !appID.isEmpty
         else { throw OneSignalError.appIDNotFound }
         guard MockIDs.isUUID(appID) else {
@@ -183,6 +194,11 @@ public final class OneSignalMock: HTTPHandler {
         }
         let app = try authorize(request, appID: appID)
         let notification = try OneSignalNotification.parse(json)
+        if let key = notification.idempotencyKey,
+            let earlier = idempotency.earlier(appID: app.appID, key: key, nowMs: nowMs)
+        {
+            return (earlier, true)
+        }
         let (recipients, unknown) = reach(notification, app: app)
         var body: [(key: String, value: JSONValue)] = []
         if recipients > 0 {
@@ -205,8 +221,13 @@ public final class OneSignalMock: HTTPHandler {
                 ("errors", [.string(OneSignalError.notSubscribed)]), ("recipients", .int(0)),
             ]
         }
-        return HTTPResponse.json(
+        if !audience.answersRecipients(appId: app.appID) { body.removeAll { $0.key == "recipients" } }
+        let response = HTTPResponse.json(
             200, JSONValue.object(body).bytes(), headers: ["content-type": "application/json; charset=utf-8"])
+        if let key = notification.idempotencyKey {
+            idempotency.remember(appID: app.appID, key: key, answer: response, nowMs: nowMs)
+        }
+        return (response, false)
     }
 
     /// The devices `notification` reaches in `app`, and the alias IDs it targets that have none.
