@@ -2,7 +2,7 @@ import ReferenceBackend
 import Testing
 
 /// `ringcheck run --profile onesignal --reference-defect NAME` for every defect of the OneSignal kit server: the
-/// requirements that fail are exactly the ones that defect breaks (the README's defect table), the exit code is
+/// requirements that fail are exactly the ones that defect breaks (the defect table of docs/profiles/onesignal.md, which DocTablesTests holds to these entries), the exit code is
 /// the table's (a defect breaking only SHOULDs warns, exit 0), no scenario turns into a harness error, and the
 /// conforming kit passes every scenario.
 @Suite(.serialized) struct OneSignalMutationMatrixTests {

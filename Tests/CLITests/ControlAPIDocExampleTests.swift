@@ -8,36 +8,19 @@ import Testing
     import Glibc
 #endif
 
-/// The README's control-API examples work when pasted: its `sh` blocks are taken from README.md as
-/// written and run with /bin/sh in the folder where a real `ringcheck mocks --env-file mocks.env` runs,
-/// as the README tells the user to.
-@Suite struct ReadmeControlAPIExampleTests {
+/// The control-API examples of docs/mocks-and-control-api.md work when pasted: its `sh` blocks are taken
+/// from the page as written and run with /bin/sh in the folder where a real `ringcheck mocks --env-file
+/// mocks.env` runs, as the page tells the user to.
+@Suite struct ControlAPIDocExampleTests {
     /// `ringcheck mocks` exited or wrote no env file in time.
     struct MocksNotStarted: Error, CustomStringConvertible {
         var output: String
         var description: String { "ringcheck mocks wrote no mocks.env: \(output)" }
     }
 
-    static let readme = TargetCommandTests.repositoryRoot + "/README.md"
+    static let page = "docs/mocks-and-control-api.md"
 
-    /// The text of every fenced block of `language` in `markdown`, in order.
-    static func fencedBlocks(_ markdown: String, language: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line == "```" + language {
-                current = []
-            } else if current != nil, line == "```" {
-                blocks.append(current!.joined(separator: "\n") + "\n")
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
-    }
-
-    /// The README's one-line curl commands on the control API (continuations joined), each up to a pipe
+    /// The page's one-line curl commands on the control API (continuations joined), each up to a pipe
     /// or a comment. A command whose quote spans lines (a body) is left to the test of its block.
     static func controlCurlCommands(_ blocks: [String]) -> [String] {
         blocks.flatMap { block in
@@ -54,7 +37,7 @@ import Testing
 
     /// Starts `ringcheck mocks --env-file mocks.env` in a new folder and waits for the file.
     static func startMocks() async throws -> (MockStackCommandProcess, MockStackClients) {
-        let dir = TemporaryDirectory(prefix: "ringcheck-readme-control")
+        let dir = TemporaryDirectory(prefix: "ringcheck-doc-control")
         let mocks = try MockStackCommandProcess(["--env-file", "mocks.env"], directory: dir)
         // Generous: key generation competes with the rest of the suite on a loaded machine.
         guard await mocks.waitForFile("mocks.env", timeout: 120) else {
@@ -73,11 +56,10 @@ import Testing
     }
 
     @Test func theFaultPlanExampleInstallsItsPlan() async throws {
-        let markdown = try String(contentsOfFile: Self.readme, encoding: .utf8)
-        let examples = Self.fencedBlocks(markdown, language: "sh").filter {
+        let examples = try MarkdownDocument(Self.page).fencedBlocks(language: "sh").filter {
             $0.contains("$RINGCHECK_CONTROL_URL/v1/faults\"") && $0.contains(" -d ")
         }
-        try #require(examples.count == 1, "the README's fault-plan example: \(examples)")
+        try #require(examples.count == 1, "the page's fault-plan example: \(examples)")
         let (mocks, clients) = try await Self.startMocks()
         defer { mocks.send(SIGTERM) }
 
@@ -96,8 +78,7 @@ import Testing
     }
 
     @Test func everyControlAPICurlLineAnswersWithoutAnError() async throws {
-        let markdown = try String(contentsOfFile: Self.readme, encoding: .utf8)
-        let commands = Self.controlCurlCommands(Self.fencedBlocks(markdown, language: "sh"))
+        let commands = Self.controlCurlCommands(try MarkdownDocument(Self.page).fencedBlocks(language: "sh"))
         #expect(commands.count >= 3, "\(commands)")
         let (mocks, clients) = try await Self.startMocks()
         defer { mocks.send(SIGTERM) }
