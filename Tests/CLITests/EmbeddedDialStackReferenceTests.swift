@@ -11,11 +11,11 @@ import Testing
 
 /// The dialstack profile's embedded reference, as `ringcheck run --profile dialstack` starts it: a target
 /// with accounts per run, the webhook and its generated secret, pushes reaching the mocks.
-@Suite struct EmbeddedWakeUpReferenceTests {
+@Suite struct EmbeddedDialStackReferenceTests {
     @Test func theTargetWakesARunsAccountThroughItsWebhook() async throws {
         let cleanup = RunCleanup()
-        let embedded = try await EmbeddedWakeUpReference.start(
-            defects: [], runs: 2, userNames: ["alice", "bob"], cleanup: cleanup)
+        let embedded = try await DialStackReferenceKit().startEmbedded(
+            defectNames: [], EmbeddedStart(runs: 2, userNames: ["alice", "bob"]), cleanup: cleanup)
         let target = embedded.target
         let webhook = try #require(target.webhook)
         #expect(webhook.path == "/webhooks/dialstack" && webhook.secret.count >= 32)
@@ -36,7 +36,7 @@ import Testing
         #expect(registered.status == 200)
 
         let callId = "call_" + UUID().uuidString.lowercased()
-        let body = WakeUpStack.event(callId: callId, userId: bob.userId).bytes()
+        let body = DialStackReferenceStack.event(callId: callId, userId: bob.userId).bytes()
         var signed = HTTPHeaders()
         signed.add(
             WebhookSignature.headerName,
@@ -52,13 +52,13 @@ import Testing
     @Test func anUnknownDefectNamesTheValidOnes() async throws {
         let cleanup = RunCleanup()
         await #expect {
-            _ = try await EmbeddedWakeUpReference.start(
-                defects: ["slow-push", "zero-ttl"], runs: 1, userNames: ["a"], cleanup: cleanup)
+            _ = try await DialStackReferenceKit().startEmbedded(
+                defectNames: ["slow-push", "zero-ttl"], EmbeddedStart(runs: 1, userNames: ["a"]), cleanup: cleanup)
         } throws: { error in
             let text = "\(error)"
-            return text.contains("'zero-ttl'") && EmbeddedWakeUpReference.defectNames.allSatisfy { text.contains($0) }
+            return text.contains("'zero-ttl'") && DialStackReferenceKit().defectNames.allSatisfy { text.contains($0) }
         }
         await cleanup.run()
-        #expect(EmbeddedWakeUpReference.defectNames == WakeUpDefect.allCases.map(\.name))
+        #expect(DialStackReferenceKit().defectNames == DialStackDefect.allCases.map(\.name))
     }
 }

@@ -7,37 +7,38 @@ import TestSupport
 import Testing
 
 /// Each defect switch of the wake-up reference backend, over real sockets: it changes exactly its own
-/// rule (what `WakeUpWebhookTests` shows the conforming backend doing) and leaves the rest as it was.
-@Suite(.serialized) struct WakeUpDefectTests {
-    typealias Devices = WakeUpWebhookTests
+/// rule (what `DialStackWebhookTests` shows the conforming backend doing) and leaves the rest as it was.
+@Suite(.serialized) struct DialStackDefectTests {
+    typealias Devices = DialStackWebhookTests
 
-    func start(_ defects: Set<WakeUpDefect>, slowPushDelayMs: Int64 = 20_000) async throws -> WakeUpStack {
-        let stack = try await WakeUpStack.start(defects: defects, slowPushDelayMs: slowPushDelayMs)
+    func start(_ defects: Set<DialStackDefect>, slowPushDelayMs: Int64 = 20_000) async throws -> DialStackReferenceStack
+    {
+        let stack = try await DialStackReferenceStack.start(defects: defects, slowPushDelayMs: slowPushDelayMs)
         try await Devices.registerDevices(stack)
         return stack
     }
 
     /// Posts a correctly signed wake-up and returns user-b's three pushes.
-    func wake(_ stack: WakeUpStack, type: String = "call.mobile_push_wakeup") async throws -> [Capture] {
+    func wake(_ stack: DialStackReferenceStack, type: String = "call.mobile_push_wakeup") async throws -> [Capture] {
         let callId = Devices.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(type: type, callId: callId).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(type: type, callId: callId).bytes()) == 200)
         let pushes = await stack.waitForPushes(callId: callId, count: 3)
         #expect(pushes.count == 3)
         return pushes
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(WakeUpDefect.allCases.count == 12)
-        #expect(Set(WakeUpDefect.allCases.map(\.name)).count == WakeUpDefect.allCases.count)
-        #expect(WakeUpDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
-        #expect(WakeUpDefect.parse(["slow-push", "slow-pushes"]) == ([.slowPush], ["slow-pushes"]))
+        #expect(DialStackDefect.allCases.count == 12)
+        #expect(Set(DialStackDefect.allCases.map(\.name)).count == DialStackDefect.allCases.count)
+        #expect(DialStackDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
+        #expect(DialStackDefect.parse(["slow-push", "slow-pushes"]) == ([.slowPush], ["slow-pushes"]))
     }
 
     @Test func verifyParsedBody() async throws {
         let stack = try await start([.verifyParsedBody])
         // A body DialStack formatted differently from what re-serializing gives is refused…
         let callId = Devices.callId()
-        let spaced = Array(WakeUpStack.event(callId: callId).serialized(pretty: true).utf8)
+        let spaced = Array(DialStackReferenceStack.event(callId: callId).serialized(pretty: true).utf8)
         #expect(try await stack.postSigned(spaced) == 401)
         // …while a compact one (re-serialized to the same bytes) still verifies and wakes.
         _ = try await wake(stack)
@@ -51,7 +52,8 @@ import Testing
         for signatures in [[], ["t=1,v1=00"]] {
             let callId = Devices.callId()
             #expect(
-                try await stack.postWebhook(WakeUpStack.event(callId: callId).bytes(), signatures: signatures) == 200)
+                try await stack.postWebhook(
+                    DialStackReferenceStack.event(callId: callId).bytes(), signatures: signatures) == 200)
             #expect(await stack.waitForPushes(callId: callId, count: 3).count == 3)
         }
         await stack.stop()
@@ -60,12 +62,12 @@ import Testing
     @Test func noTimestampCheck() async throws {
         let stack = try await start([.noTimestampCheck])
         let stale = Devices.callId()
-        let body = WakeUpStack.event(callId: stale).bytes()
+        let body = DialStackReferenceStack.event(callId: stale).bytes()
         #expect(try await stack.postWebhook(body, signatures: [stack.signature(body, offsetSeconds: -3_600)]) == 200)
         #expect(await stack.waitForPushes(callId: stale, count: 3).count == 3)
         // The signature itself is still checked.
         let forged = Devices.callId()
-        let forgedBody = WakeUpStack.event(callId: forged).bytes()
+        let forgedBody = DialStackReferenceStack.event(callId: forged).bytes()
         let header = WebhookSignature.header(secret: "whsec_other", timestamp: 1, body: forgedBody)
         #expect(try await stack.postWebhook(forgedBody, signatures: [header]) == 401)
         await stack.server.waitUntilPushesSettle()
@@ -81,7 +83,8 @@ import Testing
         }
         // Other event types still wake nobody.
         let ended = Devices.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(type: "call.ended", callId: ended).bytes()) == 200)
+        #expect(
+            try await stack.postSigned(DialStackReferenceStack.event(type: "call.ended", callId: ended).bytes()) == 200)
         await stack.server.waitUntilPushesSettle()
         #expect(stack.pushes(callId: ended).isEmpty)
         await stack.stop()
@@ -122,7 +125,7 @@ import Testing
 
     @Test func missingCallID() async throws {
         let stack = try await start([.missingCallID])
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: Devices.callId()).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: Devices.callId()).bytes()) == 200)
         let pushes = await stack.mocks.log.waitFor(count: 3, matching: { $0.mock != .oauth }, timeout: .seconds(15))
         try #require(pushes.count == 3)
         for push in pushes where push.mock == .apns {
@@ -136,7 +139,7 @@ import Testing
     @Test func firstDeviceOnly() async throws {
         let stack = try await start([.firstDeviceOnly])
         let callId = Devices.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: callId).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes()) == 200)
         #expect(await stack.waitForPushes(callId: callId, count: 1).count == 1)
         await stack.server.waitUntilPushesSettle()
         #expect(stack.pushes(callId: callId).map(\.deviceToken) == [Devices.sandboxPhone])
@@ -146,7 +149,7 @@ import Testing
     @Test func wrongUser() async throws {
         let stack = try await start([.wrongUser])
         let callId = Devices.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: callId).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes()) == 200)
         #expect(await stack.waitForPushes(callId: callId, count: 5).count == 5)
         let tokens = Set(stack.pushes(callId: callId).compactMap(\.deviceToken))
         #expect(tokens.isSuperset(of: [Devices.sandboxPhone, Devices.productionPhone, Devices.tablet]))
@@ -157,7 +160,7 @@ import Testing
     @Test func ringTwiceOnRedelivery() async throws {
         let stack = try await start([.ringTwiceOnRedelivery])
         let callId = Devices.callId()
-        let body = WakeUpStack.event(id: "evt_twice_\(callId)", callId: callId).bytes()
+        let body = DialStackReferenceStack.event(id: "evt_twice_\(callId)", callId: callId).bytes()
         #expect(try await stack.postSigned(body) == 200)
         #expect(await stack.waitForPushes(callId: callId, count: 3).count == 3)
         #expect(try await stack.postSigned(body) == 200)

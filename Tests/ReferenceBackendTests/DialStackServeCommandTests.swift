@@ -7,13 +7,13 @@ import Testing
 
 /// `ringcheck serve-reference --profile dialstack` as a user meets it: help, a missing secret, bad
 /// defects, and a real start that wakes a device through the mocks.
-@Suite struct WakeUpServeCommandTests {
+@Suite struct DialStackServeCommandTests {
     @Test func helpListsTheProfileAndEveryDialstackDefect() async throws {
         let result = try await RingcheckBinary.run(["serve-reference", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("--profile") && result.stdout.contains("--webhook-secret"))
         #expect(result.stdout.contains("DIALSTACK_WEBHOOK_SECRET"))
-        for defect in WakeUpDefect.allCases {
+        for defect in DialStackDefect.allCases {
             #expect(result.stdout.contains(defect.name), "\(defect.name) missing from --help")
         }
     }
@@ -56,7 +56,7 @@ import Testing
             try await api.registerAPNs("user-b", installation: "p1", token: token, environment: "sandbox", appId: appId)
                 .status == 200)
         let callId = "call_" + UUID().uuidString.lowercased()
-        let body = WakeUpStack.event(callId: callId).bytes()
+        let body = DialStackReferenceStack.event(callId: callId).bytes()
         var headers = HTTPHeaders()
         headers.add(
             WebhookSignature.headerName,

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `WebhookSignature` as a pure function, and checked against an independent HMAC (Python's `hmac`).
-@Suite struct WakeUpSignatureTests {
+@Suite struct DialStackSignatureTests {
     static let secret = "whsec_test_secret"
     static let body = Array(
         #"{"id":"evt_1","type":"call.mobile_push_wakeup","data":{"from_name":"Zoë \"Z\" \u00e9"}}"#.utf8)

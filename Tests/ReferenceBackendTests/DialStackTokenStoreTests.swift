@@ -4,7 +4,7 @@ import Testing
 
 /// The wake-up backend's token store and event log as plain values: the Callx reference's ownership
 /// rules for installations and tokens, and redeliveries remembered for a while.
-@Suite struct WakeUpTokenStoreTests {
+@Suite struct DialStackTokenStoreTests {
     func registration(_ installation: String, _ kind: PushKind, _ token: String, user: String) -> PushRegistration {
         PushRegistration(
             installationId: installation, kind: kind, token: token, appId: "com.example",
@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func devicesAreKeptPerUserOldestFirst() {
-        let store = WakeUpTokenStore()
+        let store = DialStackTokenStore()
         store.register(registration("p1", .apnsVoip, "t1", user: "b"))
         store.register(registration("p2", .fcm, "t2", user: "b"))
         store.register(registration("p3", .fcm, "t3", user: "c"))
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func anInstallationMovesToItsNewUserAndATokenToItsNewInstallation() {
-        let store = WakeUpTokenStore()
+        let store = DialStackTokenStore()
         store.register(registration("p1", .apnsVoip, "t1", user: "b"))
         store.register(registration("p1", .fcm, "t1f", user: "b"))
         store.register(registration("p1", .fcm, "t9", user: "c"))  // signed in as c: b's tokens go

@@ -9,7 +9,7 @@ import Testing
 /// The wake-up reference backend over real sockets against the mocks: a signed
 /// `call.mobile_push_wakeup` wakes every device of `data.user_id` with exactly the seed's pushes,
 /// and nothing else wakes anyone.
-@Suite(.serialized) struct WakeUpWebhookTests {
+@Suite(.serialized) struct DialStackWebhookTests {
     static let sandboxPhone = ReferenceAPIClient.apnsToken("ds-b-phone-sandbox")
     static let productionPhone = ReferenceAPIClient.apnsToken("ds-b-phone-production")
     static let tablet = "fcm-ds-b-tablet:APA91b" + String(repeating: "t", count: 40)
@@ -17,7 +17,7 @@ import Testing
     static let otherTablet = "fcm-ds-c-tablet:APA91b" + String(repeating: "c", count: 40)
 
     /// user-b with a sandbox iPhone, a production iPhone and an Android tablet; user-c with one of each.
-    static func registerDevices(_ stack: WakeUpStack) async throws {
+    static func registerDevices(_ stack: DialStackReferenceStack) async throws {
         let api = stack.api
         #expect(
             try await api.registerAPNs(
@@ -43,11 +43,11 @@ import Testing
     static func callId() -> String { "call_" + UUID().uuidString.lowercased() }
 
     @Test func aWakeUpPushesEveryDeviceOfTheUserWithTheSeedsPushes() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
         let sentMs = SystemClock.milliseconds()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: callId).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes()) == 200)
         let pushes = await stack.waitForPushes(callId: callId, count: 3)
         await stack.server.waitUntilPushesSettle()
         try #require(pushes.count == 3)
@@ -96,10 +96,10 @@ import Testing
     }
 
     @Test func aCallerWithoutANameGetsAnEmptyFromNameOnAndroid() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: callId, fromName: nil).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId, fromName: nil).bytes()) == 200)
         let pushes = await stack.waitForPushes(callId: callId, count: 3)
         let fcm = try #require(pushes.first { $0.mock == .fcm })
         #expect(fcm.fcm?.data["from_name"] == "")
@@ -111,7 +111,7 @@ import Testing
     /// Bodies in valid but unusual formatting are verified over their raw bytes, and the header is
     /// read as the seed reads it (parts in any order, unknown parts ignored).
     @Test func unusualBodiesAndHeadersStillVerify() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         let spaced = Self.callId()
         let escaped = Self.callId()
@@ -144,7 +144,7 @@ import Testing
         #expect(second.first { $0.mock == .apns }?.json?["from_name"] == #"Jörg "JJ" O/Neil"#)
 
         let reordered = Self.callId()
-        let body = WakeUpStack.event(callId: reordered).bytes()
+        let body = DialStackReferenceStack.event(callId: reordered).bytes()
         let t = Int64(Date().timeIntervalSince1970)
         let v1 = WebhookSignature.signature(secret: stack.secret, timestamp: String(t), body: body)
         #expect(try await stack.postWebhook(body, signatures: ["v1=\(v1),t=\(t),v0=deadbeef"]) == 200)
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func everyBadSignatureIsRefusedAndWakesNobody() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         let now = Int64(Date().timeIntervalSince1970)
         var refused: [String] = []
@@ -166,7 +166,7 @@ import Testing
             #expect(status == 401, "\(label): \(status)")
             refused.append(callId)
         }
-        let plain: (String) -> [UInt8] = { WakeUpStack.event(callId: $0).bytes() }
+        let plain: (String) -> [UInt8] = { DialStackReferenceStack.event(callId: $0).bytes() }
         let secret = stack.secret
         func v1(_ t: Int64, _ body: [UInt8], secret: String = secret) -> String {
             WebhookSignature.signature(secret: secret, timestamp: String(t), body: body)
@@ -195,7 +195,7 @@ import Testing
 
         // A good one afterwards rings; once every push the backend started is done, none was for the others.
         let good = Self.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: good).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: good).bytes()) == 200)
         #expect(await stack.waitForPushes(callId: good, count: 3).count == 3)
         await stack.server.waitUntilPushesSettle()
         for callId in refused { #expect(stack.pushes(callId: callId).isEmpty) }
@@ -204,20 +204,21 @@ import Testing
     }
 
     @Test func ringingAndIncomingAreAcknowledgedAndWakeNobody() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         var quiet: [String] = []
         for type in ["call.ringing", "call.incoming", "call.ended", "account.updated"] {
             let callId = Self.callId()
-            #expect(try await stack.postSigned(WakeUpStack.event(type: type, callId: callId).bytes()) == 200)
+            #expect(
+                try await stack.postSigned(DialStackReferenceStack.event(type: type, callId: callId).bytes()) == 200)
             quiet.append(callId)
         }
         // A wake-up without data.user_id wakes nobody either.
         let noUser = Self.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: noUser, userId: "").bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: noUser, userId: "").bytes()) == 200)
         quiet.append(noUser)
         let good = Self.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: good).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: good).bytes()) == 200)
         #expect(await stack.waitForPushes(callId: good, count: 3).count == 3)
         await stack.server.waitUntilPushesSettle()
         for callId in quiet { #expect(stack.pushes(callId: callId).isEmpty) }
@@ -225,10 +226,10 @@ import Testing
     }
 
     @Test func aRedeliveredEventDoesNotRingAgain() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
-        let event = WakeUpStack.event(id: "evt_redelivered_\(callId)", callId: callId)
+        let event = DialStackReferenceStack.event(id: "evt_redelivered_\(callId)", callId: callId)
         #expect(try await stack.postSigned(event.bytes()) == 200)
         #expect(await stack.waitForPushes(callId: callId, count: 3).count == 3)
         // DialStack's retry: the same event, signed again later, formatted alike or not.
@@ -245,10 +246,11 @@ import Testing
     /// signature's 300 s window, signed again or formatted otherwise, does not ring again; an event that differs (a
     /// later `created_at`: DialStack woke the user again, or another call) rings.
     @Test func anEventWithoutIdIsKnownByItsContent() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         let callId = Self.callId()
-        let event = JSONValue.object((WakeUpStack.event(callId: callId).objectValue ?? []).filter { $0.key != "id" })
+        let event = JSONValue.object(
+            (DialStackReferenceStack.event(callId: callId).objectValue ?? []).filter { $0.key != "id" })
         let body = event.bytes()
         let signed = stack.signature(body)
         #expect(try await stack.postWebhook(body, signatures: [signed]) == 200)
@@ -264,7 +266,7 @@ import Testing
         #expect(await stack.waitForPushes(callId: callId, count: 6).count == 6)
         // Two calls whose events carry "id": "" are two events.
         for other in [Self.callId(), Self.callId()] {
-            #expect(try await stack.postSigned(WakeUpStack.event(id: "", callId: other).bytes()) == 200)
+            #expect(try await stack.postSigned(DialStackReferenceStack.event(id: "", callId: other).bytes()) == 200)
             #expect(await stack.waitForPushes(callId: other, count: 3).count == 3)
         }
         await stack.server.waitUntilPushesSettle()
@@ -273,7 +275,7 @@ import Testing
     }
 
     @Test func aDeletedTokenIsNotWokenAndAnotherUsersInstallationIsRefused() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         #expect(
             try await stack.api.send("DELETE", "/v1/installations/b-phone/push-tokens/apnsVoip", as: "user-b").status
@@ -286,7 +288,7 @@ import Testing
             try await stack.api.send("PUT", "/v1/installations/b-x/push-tokens/fcm", as: "user-b", body: ["appId": "x"])
                 .status == 400)
         let callId = Self.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: callId).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes()) == 200)
         #expect(await stack.waitForPushes(callId: callId, count: 2).count == 2)
         await stack.server.waitUntilPushesSettle()
         #expect(Set(stack.pushes(callId: callId).compactMap(\.deviceToken)) == [Self.productionPhone, Self.tablet])
@@ -294,7 +296,7 @@ import Testing
     }
 
     @Test func temporaryProviderFailuresAreRetriedAndDeadTokensDropped() async throws {
-        let stack = try await WakeUpStack.start()
+        let stack = try await DialStackReferenceStack.start()
         try await Self.registerDevices(stack)
         _ = try stack.mocks.faults.install(
             FaultPlan(
@@ -304,7 +306,7 @@ import Testing
             FaultPlan(
                 mock: .fcm, deviceToken: Self.tablet, respond: FaultResponse(status: 404, errorCode: "UNREGISTERED")))
         let callId = Self.callId()
-        #expect(try await stack.postSigned(WakeUpStack.event(callId: callId).bytes()) == 200)
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes()) == 200)
         _ = await stack.waitForPushes(callId: callId, count: 4)
         await stack.server.waitUntilPushesSettle()
         let production = stack.pushes(callId: callId).filter { $0.deviceToken == Self.productionPhone }
@@ -317,10 +319,10 @@ import Testing
     @Test func theLogNamesNoSecretAndNoToken() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("wakeup-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
-        let stack = try await WakeUpStack.start(logFile: log)
+        let stack = try await DialStackReferenceStack.start(logFile: log)
         try await Self.registerDevices(stack)
         let callId = Self.callId()
-        let body = WakeUpStack.event(callId: callId).bytes()
+        let body = DialStackReferenceStack.event(callId: callId).bytes()
         #expect(try await stack.postSigned(body) == 200)
         #expect(try await stack.postWebhook(body, signatures: ["t=1,v1=00"]) == 401)
         #expect(await stack.waitForPushes(callId: callId, count: 3).count == 3)

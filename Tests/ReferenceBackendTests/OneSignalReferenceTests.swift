@@ -7,7 +7,7 @@ import Testing
 
 /// The kit server against a tiny OneSignal double (plain HTTP on a free port): which app and body each helper
 /// sends, delivery as `recipients >= 1`, no request at all when unconfigured, and each defect breaking its rule.
-@Suite struct OneSignalKitTests {
+@Suite struct OneSignalReferenceTests {
     /// Records every request and answers `recipients` as set.
     final class Double: Sendable {
         final class State: Sendable {
@@ -42,21 +42,21 @@ import Testing
         func answer(recipients n: Int) { state.recipients.withLock { $0 = n } }
     }
 
-    static let standard = OneSignalKitApp(id: "app-standard", key: "key-standard")
-    static let voip = OneSignalKitApp(id: "app-voip", key: "key-voip")
+    static let standard = OneSignalAppCredentials(id: "app-standard", key: "key-standard")
+    static let voip = OneSignalAppCredentials(id: "app-voip", key: "key-voip")
 
-    static func kit(_ double: Double, configured: Bool = true, defects: Set<OneSignalKitDefect> = []) throws
-        -> OneSignalKitServer
+    static func kit(_ double: Double, configured: Bool = true, defects: Set<OneSignalDefect> = []) throws
+        -> OneSignalServer
     {
-        let configuration = OneSignalKitConfiguration(
+        let configuration = OneSignalConfiguration(
             standardApp: configured ? standard : nil, voipApp: configured ? voip : nil, apiURL: double.url,
             defects: defects)
-        let server = try OneSignalKitServer(options: .init(configuration: configuration))
+        let server = try OneSignalServer(options: .init(configuration: configuration))
         try server.start()
         return server
     }
 
-    static func post(_ kit: OneSignalKitServer, _ path: String, _ body: JSONValue) async throws -> (Int, JSONValue) {
+    static func post(_ kit: OneSignalServer, _ path: String, _ body: JSONValue) async throws -> (Int, JSONValue) {
         let client = try HTTPClient()
         defer { client.shutdown() }
         let r = try await client.send(.post(kit.baseURL + path, body: body.bytes()))
@@ -128,14 +128,14 @@ import Testing
     }
 
     @Test func configurationComesFromTheSeedsVariables() {
-        let c = OneSignalKitConfiguration(environment: [
+        let c = OneSignalConfiguration(environment: [
             "ONESIGNAL_APP_ID": "a", "ONESIGNAL_API_KEY": "k", "ONESIGNAL_VOIP_APP_ID": "",
             "ONESIGNAL_API_URL": "https://x/",
         ])
-        #expect(c.standardApp == OneSignalKitApp(id: "a", key: "k") && c.voipApp == nil)
+        #expect(c.standardApp == OneSignalAppCredentials(id: "a", key: "k") && c.voipApp == nil)
         #expect(c.notificationsURL == "https://x/notifications")
-        #expect(!OneSignalKitConfiguration(environment: ["ONESIGNAL_APP_ID": "a"]).isConfigured)
-        #expect(OneSignalKitConfiguration(environment: [:]).apiURL == "https://onesignal.com/api/v1")
+        #expect(!OneSignalConfiguration(environment: ["ONESIGNAL_APP_ID": "a"]).isConfigured)
+        #expect(OneSignalConfiguration(environment: [:]).apiURL == "https://onesignal.com/api/v1")
     }
 
     @Test func aMalformedRequestIs400() async throws {
@@ -148,7 +148,7 @@ import Testing
     }
 
     /// Each defect changes exactly its rule's part of the request or answer.
-    @Test(arguments: OneSignalKitDefect.allCases) func eachDefectBreaksItsRule(_ defect: OneSignalKitDefect)
+    @Test(arguments: OneSignalDefect.allCases) func eachDefectBreaksItsRule(_ defect: OneSignalDefect)
         async throws
     {
         let double = try Double()

@@ -7,30 +7,30 @@ import ReferenceBackend
 /// The mocks on real sockets and the wake-up reference backend wired to them (as
 /// `ringcheck serve-reference --profile dialstack` runs it): the app registers tokens through `api`,
 /// DialStack is played by `postWebhook`.
-public final class WakeUpStack: Sendable {
+public final class DialStackReferenceStack: Sendable {
     public let mocks: MockStack
-    public let server: WakeUpServer
+    public let server: DialStackServer
     public let api: ReferenceAPIClient
     /// The webhook secret both sides know.
     public let secret: String
 
     /// Starts mocks and backend with `defects`; `slowPushDelayMs` shortens the `slow-push` defect's wait.
     public static func start(
-        defects: Set<WakeUpDefect> = [], slowPushDelayMs: Int64 = 20_000, logFile: String? = nil,
+        defects: Set<DialStackDefect> = [], slowPushDelayMs: Int64 = 20_000, logFile: String? = nil,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 200, maxBackoffMs: 1_000)
-    ) async throws -> WakeUpStack {
+    ) async throws -> DialStackReferenceStack {
         let mocks = try await MockStack.start(.forTests)
         do {
             let secret = "whsec_" + UUID().uuidString.lowercased()
             let settings = try PushProviderSettings(environment: mocks.settings.environmentDictionary)
-            let server = try WakeUpServer(
+            let server = try DialStackServer(
                 options: .init(
-                    configuration: WakeUpConfiguration(
+                    configuration: DialStackConfiguration(
                         webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects),
                     retryPolicy: retryPolicy, logFile: logFile),
                 providers: settings)
             try server.start()
-            return WakeUpStack(
+            return DialStackReferenceStack(
                 mocks: mocks, server: server, api: try ReferenceAPIClient(baseURL: server.baseURL), secret: secret)
         } catch {
             await mocks.stop()
@@ -38,7 +38,7 @@ public final class WakeUpStack: Sendable {
         }
     }
 
-    private init(mocks: MockStack, server: WakeUpServer, api: ReferenceAPIClient, secret: String) {
+    private init(mocks: MockStack, server: DialStackServer, api: ReferenceAPIClient, secret: String) {
         self.mocks = mocks
         self.server = server
         self.api = api

@@ -2,7 +2,7 @@
 ///
 /// The reference backend is correct with no defects; each switch breaks exactly one rule, so
 /// the conformance suite can show that the check for that rule can fail.
-public enum Defect: String, Sendable, CaseIterable, Hashable {
+public enum CallxDefect: String, ReferenceDefect {
     case noIdempotency = "no-idempotency"
     case idempotencyIgnoresPayload = "idempotency-ignores-payload"
     case racyAnswer = "racy-answer"
@@ -27,9 +27,6 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
     case logPushSecrets = "log-push-secrets"
     case cursorAheadNoGap = "cursor-ahead-no-gap"
     case endReasonNotStored = "end-reason-not-stored"
-
-    /// The switch's name as given to `--defect`.
-    public var name: String { rawValue }
 
     /// One line for `--help`: what the backend does wrong with this switch on.
     public var summary: String {
@@ -63,15 +60,5 @@ public enum Defect: String, Sendable, CaseIterable, Hashable {
         case .endReasonNotStored:
             return "the end reason is not stored: ended snapshots say remoteEnded whatever was asked"
         }
-    }
-
-    /// Parses `--defect` names; unknown names are returned in `unknown`.
-    public static func parse(_ names: [String]) -> (defects: Set<Defect>, unknown: [String]) {
-        var defects: Set<Defect> = []
-        var unknown: [String] = []
-        for name in names {
-            if let defect = Defect(rawValue: name) { defects.insert(defect) } else { unknown.append(name) }
-        }
-        return (defects, unknown)
     }
 }

@@ -13,14 +13,14 @@ public struct ReferenceBackendConfiguration: Sendable {
     /// How long finished push jobs (sent, cancelled, expired, failed, dropped) are kept.
     public var finishedPushRetentionSeconds: Int
     /// The defects switched on; empty for a conforming backend.
-    public var defects: Set<Defect>
+    public var defects: Set<CallxDefect>
     /// Which HTTP API the server answers (`--api-shape`): the reference design's, or the alternate one.
     public var apiShape: APIShape
 
     public init(
         ringSeconds: Int = 30, eventRetention: Int = 1_000, mediaSessionSeconds: Int = 300,
         idempotencyRetentionSeconds: Int = 86_400, finishedPushRetentionSeconds: Int = 3_600,
-        defects: Set<Defect> = [], apiShape: APIShape = .reference
+        defects: Set<CallxDefect> = [], apiShape: APIShape = .reference
     ) {
         self.ringSeconds = ringSeconds
         self.eventRetention = eventRetention

@@ -7,21 +7,22 @@ import Signing
 /// - `PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm}` with `Authorization: Bearer
 ///   <token>`: the app's token registration, shaped like the Callx reference's (body `{"token",
 ///   "appId", "apnsEnvironment"}`).
-/// - `POST /webhooks/dialstack` (`WakeUpConfiguration.webhookPath`): DialStack's signed events. A bad
+/// - `POST /webhooks/dialstack` (`DialStackConfiguration.webhookPath`): DialStack's signed events. A bad
 ///   signature → 401 `Invalid signature` and no push; otherwise 200 `OK`, and a
 ///   `call.mobile_push_wakeup` with `data.user_id` seen for the first time (by its `id`, or by its
 ///   content when it has none) wakes every registered device of that user.
-public struct WakeUpAPI: HTTPHandler {
-    public let configuration: WakeUpConfiguration
+public struct DialStackAPI: HTTPHandler {
+    public let configuration: DialStackConfiguration
     public let users: UserDirectory
-    public let tokens: WakeUpTokenStore
+    public let tokens: DialStackTokenStore
     public let events: WebhookEventLog
-    public let sender: WakeUpPushSender
+    public let sender: DialStackPushSender
     let clock: MillisecondClock
     let log: BackendLog?
 
     init(
-        configuration: WakeUpConfiguration, users: UserDirectory, tokens: WakeUpTokenStore, sender: WakeUpPushSender,
+        configuration: DialStackConfiguration, users: UserDirectory, tokens: DialStackTokenStore,
+        sender: DialStackPushSender,
         clock: @escaping MillisecondClock, log: BackendLog?
     ) {
         self.configuration = configuration
@@ -33,7 +34,7 @@ public struct WakeUpAPI: HTTPHandler {
         self.log = log
     }
 
-    private var defects: Set<WakeUpDefect> { configuration.defects }
+    private var defects: Set<DialStackDefect> { configuration.defects }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if request.path == configuration.webhookPath {
@@ -84,7 +85,7 @@ public struct WakeUpAPI: HTTPHandler {
             if case .invalid(let why) = verdict { log?.write("webhook refused: \(why)") }
             return .text(401, "Invalid signature")
         }
-        guard let json = try? JSONValue.parse(request.body), let event = WakeUpEvent(json: json) else {
+        guard let json = try? JSONValue.parse(request.body), let event = DialStackWebhookEvent(json: json) else {
             log?.write("webhook refused: the body is not a JSON object")
             return .text(400, "Invalid JSON")
         }
@@ -111,15 +112,15 @@ public struct WakeUpAPI: HTTPHandler {
     /// documents no event without `id`; but one replayed inside the signature's 300 s window (the same signed bytes),
     /// or signed again by a retry, is the same wake-up for the same call and must not ring twice, while a new event
     /// differs at least in `created_at` or `data.ringing_at`. Kept as long as IDs are (`eventRetentionSeconds`).
-    static func deliveryKey(_ event: WakeUpEvent, _ json: JSONValue) -> String {
+    static func deliveryKey(_ event: DialStackWebhookEvent, _ json: JSONValue) -> String {
         if let id = event.id, !id.isEmpty { return "id " + id }
         return "content " + RandomIdentifier.hexString(Digest.sha256(Array(json.serialized().utf8)))
     }
 
     /// Whether an event of this type wakes its user's devices.
-    private func wakes(_ event: WakeUpEvent) -> Bool {
-        if event.type == WakeUpEvent.wakeUpType { return true }
-        return defects.contains(.pushOnRinging) && WakeUpEvent.otherCallTypes.contains(event.type ?? "")
+    private func wakes(_ event: DialStackWebhookEvent) -> Bool {
+        if event.type == DialStackWebhookEvent.wakeUpType { return true }
+        return defects.contains(.pushOnRinging) && DialStackWebhookEvent.otherCallTypes.contains(event.type ?? "")
     }
 
     /// The signature check, as configured (and as the defects break it).

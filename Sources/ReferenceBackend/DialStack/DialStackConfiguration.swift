@@ -1,6 +1,6 @@
 /// How the wake-up reference backend behaves: where it takes webhooks, the shared signing secret,
 /// the time rules of the DialStack seed, and any defect switches.
-public struct WakeUpConfiguration: Sendable {
+public struct DialStackConfiguration: Sendable {
     /// The secret DialStack signs webhooks with (`DIALSTACK_WEBHOOK_SECRET`). Never logged.
     public var webhookSecret: String
     /// Where signed webhooks arrive.
@@ -15,12 +15,12 @@ public struct WakeUpConfiguration: Sendable {
     /// How long an event ID is remembered, so a redelivery does not ring again.
     public var eventRetentionSeconds: Int64
     /// The defects switched on; empty for a conforming backend.
-    public var defects: Set<WakeUpDefect>
+    public var defects: Set<DialStackDefect>
 
     public init(
         webhookSecret: String, webhookPath: String = "/webhooks/dialstack", signatureToleranceSeconds: Int64 = 300,
         wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, eventRetentionSeconds: Int64 = 86_400,
-        defects: Set<WakeUpDefect> = []
+        defects: Set<DialStackDefect> = []
     ) {
         self.webhookSecret = webhookSecret
         self.webhookPath = webhookPath

@@ -2,7 +2,7 @@
 ///
 /// The wake-up reference backend is correct with no defects; each switch breaks exactly one rule,
 /// so the dialstack suite can show that the check for that rule can fail.
-public enum WakeUpDefect: String, Sendable, CaseIterable, Hashable {
+public enum DialStackDefect: String, ReferenceDefect {
     case verifyParsedBody = "verify-parsed-body"
     case noSignatureCheck = "no-signature-check"
     case noTimestampCheck = "no-timestamp-check"
@@ -15,9 +15,6 @@ public enum WakeUpDefect: String, Sendable, CaseIterable, Hashable {
     case wrongUser = "wrong-user"
     case ringTwiceOnRedelivery = "ring-twice-on-redelivery"
     case slowPush = "slow-push"
-
-    /// The switch's name as given to `--defect`.
-    public var name: String { rawValue }
 
     /// One line for `--help`: what the backend does wrong with this switch on.
     public var summary: String {
@@ -37,15 +34,5 @@ public enum WakeUpDefect: String, Sendable, CaseIterable, Hashable {
             return "a redelivered event (same id, or same content without one) wakes the devices again"
         case .slowPush: return "pushes go out about 20 s after the webhook, well past the latency bound"
         }
-    }
-
-    /// Parses `--defect` names; unknown names are returned in `unknown`.
-    public static func parse(_ names: [String]) -> (defects: Set<WakeUpDefect>, unknown: [String]) {
-        var defects: Set<WakeUpDefect> = []
-        var unknown: [String] = []
-        for name in names {
-            if let defect = WakeUpDefect(rawValue: name) { defects.insert(defect) } else { unknown.append(name) }
-        }
-        return (defects, unknown)
     }
 }

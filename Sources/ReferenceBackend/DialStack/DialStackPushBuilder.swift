@@ -6,15 +6,15 @@ import JSON
 /// window, body `{"call_id", "from_number", "from_name", "to_number"}`), or an FCM v1 data message
 /// (`android.priority` high, ttl the wake window, string `data` with `type`, the call fields and
 /// `from_name` `""` when the webhook has none; no notification block).
-public struct WakeUpPushBuilder: Sendable {
+public struct DialStackPushBuilder: Sendable {
     /// The call fields the pushes carry, in the seed's order.
     public static let callFields = ["call_id", "from_number", "from_name", "to_number"]
 
     public var settings: PushMessageSettings
     public var wakeWindowSeconds: Int64
-    public var defects: Set<WakeUpDefect>
+    public var defects: Set<DialStackDefect>
 
-    public init(settings: PushMessageSettings, wakeWindowSeconds: Int64 = 30, defects: Set<WakeUpDefect> = []) {
+    public init(settings: PushMessageSettings, wakeWindowSeconds: Int64 = 30, defects: Set<DialStackDefect> = []) {
         self.settings = settings
         self.wakeWindowSeconds = wakeWindowSeconds
         self.defects = defects
@@ -47,7 +47,7 @@ public struct WakeUpPushBuilder: Sendable {
     private func fcmRequest(_ device: PushRegistration, data: JSONValue, fields: [String], sequence: Int64)
         -> PushRequest
     {
-        var values: [(key: String, value: JSONValue)] = [("type", .string(WakeUpEvent.wakeUpType))]
+        var values: [(key: String, value: JSONValue)] = [("type", .string(DialStackWebhookEvent.wakeUpType))]
         for name in fields {
             if let text = Self.dataString(data[name]) {
                 values.append((name, .string(text)))

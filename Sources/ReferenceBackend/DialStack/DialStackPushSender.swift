@@ -8,12 +8,12 @@ import Synchronization
 /// token and OAuth token) and with its retry rules: 429, 5xx and no answer are retried with
 /// `PushRetryPolicy`'s backoff or the provider's `Retry-After`, but never past the wake window (a
 /// push after the call gave up would ring for nothing); dead tokens are dropped.
-public final class WakeUpPushSender: Sendable {
+public final class DialStackPushSender: Sendable {
     public let transport: any PushTransport
-    public let builder: WakeUpPushBuilder
+    public let builder: DialStackPushBuilder
     public let policy: PushRetryPolicy
-    public let tokens: WakeUpTokenStore
-    let configuration: WakeUpConfiguration
+    public let tokens: DialStackTokenStore
+    let configuration: DialStackConfiguration
     let clock: MillisecondClock
     let log: BackendLog?
     private let state = Mutex(State())
@@ -25,8 +25,9 @@ public final class WakeUpPushSender: Sendable {
     }
 
     init(
-        transport: any PushTransport, builder: WakeUpPushBuilder, policy: PushRetryPolicy, tokens: WakeUpTokenStore,
-        configuration: WakeUpConfiguration, clock: @escaping MillisecondClock, log: BackendLog?
+        transport: any PushTransport, builder: DialStackPushBuilder, policy: PushRetryPolicy,
+        tokens: DialStackTokenStore,
+        configuration: DialStackConfiguration, clock: @escaping MillisecondClock, log: BackendLog?
     ) {
         self.transport = transport
         self.builder = builder
@@ -38,7 +39,7 @@ public final class WakeUpPushSender: Sendable {
     }
 
     /// Starts waking `devices` for `event`, received at `receivedAtMs`; returns at once.
-    func wake(_ devices: [PushRegistration], for event: WakeUpEvent, receivedAtMs: Int64) {
+    func wake(_ devices: [PushRegistration], for event: DialStackWebhookEvent, receivedAtMs: Int64) {
         guard !devices.isEmpty else { return }
         state.withLock { state in
             guard !state.stopped else { return }
@@ -80,7 +81,8 @@ public final class WakeUpPushSender: Sendable {
     // MARK: One device
 
     /// Sends one device's push, retrying temporary failures while the wake window lasts.
-    func deliver(to device: PushRegistration, event: WakeUpEvent, receivedAtMs: Int64, sequence: Int64) async {
+    func deliver(to device: PushRegistration, event: DialStackWebhookEvent, receivedAtMs: Int64, sequence: Int64) async
+    {
         let deadlineMs = receivedAtMs + configuration.wakeWindowSeconds * 1000
         if configuration.defects.contains(.slowPush) {
             try? await Task.sleep(for: .milliseconds(configuration.slowPushDelayMs))
@@ -115,7 +117,7 @@ public final class WakeUpPushSender: Sendable {
     /// One line per attempt: event, call, user, installation, what the provider said. Never the token,
     /// the payload or the webhook secret.
     private func logAttempt(
-        _ device: PushRegistration, event: WakeUpEvent, attempt: Int, status: Int?, outcome: PushOutcome,
+        _ device: PushRegistration, event: DialStackWebhookEvent, attempt: Int, status: Int?, outcome: PushOutcome,
         retryAt: Int64?
     ) {
         guard let log else { return }

@@ -5,13 +5,13 @@ import Synchronization
 /// DialStack seed (`dialstack-push-wakeup.txt`) on an `HTTPServer`. It takes the app's token
 /// registrations, verifies DialStack's signed webhooks over the raw body and wakes the user's
 /// devices through the same provider code as the Callx reference (`ProviderPushTransport`).
-public final class WakeUpServer: Sendable {
+public final class DialStackServer: Sendable {
     /// How the server listens and what it runs.
     public struct Options: Sendable {
         /// Address and port (plain HTTP/1.1 and h2c); port 0 picks a free one.
         public var host: String
         public var port: Int
-        public var configuration: WakeUpConfiguration
+        public var configuration: DialStackConfiguration
         /// The accounts the app signs in with; a webhook's `data.user_id` is an account's `userId`.
         public var users: UserDirectory
         /// Attempts and backoff for pushes that fail with 429, 5xx or no answer.
@@ -22,7 +22,7 @@ public final class WakeUpServer: Sendable {
         public var logFile: String?
 
         public init(
-            host: String = "127.0.0.1", port: Int = 0, configuration: WakeUpConfiguration,
+            host: String = "127.0.0.1", port: Int = 0, configuration: DialStackConfiguration,
             users: UserDirectory = .testUsers, retryPolicy: PushRetryPolicy = PushRetryPolicy(), loopCount: Int = 1,
             logFile: String? = nil
         ) {
@@ -37,7 +37,7 @@ public final class WakeUpServer: Sendable {
     }
 
     public let options: Options
-    public let api: WakeUpAPI
+    public let api: DialStackAPI
     public let transport: any PushTransport
     private let server: HTTPServer
 
@@ -54,14 +54,14 @@ public final class WakeUpServer: Sendable {
             ?? PushMessageSettings(fcmProjectID: "unset")
         let log = try options.logFile.map { try BackendLog(path: $0) }
         let configuration = options.configuration
-        let tokens = WakeUpTokenStore()
-        let sender = WakeUpPushSender(
+        let tokens = DialStackTokenStore()
+        let sender = DialStackPushSender(
             transport: transport,
-            builder: WakeUpPushBuilder(
+            builder: DialStackPushBuilder(
                 settings: settings, wakeWindowSeconds: configuration.wakeWindowSeconds,
                 defects: configuration.defects),
             policy: options.retryPolicy, tokens: tokens, configuration: configuration, clock: clock, log: log)
-        let api = WakeUpAPI(
+        let api = DialStackAPI(
             configuration: configuration, users: options.users, tokens: tokens, sender: sender, clock: clock, log: log)
         self.api = api
         // Bodies are never logged: registrations carry push tokens.

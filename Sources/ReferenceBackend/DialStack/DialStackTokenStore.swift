@@ -4,7 +4,7 @@ import Synchronization
 /// registers again on its next start). The same rules as the Callx reference's registrations: an
 /// installation belongs to one user (registering it as another moves it and drops its old
 /// tokens), and a token names one app on one device (another installation claiming it takes it).
-public final class WakeUpTokenStore: Sendable {
+public final class DialStackTokenStore: Sendable {
     private struct State {
         /// Registrations in the order they were first made: "the first device" is the oldest.
         var registrations: [PushRegistration] = []

@@ -1,7 +1,7 @@
 import JSON
 
 /// A verified DialStack webhook event, as the backend reads it: `{"id", "type", "data": {...}}`.
-public struct WakeUpEvent: Sendable, Equatable {
+public struct DialStackWebhookEvent: Sendable, Equatable {
     /// The event type that asks for a wake-up push.
     public static let wakeUpType = "call.mobile_push_wakeup"
     /// Event types about the same call that must not wake anyone (the seed explains why).

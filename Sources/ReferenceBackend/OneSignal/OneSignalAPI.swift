@@ -9,7 +9,7 @@ import JSON
 ///
 /// `options` is the seed's `PushOptions` (`priority`, `ttl`, `contentAvailable`, `apnsPushTypeOverride`,
 /// `collapseId`). Each answers 200 `{"delivered": bool}`; a malformed body gets 400 `{"error": {"code", "message"}}`.
-public struct OneSignalKitAPI: HTTPHandler {
+public struct OneSignalAPI: HTTPHandler {
     public static let routes: [String: OneSignalPush.Kind] = [
         "/push/user": .user, "/push/broadcast": .broadcast, "/push/voip": .voip,
     ]

@@ -1,6 +1,6 @@
 /// How the OneSignal kit server reaches OneSignal: the seed's `ONESIGNAL_*` settings, the API base URL
 /// and the CA file to trust. Without an app ID and REST key every send is a no-op reporting not delivered.
-public struct OneSignalKitConfiguration: Sendable {
+public struct OneSignalConfiguration: Sendable {
     /// The environment variables the kit reads (the seed's names plus the base URL and CA file).
     public enum Variable {
         public static let appId = "ONESIGNAL_APP_ID"
@@ -17,19 +17,20 @@ public struct OneSignalKitConfiguration: Sendable {
     public static let defaultAPIURL = "https://onesignal.com/api/v1"
 
     /// The standard app (`ONESIGNAL_APP_ID` / `ONESIGNAL_API_KEY`); nil when either is unset.
-    public var standardApp: OneSignalKitApp?
+    public var standardApp: OneSignalAppCredentials?
     /// The separate VoIP app (`ONESIGNAL_VOIP_APP_ID` / `ONESIGNAL_VOIP_API_KEY`); nil when either is unset.
-    public var voipApp: OneSignalKitApp?
+    public var voipApp: OneSignalAppCredentials?
     /// The API base without a trailing slash; requests go to `<apiURL>/notifications`.
     public var apiURL: String
     /// A PEM file of CA certificates to trust instead of the system store.
     public var caFile: String?
     /// The defects switched on; empty for a conforming kit.
-    public var defects: Set<OneSignalKitDefect>
+    public var defects: Set<OneSignalDefect>
 
     public init(
-        standardApp: OneSignalKitApp?, voipApp: OneSignalKitApp?, apiURL: String = defaultAPIURL, caFile: String? = nil,
-        defects: Set<OneSignalKitDefect> = []
+        standardApp: OneSignalAppCredentials?, voipApp: OneSignalAppCredentials?, apiURL: String = defaultAPIURL,
+        caFile: String? = nil,
+        defects: Set<OneSignalDefect> = []
     ) {
         self.standardApp = standardApp
         self.voipApp = voipApp
@@ -41,11 +42,11 @@ public struct OneSignalKitConfiguration: Sendable {
     }
 
     /// The settings as the seed's kit reads them from its environment (empty values count as unset).
-    public init(environment: [String: String], defects: Set<OneSignalKitDefect> = []) {
+    public init(environment: [String: String], defects: Set<OneSignalDefect> = []) {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         self.init(
-            standardApp: OneSignalKitApp(id: value(Variable.appId), key: value(Variable.apiKey)),
-            voipApp: OneSignalKitApp(id: value(Variable.voipAppId), key: value(Variable.voipApiKey)),
+            standardApp: OneSignalAppCredentials(id: value(Variable.appId), key: value(Variable.apiKey)),
+            voipApp: OneSignalAppCredentials(id: value(Variable.voipAppId), key: value(Variable.voipApiKey)),
             apiURL: value(Variable.apiURL) ?? Self.defaultAPIURL, caFile: value(Variable.caFile), defects: defects)
     }
 
@@ -57,7 +58,7 @@ public struct OneSignalKitConfiguration: Sendable {
 }
 
 /// One OneSignal app: its ID and REST API key (the key is never logged).
-public struct OneSignalKitApp: Sendable, Equatable {
+public struct OneSignalAppCredentials: Sendable, Equatable {
     public var id: String
     public var key: String
 

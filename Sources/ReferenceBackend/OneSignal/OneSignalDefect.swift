@@ -2,7 +2,7 @@
 ///
 /// The kit server is correct with no defects; each switch breaks exactly one rule, so the onesignal suite can
 /// show that the check for that rule can fail.
-public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
+public enum OneSignalDefect: String, ReferenceDefect {
     case sendWhenUnconfigured = "send-when-unconfigured"
     case deliveredOnZero = "delivered-on-zero"
     case deliveredNeedsTwo = "delivered-needs-two"
@@ -16,9 +16,6 @@ public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
     case dropPriority = "drop-priority"
     case dropCollapseId = "drop-collapse-id"
     case dropData = "drop-data"
-
-    /// The switch's name as given to `--defect`.
-    public var name: String { rawValue }
 
     /// One line for `--help`: what the kit does wrong with this switch on.
     public var summary: String {
@@ -37,15 +34,5 @@ public enum OneSignalKitDefect: String, Sendable, CaseIterable, Hashable {
         case .dropCollapseId: return "the collapseId option is not passed on as collapse_id"
         case .dropData: return "the data given to a push is not passed on"
         }
-    }
-
-    /// Parses `--defect` names; unknown names are returned in `unknown`.
-    public static func parse(_ names: [String]) -> (defects: Set<OneSignalKitDefect>, unknown: [String]) {
-        var defects: Set<OneSignalKitDefect> = []
-        var unknown: [String] = []
-        for name in names {
-            if let defect = OneSignalKitDefect(rawValue: name) { defects.insert(defect) } else { unknown.append(name) }
-        }
-        return (defects, unknown)
     }
 }

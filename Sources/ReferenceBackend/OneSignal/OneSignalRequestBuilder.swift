@@ -7,15 +7,15 @@ public struct OneSignalRequestBuilder: Sendable {
     /// The segment a broadcast targets.
     public static let broadcastSegment = "Subscribed Users"
 
-    public var configuration: OneSignalKitConfiguration
+    public var configuration: OneSignalConfiguration
 
-    public init(configuration: OneSignalKitConfiguration) { self.configuration = configuration }
+    public init(configuration: OneSignalConfiguration) { self.configuration = configuration }
 
-    private var defects: Set<OneSignalKitDefect> { configuration.defects }
+    private var defects: Set<OneSignalDefect> { configuration.defects }
 
     /// The app a push goes through: the VoIP app for calls, the standard app otherwise; nil when that app is not
     /// configured (and the send is a no-op).
-    public func app(for kind: OneSignalPush.Kind) -> OneSignalKitApp? {
+    public func app(for kind: OneSignalPush.Kind) -> OneSignalAppCredentials? {
         switch kind {
         case .voip:
             return defects.contains(.voipThroughStandardApp) ? configuration.standardApp : configuration.voipApp

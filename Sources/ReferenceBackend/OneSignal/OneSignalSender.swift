@@ -26,12 +26,12 @@ public struct OneSignalSendResult: Sendable, Equatable {
 /// The seed's `push.service.ts`: posts one create-notification request per send to OneSignal and reads the
 /// answer's `recipients`.
 public final class OneSignalSender: Sendable {
-    public let configuration: OneSignalKitConfiguration
+    public let configuration: OneSignalConfiguration
     let builder: OneSignalRequestBuilder
     let client: HTTPClient
     let log: BackendLog?
 
-    public init(configuration: OneSignalKitConfiguration, log: BackendLog? = nil) throws {
+    public init(configuration: OneSignalConfiguration, log: BackendLog? = nil) throws {
         self.configuration = configuration
         self.builder = OneSignalRequestBuilder(configuration: configuration)
         self.client = try HTTPClient(configuration: .init(caFile: configuration.caFile, timeoutSeconds: 15))
@@ -49,7 +49,7 @@ public final class OneSignalSender: Sendable {
                 return OneSignalSendResult(delivered: false, requested: false, reason: what)
             }
             // What a JavaScript kit sends with its variables unset: `Key ${undefined}`.
-            app = app ?? OneSignalKitApp(id: "", key: "undefined")
+            app = app ?? OneSignalAppCredentials(id: "", key: "undefined")
         }
         guard let app else { return OneSignalSendResult(delivered: false, requested: false) }
         var headers = HTTPHeaders()

@@ -1,14 +1,14 @@
 import HTTP
 
 /// The OneSignal kit reference server: a conforming app server of the seed `onesignal-kit-voip.txt` on an
-/// `HTTPServer`, sending through OneSignal (`OneSignalKitConfiguration.apiURL`) as the kit's helpers do.
-public final class OneSignalKitServer: Sendable {
+/// `HTTPServer`, sending through OneSignal (`OneSignalConfiguration.apiURL`) as the kit's helpers do.
+public final class OneSignalServer: Sendable {
     /// How the server listens and what it sends through.
     public struct Options: Sendable {
         /// Address and port; port 0 picks a free one.
         public var host: String
         public var port: Int
-        public var configuration: OneSignalKitConfiguration
+        public var configuration: OneSignalConfiguration
         /// Event-loop threads of the HTTP server.
         public var loopCount: Int
         /// Where the server logs requests and sends (`-` for standard output); nil logs nothing.
@@ -18,7 +18,7 @@ public final class OneSignalKitServer: Sendable {
         public var unconfiguredPrefix: String?
 
         public init(
-            host: String = "127.0.0.1", port: Int = 0, configuration: OneSignalKitConfiguration, loopCount: Int = 1,
+            host: String = "127.0.0.1", port: Int = 0, configuration: OneSignalConfiguration, loopCount: Int = 1,
             logFile: String? = nil
         ) {
             self.host = host
@@ -40,7 +40,7 @@ public final class OneSignalKitServer: Sendable {
         self.options = options
         let log = try options.logFile.map { try BackendLog(path: $0) }
         sender = try OneSignalSender(configuration: options.configuration, log: log)
-        var api: any HTTPHandler = OneSignalKitAPI(sender: sender)
+        var api: any HTTPHandler = OneSignalAPI(sender: sender)
         if let prefix = options.unconfiguredPrefix {
             var off = options.configuration
             off.standardApp = nil
@@ -48,7 +48,7 @@ public final class OneSignalKitServer: Sendable {
             let twin = try OneSignalSender(configuration: off, log: log)
             unconfiguredSender = twin
             let configured = api
-            let unconfigured = OneSignalKitAPI(sender: twin)
+            let unconfigured = OneSignalAPI(sender: twin)
             api = ClosureHandler { request in
                 guard request.path.hasPrefix(prefix + "/") else { return await configured.handle(request) }
                 var inner = request

@@ -9,7 +9,7 @@ import Processes
 /// private mode-0700 folder of the temporary directory) instead of on the terminal, whose output CI
 /// uploads. `remove()` deletes the folder when the server stops; the folder's owner file
 /// (`OwnedTemporaryDirectory`) lets a later start remove it after a `kill -9`.
-struct GeneratedKeyFile {
+struct GeneratedKeyFile: Sendable {
     let path: String
     private let directory: String
 

@@ -22,7 +22,7 @@ struct ReferenceProcess {
     /// later by the child: when another process takes it in between (the child says so and exits with
     /// status 13), another port is chosen, up to `attempts` times. Any other failure is thrown at once.
     static func start(
-        mocks: MockSettings, users: [BackendUser], defects: Set<Defect>, ringSeconds: Int, eventRetention: Int,
+        mocks: MockSettings, users: [BackendUser], defects: Set<CallxDefect>, ringSeconds: Int, eventRetention: Int,
         log: String, cleanup: RunCleanup, executable: String = selfPath(), attempts: Int = 3,
         choosePort: () -> Int? = LoopbackPort.free
     ) async throws -> ReferenceProcess {

@@ -28,6 +28,26 @@ struct EmbeddedReference {
     /// than any other scenario's feed.
     static let eventRetention = 40
 
+    /// The backend users that play `userNames` in `runs` runs (`account`), with handles `<handlePrefix>:<userId>`.
+    static func users(runs: Int, userNames: [String], handlePrefix: String) -> [BackendUser] {
+        var users: [BackendUser] = []
+        for run in 0..<max(runs, 1) {
+            for name in userNames {
+                let a = account(name, run: run)
+                users.append(
+                    BackendUser(
+                        userId: a.userId, displayName: "User \(name.uppercased()) \(run)",
+                        handle: "\(handlePrefix):\(a.userId)", bearerToken: a.bearerToken))
+            }
+        }
+        return users
+    }
+
+    /// A target's name: `base`, and the defects switched on, by name.
+    static func name(_ base: String, defects: Set<some ReferenceDefect>) -> String {
+        base + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
+    }
+
     /// The account that plays scenario user `name` in run `run`.
     static func account(_ name: String, run: Int) -> TargetUser {
         TargetUser(userId: "u\(run)-\(name)", bearerToken: "token-u\(run)-\(name)")
@@ -36,21 +56,12 @@ struct EmbeddedReference {
     /// Starts mocks and backend with accounts for `runs` runs of `userNames`, the backend logging to
     /// `log` (a fresh file); as a child process when `asChildProcess`. Both are stopped by `cleanup`.
     static func start(
-        defects: Set<Defect>, runs: Int, userNames: [String], log: String? = nil, asChildProcess: Bool = false,
+        defects: Set<CallxDefect>, runs: Int, userNames: [String], log: String? = nil, asChildProcess: Bool = false,
         restartInstance: Bool = false, cleanup: RunCleanup
     ) async throws -> EmbeddedReference {
-        var users: [BackendUser] = []
-        for run in 0..<max(runs, 1) {
-            for name in userNames {
-                let a = account(name, run: run)
-                users.append(
-                    BackendUser(
-                        userId: a.userId, displayName: "User \(name.uppercased()) \(run)",
-                        handle: "callx:\(a.userId)", bearerToken: a.bearerToken))
-            }
-        }
         return try await start(
-            defects: defects, users: users, ringSeconds: ringSeconds, accounts: { account($0, run: $1) }, log: log,
+            defects: defects, users: users(runs: runs, userNames: userNames, handlePrefix: "callx"),
+            ringSeconds: ringSeconds, accounts: { account($0, run: $1) }, log: log,
             asChildProcess: asChildProcess, restartInstance: restartInstance, cleanup: cleanup)
     }
 
@@ -60,7 +71,7 @@ struct EmbeddedReference {
     /// wired to the same mocks becomes `restartTarget` (logging to `restartLog(log)`). All are stopped by
     /// `cleanup`.
     static func start(
-        defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
+        defects: Set<CallxDefect>, users: [BackendUser], ringSeconds: Int,
         accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String? = nil,
         asChildProcess: Bool = false, eventRetention: Int = EmbeddedReference.eventRetention,
         restartInstance: Bool = false, cleanup: RunCleanup
@@ -87,7 +98,7 @@ struct EmbeddedReference {
 
     /// Starts one backend instance wired to `mocks` and describes it as a target.
     private static func start(
-        mocks: MockStack, defects: Set<Defect>, users: [BackendUser], ringSeconds: Int,
+        mocks: MockStack, defects: Set<CallxDefect>, users: [BackendUser], ringSeconds: Int,
         accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?, log: String?,
         asChildProcess: Bool, eventRetention: Int, cleanup: RunCleanup
     ) async throws -> (Target, BackendLifecycle?) {
@@ -96,9 +107,7 @@ struct EmbeddedReference {
             if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
             try? FileManager.default.removeItem(atPath: log)
         }
-        let name =
-            "embedded reference backend"
-            + (defects.isEmpty ? "" : " (defects: \(defects.map(\.name).sorted().joined(separator: ", ")))")
+        let name = Self.name("embedded reference backend", defects: defects)
         var capabilities: Set<Capability> = [
             .faults, .sandbox, .shortRing, .pushSignals, .mediaSession, .eventRetention, .restart, .answerEndpoint,
             .idempotency,

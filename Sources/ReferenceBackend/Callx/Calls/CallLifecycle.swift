@@ -74,9 +74,9 @@ public enum CallTransition: Sendable, Equatable {
 /// The call lifecycle and answer arbitration as a pure state machine: ringing → accepted →
 /// ended, or ringing → ended. No I/O; the store applies the result in one transaction.
 public struct CallLifecycle: Sendable {
-    public var defects: Set<Defect>
+    public var defects: Set<CallxDefect>
 
-    public init(defects: Set<Defect> = []) { self.defects = defects }
+    public init(defects: Set<CallxDefect> = []) { self.defects = defects }
 
     /// Applies `command` to `call` at time `nowMs`.
     public func apply(_ command: CallCommand, to call: CallRecord, nowMs: Int64) -> CallTransition {

@@ -25,7 +25,7 @@ public final class CallService: Sendable {
         self.lifecycle = CallLifecycle(defects: configuration.defects)
     }
 
-    var defects: Set<Defect> { configuration.defects }
+    var defects: Set<CallxDefect> { configuration.defects }
 
     // MARK: Running operations
 

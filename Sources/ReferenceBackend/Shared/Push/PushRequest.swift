@@ -63,9 +63,9 @@ public struct PushMessageSettings: Sendable {
 /// Builds the provider request for an outbox job at the moment of sending.
 public struct PushMessageBuilder: Sendable {
     public var settings: PushMessageSettings
-    public var defects: Set<Defect>
+    public var defects: Set<CallxDefect>
 
-    public init(settings: PushMessageSettings, defects: Set<Defect> = []) {
+    public init(settings: PushMessageSettings, defects: Set<CallxDefect> = []) {
         self.settings = settings
         self.defects = defects
     }

@@ -69,7 +69,7 @@ public final class PushWorker: Sendable {
         self.log = log
     }
 
-    private var defects: Set<Defect> { service.configuration.defects }
+    private var defects: Set<CallxDefect> { service.configuration.defects }
 
     // MARK: Running
 
