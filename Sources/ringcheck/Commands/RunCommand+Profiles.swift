@@ -2,16 +2,16 @@ import Conformance
 import Foundation
 
 extension RunCommand {
-    /// `--profile all`: every registered reference's profile, its whole suite against its embedded
+    /// `--profile all`: every reference kit's profile, its whole suite against its embedded
     /// reference, reports in `<report-dir>/<profile>/`; one verdict line per profile, and the worst exit code.
     func runEveryProfile() async throws -> ExitCode {
         var verdicts: [(name: String, code: ExitCode)] = []
-        for reference in ProfileReferences.all {
-            let name = reference.profile.name
+        for kit in ReferenceKits.all {
+            let name = kit.name
             var one = self
             one.allProfiles = false
             one.profileName = name
-            one.suitePath = ParsedArguments.resolvedSuite(reference.profile.suiteDirectory)
+            one.suitePath = ParsedArguments.resolvedSuite(kit.profile.suiteDirectory)
             one.reportDir = reportDir + "/" + name
             let code: ExitCode
             do { code = try await one.run() } catch let error as ConfigurationError {
