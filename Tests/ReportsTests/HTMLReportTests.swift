@@ -33,7 +33,10 @@ import Testing
         let html = HTMLReport.render(F.mixed)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("<h2>MUST requirements</h2>") && html.contains("<h2>SHOULD requirements</h2>"))
-        #expect(html.contains("<td class=\"id\">CALLX-APNS-5</td><td><span class=\"badge r-fail\">fail</span></td>"))
+        #expect(
+            html.contains(
+                "<td class=\"id\">CALLX-APNS-5</td><td class=\"verdict-cell\"><span class=\"badge r-fail\">fail</span></td>"
+            ))
         #expect(html.contains("r-notEvidenced"))
         #expect(html.contains("non-conformant <span>exit 1</span>"))
         #expect(html.contains("<td>+30ms</td><td>push</td><td>b-phone</td><td>call.invited rev 1"))

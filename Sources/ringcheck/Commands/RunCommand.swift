@@ -369,7 +369,7 @@ struct RunCommand: RingcheckCommand {
             let r = ScenarioResult.combining(attempts)
             await record.record(r)
             guard showConsole else { return }
-            progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style))
+            progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style, strict: strict))
         }
         ticker?.cancel()
         progress.stop()
