@@ -48,7 +48,7 @@ enum ReportWording {
     /// 10 h after the run ended)`. Digits inside a longer word or number (a token, an ID) are left alone.
     static func withDates(_ text: String, now: Date) -> String {
         // A quoted number (`"1796607735"`, a header value) gets its date after the closing quote.
-        replacing(#"(?<![0-9A-Za-z_.-])("?)([0-9]{13}|[0-9]{10})(\1)(?![0-9A-Za-z_])"#, in: text) { groups in
+        replacing(#"(?<![0-9A-Za-z_.-])("?)([0-9]{13}|[0-9]{10})(\1)(?![0-9A-Za-z_]|\.[0-9])"#, in: text) { groups in
             let digits = groups[2]
             guard let value = Int64(digits) else { return groups[0] }
             let seconds = digits.count == 13 ? Double(value) / 1000 : Double(value)

@@ -107,4 +107,54 @@ import Testing
         let passing = F.run([F.scenario("a.b", .pass, requirements: [])])
         #expect(ConsoleReport.verdictLine(passing, style: Self.plain) == "Verdict: conformant (exit 0)")
     }
+
+    /// One scenario whose defect two checks saw (the step's expectation and the invariant on every push):
+    /// every report shows the requirement once, the second check named on one line.
+    @Test func aOneScenarioRunPrintsADefectOnce() {
+        let step = CheckFailure(
+            requirement: "CALLX-APNS-5", level: .must, check: "scenarios[0].steps[1] expectPush to b-phone",
+            expected: "1 call.invited push(es)",
+            actual: "0 matching push(es); headers.apns-expiration: got \"1796155155\"")
+        let invariant = CheckFailure(
+            requirement: "CALLX-APNS-5", level: .must,
+            check: "invariant headers.apns-expiration on every push and event",
+            expected: "\"0\"", actual: "\"1796155155\"")
+        let run = F.run([
+            F.scenario("payload.apns-invitation", .fail, requirements: ["CALLX-APNS-5"], failures: [step, invariant])
+        ])
+        let console = ConsoleReport.summary(run, style: Self.plain)
+        #expect(console.components(separatedBy: "CALLX-APNS-5 failed in").count == 2, "\(console)")
+        #expect(console.contains("── MUST CALLX-APNS-5 failed in 1 scenario: step 2 expectPush to b-phone"))
+        #expect(console.contains("   also failed by: headers.apns-expiration, checked on every push and event\n"))
+        let md = MarkdownReport.render(run)
+        #expect(md.components(separatedBy: "CALLX-APNS-5** failed in").count == 2, "\(md)")
+        #expect(md.contains("- also failed by: headers.apns-expiration, checked on every push and event\n"))
+        let html = HTMLReport.render(run)
+        #expect(html.components(separatedBy: "CALLX-APNS-5 failed in").count == 2)
+        // The check that failed in more scenarios stands for the group.
+        let wider = F.run([
+            F.scenario("a.one", .fail, requirements: ["CALLX-APNS-5"], failures: [step, invariant]),
+            F.scenario("a.two", .fail, requirements: ["CALLX-APNS-5"], failures: [invariant]),
+        ])
+        let both = ConsoleReport.summary(wider, style: Self.plain)
+        #expect(both.contains("── MUST CALLX-APNS-5 failed in 2 scenarios: headers.apns-expiration, checked on every"))
+        // It failed in the group's first scenario only, which the group already names.
+        #expect(both.contains("also failed by: step 2 expectPush to b-phone\n   also in: a.two\n"))
+    }
+
+    /// A push's type is read wherever the body keeps it, whatever the profile calls its member.
+    @Test func aPushTypeNeedsNoProfileName() {
+        #expect(ConsoleReport.messageType(["aps": [:] as [String: Any], "acme": ["type": "ring"]]) == "ring")
+        #expect(ConsoleReport.messageType(["callx": ["type": "call.invited"]]) == "call.invited")
+        #expect(ConsoleReport.messageType(["message": ["data": ["type": "incoming_call"]]]) == "incoming_call")
+        #expect(ConsoleReport.messageType(["type": "wake"]) == "wake")
+        // Two members naming different types: no guess.
+        #expect(ConsoleReport.messageType(["a": ["type": "x"], "b": ["type": "y"]]) == nil)
+        let capture: [String: Any] = [
+            "mock": "apns", "authority": "api.push.apple.com",
+            "json": ["aps": [:] as [String: Any], "dial": ["type": "ring"]],
+        ]
+        let text = String(decoding: try! JSONSerialization.data(withJSONObject: capture), as: UTF8.self)
+        #expect(ConsoleReport.pushFacts(text) == "api.push.apple.com, ring")
+    }
 }
