@@ -105,14 +105,17 @@ public enum JUnitReport {
         case .fail, .flaky:
             let first = s.failures.first { $0.level == .must } ?? s.failures.first
             let message =
-                first.map { f in "\(f.requirement ?? "unattributed") (\(f.level.rawValue)): \(f.check)" }
+                first.map { f in
+                    "\(f.requirement ?? "unattributed") (\(f.level.rawValue)): \(ReportWording.check(f.check))"
+                }
                 ?? "failed without a recorded check"
             let prefix = s.status == .flaky ? "flaky (\(s.passedAttempts)/\(s.attempts) passed): " : ""
             let must = s.failures.contains { $0.level == .must }
             if s.isWarning(strict: result.strict) {
                 return .skipped("SHOULD warning (does not fail the run): " + prefix + message)
             }
-            return .failure(type: must ? "MUST" : "SHOULD", message: prefix + message, text: failureText(s))
+            return .failure(
+                type: must ? "MUST" : "SHOULD", message: prefix + message, text: failureText(s, now: result.finishedAt))
         }
     }
 
@@ -140,7 +143,9 @@ public enum JUnitReport {
         lines.append("requirements: " + reqs.joined(separator: ", "))
         if !s.tags.isEmpty { lines.append("tags: " + s.tags.joined(separator: ", ")) }
         lines.append("status: " + s.status.name)
-        if case .skipped = outcome(s, result), s.status.isFailure { lines.append(failureText(s)) }
+        if case .skipped = outcome(s, result), s.status.isFailure {
+            lines.append(failureText(s, now: result.finishedAt))
+        }
         if !s.timeline.isEmpty {
             lines.append("timeline:")
             lines += s.timeline.map {
@@ -150,13 +155,15 @@ public enum JUnitReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Every failure with expected, actual and evidence, then the re-run command.
-    static func failureText(_ s: ScenarioResult) -> String {
+    /// Every failure with its rule (`must be: …`), the actual value (Unix times dated) and evidence, then
+    /// the re-run command.
+    static func failureText(_ s: ScenarioResult, now: Date) -> String {
         var lines: [String] = []
         for f in s.failures {
-            lines.append("[\(f.level.rawValue)] \(f.requirement ?? "unattributed"): \(f.check)")
-            lines.append("  expected: \(f.expected)")
-            lines.append("  actual:   \(f.actual)")
+            let rule = ReportWording.rule(f.level, expected: f.expected)
+            lines.append("[\(f.level.rawValue)] \(f.requirement ?? "unattributed"): \(ReportWording.check(f.check))")
+            lines.append("  \(rule.label) \(rule.text)")
+            lines.append("  actual: \(ReportWording.withDates(f.actual, now: now))")
             for e in f.evidence {
                 lines.append("  evidence (\(e.kind.rawValue)): \(e.title)")
                 lines += e.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }

@@ -68,7 +68,10 @@ import Testing
             ))
         let md = MarkdownReport.render(run)
         #expect(md.contains("- must be: \"0\" — actual: \(ReportText.markdownCell(dated))"))
-        for text in [console, html, md] {
+        let junit = JUnitReport.failureText(run.scenarios[0], now: run.finishedAt)
+        #expect(
+            junit.contains("[MUST] CALLX-APNS-5: step 2 expectPush to b-phone\n  must be: \"0\"\n  actual: \(dated)"))
+        for text in [console, html, md, junit] {
             #expect(!text.contains("scenarios[0]") && !text.contains("expected: ") && !text.contains("<th>expected"))
         }
     }
