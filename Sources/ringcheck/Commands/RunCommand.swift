@@ -28,7 +28,8 @@ struct RunCommand: RingcheckCommand {
             --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
             suite (built into ringcheck, or $RINGCHECK_SUITES/NAME; --suite picks another), its embedded reference and its defects. --profile all runs every
             profile's suite against its embedded reference, one verdict line per profile (reports in
-            <report-dir>/NAME/), and exits with the worst. A target file may say 'profile: NAME'.
+            <report-dir>/NAME/, a combined junit.xml and summary.md in <report-dir>), and exits with the
+            worst. A target file may say 'profile: NAME'.
 
             With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
             describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,

@@ -85,7 +85,7 @@ struct RunSession {
             let r = ScenarioResult.combining(attempts)
             await record.record(r)
             guard showConsole else { return }
-            progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style))
+            progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style, strict: command.strict))
         }
         ticker?.cancel()
         progress.stop()
