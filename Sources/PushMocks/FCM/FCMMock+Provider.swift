@@ -1,4 +1,5 @@
 import HTTP
+import Signing
 
 extension MockProviderID {
     public static let fcm = MockProviderID("fcm")
@@ -6,7 +7,7 @@ extension MockProviderID {
 
 extension PushChannel {
     /// FCM HTTP v1 messages.
-    public static let fcm = PushChannel("fcm", provider: .fcm)
+    public static let fcm = PushChannel("fcm", carrier: FCMMock.self)
 }
 
 extension ImpersonatedHost {
@@ -28,7 +29,34 @@ extension FCMMock: MockProvider {
 
     public static let id = MockProviderID.fcm
     public static let channels = [PushChannel.fcm]
-    public var listener: MockListener { MockListener(name: "google") }
+    public static let listeners = [MockListener(name: "google")]
+
+    /// Shaped like a real FCM registration token: `<22 chars>:APA91b<134 chars>`.
+    public static func newDeviceToken(for channel: PushChannel) -> String {
+        SecureRandom.alphanumeric(22, uppercaseOnly: false) + ":APA91b"
+            + SecureRandom.alphanumeric(134, uppercaseOnly: false)
+    }
+    /// What the mock does not refuse as an invalid registration token.
+    public static func isWellFormedDeviceToken(_ token: String, for channel: PushChannel) -> Bool {
+        !token.isEmpty && token.utf8.count <= 4096 && token.utf8.allSatisfy(FCMMessageValidator.isTokenByte)
+    }
+    /// The message's target (`token`, or the `fid` firebase-admin 7.x sends).
+    public static func deviceToken(of capture: Capture) -> String? { capture.fcmTarget?.value }
+    public static func realHost(of capture: Capture) -> String { ImpersonatedHost.fcm.name }
+    /// 404 `UNREGISTERED`, 400 `INVALID_ARGUMENT` (and 410 or 400 with APNs' `BadDeviceToken`, as the
+    /// engine always counted them).
+    public static func meansTokenGone(_ answer: FaultResponse) -> Bool {
+        switch answer.status ?? 0 {
+        case 410, 404: return true
+        case 400: return answer.errorCode == FCMErrorCode.invalidArgument.rawValue || answer.reason == "BadDeviceToken"
+        default: return false
+        }
+    }
+    public static let displayName = "FCM"
+
+    public func consoleLines(_ s: MockSettings) -> (endpoints: [String], credentials: [String]) {
+        ([MockConsole.line("FCM HTTP v1", "\(s.fcmURL)/v1/projects/\(s.fcmProjectID)/messages:send")], [])
+    }
 
     /// The FCM API's paths: `/v1/…`.
     public func claims(_ request: HTTPRequest) -> Bool { request.path.hasPrefix("/v1/") }
