@@ -34,21 +34,32 @@ import Testing
         }
     }
 
-    @Test func theGivenPortsAreTheListenersPorts() async throws {
+    /// The settings variable of each listener, in the order of the spellings below.
+    static let urls = [
+        "RINGCHECK_APNS_URL", "RINGCHECK_APNS_SANDBOX_URL", "RINGCHECK_FCM_URL", "RINGCHECK_ONESIGNAL_URL",
+        "RINGCHECK_CONTROL_URL",
+    ]
+
+    @Test(arguments: [
+        ["--port apns=P0", "--port apnsSandbox=P1", "--port fcm=P2", "--port onesignal=P3", "--port=control=P4"],
+        ["--port apns=P0", "--port apnsSandbox=P1", "--port oauth=P2", "--port onesignal=P3", "--port control=P4"],
+        ["--apns-port P0", "--apns-sandbox-port P1", "--google-port P2", "--onesignal-port P3", "--control-port P4"],
+    ])
+    func theGivenPortsAreTheListenersPorts(spellings: [String]) async throws {
         let dir = TemporaryDirectory(prefix: "ringcheck-mocks-port")
         // Ports free a moment ago (held, then let go): the mocks take them.
-        let ports = try (0..<3).map { _ in try MockStackOccupiedPort(listening: false).port }
+        let ports = try (0..<5).map { _ in try MockStackOccupiedPort(listening: false).port }
+        var arguments = spellings.joined(separator: " ")
+        for (i, port) in ports.enumerated() { arguments = arguments.replacingOccurrences(of: "P\(i)", with: "\(port)") }
         let mocks = try MockStackCommandProcess(
-            [
-                "--port", "fcm=\(ports[0])", "--onesignal-port", "\(ports[1])", "--port", "apns=\(ports[2])",
-                "--env-file", "mocks.env",
-            ], directory: dir)
+            arguments.split(separator: " ").map(String.init) + ["--env-file", "mocks.env"], directory: dir)
         #expect(await mocks.waitForFile("mocks.env"), "\(mocks.stdout)\(mocks.stderr)")
         let env = MockStackCommandProcess.parseEnvFile(
             try String(contentsOfFile: dir.file("mocks.env"), encoding: .utf8))
-        #expect(env["RINGCHECK_FCM_URL"] == "https://127.0.0.1:\(ports[0])", "\(env)")
-        #expect(env["RINGCHECK_ONESIGNAL_URL"] == "https://127.0.0.1:\(ports[1])", "\(env)")
-        #expect(env["RINGCHECK_APNS_URL"] == "https://127.0.0.1:\(ports[2])", "\(env)")
+        for (name, port) in zip(Self.urls, ports) {
+            let scheme = name == "RINGCHECK_CONTROL_URL" ? "http" : "https"
+            #expect(env[name] == "\(scheme)://127.0.0.1:\(port)", "\(name) after \(arguments): \(env)")
+        }
         mocks.send(SIGTERM)
         #expect(await mocks.exited(within: 30) == 0)
     }
