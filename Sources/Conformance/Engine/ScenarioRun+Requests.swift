@@ -67,7 +67,7 @@ extension ScenarioRun {
         environment: VirtualDevice.Environment?
     ) -> PreparedRequest {
         var body: [(key: String, value: JSONValue)] = [("token", token), ("appId", appId)]
-        if d.kind == .apnsVoip {
+        if d.kind.hasEnvironments {
             body.append(("apnsEnvironment", .string((environment ?? .production).rawValue)))
         }
         let path = TargetRoutes.fill(

@@ -172,7 +172,7 @@ public actor ScenarioRun {
         }
         var deviceValues: [(key: String, value: JSONValue)] = []
         for d in scenario.devices {
-            let token = d.kind == .apnsVoip ? RandomText.hex(bytes: 32) : RandomText.fcmToken()
+            let token = d.kind.newDeviceToken()
             let identity = DeviceIdentity(
                 name: d.name, user: d.user, kind: d.kind, environment: d.environment,
                 installationId: "\(runTag)-\(d.name)", tokens: [token])
@@ -212,8 +212,7 @@ public actor ScenarioRun {
 
     /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one).
     func registerWithMocks(token: String, device: DeviceIdentity) {
-        let env: APNsEnvironment? =
-            device.kind == .apnsVoip ? (device.environment == .sandbox ? .sandbox : .production) : nil
+        let env: APNsEnvironment? = device.kind.hasEnvironments ? device.environment ?? .production : nil
         engine.mocks.providers.registry.register(token: token, environment: env, atMs: nowMs)
     }
 
@@ -315,7 +314,7 @@ enum RandomText {
     }
 
     /// Shaped like a real FCM registration token: `<22 chars>:APA91b<134 chars>`.
-    static func fcmToken() -> String { alphanumeric(22) + ":APA91b" + alphanumeric(134) }
+    static func fcmToken() -> String { PushChannel.fcm.newDeviceToken() }
 
     static func uuid() -> String {
         let h = Array(hex(bytes: 16))
