@@ -6,8 +6,11 @@ import Reports
 
 /// A profile for tests of the extension point: reads pushes as Callx does and borrows its `create`,
 /// adds a `probe` step (a request step: `GET` of a path, its status judged) and a `countPushes` step, and has one invariant
-/// (every judged push was accepted by its provider) charged to `invariantRequirement`.
+/// (every judged push was accepted by its provider) charged to `invariantRequirement`. Its own state
+/// (`ProbeRunState`) keeps the paths its probes sent, which its invariants note.
 struct ProbeProfile: Profile {
+    typealias RunState = ProbeRunState
+
     var name: String { "probe" }
     var summary: String { "test profile" }
     var stepKeywords: [String] { ["probe", "countPushes", "create"] }
@@ -47,6 +50,7 @@ struct ProbeProfile: Profile {
     func pushView(_ capture: Capture) -> PushView? { CallxProfile().pushView(capture) }
 
     func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+        run.note("probe sent \(run.probe.paths.count) request(s)")
         let refused = run.judgedCaptures().filter { !$0.outcome.isAccepted }
         guard !refused.isEmpty else { return [] }
         return [
@@ -55,6 +59,19 @@ struct ProbeProfile: Profile {
                 check: "probe invariant", expected: "every push accepted",
                 actual: "\(refused.count) refused", evidence: [])
         ]
+    }
+}
+
+/// What the probe profile keeps of one run: the path of every probe it sent (alone or in a race).
+struct ProbeRunState: ProfileRunState {
+    var paths: [String] = []
+}
+
+extension ScenarioRun {
+    /// The probe profile's state of this run.
+    var probe: ProbeRunState {
+        get { profileStates[ProbeProfile.self] }
+        _modify { yield &profileStates[ProbeProfile.self] }
     }
 }
 
@@ -69,6 +86,7 @@ struct ProbeStep: ProfileStep, Equatable {
         let who = try run.identity(actor)
         let request = PreparedRequest(
             actor: who.label, method: "GET", path: try run.resolver.string(path), credentials: who.user.authHeaders)
+        run.probe.paths.append(request.path)
         let expect = status.map { ResponseExpectation(status: [$0], requirement: "CALLX-SEC-1") }
         return (request, RequestOptions(save: save, expect: expect))
     }

@@ -55,6 +55,8 @@ import Testing
             o.status == .pass,
             "\(o.status.name) \(o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" })")
         #expect(o.timeline.contains { $0.summary.contains("b-phone got 1 push(es)") })
+        // The probe's own state kept its three requests (one alone, two raced) until its invariants read it.
+        #expect(o.timeline.contains { $0.summary == "probe sent 3 request(s)" })
         // Both raced probes went out together, and the push is on the timeline as the profile reads it.
         #expect(o.raceSpreadsMs.count == 1)
         #expect(o.timeline.contains { $0.kind == .push && $0.summary.hasPrefix("apns call.invited rev ") })

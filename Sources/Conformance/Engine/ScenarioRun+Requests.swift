@@ -21,6 +21,9 @@ public struct PreparedRequest: Sendable {
     /// The installation the actor acts from (a user's is its event feed's): a target that places the
     /// installation on an operation the reference design sends without one gets this one.
     var actorInstallation: String? = nil
+    /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
+    /// answer: a request that starts a call names it (Callx's create); nil claims none.
+    var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
 }
 
 extension ScenarioRun {
@@ -32,10 +35,8 @@ extension ScenarioRun {
     ) {
         switch actor {
         case .user(let name):
-            guard let user = users[name], let feed = feeds[name] else {
-                throw HarnessStop(message: "unknown user '\(name)'")
-            }
-            return (name, user, feed.installationId, false)
+            guard let user = users[name] else { throw HarnessStop(message: "unknown user '\(name)'") }
+            return (name, user, userInstallationId(name), false)
         case .device(let name):
             guard let d = devices[name], let user = users[d.user] else {
                 throw HarnessStop(message: "unknown device '\(name)'")
@@ -222,11 +223,9 @@ extension ScenarioRun {
         return ex
     }
 
-    /// Remembers the call a create of this scenario names (as sent, and as the backend answered).
+    /// Makes the calls the answer to `canonical` starts the run's own (`PreparedRequest.claimedCalls`).
     func noteOwnCall(_ canonical: PreparedRequest, _ ex: Exchange) {
-        guard canonical.operation == .create else { return }
-        if let id = canonical.body?["callId"]?.stringValue { ownCalls.insert(id) }
-        if let id = ex.json?["callId"]?.stringValue { ownCalls.insert(id) }
+        for id in canonical.claimedCalls?(ex) ?? [] { claimCall(id) }
     }
 
     func recordResponse(_ ex: Exchange) {

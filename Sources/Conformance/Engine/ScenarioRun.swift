@@ -22,16 +22,6 @@ struct DeviceIdentity: Sendable {
     var token: String { tokens.last ?? "" }
 }
 
-/// The events one reader (a user, or a device's installation) has read from the feed.
-struct FeedState {
-    var installationId: String
-    var user: String
-    var cursor: String?
-    var events: [JSONValue] = []
-    var eventIds: Set<String> = []
-    var consumed: Set<Int> = []
-}
-
 /// One HTTP request a step sends, before and after. Public so that a profile can observe it
 /// (`Profile.observeResponse`); its members are the engine's own.
 public struct Exchange: Sendable {
@@ -78,23 +68,17 @@ public actor ScenarioRun {
     /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
     var userInstallations: [String: DeviceIdentity] = [:]
     var resolver = ValueResolver(saved: [:])
-    var feeds: [String: FeedState] = [:]
     var consumedPushes: Set<Int> = []
     var failures: [CheckFailure] = []
     var timeline: [TimelineItem] = []
     var raceSpreads: [Double] = []
-    var snapshots: [String: JSONValue] = [:]
-    /// What the engine observed of each call, for the invariants.
-    var calls: [String: CallTimeline] = [:]
     /// The calls this scenario created: only their pushes and events are judged by the invariants (a
     /// target's fixed accounts are shared, so a feed and a device also see other scenarios' calls).
     var ownCalls: Set<String> = []
-    /// Media credential values the backend issued: none may travel in a push.
-    var mediaCredentials: [String] = []
     var harnessError: String?
-    /// What a profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent), by
-    /// profile name; only that profile reads it.
-    var profileState: [String: any Sendable] = [:]
+    /// What each profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent),
+    /// typed by its profile: `profileStates[DialStackProfile.self]` is a `DialStackRunState`.
+    var profileStates = ProfileRunStates()
     var finished = false
 
     init(engine: ScenarioEngine, scenario: Scenario, run: Int, accountIndex: Int? = nil) {
@@ -179,10 +163,6 @@ public actor ScenarioRun {
             devices[d.name] = identity
             registerWithMocks(token: token, device: identity)
             deviceValues.append((d.name, deviceJSON(identity)))
-            feeds[d.name] = FeedState(installationId: identity.installationId, user: d.user)
-        }
-        for name in scenario.allUsers {
-            feeds[name] = FeedState(installationId: "\(runTag)-\(name)-feed", user: name)
         }
         resolver.saved["devices"] = .object(deviceValues)
         resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
@@ -200,6 +180,9 @@ public actor ScenarioRun {
         }
         try await registerFeedInstallations()
     }
+
+    /// The installation scenario user `name` acts from (and reads its feed with) when no device acts.
+    func userInstallationId(_ name: String) -> String { "\(runTag)-\(name)-feed" }
 
     func deviceJSON(_ d: DeviceIdentity) -> JSONValue {
         var m: [(key: String, value: JSONValue)] = [

@@ -8,6 +8,9 @@ import Reports
 /// the engine's internal API (`ScenarioRun`'s `send`, `record`, `note`, `fail`, `resolver`, `devices`,
 /// `users`, `engine.mocks`, … and `ScenarioDecoder`'s `d`, `value`, `actor`, `device`, …).
 public protocol Profile: Sendable {
+    /// What the profile keeps of one scenario run (`ProfileRunState`), in `ScenarioRun.profileStates[Self.self]`;
+    /// `NoRunState` when it keeps nothing.
+    associatedtype RunState: ProfileRunState = NoRunState
     /// `callx`, `dialstack`, … (the `--profile` value, suite.yaml's `profile:`, a target file's `profile:`).
     var name: String { get }
     /// One line for help and reports.
@@ -36,11 +39,16 @@ public protocol Profile: Sendable {
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
+    /// Undoes what a run on a target's fixed accounts left on the backend beyond its devices' tokens (which
+    /// the engine deletes first), so that the next scenario on the same accounts starts clean (Callx: ends
+    /// the calls left unfinished). Never judged, not on the timeline. The default does nothing.
+    func cleanUp(in run: isolated ScenarioRun) async
 }
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
+    public func cleanUp(in run: isolated ScenarioRun) async {}
 }
 
 /// A step a profile adds (`create`, `sendWebhook`, …): decoded by its profile, run by the engine.

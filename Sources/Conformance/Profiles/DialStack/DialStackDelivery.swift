@@ -17,8 +17,10 @@ struct DialStackDelivery: Sendable, Equatable {
     var status: Int?
 }
 
-/// What the DialStack profile keeps of one scenario run (`ScenarioRun.profileState["dialstack"]`).
-struct DialStackRunState: Sendable {
+/// What the DialStack profile keeps of one scenario run (`DialStackProfile.RunState`).
+public struct DialStackRunState: ProfileRunState {
+    public init() {}
+
     var deliveries: [DialStackDelivery] = []
 
     /// The scenario user a known event is addressed to, by event ID (a redelivery keeps its first delivery's).
@@ -28,7 +30,7 @@ struct DialStackRunState: Sendable {
 extension ScenarioRun {
     /// The DialStack profile's state of this run.
     var dialStack: DialStackRunState {
-        get { profileState[DialStackProfile.profileName] as? DialStackRunState ?? DialStackRunState() }
-        set { profileState[DialStackProfile.profileName] = newValue }
+        get { profileStates[DialStackProfile.self] }
+        _modify { yield &profileStates[DialStackProfile.self] }
     }
 }

@@ -7,6 +7,8 @@ import Reports
 /// devices with the customer backend under test; the backend must verify each signature over the raw body and
 /// wake every device of `data.user_id` with an APNs VoIP push or a high-priority FCM data message.
 public struct DialStackProfile: Profile {
+    public typealias RunState = DialStackRunState
+
     /// The profile's name (`--profile dialstack`, suite.yaml's `profile:`).
     static let profileName = "dialstack"
 

@@ -6,6 +6,8 @@ import Reports
 /// run the kit's helpers (push to a user, broadcast, VoIP push) through operations the target maps, plays
 /// OneSignal with the mock (its audience set per scenario) and judges every request that reached it.
 public struct OneSignalProfile: Profile {
+    public typealias RunState = OneSignalRunState
+
     /// The profile's name (`--profile onesignal`, suite.yaml's `profile:`).
     static let profileName = "onesignal"
 

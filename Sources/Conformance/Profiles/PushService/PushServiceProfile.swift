@@ -7,6 +7,8 @@ import Reports
 /// alert token and a PushKit VoIP token, an Android device with an FCM token); the service must deliver calls as
 /// VoIP pushes and high-priority FCM data messages, notifications as alerts, and count what the providers did.
 public struct PushServiceProfile: Profile {
+    public typealias RunState = PushServiceRunState
+
     /// The profile's name (`--profile push-service`, suite.yaml's `profile:`).
     static let profileName = "push-service"
 
