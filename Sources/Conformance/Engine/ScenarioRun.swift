@@ -168,15 +168,7 @@ public actor ScenarioRun {
         resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
         resolver.saved["run"] = ["tag": .string(runTag), "uuid": .string(RandomText.uuid())]
         for d in scenario.devices where d.registered {
-            let request = try registerRequest(
-                RegisterTokenStep(device: d.name, options: RequestOptions()))
-            let exchange = await send(request)
-            guard exchange.isSuccess else {
-                throw HarnessStop(
-                    message:
-                        "registering \(d.name)'s token failed: \(exchange.status.map(String.init) ?? exchange.error ?? "?")"
-                )
-            }
+            try await engine.profile.registerDevice(d, in: self)
         }
         try await registerFeedInstallations()
     }

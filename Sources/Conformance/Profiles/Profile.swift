@@ -43,12 +43,20 @@ public protocol Profile: Sendable {
     /// the engine deletes first), so that the next scenario on the same accounts starts clean (Callx: ends
     /// the calls left unfinished). Never judged, not on the timeline. The default does nothing.
     func cleanUp(in run: isolated ScenarioRun) async
+    /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
+    /// the first step, as its app would at install; throws `HarnessStop` when the backend refuses. The
+    /// default registers its token through the target's token registration
+    /// (`ScenarioRun.registerToken(ofDevice:)`, the request a `registerToken` step sends).
+    func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws
 }
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
     public func cleanUp(in run: isolated ScenarioRun) async {}
+    public func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws {
+        try await run.registerToken(ofDevice: device.name)
+    }
 }
 
 /// A step a profile adds (`create`, `sendWebhook`, …): decoded by its profile, run by the engine.
