@@ -49,13 +49,13 @@ struct ProbeProfile: Profile {
 
     func pushView(_ capture: Capture) -> PushView? { CallxProfile().pushView(capture) }
 
-    func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+    func invariantFailures(with run: isolated any RunContext) async -> [CheckFailure] {
         run.note("probe sent \(run.probe.paths.count) request(s)")
         let refused = run.judgedCaptures().filter { !$0.outcome.isAccepted }
         guard !refused.isEmpty else { return [] }
         return [
             CheckFailure(
-                requirement: invariantRequirement, level: run.engine.level(invariantRequirement),
+                requirement: invariantRequirement, level: run.level(invariantRequirement),
                 check: "probe invariant", expected: "every push accepted",
                 actual: "\(refused.count) refused", evidence: [])
         ]
@@ -67,7 +67,7 @@ struct ProbeRunState: ProfileRunState {
     var paths: [String] = []
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The probe profile's state of this run.
     var probe: ProbeRunState {
         get { profileStates[ProbeProfile.self] }
@@ -82,7 +82,7 @@ struct ProbeStep: ProfileStep, Equatable {
     var save: String?
     var keyword: String { "probe" }
 
-    func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+    func request(with run: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
         let who = try run.identity(actor)
         let request = PreparedRequest(
             actor: who.label, method: "GET", path: try run.resolver.string(path), credentials: who.user.authHeaders)
@@ -91,8 +91,8 @@ struct ProbeStep: ProfileStep, Equatable {
         return (request, RequestOptions(save: save, expect: expect))
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        guard let (request, options) = try request(in: run) else { return }
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
+        guard let (request, options) = try request(with: run) else { return }
         try await run.sendAndJudge(request, options, step: step)
     }
 }
@@ -102,9 +102,9 @@ struct CountPushesStep: ProfileStep, Equatable {
     var atLeast: Int
     var keyword: String { "countPushes" }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let d = try run.device(device)
-        let n = run.engine.mocks.log.captures { ScenarioRun.capture($0, isFor: d) }.count
+        let n = run.captures(for: d).count
         run.note("\(device) got \(n) push(es)")
         if n < atLeast {
             try run.fail(

@@ -30,7 +30,7 @@ extension ScenarioRun {
     // MARK: Who acts
 
     /// The account and installation an actor uses, and its label in reports.
-    func identity(_ actor: StepActor) throws -> (
+    public func identity(_ actor: StepActor) throws -> (
         label: String, user: TargetUser, installationId: String, isDevice: Bool
     ) {
         switch actor {
@@ -45,7 +45,7 @@ extension ScenarioRun {
         }
     }
 
-    func user(_ name: String) throws -> TargetUser {
+    public func user(_ name: String) throws -> TargetUser {
         guard let u = users[name] else { throw HarnessStop(message: "unknown user '\(name)'") }
         return u
     }
@@ -161,7 +161,7 @@ extension ScenarioRun {
                     headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
             )
         case .profile(let p):
-            guard let prepared = try p.base.request(in: self) else {
+            guard let prepared = try p.base.request(with: self) else {
                 throw HarnessStop(message: "\(step.kind) is not a request step")
             }
             return prepared
@@ -209,7 +209,7 @@ extension ScenarioRun {
         return ex
     }
 
-    func send(_ canonical: PreparedRequest) async -> Exchange {
+    public func send(_ canonical: PreparedRequest) async -> Exchange {
         let p = wire(canonical)
         record(.request, p.actor, "\(p.method) \(p.path)", p.body?.serialized())
         let result: Result<ClientResponse, Error>
@@ -241,7 +241,7 @@ extension ScenarioRun {
     }
 
     /// The exchange as evidence text, credentials redacted.
-    func evidence(_ ex: Exchange) -> EvidenceItem {
+    public func evidence(_ ex: Exchange) -> EvidenceItem {
         var text = "\(ex.method) \(ex.path)\n"
         for (n, v) in ex.headers { text += "\(n): \(v)\n" }
         if let body = ex.body { text += "\n\(body.serialized())\n" }
@@ -256,20 +256,9 @@ extension ScenarioRun {
             text: text)
     }
 
-    /// Sends a request step's request and judges the answer by its options: what a profile's request
-    /// step does when it needs nothing more.
-    @discardableResult
-    func sendAndJudge(_ request: PreparedRequest, _ options: RequestOptions, step: ScenarioStep) async throws
-        -> Exchange
-    {
-        let exchange = await send(request)
-        try judge(exchange, options, step: step, inRace: false)
-        return exchange
-    }
-
     // MARK: Judging a response
 
-    func judge(_ ex: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws {
+    public func judge(_ ex: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws {
         let what = "\(step.path) \(step.step.kind) by \(ex.actor)"
         guard let status = ex.status else {
             throw HarnessStop(message: "\(what): the backend did not answer (\(ex.error ?? "?"))")

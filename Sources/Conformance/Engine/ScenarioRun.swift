@@ -11,7 +11,7 @@ struct HarnessStop: Error {
 }
 
 /// A virtual device of one scenario run: a fresh installation with its own push token.
-struct DeviceIdentity: Sendable {
+public struct DeviceIdentity: Sendable {
     var name: String
     var user: String
     var kind: VirtualDevice.Kind
@@ -42,14 +42,14 @@ public struct Exchange: Sendable {
 }
 
 /// The state of one scenario run: accounts, devices, saved values, what was consumed, and what was found.
-/// Public so that a profile's steps and invariants can run on it; its members are the engine's own.
-public actor ScenarioRun {
+/// Public so that a profile's steps and invariants can run on it (`RunContext` is the part they use).
+public actor ScenarioRun: RunContext {
     let engine: ScenarioEngine
     let scenario: Scenario
     let run: Int
     /// Picks the accounts: the run number, or the slot it holds of a target's fixed accounts.
     let accountIndex: Int
-    let runTag: String
+    public let runTag: String
     let started = ContinuousClock.now
     /// The wall clock at the start, to place pushes (stamped with wall-clock arrival) on the timeline.
     let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
@@ -67,7 +67,7 @@ public actor ScenarioRun {
     /// (`registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
     /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
     var userInstallations: [String: DeviceIdentity] = [:]
-    var resolver = ValueResolver(saved: [:])
+    public var resolver = ValueResolver(saved: [:])
     var consumedPushes: Set<Int> = []
     var failures: [CheckFailure] = []
     var timeline: [TimelineItem] = []
@@ -78,7 +78,7 @@ public actor ScenarioRun {
     var harnessError: String?
     /// What each profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent),
     /// typed by its profile: `profileStates[DialStackProfile.self]` is a `DialStackRunState`.
-    var profileStates = ProfileRunStates()
+    public var profileStates = ProfileRunStates()
     var finished = false
 
     init(engine: ScenarioEngine, scenario: Scenario, run: Int, accountIndex: Int? = nil) {
@@ -88,6 +88,12 @@ public actor ScenarioRun {
         self.accountIndex = accountIndex ?? run
         runTag = "r\(run)-" + RandomText.alphanumeric(6).lowercased()
     }
+
+    // MARK: The run's world (`RunContext`)
+
+    public nonisolated var target: Target { engine.target }
+    public nonisolated var mocks: MockStack { engine.mocks }
+    public nonisolated var client: HTTPClient { engine.client }
 
     // MARK: Running
 
@@ -114,7 +120,7 @@ public actor ScenarioRun {
         }
         if Task.isCancelled { return false }
         recordJudgedPushes()
-        failures += await engine.profile.invariantFailures(in: self)
+        failures += await engine.profile.invariantFailures(with: self)
         finished = true
         return true
     }
@@ -239,30 +245,32 @@ public actor ScenarioRun {
         case .wait(let d):
             try await Task.sleep(for: .milliseconds(d.milliseconds))
         case .profile(let p):
-            try await p.base.perform(s, in: self)
+            try await p.base.perform(s, with: self)
         }
     }
 
     // MARK: Failures and the timeline
+
+    public func level(_ requirement: String?) -> RequirementLevel { engine.level(requirement) }
 
     var elapsedMs: Double {
         let d = ContinuousClock.now - started
         return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
-    var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    public var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String, _ detail: String? = nil) {
+    public func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String, _ detail: String?) {
         timeline.append(TimelineItem(atMs: elapsedMs, kind: kind, actor: actor, summary: summary, detail: detail))
     }
 
-    func note(_ text: String) { record(.note, "ringcheck", text) }
+    public func note(_ text: String) { record(.note, "ringcheck", text) }
 
     /// Charges a failed check to `requirement`. A check that names no requirement only waits for what
     /// later steps need: when it fails, the scenario cannot go on, so it stops as a harness error and its
     /// requirements are inconclusive (never an unattributed failure).
-    func fail(
-        _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem] = []
+    public func fail(
+        _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem]
     ) throws {
         guard let requirement else {
             throw HarnessStop(

@@ -43,13 +43,13 @@ public struct NoRunState: ProfileRunState {
 
 /// Every profile's state of one run, each under its profile's type: `states[P.self]` is a
 /// `P.RunState`, made fresh on first use (a profile may borrow another's step, whose state then lives
-/// beside its own). Only the engine's run holds one.
-struct ProfileRunStates: Sendable {
+/// beside its own). Only the engine's run holds one (`RunContext.profileStates`).
+public struct ProfileRunStates: Sendable {
     private var boxes: [ObjectIdentifier: any ProfileRunState] = [:]
 
     /// Profile `profile`'s state. Each box is stored under its profile's type as that profile's
     /// `RunState`, so the cast always succeeds; a missing box is a fresh state.
-    subscript<P: Profile>(_ profile: P.Type) -> P.RunState {
+    public subscript<P: Profile>(_ profile: P.Type) -> P.RunState {
         get { boxes[ObjectIdentifier(profile)] as? P.RunState ?? P.RunState() }
         _modify {
             let key = ObjectIdentifier(profile)

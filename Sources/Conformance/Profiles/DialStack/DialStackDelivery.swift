@@ -27,7 +27,7 @@ public struct DialStackRunState: ProfileRunState {
     func user(ofEvent id: String) -> String? { deliveries.first { $0.eventId == id }?.user }
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The DialStack profile's state of this run.
     var dialStack: DialStackRunState {
         get { profileStates[DialStackProfile.self] }

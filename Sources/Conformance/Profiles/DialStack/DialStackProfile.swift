@@ -33,7 +33,7 @@ public struct DialStackProfile: Profile {
     /// APNs and FCM captures, read by their call fields (`dialstack.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { DialStackPush(capture)?.view }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.dialStackInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.dialStackInvariantFailures()
     }
 }

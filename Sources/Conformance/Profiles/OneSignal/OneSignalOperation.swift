@@ -68,7 +68,7 @@ public struct OneSignalRunState: ProfileRunState {
     }
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The OneSignal profile's state of this run.
     var oneSignal: OneSignalRunState {
         get { profileStates[OneSignalProfile.self] }
@@ -83,7 +83,7 @@ extension ScenarioRun {
     func oneSignalCaptures() -> [Capture] {
         let tag = runTag
         let state = oneSignal
-        return engine.mocks.log.captures { c in
+        return mocks.log.captures { c in
             c.mock == .onesignal && state.names(String(decoding: c.body, as: UTF8.self), tag: tag)
         }
     }

@@ -40,7 +40,7 @@ public struct OneSignalProfile: Profile {
     /// The profile's devices are OneSignal's, not ringcheck's: no APNs or FCM capture is its push.
     public func pushView(_ capture: Capture) -> PushView? { nil }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.oneSignalInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.oneSignalInvariantFailures()
     }
 }

@@ -12,14 +12,14 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
 
     var keyword: String { count == nil ? "expectNoOneSignal" : "expectOneSignal" }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        let deadline = run.nowMs + Int64(durationMs)
-        var seen = run.oneSignalCaptures()
-        while run.nowMs < deadline {
+    func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        let deadline = context.nowMs + Int64(durationMs)
+        var seen = context.oneSignalCaptures()
+        while context.nowMs < deadline {
             if let count, seen.count >= count { return }
             if count == nil && !seen.isEmpty { break }
             try await Task.sleep(nanoseconds: 50_000_000)
-            seen = run.oneSignalCaptures()
+            seen = context.oneSignalCaptures()
         }
         let evidence = seen.prefix(5).map { c in
             EvidenceItem(
@@ -28,12 +28,12 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
         }
         if let count {
             guard seen.count < count else { return }
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(step.path) expectOneSignal",
                 expected: "\(count) OneSignal request(s) within \(durationMs) ms", actual: "\(seen.count)",
                 evidence: Array(evidence))
         } else if !seen.isEmpty {
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(step.path) expectNoOneSignal", expected: "no OneSignal request",
                 actual: "\(seen.count) request(s) reached OneSignal", evidence: Array(evidence))
         }
