@@ -27,7 +27,7 @@ extension ScenarioRun {
     }
 
     /// Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
-    func recordJudgedPushes() {
+    public func recordJudgedPushes() {
         for c in judgedCaptures() where !timelinePushes.contains(c.sequence) {
             timelinePushes.insert(c.sequence)
             timeline.append(

@@ -191,6 +191,13 @@ public actor ScenarioRun: RunContext {
         return .object(m)
     }
 
+    public func addToken(_ token: String, toDevice name: String) throws {
+        guard var d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
+        d.tokens.append(token)
+        devices[name] = d
+        registerWithMocks(token: token, device: d)
+    }
+
     /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one).
     func registerWithMocks(token: String, device: DeviceIdentity) {
         let env: APNsEnvironment? =
@@ -210,11 +217,7 @@ public actor ScenarioRun: RunContext {
             try judge(exchange, options, step: s, inRace: false)
             if case .registerToken(let r) = s.step, exchange.isSuccess, let tokenValue = r.token {
                 let token = try resolver.string(tokenValue)
-                if var d = devices[r.device], !d.tokens.contains(token) {
-                    d.tokens.append(token)
-                    devices[r.device] = d
-                    registerWithMocks(token: token, device: d)
-                }
+                if devices[r.device]?.tokens.contains(token) == false { try addToken(token, toDevice: r.device) }
             }
         case .expectPush(let e):
             try await expectPush(e, step: s)

@@ -6,8 +6,8 @@ import Reports
 /// reads, its default push type, its invariants and its own per-run state (`RunState`). The engine knows
 /// a profile only through this protocol and the `Profiles.all` list. A profile's steps and invariants
 /// reach the run through `RunContext` (send, record, note, fail, values, users, devices, mocks,
-/// captures, time, its own state); the Callx and push-service profiles, older than it, still take the
-/// whole `ScenarioRun` (`perform(_:in:)`, `invariantFailures(in:)`) until they move to it.
+/// captures, time, its own state); the Callx profile, older than it, still takes the whole `ScenarioRun`
+/// (`perform(_:in:)`, `invariantFailures(in:)`) until it moves to it.
 ///
 /// ```swift
 /// struct PagerProfile: Profile {

@@ -77,6 +77,11 @@ public protocol RunContext: Actor {
     func judgedCaptures() -> [Capture]
     /// Makes call `id` the scenario's own: the pushes that name it are judged.
     func claimCall(_ id: String)
+    /// Puts every judged push not yet there on the timeline, at its arrival (the engine does so after the
+    /// steps; a profile whose invariants claim calls first does so after claiming).
+    func recordJudgedPushes()
+    /// Gives scenario device `name` one more token (the mocks accept it; a push to it is the device's).
+    func addToken(_ token: String, toDevice name: String) throws
 
     // MARK: The timeline and the verdict
 

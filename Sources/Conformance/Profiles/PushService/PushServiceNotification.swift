@@ -80,7 +80,7 @@ public struct PushServiceRunState: ProfileRunState {
     var notifications: [PushServiceNotification] = []
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The push-service profile's state of this run.
     var pushService: PushServiceRunState {
         get { profileStates[PushServiceProfile.self] }

@@ -37,7 +37,7 @@ public struct PushServiceProfile: Profile {
     /// APNs and FCM captures, read by the seed's payload keys (`pushService.type`, `pushService.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { PushServicePush(capture)?.view }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.pushServiceInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.pushServiceInvariantFailures()
     }
 }
