@@ -62,9 +62,12 @@ struct ProbeProfile: Profile {
     }
 }
 
-/// What the probe profile keeps of one run: the path of every probe it sent (alone or in a race).
+/// What the probe profile keeps of one run: the path of every probe it sent (alone or in a race). It names
+/// them as report secrets, standing in for what a real profile's state hides (Callx's media credentials):
+/// reports show them shortened.
 struct ProbeRunState: ProfileRunState {
     var paths: [String] = []
+    var reportSecrets: [String] { paths }
 }
 
 extension RunContext {
