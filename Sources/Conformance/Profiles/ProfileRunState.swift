@@ -15,14 +15,14 @@
 ///     // …
 /// }
 ///
-/// extension ScenarioRun {
+/// extension RunContext {
 ///     /// The pager profile's state of this run.
 ///     var pager: PagerRunState {
 ///         get { profileStates[PagerProfile.self] }
 ///         _modify { yield &profileStates[PagerProfile.self] }
 ///     }
 /// }
-/// // In a step: run.pager.pagesSent.append(id)
+/// // In a step: context.pager.pagesSent.append(id)
 /// ```
 public protocol ProfileRunState: Sendable {
     /// The state at the start of a run.
