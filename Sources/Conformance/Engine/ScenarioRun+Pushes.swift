@@ -55,7 +55,7 @@ extension ScenarioRun {
         }
     }
 
-    func device(_ name: String) throws -> DeviceIdentity {
+    public func device(_ name: String) throws -> DeviceIdentity {
         guard let d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
         return d
     }
