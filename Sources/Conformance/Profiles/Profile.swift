@@ -36,11 +36,40 @@ public protocol Profile: Sendable {
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
+    // MARK: The profile's part of a target file
+
+    /// The top-level keys of a target file this profile owns (DialStack's `webhook`): the engine accepts
+    /// them beside its own and hands them to `decodeTargetFile(_:into:decoder:)`. None by default.
+    var targetFileKeys: [String] { get }
+    /// Decodes the profile's keys of a target file (`section`, which holds those the file gives) into its
+    /// own configuration, which `TargetFile.profileConfiguration` and `Target.profileConfiguration` carry.
+    /// Called for every target file, whichever profile it runs (a key is read wherever it is given);
+    /// `file.profile` says which. Problems go to `decoder.d` with the node's mark and the field; the profile
+    /// may add to `file` what the engine keeps (a generated secret in `lifecycle.environment`, a capability).
+    /// Nil (the default) when the file gives nothing for the profile.
+    func decodeTargetFile(_ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder)
+        -> (any ProfileConfiguration)?
+    /// Whether a target file of this profile must list `users:` (false for a profile that signs in as no
+    /// user and makes its IDs per run). True by default.
+    var targetNeedsUsers: Bool { get }
+    /// The commented lines `ringcheck init-target`'s template shows for the profile, after the `profile:`
+    /// line (each ending in a newline). None by default.
+    var targetFileTemplate: String { get }
+    /// The capabilities the profile's scenarios may need beyond the engine's (`Capability.known` is their
+    /// union). None by default.
+    var capabilities: [Capability] { get }
 }
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
+    public var targetFileKeys: [String] { [] }
+    public func decodeTargetFile(
+        _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
+    ) -> (any ProfileConfiguration)? { nil }
+    public var targetNeedsUsers: Bool { true }
+    public var targetFileTemplate: String { "" }
+    public var capabilities: [Capability] { [] }
 }
 
 /// A step a profile adds (`create`, `sendWebhook`, …): decoded by its profile, run by the engine.
@@ -63,6 +92,10 @@ public protocol ProfileStep: Sendable {
     /// engine registers those users' installations before the first step, as an app registers its push
     /// token before it reads its feed. None by default.
     var feedReaders: [String] { get }
+    /// Why the step cannot run against `target` (Callx's video `create` against a target without
+    /// `videoCalls`: "creates a video call, and …"), after the step's path in the scenario's reason for
+    /// being not applicable; nil (the default) when it can.
+    func notApplicableReason(on target: Target) -> String?
     /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
     func isEqual(to other: any ProfileStep) -> Bool
 }
@@ -72,6 +105,7 @@ extension ProfileStep {
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }
     public var feedReaders: [String] { [] }
+    public func notApplicableReason(on target: Target) -> String? { nil }
 }
 
 extension ProfileStep where Self: Equatable {
