@@ -74,7 +74,7 @@ public actor ScenarioRun {
     /// what deleteToken names and the clean-up deletes.
     var registrations: [String: [TokenRegistration]] = [:]
     /// The installations of users whose feed the scenario reads, registered at set-up like a device's
-    /// (`registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
+    /// (a profile's `prepare(in:)`: Callx's `registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
     /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
     var userInstallations: [String: DeviceIdentity] = [:]
     var resolver = ValueResolver(saved: [:])
@@ -198,7 +198,7 @@ public actor ScenarioRun {
                 )
             }
         }
-        try await registerFeedInstallations()
+        try await engine.profile.prepare(in: self)
     }
 
     func deviceJSON(_ d: DeviceIdentity) -> JSONValue {

@@ -36,6 +36,20 @@ public protocol Profile: Sendable {
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
+    /// The answer a step is judged by, from the one the backend gave to `request` (Callx: a create, answer
+    /// or end whose mapped answer carries no snapshot is completed by a follow-up get). Called for every
+    /// answer a step gets, after it is on the timeline. The default returns `exchange`.
+    func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, in run: isolated ScenarioRun) async
+        -> Exchange
+    /// Runs after the engine registered the scenario's devices, before the first step (Callx: registers
+    /// the installations whose event feeds the scenario reads). Throws `HarnessStop` when the scenario
+    /// cannot start. The default does nothing.
+    func prepare(in run: isolated ScenarioRun) async throws
+    /// Runs after a scenario on fixed accounts, once the engine deleted its devices' tokens: leaves the
+    /// accounts as the next scenario needs them (Callx: ends the calls the scenario left unfinished).
+    /// Never judged, not on the timeline. The default does nothing.
+    func cleanUp(in run: isolated ScenarioRun) async
+
     // MARK: The profile's part of a target file
 
     /// The top-level keys of a target file this profile owns (DialStack's `webhook`): the engine accepts
@@ -63,6 +77,11 @@ public protocol Profile: Sendable {
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
+    public func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, in run: isolated ScenarioRun)
+        async -> Exchange
+    { exchange }
+    public func prepare(in run: isolated ScenarioRun) async throws {}
+    public func cleanUp(in run: isolated ScenarioRun) async {}
     public var targetFileKeys: [String] { [] }
     public func decodeTargetFile(
         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
