@@ -61,6 +61,18 @@ public protocol Profile: Sendable {
     /// `file.profile` says which. Problems go to `decoder.d` with the node's mark and the field; the profile
     /// may add to `file` what the engine keeps (a generated secret in `lifecycle.environment`, a capability).
     /// Nil (the default) when the file gives nothing for the profile.
+    ///
+    /// ```swift
+    /// extension ProbeProfile {
+    ///     var targetFileKeys: [String] { ["probeKey"] }
+    ///     func decodeTargetFile(
+    ///         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
+    ///     ) -> (any ProfileConfiguration)? {
+    ///         guard let e = section["probeKey"] else { return nil }
+    ///         return decoder.d.nonEmptyString(e.value, "probeKey").map { ProbeTargetConfiguration(apiKey: $0) }
+    ///     }
+    /// }
+    /// ```
     func decodeTargetFile(_ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder)
         -> (any ProfileConfiguration)?
     /// Whether a target file of this profile must list `users:` (false for a profile that signs in as no
