@@ -1,6 +1,5 @@
 import Foundation
 import JSON
-import PushMocks
 
 extension LoadDriver {
     // MARK: One call
@@ -15,6 +14,9 @@ extension LoadDriver {
         let callee = callees[calleeIndex]
         let phones = devices[calleeIndex]
         let callId = RandomText.uuid()
+        judge.open(
+            callId, feeds: [callerFeeds[callerIndex]] + phones.map(\.installationId),
+            invitationTokens: Set(phones.map { $0.token.lowercased() }))
         var body: JSONValue = [
             "callId": .string(callId), "calleeUserId": .string(callee.userId),
             "operationId": .string(Self.operationId()),
@@ -24,7 +26,8 @@ extension LoadDriver {
         }
         let create = await perform(.create, callId: callId, as: caller, body: body)
         guard create.succeeded else {
-            recorder.callFinished(nil, failure: "create \(callId): \(HistoryChecker.describe(create))")
+            recorder.callFinished(failure: "create \(callId): \(HistoryChecker.describe(create))")
+            judge.close(callId, record: nil)
             return
         }
         let call = LoadCall(
@@ -37,7 +40,10 @@ extension LoadDriver {
         if retries && index % plan.retryEvery == 0 {
             await perform(.create, callId: callId, as: caller, body: body, isRetry: true)
         }
-        if !(await invitations(callId, phones)) {
+        if mocks != nil,
+            !(await judge.waitForInvitations(
+                callId, count: phones.count, timeout: .milliseconds(Int64(plan.waitLimitSeconds * 1000))))
+        {
             recorder.problem("call \(callId): not every device's invitation reached the mocks within the wait limit")
         }
         switch script {
@@ -76,7 +82,8 @@ extension LoadDriver {
         var recorded = call
         recorded.expiresAtMs = create.expiresAtMs
         await perform(.get, callId: callId, as: caller)
-        recorder.callFinished(recorded, failure: failure)
+        recorder.callFinished(failure: failure)
+        judge.close(callId, record: recorded)
     }
 
     /// Whether the driver retries creates and answers with the same operationId (the target declares `idempotency`).
@@ -117,22 +124,5 @@ extension LoadDriver {
             try? await Task.sleep(for: .milliseconds(250))
         }
         return "call \(callId) was still not ended \(LoadFigures.format(plan.waitLimitSeconds)) s after its expiry"
-    }
-
-    /// Waits until each device's invitation for the call reached the mocks (within the wait limit);
-    /// whether all did. Without mocks in play there is nothing to wait for.
-    func invitations(_ callId: String, _ phones: [VirtualCallee]) async -> Bool {
-        guard let log = mocks?.log else { return true }
-        let tokens = Set(phones.map { $0.token.lowercased() })
-        let found = await log.waitFor(
-            count: phones.count,
-            matching: { c in
-                guard let token = c.deviceToken ?? c.fcmTarget?.value, tokens.contains(token.lowercased()) else {
-                    return false
-                }
-                let callx = PushMatchDocument.callx(c)
-                return callx?["callId"]?.stringValue == callId && callx?["type"]?.stringValue == "call.invited"
-            }, timeout: .milliseconds(Int64(plan.waitLimitSeconds * 1000)))
-        return found.count >= phones.count
     }
 }

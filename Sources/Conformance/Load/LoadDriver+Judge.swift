@@ -4,36 +4,15 @@ import PushMocks
 extension LoadDriver {
     // MARK: Judging
 
-    /// The history of the run, checked with `HistoryChecker` and every push and event with the profile's
-    /// invariants, and the figures.
-    func judge(
-        bookmark: Int, drained: Bool, startedAtMs: Int64, callSeconds: Double, totalSeconds: Double,
-        samples: [ProcessSample]
-    ) -> LoadResult {
+    /// The calls not judged yet, then the report: the verdict from every call's history (`HistoryChecker`)
+    /// and its pushes and events (the profile's invariants), and the figures.
+    func judgeRun(
+        drained: Bool, startedAtMs: Int64, callSeconds: Double, totalSeconds: Double, samples: [ProcessSample]
+    )
+        -> LoadResult
+    {
+        let found = judge.judgeAll(drained: drained)
         let s = recorder.snapshot
-        let callIds = Set(s.calls.map(\.callId))
-        let captures =
-            mocks?.log.captures(where: { c in
-                c.sequence > bookmark && c.mock != .oauth
-                    && PushMatchDocument.callx(c)?["callId"]?.stringValue.map(callIds.contains) == true
-            }) ?? []
-        let installations = Dictionary(
-            devices.flatMap { $0 }.map { ($0.token.lowercased(), $0.installationId) }, uniquingKeysWith: { a, _ in a })
-        let pushes = captures.map { c -> LoadPush in
-            let callx = PushMatchDocument.callx(c)
-            let token = (c.deviceToken ?? c.fcmTarget?.value ?? "").lowercased()
-            return LoadPush(
-                sequence: c.sequence, callId: callx?["callId"]?.stringValue ?? "",
-                device: installations[token] ?? Redaction.shortToken(token), type: callx?["type"]?.stringValue ?? "?",
-                eventId: callx?["eventId"]?.stringValue, revision: Self.revision(callx?["revision"]),
-                issuedAtMs: callx?["issuedAtMs"]?.epochMsValue, arrivalMs: c.arrivalMs, accepted: c.outcome.isAccepted)
-        }
-        let history = LoadHistory(
-            calls: s.calls, operations: s.operations, pushes: pushes, feeds: s.feeds, feedsDrained: drained,
-            inFlightMarginMs: inFlightMarginMs)
-        let historyViolations = HistoryChecker.check(history)
-        let invariants = invariantFindings(captures: captures, events: s.rawEvents, callIds: callIds, history: history)
-
         var inconclusive: String?
         if s.finished == 0 {
             inconclusive = "no call was placed"
@@ -45,68 +24,34 @@ extension LoadDriver {
         let endpoints = LoadOperation.Kind.allCases.compactMap {
             LatencyFigures(name: $0.rawValue, histogram: s.latencies[$0] ?? LatencyHistogram())
         }
+        let verdict = LoadReport.verdict(
+            history: found.history, invariants: found.invariants, inconclusive: inconclusive)
         let report = LoadReport(
-            verdict: LoadReport.verdict(history: historyViolations, invariants: invariants, inconclusive: inconclusive),
-            profile: "callx", target: target.name, plan: plan.summary, rate: plan.rate, concurrency: plan.concurrency,
+            verdict: verdict, exitCode: verdict.exitCode, profile: "callx", target: target.name, plan: plan.summary,
+            rate: plan.rate, concurrency: plan.concurrency,
             startedAtMs: startedAtMs, callSeconds: callSeconds, totalSeconds: totalSeconds, callsStarted: s.started,
             callsFinished: s.finished, callsFailed: s.failedCalls,
             scripts: Dictionary(s.scripts.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { a, _ in a }),
             callsPerSecond: callSeconds > 0 ? Double(s.finished) / callSeconds : 0,
             requests: s.latencies.values.map(\.count).reduce(0, +), transportErrors: s.transportErrors,
-            pushes: pushes.count, invitations: pushes.filter(\.isInvitation).count, endpoints: endpoints,
-            pushLatency: Self.pushLatency(history),
+            pushes: found.pushes, invitations: found.invitations, endpoints: endpoints,
+            pushLatency: [
+                LatencyFigures(name: "invitation (from create)", histogram: found.invitationLatency),
+                LatencyFigures(name: "stop signal (from answer/end)", histogram: found.stopSignalLatency),
+            ].compactMap { $0 },
             resources: watched.flatMap { ResourceFigures(process: $0, samples: samples) },
-            historyViolations: historyViolations, invariantViolations: invariants, problems: s.problems,
+            historyViolations: found.history, invariantViolations: found.invariants, problems: s.problems,
             inconclusiveReason: inconclusive)
-        return LoadResult(report: report, history: history)
+        return LoadResult(report: report)
     }
 
     /// How long an invitation's send may begin after the driver knew the call stopped ringing.
-    var inFlightMarginMs: Int64 { 1000 }
+    static var inFlightMarginMs: Int64 { 1000 }
 
-    /// The profile's invariants (`InvariantChecker`, as every scenario of the suite applies them) over
-    /// every push for the run's calls and every event the feeds returned for them.
-    func invariantFindings(captures: [Capture], events: [ObservedEvent], callIds: Set<String>, history: LoadHistory)
-        -> [LoadInvariantFinding]
-    {
-        guard let mocks else { return [] }
-        let own = events.filter { $0.json["callId"]?.stringValue.map(callIds.contains) ?? true }
-        var timelines: [String: CallTimeline] = [:]
-        for (id, call) in history.calls { timelines[id] = CallTimeline(callId: id, expiresAtMs: call.expiresAtMs) }
-        for op in history.operations where op.succeeded {
-            guard var t = timelines[op.callId] else { continue }
-            if op.state == "accepted" {
-                t.answeredObservedAtMs = min(t.answeredObservedAtMs ?? op.completeMs, op.completeMs)
-            }
-            if op.state == "ended" { t.endedObservedAtMs = min(t.endedObservedAtMs ?? op.completeMs, op.completeMs) }
-            timelines[op.callId] = t
-        }
-        let context = InvariantContext(
-            devices: devices.flatMap { $0 }.map {
-                InvariantDevice(name: $0.installationId, kind: $0.kind, environment: $0.environment, tokens: [$0.token])
-            },
-            voipTopic: mocks.settings.apnsVoIPTopic, calls: Array(timelines.values), inFlightMarginMs: inFlightMarginMs,
-            providerSecrets: ScenarioEngine.keyLines(mocks))
-        let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
-        let inFlight = HistoryChecker.inFlightInvitations(history)
-        let violations = InvariantChecker.check(captures: captures, events: own, context: context).filter { v in
-            // An invitation whose send began before the end was in flight: the history check judged it.
-            !(v.requirementID == "CALLX-EXP-2" && v.captures.first.map(inFlight.contains) == true)
-        }
-        return violations.map { v in
-            let callId =
-                v.captures.first.flatMap { bySequence[$0] }.flatMap {
-                    PushMatchDocument.callx($0)?["callId"]?.stringValue
-                }
-                ?? v.events.first.flatMap { own.indices.contains($0) ? own[$0].json["callId"]?.stringValue : nil }
-            return LoadInvariantFinding(
-                requirementID: v.requirementID, level: v.level, callId: callId, message: v.description)
-        }
-    }
-
-    /// Push latency: an invitation from its call's first create; any other push (a stop signal) from the
-    /// earliest request that answered or ended its call and was sent before the push arrived.
-    static func pushLatency(_ h: LoadHistory) -> [LatencyFigures] {
+    /// Push latencies in `h` (milliseconds): an invitation's from its call's first create; any other push's
+    /// (a stop signal) from the earliest request that answered or ended its call and was sent before the
+    /// push arrived.
+    static func pushLatencies(_ h: LoadHistory) -> (invitations: [Double], stopSignals: [Double]) {
         var creates: [String: Int64] = [:]
         var causes: [String: [Int64]] = [:]
         for op in h.operations {
@@ -124,9 +69,6 @@ extension LoadDriver {
                 others.append(Double(p.arrivalMs - t))
             }
         }
-        return [
-            LatencyFigures(name: "invitation (from create)", values: invitations),
-            LatencyFigures(name: "stop signal (from answer/end)", values: others),
-        ].compactMap { $0 }
+        return (invitations, others)
     }
 }

@@ -56,6 +56,7 @@ extension LoadDriver {
             state: json?["state"]?.stringValue, revision: Self.revision(json?["revision"]),
             winner: json?["answeredByInstallationId"]?.stringValue, expiresAtMs: json?["expiresAtMs"]?.epochMsValue)
         recorder.record(op, latencyMs: latency)
+        judge.record(op)
         return op
     }
 
@@ -137,6 +138,7 @@ extension LoadDriver {
         let events = json["events"]?.arrayValue ?? []
         let next = json["nextCursor"]?.stringValue
         if let next { cursors.withLock { $0[feed.installation] = next } }
+        let full = !events.isEmpty && next != nil && next != cursor
         if record {
             let now = Self.wallMs()
             var entries: [FeedEntry] = FeedGap.isSignalled(json["gap"]) ? [.gap(atMs: now)] : []
@@ -150,8 +152,8 @@ extension LoadDriver {
                             answeredBy: e["answeredByInstallationId"]?.stringValue, reason: e["reason"]?.stringValue,
                             readAtMs: now)))
             }
-            recorder.feed(feed.installation, entries: entries, raw: events, atMs: now)
+            judge.feed(feed.installation, entries: entries, raw: events, atMs: now, readToEnd: !full)
         }
-        return !events.isEmpty && next != nil && next != cursor
+        return full
     }
 }

@@ -26,6 +26,8 @@ public final class LoadDriver: Sendable {
     let progress: @Sendable (LoadProgress) -> Void
     let client: HTTPClient
     let recorder = LoadRecorder()
+    /// Each call's history, judged as the call closes.
+    let judge: LoadJudge
     let stopFeeds = Mutex(false)
     let nextIndex = Mutex(0)
     /// Set by `interrupt()`: no more calls start; those in flight finish and the run is judged.
@@ -65,6 +67,20 @@ public final class LoadDriver: Sendable {
             return list
         }
         client = try target.makeClient()
+        let all = devices.flatMap { $0 }
+        judge = LoadJudge(
+            context: mocks.map { mocks in
+                InvariantContext(
+                    devices: all.map {
+                        InvariantDevice(
+                            name: $0.installationId, kind: $0.kind, environment: $0.environment, tokens: [$0.token])
+                    },
+                    voipTopic: mocks.settings.apnsVoIPTopic, inFlightMarginMs: Self.inFlightMarginMs,
+                    providerSecrets: ScenarioEngine.keyLines(mocks))
+            },
+            installations: Dictionary(
+                all.map { ($0.token.lowercased(), $0.installationId) }, uniquingKeysWith: { a, _ in a }),
+            inFlightMarginMs: Self.inFlightMarginMs, waitLimitSeconds: plan.waitLimitSeconds)
     }
 
     // MARK: Running
@@ -78,13 +94,16 @@ public final class LoadDriver: Sendable {
         if let failure = await registerDevices() {
             return LoadResult.setupFailed(failure, target: target, plan: plan, startedAtMs: startedMs)
         }
-        let bookmark = mocks?.log.lastSequence ?? 0
         for feed in allFeeds { await drain(feed, record: false) }
+        // Every push from now on is filed under its call and dropped once the call is judged.
+        mocks?.log.divert(to: { [judge] in judge.file($0) })
+        defer { mocks?.log.divert(to: nil) }
         sampler?.start()
         var callsEndedAt = ContinuousClock.now
         await withTaskGroup(of: Void.self) { readers in
             for feed in allFeeds { readers.addTask { await self.follow(feed) } }
             readers.addTask { await self.reportProgress(from: clockStart) }
+            readers.addTask { await self.judgeAsCallsClose() }
             await driveCalls(from: clockStart)
             callsEndedAt = .now
             await settle()
@@ -95,8 +114,8 @@ public final class LoadDriver: Sendable {
         for feed in allFeeds where !(await drain(feed, record: true)) { drained = false }
         let samples = await sampler?.stop() ?? []
         let callSeconds = Self.seconds(callsEndedAt - clockStart)
-        return judge(
-            bookmark: bookmark, drained: drained, startedAtMs: startedMs, callSeconds: callSeconds,
+        return judgeRun(
+            drained: drained, startedAtMs: startedMs, callSeconds: callSeconds,
             totalSeconds: Self.seconds(ContinuousClock.now - clockStart), samples: samples)
     }
 
@@ -170,6 +189,14 @@ public final class LoadDriver: Sendable {
                     started: s.started, finished: s.finished, failed: s.failed,
                     elapsedSeconds: Self.seconds(ContinuousClock.now - start), plannedCalls: plan.calls,
                     plannedSeconds: plan.durationSeconds))
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    /// Judges the calls that closed, twice a second, until the feeds are told to stop.
+    func judgeAsCallsClose() async {
+        while !stopFeeds.withLock({ $0 }) {
+            judge.judgeClosed()
             try? await Task.sleep(for: .milliseconds(500))
         }
     }

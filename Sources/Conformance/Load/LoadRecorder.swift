@@ -1,16 +1,11 @@
-import JSON
 import Synchronization
 
-/// The history as the driver records it, shared by every call task and feed reader.
+/// The run's counters and figures, shared by every call task and feed reader: a fixed size whatever the
+/// run's length (the history itself is filed per call by `LoadJudge` and dropped once judged).
 final class LoadRecorder: Sendable {
     struct State {
-        var calls: [LoadCall] = []
-        var operations: [LoadOperation] = []
         /// Each endpoint's latencies, in fixed buckets: a run of an hour keeps no more than one of a second.
         var latencies: [LoadOperation.Kind: LatencyHistogram] = [:]
-        var feeds: [String: [FeedEntry]] = [:]
-        /// The raw events, for the profile's event invariants.
-        var rawEvents: [ObservedEvent] = []
         var started = 0
         var finished = 0
         var failedCalls = 0
@@ -23,7 +18,6 @@ final class LoadRecorder: Sendable {
 
     func record(_ op: LoadOperation, latencyMs: Double) {
         state.withLock {
-            $0.operations.append(op)
             $0.latencies[op.kind, default: LatencyHistogram()].add(latencyMs)
             if op.status == nil { $0.transportErrors += 1 }
         }
@@ -40,21 +34,13 @@ final class LoadRecorder: Sendable {
         }
     }
 
-    func callFinished(_ call: LoadCall?, failure: String?) {
+    func callFinished(failure: String?) {
         state.withLock {
             $0.finished += 1
-            if let call { $0.calls.append(call) }
             if let failure {
                 $0.failedCalls += 1
                 if $0.problems.count < 20 { $0.problems.append(failure) }
             }
-        }
-    }
-
-    func feed(_ feed: String, entries: [FeedEntry], raw: [JSONValue], atMs: Int64) {
-        state.withLock {
-            $0.feeds[feed, default: []] += entries
-            $0.rawEvents += raw.map { ObservedEvent(feed: feed, json: $0, receivedAtMs: atMs) }
         }
     }
 
