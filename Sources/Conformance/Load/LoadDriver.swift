@@ -1,122 +1,104 @@
 import Foundation
-import HTTP
-import JSON
-import PushMocks
 import Synchronization
 
-/// Puts a backend under many concurrent calls and records the history: creates, invitations to
-/// several devices per callee, racing answers, cancels, declines, expiries and hang-ups at the plan's
-/// rate or concurrency, each feed read as it goes, every push the mocks capture. `run()` then judges
-/// the pushes with the profile's invariants (`InvariantChecker`) and the history with `HistoryChecker`.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Puts a backend under load with a profile's `LoadWorkload`: starts units of work at the plan's rate
+/// (or keeps its concurrency) until its duration or count, at most `maxInFlight` at once and an hour in
+/// all, while the workload's readers run beside them; reports progress; stops starting units on
+/// `interrupt()` (Ctrl-C); samples the backend's CPU and memory when it runs on this machine; and builds
+/// the report from the recorder's figures and the workload's findings. It names no profile.
 public final class LoadDriver: Sendable {
-    let target: Target
-    let mocks: MockStack?
+    let workload: any LoadWorkload
     let plan: LoadPlan
-    let callers: [TargetUser]
-    let callees: [TargetUser]
-    /// One installation per caller, registered (an APNs VoIP token) before the calls, whose feed the
-    /// run reads: a backend may refuse to serve the feed of an installation it never saw.
-    let callerInstallations: [VirtualCallee]
-    /// The installation ID of each caller's feed.
-    var callerFeeds: [String] { callerInstallations.map(\.installationId) }
-    /// The virtual devices of each callee (2 or 3: an iPhone on APNs VoIP, an Android tablet on FCM,
-    /// and for every other callee an iPad on APNs production).
-    let devices: [[VirtualCallee]]
     let watched: WatchedProcess?
     let progress: @Sendable (LoadProgress) -> Void
-    let client: HTTPClient
     let recorder = LoadRecorder()
-    /// Each call's history, judged as the call closes.
-    let judge: LoadJudge
-    let stopFeeds = Mutex(false)
+    let stopReaders = Mutex(false)
     let nextIndex = Mutex(0)
-    /// Set by `interrupt()`: no more calls start; those in flight finish and the run is judged.
+    /// Set by `interrupt()`: no more units start; those in flight finish and the run is judged.
     let interrupted = Mutex(false)
-    /// Each feed's cursor.
-    let cursors = Mutex<[String: String]>([:])
 
-    /// A driver for `target`, calling from `callers` to `callees` (at least one each, different users);
-    /// `watched` is the backend's process when it runs on this machine. `progress` is told how the run
-    /// goes about twice a second.
+    /// A driver for `workload`; `watched` is the backend's process when it runs on this machine.
+    /// `progress` is told how the run goes about twice a second.
     public init(
-        target: Target, mocks: MockStack?, plan: LoadPlan, callers: [TargetUser], callees: [TargetUser],
-        watched: WatchedProcess? = nil, progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }
-    ) throws {
-        self.target = target
-        self.mocks = mocks
+        workload: any LoadWorkload, plan: LoadPlan, watched: WatchedProcess? = nil,
+        progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }
+    ) {
+        self.workload = workload
         self.plan = plan
-        self.callers = callers
-        self.callees = callees
         self.watched = watched
         self.progress = progress
-        let prefix = VirtualCallee.freshPrefix("load")
-        let environment: VirtualDevice.Environment = target.capabilities.contains(.sandbox) ? .sandbox : .production
-        callerInstallations = callers.indices.map {
-            VirtualCallee(
-                name: "caller", kind: .apnsVoip, environment: environment, installationId: "\(prefix)-a\($0)-caller",
-                token: RandomText.hex(bytes: 32))
-        }
-        devices = callees.indices.map { i in
-            var list = VirtualCallee.pair(prefix: "\(prefix)-b\(i)", apnsEnvironment: environment)
-            if i % 2 == 0 {
-                list.append(
-                    VirtualCallee(
-                        name: "ipad", kind: .apnsVoip, environment: .production, installationId: "\(prefix)-b\(i)-ipad",
-                        token: RandomText.hex(bytes: 32)))
-            }
-            return list
-        }
-        client = try target.makeClient()
-        let all = devices.flatMap { $0 }
-        judge = LoadJudge(
-            context: mocks.map { mocks in
-                InvariantContext(
-                    devices: all.map {
-                        InvariantDevice(
-                            name: $0.installationId, kind: $0.kind, environment: $0.environment, tokens: [$0.token])
-                    },
-                    voipTopic: mocks.settings.apnsVoIPTopic, inFlightMarginMs: Self.inFlightMarginMs,
-                    providerSecrets: ScenarioEngine.keyLines(mocks))
-            },
-            installations: Dictionary(
-                all.map { ($0.token.lowercased(), $0.installationId) }, uniquingKeysWith: { a, _ in a }),
-            inFlightMarginMs: Self.inFlightMarginMs, waitLimitSeconds: plan.waitLimitSeconds)
     }
 
     // MARK: Running
 
     /// Runs the plan and judges what happened.
     public func run() async -> LoadResult {
-        defer { client.shutdown() }
+        defer { workload.shutdown() }
         let startedMs = Self.wallMs()
         let clockStart = ContinuousClock.now
         let sampler = watched.map { ProcessSampler(process: $0) }
-        if let failure = await registerDevices() {
-            return LoadResult.setupFailed(failure, target: target, plan: plan, startedAtMs: startedMs)
+        if let failure = await workload.prepare(recorder) {
+            return LoadResult.setupFailed(
+                failure, profile: workload.profile, target: workload.targetName, plan: plan, startedAtMs: startedMs)
         }
-        for feed in allFeeds { await drain(feed, record: false) }
-        // Every push from now on is filed under its call and dropped once the call is judged.
-        mocks?.log.divert(to: { [judge] in judge.file($0) })
-        defer { mocks?.log.divert(to: nil) }
         sampler?.start()
         var callsEndedAt = ContinuousClock.now
         await withTaskGroup(of: Void.self) { readers in
-            for feed in allFeeds { readers.addTask { await self.follow(feed) } }
+            readers.addTask {
+                await self.workload.follow(self.recorder, until: { self.stopReaders.withLock { $0 } })
+            }
             readers.addTask { await self.reportProgress(from: clockStart) }
-            readers.addTask { await self.judgeAsCallsClose() }
             await driveCalls(from: clockStart)
             callsEndedAt = .now
-            await settle()
-            stopFeeds.withLock { $0 = true }
+            await workload.settle()
+            stopReaders.withLock { $0 = true }
             await readers.waitForAll()
         }
-        var drained = true
-        for feed in allFeeds where !(await drain(feed, record: true)) { drained = false }
+        let found = await workload.finish(recorder)
         let samples = await sampler?.stop() ?? []
-        let callSeconds = Self.seconds(callsEndedAt - clockStart)
-        return judgeRun(
-            drained: drained, startedAtMs: startedMs, callSeconds: callSeconds,
+        return report(
+            found, startedAtMs: startedMs, callSeconds: Self.seconds(callsEndedAt - clockStart),
             totalSeconds: Self.seconds(ContinuousClock.now - clockStart), samples: samples)
+    }
+
+    /// The report: the verdict from the findings (a broken MUST is non-conformant; too few units played,
+    /// or a history not judged whole, is inconclusive) and the figures.
+    func report(
+        _ found: LoadFindings, startedAtMs: Int64, callSeconds: Double, totalSeconds: Double, samples: [ProcessSample]
+    )
+        -> LoadResult
+    {
+        let s = recorder.snapshot
+        var inconclusive: String?
+        if s.finished == 0 {
+            inconclusive = "no call was placed"
+        } else if s.failedCalls * 10 > s.started {
+            inconclusive = "\(s.failedCalls) of \(s.started) calls failed: too few were judged"
+        } else if let incomplete = found.incomplete {
+            inconclusive = incomplete
+        }
+        let verdict = LoadReport.verdict(
+            history: found.history, invariants: found.invariants, inconclusive: inconclusive)
+        let report = LoadReport(
+            verdict: verdict, exitCode: verdict.exitCode, profile: workload.profile, target: workload.targetName,
+            plan: plan.summary, rate: plan.rate, concurrency: plan.concurrency, startedAtMs: startedAtMs,
+            callSeconds: callSeconds, totalSeconds: totalSeconds, callsStarted: s.started, callsFinished: s.finished,
+            callsFailed: s.failedCalls, scripts: s.scripts,
+            callsPerSecond: callSeconds > 0 ? Double(s.finished) / callSeconds : 0,
+            requests: s.latencies.values.map(\.count).reduce(0, +), transportErrors: s.transportErrors,
+            pushes: found.pushes, invitations: found.invitations,
+            endpoints: workload.endpoints.compactMap {
+                LatencyFigures(name: $0, histogram: s.latencies[$0] ?? LatencyHistogram())
+            },
+            pushLatency: found.pushLatency,
+            resources: watched.flatMap { ResourceFigures(process: $0, samples: samples) },
+            historyViolations: found.history, invariantViolations: found.invariants, problems: s.problems,
+            inconclusiveReason: inconclusive)
+        return LoadResult(report: report)
     }
 
     /// Starts calls at the plan's rate (or keeps its concurrency) until its duration or count is reached.
@@ -138,7 +120,7 @@ public final class LoadDriver: Sendable {
                                 return i
                             }
                             guard mayStart(index) else { return }
-                            await self.runCall(index)
+                            await self.workload.run(index, self.recorder)
                         }
                     }
                 }
@@ -155,7 +137,7 @@ public final class LoadDriver: Sendable {
                 }
                 guard mayStart(index) else { break }
                 let i = index
-                group.addTask { await self.runCall(i) }
+                group.addTask { await self.workload.run(i, self.recorder) }
                 index += 1
             }
         }
@@ -170,19 +152,11 @@ public final class LoadDriver: Sendable {
         if first { recorder.problem("interrupted: no more calls were started") }
     }
 
-    var inFlight: Int { recorder.state.withLock { $0.started - $0.finished } }
+    var inFlight: Int { recorder.inFlight }
 
-    var allFeeds: [(installation: String, user: TargetUser)] {
-        var feeds = zip(callerFeeds, callers).map { (installation: $0.0, user: $0.1) }
-        for (i, list) in devices.enumerated() {
-            for d in list { feeds.append((d.installationId, callees[i])) }
-        }
-        return feeds
-    }
-
-    /// Reports progress until the feeds are told to stop.
+    /// Reports progress until the readers are told to stop.
     func reportProgress(from start: ContinuousClock.Instant) async {
-        while !stopFeeds.withLock({ $0 }) {
+        while !stopReaders.withLock({ $0 }) {
             let s = recorder.state.withLock { (started: $0.started, finished: $0.finished, failed: $0.failedCalls) }
             progress(
                 LoadProgress(
@@ -193,35 +167,11 @@ public final class LoadDriver: Sendable {
         }
     }
 
-    /// Judges the calls that closed, twice a second, until the feeds are told to stop.
-    func judgeAsCallsClose() async {
-        while !stopFeeds.withLock({ $0 }) {
-            judge.judgeClosed()
-            try? await Task.sleep(for: .milliseconds(500))
-        }
-    }
-
-    /// Waits until the mocks have been quiet for a second (pushes still in flight arrive), at most 10 s.
-    func settle() async {
-        guard let log = mocks?.log else { return }
-        var last = log.lastSequence
-        var quietSince = ContinuousClock.now
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline && ContinuousClock.now - quietSince < .seconds(1) {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = log.lastSequence
-            if now != last {
-                last = now
-                quietSince = .now
-            }
-        }
-    }
-
     // MARK: Helpers
 
-    static func wallMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    public static func wallMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    static func seconds(_ d: Duration) -> Double {
+    public static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

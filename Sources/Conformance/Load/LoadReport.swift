@@ -100,10 +100,12 @@ public struct LoadResult: Sendable {
     public var report: LoadReport
 
     /// The result of a run that could not start its calls (devices could not be registered): inconclusive.
-    static func setupFailed(_ reason: String, target: Target, plan: LoadPlan, startedAtMs: Int64) -> LoadResult {
+    static func setupFailed(_ reason: String, profile: String, target: String, plan: LoadPlan, startedAtMs: Int64)
+        -> LoadResult
+    {
         LoadResult(
             report: LoadReport(
-                verdict: .inconclusive, exitCode: Verdict.inconclusive.exitCode, profile: "callx", target: target.name,
+                verdict: .inconclusive, exitCode: Verdict.inconclusive.exitCode, profile: profile, target: target,
                 plan: plan.summary, rate: plan.rate,
                 concurrency: plan.concurrency, startedAtMs: startedAtMs, callSeconds: 0, totalSeconds: 0,
                 callsStarted: 0, callsFinished: 0, callsFailed: 0, scripts: [:], callsPerSecond: 0, requests: 0,

@@ -140,9 +140,11 @@ struct LoadCommand: RingcheckCommand {
         let progress = LoadProgressLine()
         let result: LoadResult
         do {
-            let driver = try LoadDriver(
+            let workload = try CallxLoadWorkload(
                 target: started.target, mocks: started.mocks, plan: plan, callers: started.callers,
-                callees: started.callees, watched: started.watched, progress: { progress.show($0) })
+                callees: started.callees)
+            let driver = LoadDriver(
+                workload: workload, plan: plan, watched: started.watched, progress: { progress.show($0) })
             if watching {
                 signals.callPlaced()
                 Task {

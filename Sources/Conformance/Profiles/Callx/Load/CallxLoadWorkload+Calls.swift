@@ -1,13 +1,13 @@
 import Foundation
 import JSON
 
-extension LoadDriver {
+extension CallxLoadWorkload {
     // MARK: One call
 
     /// Places call number `index` and plays its script to the end.
     func runCall(_ index: Int) async {
         let script = LoadScript.script(for: index, shortRing: target.shortRingField != nil)
-        recorder.callStarted(script)
+        recorder.unitStarted(kind: script.rawValue)
         let callerIndex = index % callers.count
         let calleeIndex = index % callees.count
         let caller = callers[callerIndex]
@@ -26,7 +26,7 @@ extension LoadDriver {
         }
         let create = await perform(.create, callId: callId, as: caller, body: body)
         guard create.succeeded else {
-            recorder.callFinished(failure: "create \(callId): \(HistoryChecker.describe(create))")
+            recorder.unitFinished(failure: "create \(callId): \(HistoryChecker.describe(create))")
             judge.close(callId, record: nil)
             return
         }
@@ -82,7 +82,7 @@ extension LoadDriver {
         var recorded = call
         recorded.expiresAtMs = create.expiresAtMs
         await perform(.get, callId: callId, as: caller)
-        recorder.callFinished(failure: failure)
+        recorder.unitFinished(failure: failure)
         judge.close(callId, record: recorded)
     }
 
@@ -114,8 +114,8 @@ extension LoadDriver {
     /// Waits past the call's expiry and reads its snapshot until it shows the call ended; the reason
     /// when it never did within the wait limit.
     func awaitExpiry(_ callId: String, _ caller: TargetUser, expiresAtMs: Int64?) async -> String? {
-        let expires = expiresAtMs ?? (Self.wallMs() + Int64(plan.shortRingSeconds) * 1000)
-        let wait = max(0, expires - Self.wallMs()) + 300
+        let expires = expiresAtMs ?? (LoadDriver.wallMs() + Int64(plan.shortRingSeconds) * 1000)
+        let wait = max(0, expires - LoadDriver.wallMs()) + 300
         try? await Task.sleep(for: .milliseconds(min(wait, Int64(plan.waitLimitSeconds * 1000))))
         let deadline = ContinuousClock.now + .milliseconds(Int64(plan.waitLimitSeconds * 1000))
         while ContinuousClock.now < deadline {

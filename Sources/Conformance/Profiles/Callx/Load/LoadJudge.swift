@@ -275,7 +275,7 @@ final class LoadJudge: Sendable {
         f.history += HistoryChecker.check(history)
         f.pushes += pushes.count
         f.invitations += pushes.filter(\.isInvitation).count
-        let latency = LoadDriver.pushLatencies(history)
+        let latency = CallxLoadWorkload.pushLatencies(history)
         for v in latency.invitations { f.invitationLatency.add(v) }
         for v in latency.stopSignals { f.stopSignalLatency.add(v) }
         guard let context else { return }
@@ -318,7 +318,7 @@ final class LoadJudge: Sendable {
         return LoadPush(
             sequence: c.sequence, callId: callx?["callId"]?.stringValue ?? "",
             device: installations[token] ?? Redaction.shortToken(token), type: callx?["type"]?.stringValue ?? "?",
-            eventId: callx?["eventId"]?.stringValue, revision: LoadDriver.revision(callx?["revision"]),
+            eventId: callx?["eventId"]?.stringValue, revision: CallxLoadWorkload.revision(callx?["revision"]),
             issuedAtMs: callx?["issuedAtMs"]?.epochMsValue, arrivalMs: c.arrivalMs, accepted: c.outcome.isAccepted)
     }
 
