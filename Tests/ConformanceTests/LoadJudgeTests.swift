@@ -57,6 +57,15 @@ import Testing
         for feed in ["a-caller", phone] { judge.feed(feed, entries: [], raw: [], atMs: 0, readToEnd: true) }
     }
 
+    /// Closes call `id` with `pushes` filed, reads its feeds, and judges it as if its grace had passed.
+    static func playAndJudge(_ judge: LoadJudge, _ id: String, pushes: [Capture]) {
+        open(judge, id)
+        for p in pushes { judge.file(p) }
+        judge.close(id, record: record(id))
+        readFeeds(judge)
+        judge.judgeClosed(now: .now + .seconds(judge.graceSeconds + 1))
+    }
+
     @Test func aClosedCallIsKeptForTheGraceThenJudgedAndDropped() {
         let judge = Self.judge()
         Self.open(judge, "c1")
@@ -89,11 +98,7 @@ import Testing
 
     @Test func anEventIdReusedByAnotherCallIsFoundAcrossJudgements() {
         let judge = Self.judge()
-        Self.open(judge, "c1")
-        judge.file(Self.push(1, call: "c1", eventId: "same", arrivalMs: 1_000))
-        judge.close("c1", record: Self.record("c1"))
-        Self.readFeeds(judge)
-        judge.judgeClosed(now: .now + .seconds(judge.graceSeconds + 1))
+        Self.playAndJudge(judge, "c1", pushes: [Self.push(1, call: "c1", eventId: "same", arrivalMs: 1_000)])
         Self.open(judge, "c2")
         judge.file(Self.push(2, call: "c2", eventId: "same", arrivalMs: 2_000))
         judge.close("c2", record: Self.record("c2"))
@@ -103,10 +108,7 @@ import Testing
 
     @Test func anInvitationArrivingAfterItsCallWasJudgedIsLate() {
         let judge = Self.judge()
-        Self.open(judge, "c1")
-        judge.close("c1", record: Self.record("c1"))
-        Self.readFeeds(judge)
-        judge.judgeClosed(now: .now + .seconds(judge.graceSeconds + 1))
+        Self.playAndJudge(judge, "c1", pushes: [])
         judge.file(Self.push(7, call: "c1", eventId: "e9", arrivalMs: 90_000))
         // A push for a call the run never placed is not the run's.
         judge.file(Self.push(8, call: "elsewhere", eventId: "e10", arrivalMs: 90_001))
