@@ -198,10 +198,20 @@ public actor ScenarioRun: RunContext {
         registerWithMocks(token: token, device: d)
     }
 
-    /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one).
-    func registerWithMocks(token: String, device: DeviceIdentity) {
+    public func setTokenKind(_ kind: DeviceRegistry.TokenKind?, ofToken token: String, device name: String) throws {
+        guard let d = devices[name], d.tokens.contains(token) else {
+            throw HarnessStop(message: "device '\(name)' holds no such token")
+        }
+        registerWithMocks(token: token, device: d, tokenKind: kind)
+    }
+
+    /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one) and what it
+    /// was issued for (the channel's token kind unless told otherwise: APNs refuses a push of the other
+    /// family to it).
+    func registerWithMocks(token: String, device: DeviceIdentity, tokenKind: DeviceRegistry.TokenKind?? = nil) {
         let env: APNsEnvironment? = device.kind.hasEnvironments ? device.environment ?? .production : nil
-        engine.mocks.providers.registry.register(token: token, environment: env, atMs: nowMs)
+        engine.mocks.providers.registry.register(
+            token: token, environment: env, atMs: nowMs, tokenKind: tokenKind ?? device.kind.tokenKind)
     }
 
     // MARK: Steps

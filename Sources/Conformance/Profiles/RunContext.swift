@@ -82,6 +82,9 @@ public protocol RunContext: Actor {
     func recordJudgedPushes()
     /// Gives scenario device `name` one more token (the mocks accept it; a push to it is the device's).
     func addToken(_ token: String, toDevice name: String) throws
+    /// Says what device `name`'s `token` was issued for, when it is not the channel's kind (push-service: an
+    /// iOS device's first token is its alert token, its PushKit token comes second); nil: any push type.
+    func setTokenKind(_ kind: DeviceRegistry.TokenKind?, ofToken token: String, device name: String) throws
 
     // MARK: The timeline and the verdict
 

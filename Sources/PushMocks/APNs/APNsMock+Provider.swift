@@ -8,7 +8,7 @@ extension MockProviderID {
 
 extension PushChannel {
     /// VoIP pushes through APNs.
-    public static let apnsVoip = PushChannel("apnsVoip", carrier: APNsMock.self, hasEnvironments: true)
+    public static let apnsVoip = PushChannel("apnsVoip", carrier: APNsMock.self, hasEnvironments: true, tokenKind: .voip)
 }
 
 extension ImpersonatedHost {

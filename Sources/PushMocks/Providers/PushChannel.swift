@@ -20,6 +20,10 @@ public struct PushChannel: RawRepresentable, Sendable, Hashable, CustomStringCon
     /// Whether a device on the channel is registered for one of the provider's environments (APNs
     /// sandbox or production; production when it names none).
     public let hasEnvironments: Bool
+    /// What a device token of the channel is issued for, when the provider tells token kinds apart (APNs:
+    /// a PushKit token for `apnsVoip`); the engine registers its devices' tokens with it, so the mock refuses
+    /// a push of the other family as the real service does.
+    public let tokenKind: DeviceRegistry.TokenKind?
 
     /// A registered channel; nil for any other name.
     public init?(rawValue: String) {
@@ -28,7 +32,11 @@ public struct PushChannel: RawRepresentable, Sendable, Hashable, CustomStringCon
     }
 
     /// A channel for a provider to declare (`PushChannel("apnsVoip", carrier: APNsMock.self, hasEnvironments: true)`).
-    public init(_ rawValue: String, carrier: any MockProvider.Type, hasEnvironments: Bool = false) {
+    public init(
+        _ rawValue: String, carrier: any MockProvider.Type, hasEnvironments: Bool = false,
+        tokenKind: DeviceRegistry.TokenKind? = nil
+    ) {
+        self.tokenKind = tokenKind
         self.rawValue = rawValue
         self.provider = carrier.id
         self.carrier = carrier

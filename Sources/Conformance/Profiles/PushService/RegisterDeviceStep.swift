@@ -20,6 +20,8 @@ struct RegisterDeviceStep: ProfileStep, Equatable {
         var known = run.pushService.devices[device]
         if known == nil {
             var voipToken: String?
+            // The first token is the app's alert token: APNs refuses a VoIP push to it.
+            if ios { try run.setTokenKind(.alert, ofToken: alertToken, device: device) }
             if ios && voip {
                 let token = RandomText.hex(bytes: 32)
                 try run.addToken(token, toDevice: device)
