@@ -29,9 +29,12 @@ extension DialStackTrigger {
             let (status, error) = await send(
                 "PUT", target.baseURL + registration.path, bearer: bearer, body: registration.body.serialized())
             let sent = "PUT \(registration.path)"
-            guard let status, (200..<300).contains(status) else {
-                let answer = status.map(String.init) ?? "no response (\(error ?? "?"))"
-                return "registering the virtual \(d.name) for \(user) failed: \(sent) → \(answer)"
+            guard let status else {
+                return "the backend at \(target.baseURL) could not be reached: \(sent) → no response (\(error ?? "?"))"
+            }
+            guard (200..<300).contains(status) else {
+                return
+                    "registering the virtual \(d.name) for \(user) failed: \(sent) → \(status) (check --bearer and --api)"
             }
             devices.append((d, user, bearer))
             emit(
