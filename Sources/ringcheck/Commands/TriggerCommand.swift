@@ -48,7 +48,7 @@ struct TriggerCommand: RingcheckCommand {
             .value("url", "URL", help: "The backend's webhook URL (http://host:port/webhooks/dialstack). Required."),
             .value(
                 "secret", "SECRET", help: "The webhook signing secret.",
-                default: "$\(ServeWakeUpReference.secretVariable)"),
+                default: "$\(Self.secretVariable)"),
             .value("user", "USER", help: "data.user_id: whose devices the event wakes. Required."),
             .value("from", "NUMBER", help: "data.from_number.", default: "+14155551234"),
             .value("to", "NUMBER", help: "data.to_number.", default: "+14155559876"),
@@ -89,6 +89,9 @@ struct TriggerCommand: RingcheckCommand {
             "ringcheck trigger dialstack --url $URL --user user-b --type call.ringing --json",
         ])
 
+    /// Where the secret comes from without --secret: the variable `serve-reference --profile dialstack` reads.
+    static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
+
     var plan: DialStackTriggerPlan
     var json: Bool
     var mockOptions = MockStack.Options()
@@ -111,12 +114,12 @@ struct TriggerCommand: RingcheckCommand {
                 message: "--url URL is required: the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack",
                 command: name)
         }
-        guard let secret = arguments.value("secret") ?? environment[ServeWakeUpReference.secretVariable],
+        guard let secret = arguments.value("secret") ?? environment[Self.secretVariable],
             !secret.isEmpty
         else {
             throw UsageError(
                 message:
-                    "--secret SECRET (or \(ServeWakeUpReference.secretVariable)) is required: DialStack signs with it",
+                    "--secret SECRET (or \(Self.secretVariable)) is required: DialStack signs with it",
                 command: name)
         }
         guard let user = arguments.value("user"), !user.isEmpty else {

@@ -196,14 +196,8 @@ extension DialStackTrigger {
         ]
     }
 
-    /// Whether `c` was sent to the virtual device `d`.
-    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool {
-        switch d.kind {
-        case .apnsVoip: return c.mock == .apns && c.deviceToken?.lowercased() == d.token.lowercased()
-        case .fcm: return c.mock == .fcm && c.fcmTarget?.value == d.token
-        default: return false
-        }
-    }
+    /// Whether `c` was sent to the virtual device `d` (as the fake caller tells its devices' pushes).
+    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool { FakeCaller.capture(c, isFor: d) }
 
     /// A device ringcheck did not register, by its shortened token.
     static func shortTarget(_ c: Capture) -> String {
