@@ -27,7 +27,7 @@ extension APNsMock {
         try authenticate(fields, credential: credential, connection: request.connectionID, nowMs: nowMs)
         tokenValid = true
         try validatePush(request, fields: fields, info: &info)
-        try validateDevice(token, nowMs: nowMs)
+        try validateDevice(token, pushType: info.effectivePushType, nowMs: nowMs)
     }
 
     /// The checks before the provider token's: method, path, header syntax, device token format.
@@ -153,7 +153,7 @@ extension APNsMock {
     }
 
     /// The last check: what the `DeviceRegistry` knows of `token` now.
-    func validateDevice(_ token: Substring?, nowMs: Int64) throws(APNsRejection) {
+    func validateDevice(_ token: Substring?, pushType: String?, nowMs: Int64) throws(APNsRejection) {
         // The token becomes a string of its own only when some device is registered.
         // Read through the optional, not bound: binding `registry` retained and released it per push.
         if let token, registry?.isEmpty == false, let device = registry?.device(String(token)) {
@@ -168,6 +168,15 @@ extension APNsMock {
                 )
             case .expired: throw APNsRejection(.expiredToken, "the token has expired")
             case .foreignSender: throw APNsRejection(.deviceTokenNotForTopic, "the token belongs to another app")
+            }
+            switch (device.tokenKind, pushType) {
+            case (.voip, let type?) where type != "voip":
+                throw APNsRejection(
+                    .deviceTokenNotForTopic, "the token is a PushKit (VoIP) token: a \(type) push cannot reach it")
+            case (.alert, "voip"):
+                throw APNsRejection(
+                    .deviceTokenNotForTopic, "the token was issued for alerts, not VoIP: a voip push cannot reach it")
+            default: break
             }
         }
     }

@@ -322,6 +322,13 @@ public struct ControlAPI: HTTPHandler {
                     let known = DeviceRegistry.Status.allCases.map(\.rawValue).joined(separator: ", ")
                     problems.append("status must be one of \(known)")
                 }
+            case "tokenKind":
+                if value == .null { break }
+                if let k = value.stringValue.flatMap(DeviceRegistry.TokenKind.init(rawValue:)) {
+                    device.tokenKind = k
+                } else {
+                    problems.append("tokenKind must be voip or alert")
+                }
             case "sinceMs":
                 if let n = value.int64Value {
                     device.sinceMs = n
@@ -329,7 +336,7 @@ public struct ControlAPI: HTTPHandler {
                     problems.append("sinceMs must be an integer")
                 }
             default:
-                problems.append("unknown field '\(key)' (known: deviceToken, environment, status, sinceMs)")
+                problems.append("unknown field '\(key)' (known: deviceToken, environment, status, sinceMs, tokenKind)")
             }
         }
         if device.token.isEmpty && !problems.contains(where: { $0.hasPrefix("deviceToken") }) {
@@ -349,6 +356,7 @@ public struct ControlAPI: HTTPHandler {
             "deviceToken": .string(device.token),
             "environment": device.environment.map { .string($0.rawValue) } ?? .null,
             "status": .string(device.status.rawValue), "sinceMs": .int(device.sinceMs),
+            "tokenKind": device.tokenKind.map { .string($0.rawValue) } ?? .null,
         ]
     }
 

@@ -18,6 +18,15 @@ public final class DeviceRegistry: Sendable {
         case foreignSender
     }
 
+    /// What an APNs token was issued for: an app gets a PushKit token for VoIP pushes and another for alerts, and
+    /// APNs refuses a push of the other family to it (400 DeviceTokenNotForTopic).
+    public enum TokenKind: String, Sendable, Codable, CaseIterable {
+        /// A PushKit token: only `voip` pushes (topic `<bundle>.voip`).
+        case voip
+        /// A UserNotifications token: alert, background and the other non-VoIP pushes, never `voip`.
+        case alert
+    }
+
     /// One known token.
     public struct Device: Sendable, Equatable {
         public var token: String
@@ -26,13 +35,19 @@ public final class DeviceRegistry: Sendable {
         public var status: Status
         /// When the status was set (ms); the `timestamp` of a 410.
         public var sinceMs: Int64
+        /// What the APNs token was issued for; nil: unknown (every push type accepted), or an FCM token.
+        public var tokenKind: TokenKind?
 
         /// Creates a value from its parts.
-        public init(token: String, environment: APNsEnvironment? = nil, status: Status = .active, sinceMs: Int64 = 0) {
+        public init(
+            token: String, environment: APNsEnvironment? = nil, status: Status = .active, sinceMs: Int64 = 0,
+            tokenKind: TokenKind? = nil
+        ) {
             self.token = token
             self.environment = environment
             self.status = status
             self.sinceMs = sinceMs
+            self.tokenKind = tokenKind
         }
     }
 
@@ -52,9 +67,11 @@ public final class DeviceRegistry: Sendable {
     /// Records (or replaces) what is known about a token.
     public func register(_ device: Device) { changing { $0[Self.key(device.token)] = device } }
 
-    /// Records a token as belonging to an APNs environment (active).
-    public func register(token: String, environment: APNsEnvironment?, atMs: Int64 = 0) {
-        register(Device(token: token, environment: environment, status: .active, sinceMs: atMs))
+    /// Records a token as belonging to an APNs environment (active), issued for `tokenKind` when known.
+    public func register(
+        token: String, environment: APNsEnvironment?, atMs: Int64 = 0, tokenKind: TokenKind? = nil
+    ) {
+        register(Device(token: token, environment: environment, status: .active, sinceMs: atMs, tokenKind: tokenKind))
     }
 
     /// Marks a token unregistered since `atMs`, keeping its environment.

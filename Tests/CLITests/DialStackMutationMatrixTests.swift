@@ -26,7 +26,7 @@ import Testing
     static let matrix = ProfileMutationMatrix(profile: "dialstack", entries: entries, timeout: 180)
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.entries.map(\.defect)) == Set(WakeUpDefect.allCases.map(\.name)))
+        #expect(Set(Self.entries.map(\.defect)) == Set(DialStackDefect.allCases.map(\.name)))
     }
 
     @Test func theConformingReferencePassesEveryScenario() async throws {

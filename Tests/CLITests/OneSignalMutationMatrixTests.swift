@@ -27,7 +27,7 @@ import Testing
     static let matrix = ProfileMutationMatrix(profile: "onesignal", entries: entries, timeout: 120)
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.entries.map(\.defect)) == Set(OneSignalKitDefect.allCases.map(\.name)))
+        #expect(Set(Self.entries.map(\.defect)) == Set(OneSignalDefect.allCases.map(\.name)))
     }
 
     @Test func theConformingKitPassesEveryScenario() async throws {

@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.matrix.map(\.defect)) == Set(Defect.allCases.map(\.name)))
+        #expect(Set(Self.matrix.map(\.defect)) == Set(CallxDefect.allCases.map(\.name)))
     }
 
     @Test func everyDefectFailsTheRequirementsItBreaks() async throws {

@@ -38,7 +38,7 @@ import Testing
     }
 
     static func outcome(
-        count: Int = 1, status: Int = 200, defects: Set<Defect> = [], profile: any Profile = ProbeProfile()
+        count: Int = 1, status: Int = 200, defects: Set<CallxDefect> = [], profile: any Profile = ProbeProfile()
     ) async throws -> ScenarioResult {
         let text = scenario.replacingOccurrences(of: "COUNT", with: "\(count)")
             .replacingOccurrences(of: "STATUS", with: "\(status)")
