@@ -82,6 +82,14 @@ import Testing
         #expect(Self.violated(try Self.lines(r).last) == ["DIALSTACK-DEDUP-1"], "\(r.stdout)")
     }
 
+    /// Only the first device is woken: the tablet's missing push is charged once the seed's 30 s have passed.
+    @Test func aDeviceLeftAsleepIsAViolationOfWake1() async throws {
+        let f = try await Fixture(defects: ["first-device-only"])
+        let r = try await f.trigger(["--user", "user-b", "--json"])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(Self.violated(try Self.lines(r).last) == ["DIALSTACK-WAKE-1"], "\(r.stdout)")
+    }
+
     @Test func aPushToAnotherUsersDeviceIsAViolationOfWake2() async throws {
         let f = try await Fixture(defects: ["wrong-user"])
         let r = try await f.trigger(["--user", "user-b", "--bystander", "user-c"])
@@ -107,6 +115,23 @@ import Testing
         let findings = lines2.filter { $0["kind"]?.stringValue == "finding" }.compactMap { $0["message"]?.stringValue }
         #expect(findings.contains { $0.contains("answered 200, expected 401") }, "\(findings)")
         #expect(findings.contains { $0.contains("stale signature must be refused") }, "\(findings)")
+    }
+
+    /// The trigger's own fresh mocks, where the reference does not push (as a backend pushing to the real
+    /// APNs/FCM): the answer alone is judged and the output says so; with virtual devices due a push, that
+    /// cannot be judged (exit 3) — after the seed's 30 s budget.
+    @Test func whenNoPushReachesTheMocksTheAnswerAloneIsJudgedAndSaidSo() async throws {
+        let f = try await Fixture()
+        let base = [
+            "trigger", "dialstack", "--url", f.webhookURL, "--secret", f.secret, "--user", "user-b", "--settle", "1",
+        ]
+        let alone = try await RingcheckBinary.run(base + ["--no-devices"], timeout: 120)
+        #expect(alone.status == 0, "\(alone.stdout)\(alone.stderr)")
+        #expect(alone.stdout.contains("no push reached ringcheck's mocks"), "\(alone.stdout)")
+        #expect(alone.stdout.contains("Answers: 200; pushes: 0"), "\(alone.stdout)")
+        let due = try await RingcheckBinary.run(base, timeout: 180)
+        #expect(due.status == 3, "\(due.stdout)\(due.stderr)")
+        #expect(due.stdout.contains("no push reached ringcheck's mocks"), "\(due.stdout)")
     }
 
     @Test func anUnreachableBackendIsInconclusive() async throws {
