@@ -25,8 +25,8 @@ struct WebhookStep: ProfileStep, Equatable {
 
     static let headerName = "x-dialstack-signature"
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        guard let endpoint = run.engine.target.webhook else {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
+        guard let endpoint = run.target.webhook else {
             throw HarnessStop(
                 message: "\(step.path): the target has no webhook (a target file's webhook: {path, secret})")
         }
@@ -53,9 +53,9 @@ struct WebhookStep: ProfileStep, Equatable {
         var responseBody: [UInt8] = []
         var failure: String?
         do {
-            let response = try await run.engine.client.send(
+            let response = try await run.client.send(
                 ClientRequest(
-                    method: "POST", url: run.engine.target.baseURL + endpoint.path, headers: headers, body: signed.body)
+                    method: "POST", url: run.target.baseURL + endpoint.path, headers: headers, body: signed.body)
             )
             status = response.status
             responseBody = response.body
@@ -97,7 +97,7 @@ struct WebhookStep: ProfileStep, Equatable {
     }
 
     /// The event to send: the saved one for a redelivery, else a new one for `user`.
-    func event(in run: isolated ScenarioRun) throws -> JSONValue {
+    func event(in run: isolated any RunContext) throws -> JSONValue {
         if let event {
             let saved = try run.resolver.resolve(event)
             guard saved.objectValue != nil else {

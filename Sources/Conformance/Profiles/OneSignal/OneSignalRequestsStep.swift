@@ -17,21 +17,21 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
 
     var keyword: String { count == nil ? "expectNoOneSignal" : "expectOneSignal" }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        let deadline = run.nowMs + Int64(durationMs)
+    func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        let deadline = context.nowMs + Int64(durationMs)
         let appId = try app.map { role in
-            guard let mock = run.engine.mocks.providers.oneSignal else {
+            guard let mock = context.mocks.providers.oneSignal else {
                 throw HarnessStop(message: "\(step.path): the OneSignal mock is not running")
             }
             return mock.app(role).appID
         }
         func captures() -> [Capture] {
-            let all = run.oneSignalCaptures()
+            let all = context.oneSignalCaptures()
             guard let appId else { return all }
             return all.filter { (try? JSONValue.parse($0.body))?["app_id"]?.stringValue == appId }
         }
         var seen = captures()
-        while run.nowMs < deadline {
+        while context.nowMs < deadline {
             if let count, seen.count >= count { return }
             if count == nil && !seen.isEmpty { break }
             try await Task.sleep(nanoseconds: 50_000_000)
@@ -44,13 +44,13 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
         }
         if let count {
             guard seen.count < count else { return }
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(step.path) expectOneSignal",
                 expected:
                     "\(count) OneSignal request(s)\(app.map { " to the \($0.rawValue) app" } ?? "") within \(durationMs) ms",
-                actual: "\(seen.count)", evidence: Array(evidence.isEmpty ? otherRequests(run) : evidence))
+                actual: "\(seen.count)", evidence: Array(evidence.isEmpty ? otherRequests(context) : evidence))
         } else if !seen.isEmpty {
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(step.path) expectNoOneSignal", expected: "no OneSignal request",
                 actual: "\(seen.count) request(s) reached OneSignal", evidence: Array(evidence))
         }
@@ -58,8 +58,8 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
 
     /// With an `app` filter and nothing to that app: the run's other OneSignal requests, so the reader sees a send
     /// that went to the wrong app.
-    private func otherRequests(_ run: isolated ScenarioRun) -> [EvidenceItem] {
-        run.oneSignalCaptures().prefix(5).map { c in
+    private func otherRequests(_ context: isolated any RunContext) -> [EvidenceItem] {
+        context.oneSignalCaptures().prefix(5).map { c in
             EvidenceItem(
                 kind: .push, title: "onesignal request #\(c.sequence) (to another app)",
                 text: c.json(revealSecrets: false).serialized(pretty: true))

@@ -49,7 +49,7 @@ struct MalformedNotificationsStep: ProfileStep, Equatable {
 
     var keyword: String { "malformedNotifications" }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let app = try run.serviceApp(step.path)
         for c in PushServiceMalformed.cases {
             let body = try c.body.map {

@@ -1,17 +1,17 @@
 import PushMocks
 import Reports
 
-extension ScenarioRun {
+extension RunContext {
     /// The DialStack invariants and the latency over every push the scenario's devices got for its own webhooks;
     /// the latency's p50 and maximum go on the timeline of every run that saw a push.
     func dialStackInvariantFailures() -> [CheckFailure] {
         let deliveries = dialStack.deliveries
         let pushes = judgedCaptures().compactMap { c -> DialStackJudgedPush? in
-            guard let d = devices.values.first(where: { Self.capture(c, isFor: $0) }) else { return nil }
+            guard let d = device(for: c) else { return nil }
             return DialStackJudgedPush(capture: c, device: d.name, user: d.user)
         }
         let violations = DialStackInvariants.check(
-            pushes, deliveries: deliveries, voipTopic: engine.mocks.settings.apnsVoIPTopic)
+            pushes, deliveries: deliveries, voipTopic: mocks.settings.apnsVoIPTopic)
         let latency = DialStackLatency(pushes, deliveries: deliveries)
         if !latency.samples.isEmpty { record(.note, "dialstack", latency.summary) }
         let bySequence = Dictionary(pushes.map { ($0.capture.sequence, $0) }, uniquingKeysWith: { a, _ in a })
@@ -26,7 +26,7 @@ extension ScenarioRun {
         var failures = violations.map { v in
             record(.note, "invariants", "FAILED \(v.requirement): \(v.field) \(v.actual)")
             return CheckFailure(
-                requirement: v.requirement, level: engine.level(v.requirement),
+                requirement: v.requirement, level: level(v.requirement),
                 check: "invariant \(v.field) on every wake-up push", expected: v.expected, actual: v.actual,
                 evidence: evidence(v.sequence))
         }
@@ -36,7 +36,7 @@ extension ScenarioRun {
                 .note, "invariants", "FAILED \(id): \(sample.device) woken \(sample.milliseconds) ms after the webhook")
             failures.append(
                 CheckFailure(
-                    requirement: id, level: engine.level(id), check: "latency of every wake-up push",
+                    requirement: id, level: level(id), check: "latency of every wake-up push",
                     expected: "at most \(DialStackTiming.latencyBoundMs) ms from the webhook to the push",
                     actual:
                         "\(sample.milliseconds) ms to \(sample.device) for event \(sample.eventId) (\(latency.summary))",

@@ -1,13 +1,13 @@
 import PushMocks
 import Reports
 
-extension ScenarioRun {
+extension RunContext {
     /// The push-service invariants over every push the scenario's devices got. Every token is fresh for the run, so
     /// each push to one is this scenario's, whatever call it names (a generated call ID is known only from the pushes):
     /// their calls are claimed first, and the pushes put on the timeline.
     func pushServiceInvariantFailures() -> [CheckFailure] {
         let known = pushService.devices
-        let all = engine.mocks.log.captures { c in self.devices.values.contains { Self.capture(c, isFor: $0) } }
+        let all = mocks.log.captures { c in device(for: c) != nil }
         for c in all { if let id = PushServicePush(c)?.callId { claimCall(id) } }
         recordJudgedPushes()
         let pushes = all.compactMap { c -> PushServiceJudgedPush? in
@@ -18,7 +18,7 @@ extension ScenarioRun {
             else { return nil }
             return PushServiceJudgedPush(capture: c, device: d)
         }
-        let settings = engine.mocks.settings
+        let settings = mocks.settings
         let violations = PushServiceInvariants.check(
             pushes, notifications: pushService.notifications, bundleId: settings.apnsBundleID,
             voipTopic: settings.apnsVoIPTopic)
@@ -34,7 +34,7 @@ extension ScenarioRun {
                     ]
                 } ?? []
             return CheckFailure(
-                requirement: v.requirement, level: engine.level(v.requirement),
+                requirement: v.requirement, level: level(v.requirement),
                 check: "invariant \(v.field) on every push", expected: v.expected, actual: v.actual,
                 evidence: evidence)
         }

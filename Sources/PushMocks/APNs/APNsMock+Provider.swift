@@ -1,4 +1,6 @@
 import HTTP
+import InputLimits
+import Signing
 
 extension MockProviderID {
     public static let apns = MockProviderID("apns")
@@ -6,7 +8,7 @@ extension MockProviderID {
 
 extension PushChannel {
     /// VoIP pushes through APNs.
-    public static let apnsVoip = PushChannel("apnsVoip", provider: .apns)
+    public static let apnsVoip = PushChannel("apnsVoip", carrier: APNsMock.self, hasEnvironments: true)
 }
 
 extension ImpersonatedHost {
@@ -40,10 +42,49 @@ extension APNsMock: MockProvider {
     public static let id = MockProviderID.apns
     public static let channels = [PushChannel.apnsVoip]
 
-    public var listener: MockListener {
-        MockListener(
-            name: environment == .production ? "apns" : "apnsSandbox", offersHTTP1: false,
-            initialMaxConcurrentStreams: 1)
+    /// Production's, then the sandbox's.
+    public static let listeners = ["apns", "apnsSandbox"].map {
+        MockListener(name: $0, offersHTTP1: false, initialMaxConcurrentStreams: 1)
+    }
+    public var listener: MockListener { Self.listeners[environment == .production ? 0 : 1] }
+
+    /// 32 random bytes in hexadecimal, as iOS gives.
+    public static func newDeviceToken(for channel: PushChannel) -> String { MockIDs.hex(SecureRandom.bytes(32)) }
+    /// 64 to 200 hexadecimal digits: what the mock does not refuse as `BadDeviceToken`.
+    public static func isWellFormedDeviceToken(_ token: String, for channel: PushChannel) -> Bool {
+        isWellFormedDeviceToken(token)
+    }
+    /// APNs reads the hexadecimal digits of a token in either case.
+    public static func sameDeviceToken(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
+    /// The environment's host.
+    public static func realHost(of capture: Capture) -> String {
+        (capture.environment == .sandbox ? ImpersonatedHost.apnsSandbox : .apnsProduction).name
+    }
+    /// 410 `Unregistered`, 400 `BadDeviceToken` (and 400 with FCM's `INVALID_ARGUMENT`, as the engine
+    /// always counted it).
+    public static func meansTokenGone(_ answer: FaultResponse) -> Bool {
+        switch answer.status ?? 0 {
+        case 410: return true
+        case 400: return answer.reason == APNsReason.badDeviceToken.rawValue || answer.errorCode == "INVALID_ARGUMENT"
+        default: return false
+        }
+    }
+    /// The base64 lines of the `.p8` key.
+    public static func keyLines(_ settings: MockSettings) -> [String] {
+        MockKeyMaterial.keyLines(ofPEM: try? BoundedFile.text(settings.apnsKeyFile))
+    }
+    public static let displayName = "APNs"
+
+    /// Production's endpoint, key and bundle ID; the sandbox's endpoint.
+    public func consoleLines(_ s: MockSettings) -> (endpoints: [String], credentials: [String]) {
+        guard environment == .production else { return ([MockConsole.line("APNs (sandbox)", s.apnsSandboxURL)], []) }
+        return (
+            [MockConsole.line("APNs (production)", s.apnsURL + "      POST /3/device/<token>")],
+            [
+                MockConsole.line("APNs key (.p8)", "\(s.apnsKeyFile)  key ID \(s.apnsKeyID), team ID \(s.apnsTeamID)"),
+                MockConsole.line("APNs bundle ID", "\(s.apnsBundleID)  (VoIP topic \(s.apnsVoIPTopic))"),
+            ]
+        )
     }
 
     public var servedHosts: [ImpersonatedHost] {

@@ -39,7 +39,27 @@ extension OneSignalMock: MockProvider {
     ]
 
     public static let id = MockProviderID.onesignal
-    public var listener: MockListener { MockListener(name: "onesignal") }
+    public static let listeners = [MockListener(name: "onesignal")]
+    public static let displayName = "OneSignal"
+
+    /// Both routes and the audience's; the apps' IDs (their keys stay in the settings files).
+    public func consoleLines(_ s: MockSettings) -> (endpoints: [String], credentials: [String]) {
+        let value = { (name: String) in s.extra.first { $0.name == name }?.value ?? "-" }
+        return (
+            [
+                MockConsole.line(
+                    "OneSignal REST",
+                    "\(value("RINGCHECK_ONESIGNAL_URL"))/notifications  (also /api/v1/notifications; audience: "
+                        + "\(s.controlURL)/v1/onesignal/subscriptions)")
+            ],
+            [
+                MockConsole.line(
+                    "OneSignal apps",
+                    "standard \(value("RINGCHECK_ONESIGNAL_APP_ID")), VoIP \(value("RINGCHECK_ONESIGNAL_VOIP_APP_ID"))"
+                        + "  (REST API keys in the settings files)")
+            ]
+        )
+    }
 
     /// The base URL (both `$URL/notifications` and `$URL/api/v1/notifications` work) and each app's ID and key
     /// (kept in the state directory's `onesignal-apps.json` when keys persist).

@@ -2,10 +2,10 @@ import JSON
 import PushMocks
 import Reports
 
-extension ScenarioRun {
+extension RunContext {
     /// The OneSignal invariants over every OneSignal request of this run.
     func oneSignalInvariantFailures() -> [CheckFailure] {
-        guard let mock = engine.mocks.providers.oneSignal else { return [] }
+        guard let mock = mocks.providers.oneSignal else { return [] }
         let captures = oneSignalCaptures()
         let requests = captures.map { c in
             OneSignalRequest(
@@ -29,7 +29,7 @@ extension ScenarioRun {
                 ]
             }
             return CheckFailure(
-                requirement: v.requirement, level: engine.level(v.requirement),
+                requirement: v.requirement, level: level(v.requirement),
                 check: "invariant \(v.field) on every OneSignal request", expected: v.expected, actual: v.actual,
                 evidence: evidence ?? [])
         }

@@ -1,4 +1,6 @@
 import HTTP
+import InputLimits
+import JSON
 
 extension MockProviderID {
     public static let oauth = MockProviderID("oauth")
@@ -25,7 +27,23 @@ extension OAuthMock: MockProvider {
     ]
 
     public static let id = MockProviderID.oauth
-    public var listener: MockListener { MockListener(name: "google") }
+    public static let listeners = [MockListener(name: "google")]
+    public static func realHost(of capture: Capture) -> String { ImpersonatedHost.oauth.name }
+    /// The base64 lines of the service account's `private_key`.
+    public static func keyLines(_ settings: MockSettings) -> [String] {
+        guard let data = try? BoundedFile.bytes(settings.fcmServiceAccountFile),
+            let json = try? JSONValue.parse(data)
+        else { return [] }
+        return MockKeyMaterial.keyLines(ofPEM: json["private_key"]?.stringValue)
+    }
+    public static let displayName = "Google OAuth"
+
+    public func consoleLines(_ s: MockSettings) -> (endpoints: [String], credentials: [String]) {
+        (
+            [MockConsole.line("Google OAuth", s.oauthTokenURL)],
+            [MockConsole.line("Service account", s.fcmServiceAccountFile)]
+        )
+    }
 
     /// The token URL, and the service account (written to the state directory) that names it.
     public func settings(_ context: inout MockSettingsContext) throws -> [(name: String, value: String)] {

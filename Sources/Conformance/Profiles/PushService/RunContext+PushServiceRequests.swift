@@ -28,9 +28,9 @@ struct PushServiceAnswer: Sendable {
     var evidence: EvidenceItem
 }
 
-extension ScenarioRun {
+extension RunContext {
     func serviceApp(_ path: String) throws -> ServiceApp {
-        guard let app = engine.target.serviceApp else {
+        guard let app = target.serviceApp else {
             throw HarnessStop(
                 message: "\(path): the target has no serviceApp (a target file's serviceApp: {appId, apiKey})")
         }
@@ -61,8 +61,8 @@ extension ScenarioRun {
         record(.request, "app-server", "\(method) \(routePath) (auth \(auth.rawValue))", body.isEmpty ? nil : text)
         let response: ClientResponse
         do {
-            response = try await engine.client.send(
-                ClientRequest(method: method, url: engine.target.baseURL + routePath, headers: headers, body: body))
+            response = try await client.send(
+                ClientRequest(method: method, url: target.baseURL + routePath, headers: headers, body: body))
         } catch {
             record(.response, "push-service", "no response: \(error)")
             throw HarnessStop(message: "\(path): the push service did not answer \(method) \(routePath) (\(error))")
@@ -72,7 +72,7 @@ extension ScenarioRun {
         var evidenceText = "\(method) \(routePath)\n"
         for field in headers {
             evidenceText +=
-                "\(field.name): \(field.name == "authorization" ? Self.scheme(field.value) + "<redacted>" : field.value)\n"
+                "\(field.name): \(field.name == "authorization" ? ScenarioRun.scheme(field.value) + "<redacted>" : field.value)\n"
         }
         evidenceText += "\n\(text)\n\n→ \(response.status)\n\(answerText)"
         let inverse = Dictionary(app.fieldNames.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
