@@ -69,7 +69,7 @@ for store in durable memory; do
     fi
 done
 
-/usr/bin/python3 - "$work/durable/report.json" "$work/memory/report.json" <<'PY'
+/usr/bin/python3 - "$work/durable/load-report.json" "$work/memory/load-report.json" <<'PY'
 import json, sys
 
 def load(path):
@@ -117,7 +117,7 @@ for name, r in rows:
         if g is not None:
             print("  RSS growth after warm-up: %+.0f KiB per 1,000 calls" % g)
     if r["historyViolations"] or r["invariantViolations"]:
-        print("  violations: %d in the history, %d invariants (see report.json)" % (
+        print("  violations: %d in the history, %d invariants (see load-report.json)" % (
             len(r["historyViolations"]), len(r["invariantViolations"])))
 if all(r for _, r in rows):
     d, m = rows[0][1]["callsPerSecond"], rows[1][1]["callsPerSecond"]

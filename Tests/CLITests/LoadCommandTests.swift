@@ -9,13 +9,20 @@ import Testing
 @Suite(.serialized) struct LoadCommandTests {
     static let plain = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1"]) { $1 }
 
-    /// Runs `ringcheck load` with `arguments` into a fresh report folder; the result and report.json.
+    /// Runs `ringcheck load` with `arguments` into a fresh report folder; the result and load-report.json,
+    /// which must match docs/load-report.schema.json.
     static func load(_ arguments: [String]) async throws -> (ProcessResult, JSONValue?) {
         let dir = TemporaryDirectory(prefix: "ringcheck-load")
         let r = try await RingcheckBinary.run(
             ["load", "--report-dir", dir.path] + arguments, timeout: 300, environment: plain)
-        let data = FileManager.default.contents(atPath: dir.file("report.json"))
-        return (r, data.flatMap { try? JSONValue.parse(Array($0)) })
+        let data = FileManager.default.contents(atPath: dir.file("load-report.json"))
+        let report = data.flatMap { try? JSONValue.parse(Array($0)) }
+        if let report {
+            #expect(try LoadReportSchema.violations(of: report) == [])
+            #expect(report["exitCode"]?.int64Value == Int64(r.status))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("report.json")), "run's report name")
+        return (r, report)
     }
 
     static func violations(_ report: JSONValue?, rule: String) -> [JSONValue] {

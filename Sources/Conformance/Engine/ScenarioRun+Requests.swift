@@ -216,7 +216,7 @@ extension ScenarioRun {
         do { result = .success(try await engine.client.send(clientRequest(p))) } catch { result = .failure(error) }
         let answered = exchange(p, result)
         recordResponse(answered)
-        let ex = await completed(answered, canonical)
+        let ex = await engine.profile.completedAnswer(answered, to: canonical, in: self)
         if ex.json != answered.json { recordResponse(ex) }
         noteOwnCall(canonical, ex)
         noteRegistration(canonical, succeeded: ex.isSuccess, answer: try? JSONValue.parse(answered.responseBody))
@@ -331,7 +331,7 @@ extension ScenarioRun {
         for (((p, o, sub), entry), c) in zip(zip(prepared, result.entries), canonical) {
             let answered = exchange(p, entry.result.mapError { $0 as Error })
             recordResponse(answered)
-            let ex = await completed(answered, c)
+            let ex = await engine.profile.completedAnswer(answered, to: c, in: self)
             if ex.json != answered.json { recordResponse(ex) }
             noteOwnCall(c, ex)
             noteRegistration(c, succeeded: ex.isSuccess, answer: try? JSONValue.parse(answered.responseBody))

@@ -64,7 +64,7 @@ public actor ScenarioRun: RunContext {
     /// what deleteToken names and the clean-up deletes.
     var registrations: [String: [TokenRegistration]] = [:]
     /// The installations of users whose feed the scenario reads, registered at set-up like a device's
-    /// (`registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
+    /// (a profile's `prepare(in:)`: Callx's `registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
     /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
     var userInstallations: [String: DeviceIdentity] = [:]
     public var resolver = ValueResolver(saved: [:])
@@ -176,7 +176,7 @@ public actor ScenarioRun: RunContext {
         for d in scenario.devices where d.registered {
             try await engine.profile.registerDevice(d, in: self)
         }
-        try await registerFeedInstallations()
+        try await engine.profile.prepare(in: self)
     }
 
     /// The installation scenario user `name` acts from (and reads its feed with) when no device acts.

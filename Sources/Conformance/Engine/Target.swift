@@ -53,21 +53,9 @@ public struct Target: Sendable {
     /// Whether the backend places video calls (a target file declares the `videoCalls` capability);
     /// scenarios that create a video call are not applicable without it.
     public var supportsVideo: Bool = true
-    /// Where the backend receives signed webhooks a profile sends (the `dialstack` profile's
-    /// `call.mobile_push_wakeup`); nil when the target takes none.
-    public var webhook: WebhookEndpoint? = nil
-    /// A profile's own operations, by operation name (the `onesignal` profile's `pushToUser`, `pushBroadcast`,
-    /// `voipPush`); a profile uses its defaults for the names missing here.
-    public var profileOperations: [String: ProfileOperationMapping] = [:]
-    /// The headers of a profile operation whose mapping has `auth` (signed in once, when first needed); nil when
-    /// no operation has one.
-    public var profileOperationHeaders: (@Sendable (_ operation: String) async throws -> [String: String])? = nil
-    /// Where a second instance of the backend listens that was started without its push provider's settings (the
-    /// `unconfigured` capability); nil when there is none.
-    public var unconfiguredBaseURL: String? = nil
-    /// The app a push service under test knows the engine's requests by (the `push-service` profile's
-    /// App ID and REST key); nil for a target that is not a push service.
-    public var serviceApp: ServiceApp? = nil
+    /// What each profile knows of the target beyond the engine's fields (DialStack's webhook receiver, a
+    /// push service's app), by its type: a target file's `TargetFile.profileConfiguration`.
+    public var profileConfiguration = ProfileConfigurations()
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
@@ -96,18 +84,17 @@ public struct Target: Sendable {
         if let name = scenario.allUsers.first(where: { accounts($0, 0) == nil }) {
             return "the target has no account for user '\(name)'"
         }
-        if !supportsVideo, let path = Self.videoCreate(scenario.steps) {
-            return "\(path) creates a video call, and the target does not declare videoCalls"
-        }
+        if let reason = stepNotApplicableReason(scenario.steps) { return reason }
         return mapping?.rawRequestProblem(scenario)
     }
 
-    /// The path of the first step that creates a video call, if any.
-    static func videoCreate(_ steps: [ScenarioStep]) -> String? {
+    /// Why the first profile step (at the top or in a race) that cannot run against this target cannot
+    /// (`ProfileStep.notApplicableReason(on:)`), after its path.
+    func stepNotApplicableReason(_ steps: [ScenarioStep]) -> String? {
         for s in steps {
             switch s.step {
-            case .profile(let p) where (p.base as? CreateCallStep)?.video == true: return s.path
-            case .race(let r): if let path = videoCreate(r.steps) { return path }
+            case .profile(let p): if let reason = p.base.notApplicableReason(on: self) { return "\(s.path) \(reason)" }
+            case .race(let r): if let reason = stepNotApplicableReason(r.steps) { return reason }
             default: continue
             }
         }
@@ -207,17 +194,4 @@ extension Target {
 extension Capability {
     /// The backend places video calls (a target file's declaration; the embedded backend has it).
     public static let videoCalls = Capability(rawValue: "videoCalls")
-}
-
-/// A backend's webhook receiver: the path ringcheck posts signed events to and the shared signing secret.
-public struct WebhookEndpoint: Sendable, Equatable {
-    /// Path under the target's base URL, e.g. `/webhooks/dialstack`.
-    public var path: String
-    /// The secret both sides sign with (a secret: reports redact it).
-    public var secret: String
-
-    public init(path: String, secret: String) {
-        self.path = path
-        self.secret = secret
-    }
 }

@@ -1,103 +1,100 @@
 import Foundation
-import HTTP
-import JSON
-import PushMocks
 import Synchronization
 
-/// Puts a backend under many concurrent calls and records the history: creates, invitations to
-/// several devices per callee, racing answers, cancels, declines, expiries and hang-ups at the plan's
-/// rate or concurrency, each feed read as it goes, every push the mocks capture. `run()` then judges
-/// the pushes with the profile's invariants (`InvariantChecker`) and the history with `HistoryChecker`.
+/// Puts a backend under load with a profile's `LoadWorkload`: starts units of work at the plan's rate
+/// (or keeps its concurrency) until its duration or count, at most `maxInFlight` at once and an hour in
+/// all, while the workload's readers run beside them; reports progress; stops starting units on
+/// `interrupt()` (Ctrl-C); samples the backend's CPU and memory when it runs on this machine; and builds
+/// the report from the recorder's figures and the workload's findings. It names no profile.
 public final class LoadDriver: Sendable {
-    let target: Target
-    let mocks: MockStack?
+    let workload: any LoadWorkload
     let plan: LoadPlan
-    let callers: [TargetUser]
-    let callees: [TargetUser]
-    /// One installation per caller, registered (an APNs VoIP token) before the calls, whose feed the
-    /// run reads: a backend may refuse to serve the feed of an installation it never saw.
-    let callerInstallations: [VirtualCallee]
-    /// The installation ID of each caller's feed.
-    var callerFeeds: [String] { callerInstallations.map(\.installationId) }
-    /// The virtual devices of each callee (2 or 3: an iPhone on APNs VoIP, an Android tablet on FCM,
-    /// and for every other callee an iPad on APNs production).
-    let devices: [[VirtualCallee]]
     let watched: WatchedProcess?
     let progress: @Sendable (LoadProgress) -> Void
-    let client: HTTPClient
     let recorder = LoadRecorder()
-    let stopFeeds = Mutex(false)
+    let stopReaders = Mutex(false)
     let nextIndex = Mutex(0)
-    /// Set by `interrupt()`: no more calls start; those in flight finish and the run is judged.
+    /// Set by `interrupt()`: no more units start; those in flight finish and the run is judged.
     let interrupted = Mutex(false)
-    /// Each feed's cursor.
-    let cursors = Mutex<[String: String]>([:])
 
-    /// A driver for `target`, calling from `callers` to `callees` (at least one each, different users);
-    /// `watched` is the backend's process when it runs on this machine. `progress` is told how the run
-    /// goes about twice a second.
+    /// A driver for `workload`; `watched` is the backend's process when it runs on this machine.
+    /// `progress` is told how the run goes about twice a second.
     public init(
-        target: Target, mocks: MockStack?, plan: LoadPlan, callers: [TargetUser], callees: [TargetUser],
-        watched: WatchedProcess? = nil, progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }
-    ) throws {
-        self.target = target
-        self.mocks = mocks
+        workload: any LoadWorkload, plan: LoadPlan, watched: WatchedProcess? = nil,
+        progress: @escaping @Sendable (LoadProgress) -> Void = { _ in }
+    ) {
+        self.workload = workload
         self.plan = plan
-        self.callers = callers
-        self.callees = callees
         self.watched = watched
         self.progress = progress
-        let prefix = VirtualCallee.freshPrefix("load")
-        let environment: VirtualDevice.Environment = target.capabilities.contains(.sandbox) ? .sandbox : .production
-        callerInstallations = callers.indices.map {
-            VirtualCallee(
-                name: "caller", kind: .apnsVoip, environment: environment, installationId: "\(prefix)-a\($0)-caller",
-                token: RandomText.hex(bytes: 32))
-        }
-        devices = callees.indices.map { i in
-            var list = VirtualCallee.pair(prefix: "\(prefix)-b\(i)", apnsEnvironment: environment)
-            if i % 2 == 0 {
-                list.append(
-                    VirtualCallee(
-                        name: "ipad", kind: .apnsVoip, environment: .production, installationId: "\(prefix)-b\(i)-ipad",
-                        token: RandomText.hex(bytes: 32)))
-            }
-            return list
-        }
-        client = try target.makeClient()
     }
 
     // MARK: Running
 
     /// Runs the plan and judges what happened.
     public func run() async -> LoadResult {
-        defer { client.shutdown() }
+        defer { workload.shutdown() }
         let startedMs = Self.wallMs()
         let clockStart = ContinuousClock.now
         let sampler = watched.map { ProcessSampler(process: $0) }
-        if let failure = await registerDevices() {
-            return LoadResult.setupFailed(failure, target: target, plan: plan, startedAtMs: startedMs)
+        if let failure = await workload.prepare(recorder) {
+            return LoadResult.setupFailed(
+                failure, profile: workload.profile, target: workload.targetName, plan: plan, startedAtMs: startedMs)
         }
-        let bookmark = mocks?.log.lastSequence ?? 0
-        for feed in allFeeds { await drain(feed, record: false) }
         sampler?.start()
         var callsEndedAt = ContinuousClock.now
         await withTaskGroup(of: Void.self) { readers in
-            for feed in allFeeds { readers.addTask { await self.follow(feed) } }
+            readers.addTask {
+                await self.workload.follow(self.recorder, until: { self.stopReaders.withLock { $0 } })
+            }
             readers.addTask { await self.reportProgress(from: clockStart) }
             await driveCalls(from: clockStart)
             callsEndedAt = .now
-            await settle()
-            stopFeeds.withLock { $0 = true }
+            await workload.settle()
+            stopReaders.withLock { $0 = true }
             await readers.waitForAll()
         }
-        var drained = true
-        for feed in allFeeds where !(await drain(feed, record: true)) { drained = false }
+        let found = await workload.finish(recorder)
         let samples = await sampler?.stop() ?? []
-        let callSeconds = Self.seconds(callsEndedAt - clockStart)
-        return judge(
-            bookmark: bookmark, drained: drained, startedAtMs: startedMs, callSeconds: callSeconds,
+        return report(
+            found, startedAtMs: startedMs, callSeconds: Self.seconds(callsEndedAt - clockStart),
             totalSeconds: Self.seconds(ContinuousClock.now - clockStart), samples: samples)
+    }
+
+    /// The report: the verdict from the findings (a broken MUST is non-conformant; too few units played,
+    /// or a history not judged whole, is inconclusive) and the figures.
+    func report(
+        _ found: LoadFindings, startedAtMs: Int64, callSeconds: Double, totalSeconds: Double, samples: [ProcessSample]
+    )
+        -> LoadResult
+    {
+        let s = recorder.snapshot
+        var inconclusive: String?
+        if s.finished == 0 {
+            inconclusive = "no call was placed"
+        } else if s.failedCalls * 10 > s.started {
+            inconclusive = "\(s.failedCalls) of \(s.started) calls failed: too few were judged"
+        } else if let incomplete = found.incomplete {
+            inconclusive = incomplete
+        }
+        let verdict = LoadReport.verdict(
+            history: found.history, invariants: found.invariants, inconclusive: inconclusive)
+        let report = LoadReport(
+            verdict: verdict, exitCode: verdict.exitCode, profile: workload.profile, target: workload.targetName,
+            plan: plan.summary, rate: plan.rate, concurrency: plan.concurrency, startedAtMs: startedAtMs,
+            callSeconds: callSeconds, totalSeconds: totalSeconds, callsStarted: s.started, callsFinished: s.finished,
+            callsFailed: s.failedCalls, scripts: s.scripts,
+            callsPerSecond: callSeconds > 0 ? Double(s.finished) / callSeconds : 0,
+            requests: s.latencies.values.map(\.count).reduce(0, +), transportErrors: s.transportErrors,
+            pushes: found.pushes, invitations: found.invitations,
+            endpoints: workload.endpoints.compactMap {
+                LatencyFigures(name: $0, histogram: s.latencies[$0] ?? LatencyHistogram())
+            },
+            pushLatency: found.pushLatency,
+            resources: watched.flatMap { ResourceFigures(process: $0, samples: samples) },
+            historyViolations: found.history, invariantViolations: found.invariants, problems: s.problems,
+            inconclusiveReason: inconclusive)
+        return LoadResult(report: report)
     }
 
     /// Starts calls at the plan's rate (or keeps its concurrency) until its duration or count is reached.
@@ -109,7 +106,10 @@ public final class LoadDriver: Sendable {
             return (plan.calls.map { index < $0 } ?? true) && (stopAt.map { now < $0 } ?? true) && now < hardStop
                 && !self.interrupted.withLock { $0 }
         }
-        await withTaskGroup(of: Void.self) { group in
+        // A discarding group frees each call's task as it finishes: a plain task group keeps every finished
+        // child until its result is awaited, and the loop below never awaits one (about 11 KB of task
+        // memory per call, held to the end of the run).
+        await withDiscardingTaskGroup { group in
             if let concurrency = plan.concurrency {
                 for _ in 0..<concurrency {
                     group.addTask {
@@ -119,7 +119,7 @@ public final class LoadDriver: Sendable {
                                 return i
                             }
                             guard mayStart(index) else { return }
-                            await self.runCall(index)
+                            await self.workload.run(index, self.recorder)
                         }
                     }
                 }
@@ -136,7 +136,7 @@ public final class LoadDriver: Sendable {
                 }
                 guard mayStart(index) else { break }
                 let i = index
-                group.addTask { await self.runCall(i) }
+                group.addTask { await self.workload.run(i, self.recorder) }
                 index += 1
             }
         }
@@ -151,19 +151,11 @@ public final class LoadDriver: Sendable {
         if first { recorder.problem("interrupted: no more calls were started") }
     }
 
-    var inFlight: Int { recorder.state.withLock { $0.started - $0.finished } }
+    var inFlight: Int { recorder.inFlight }
 
-    var allFeeds: [(installation: String, user: TargetUser)] {
-        var feeds = zip(callerFeeds, callers).map { (installation: $0.0, user: $0.1) }
-        for (i, list) in devices.enumerated() {
-            for d in list { feeds.append((d.installationId, callees[i])) }
-        }
-        return feeds
-    }
-
-    /// Reports progress until the feeds are told to stop.
+    /// Reports progress until the readers are told to stop.
     func reportProgress(from start: ContinuousClock.Instant) async {
-        while !stopFeeds.withLock({ $0 }) {
+        while !stopReaders.withLock({ $0 }) {
             let s = recorder.state.withLock { (started: $0.started, finished: $0.finished, failed: $0.failedCalls) }
             progress(
                 LoadProgress(
@@ -174,27 +166,11 @@ public final class LoadDriver: Sendable {
         }
     }
 
-    /// Waits until the mocks have been quiet for a second (pushes still in flight arrive), at most 10 s.
-    func settle() async {
-        guard let log = mocks?.log else { return }
-        var last = log.lastSequence
-        var quietSince = ContinuousClock.now
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline && ContinuousClock.now - quietSince < .seconds(1) {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = log.lastSequence
-            if now != last {
-                last = now
-                quietSince = .now
-            }
-        }
-    }
-
     // MARK: Helpers
 
-    static func wallMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    public static func wallMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    static func seconds(_ d: Duration) -> Double {
+    public static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }

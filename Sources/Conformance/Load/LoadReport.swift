@@ -1,9 +1,16 @@
 import Foundation
 import Reports
 
-/// What `ringcheck load` reports: the verdict, the figures, and every violation with the call it concerns.
+/// What `ringcheck load` reports (`load-report.json`, schema `ringcheck.load/1`:
+/// docs/load-report.schema.json): the verdict, the figures, and every violation with the call it concerns.
 public struct LoadReport: Sendable, Equatable, Codable {
+    /// `ringcheck.load/1`.
+    public var schema = LoadReport.schemaID
     public var verdict: Verdict
+    /// What ringcheck exits with: the verdict's code, or the interruption's.
+    public var exitCode: Int32 = 0
+    /// The signal that stopped the run early, if one did.
+    public var interrupted: Interruption?
     public var profile: String
     public var target: String
     /// The plan, in words (`4 calls/s, for 10 s`), and its parts.
@@ -39,6 +46,18 @@ public struct LoadReport: Sendable, Equatable, Codable {
     public var problems: [String]
     /// Why the verdict is inconclusive, when it is.
     public var inconclusiveReason: String?
+
+    /// The schema this report follows.
+    public static let schemaID = "ringcheck.load/1"
+    /// The report's file name in the report folder (not run's `report.json`: it has another schema).
+    public static let fileName = "load-report.json"
+
+    /// Marks the run as stopped early by signal number `signal`: it exits 128 + the signal.
+    public mutating func interrupt(by signal: Int32) {
+        let interruption = Interruption(signalNumber: signal)
+        interrupted = interruption
+        exitCode = interruption.exitCode
+    }
 
     /// The report as pretty-printed JSON with sorted keys.
     public func json() throws -> Data {
@@ -76,20 +95,21 @@ public struct LoadInvariantFinding: Sendable, Equatable, Codable {
     }
 }
 
-/// A load run's report together with the history it judged.
+/// What a load run found. (The history it judged is not kept: each call's was dropped once judged.)
 public struct LoadResult: Sendable {
     public var report: LoadReport
-    public var history: LoadHistory
 
     /// The result of a run that could not start its calls (devices could not be registered): inconclusive.
-    static func setupFailed(_ reason: String, target: Target, plan: LoadPlan, startedAtMs: Int64) -> LoadResult {
+    static func setupFailed(_ reason: String, profile: String, target: String, plan: LoadPlan, startedAtMs: Int64)
+        -> LoadResult
+    {
         LoadResult(
             report: LoadReport(
-                verdict: .inconclusive, profile: "callx", target: target.name, plan: plan.summary, rate: plan.rate,
+                verdict: .inconclusive, exitCode: Verdict.inconclusive.exitCode, profile: profile, target: target,
+                plan: plan.summary, rate: plan.rate,
                 concurrency: plan.concurrency, startedAtMs: startedAtMs, callSeconds: 0, totalSeconds: 0,
                 callsStarted: 0, callsFinished: 0, callsFailed: 0, scripts: [:], callsPerSecond: 0, requests: 0,
                 transportErrors: 0, pushes: 0, invitations: 0, endpoints: [], pushLatency: [], resources: nil,
-                historyViolations: [], invariantViolations: [], problems: [reason], inconclusiveReason: reason),
-            history: LoadHistory())
+                historyViolations: [], invariantViolations: [], problems: [reason], inconclusiveReason: reason))
     }
 }

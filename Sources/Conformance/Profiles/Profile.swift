@@ -71,15 +71,59 @@ public protocol Profile: Sendable {
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
-    /// Undoes what a run on a target's fixed accounts left on the backend beyond its devices' tokens (which
-    /// the engine deletes first), so that the next scenario on the same accounts starts clean (Callx: ends
-    /// the calls left unfinished). Never judged, not on the timeline. The default does nothing.
-    func cleanUp(in run: isolated ScenarioRun) async
     /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
     /// the first step, as its app would at install; throws `HarnessStop` when the backend refuses. The
     /// default registers its token through the target's token registration
     /// (`ScenarioRun.registerToken(ofDevice:)`, the request a `registerToken` step sends).
     func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws
+    /// The answer a step is judged by, from the one the backend gave to `request` (Callx: a create, answer
+    /// or end whose mapped answer carries no snapshot is completed by a follow-up get). Called for every
+    /// answer a step gets, after it is on the timeline. The default returns `exchange`.
+    func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, in run: isolated ScenarioRun) async
+        -> Exchange
+    /// Runs after the engine registered the scenario's devices, before the first step (Callx: registers
+    /// the installations whose event feeds the scenario reads). Throws `HarnessStop` when the scenario
+    /// cannot start. The default does nothing.
+    func prepare(in run: isolated ScenarioRun) async throws
+    /// Runs after a scenario on fixed accounts, once the engine deleted its devices' tokens: leaves the
+    /// accounts as the next scenario needs them (Callx: ends the calls the scenario left unfinished).
+    /// Never judged, not on the timeline. The default does nothing.
+    func cleanUp(in run: isolated ScenarioRun) async
+
+    // MARK: The profile's part of a target file
+
+    /// The top-level keys of a target file this profile owns (DialStack's `webhook`): the engine accepts
+    /// them beside its own and hands them to `decodeTargetFile(_:into:decoder:)`. None by default.
+    var targetFileKeys: [String] { get }
+    /// Decodes the profile's keys of a target file (`section`, which holds those the file gives) into its
+    /// own configuration, which `TargetFile.profileConfiguration` and `Target.profileConfiguration` carry.
+    /// Called for every target file, whichever profile it runs (a key is read wherever it is given);
+    /// `file.profile` says which. Problems go to `decoder.d` with the node's mark and the field; the profile
+    /// may add to `file` what the engine keeps (a generated secret in `lifecycle.environment`, a capability).
+    /// Nil (the default) when the file gives nothing for the profile.
+    ///
+    /// ```swift
+    /// extension ProbeProfile {
+    ///     var targetFileKeys: [String] { ["probeKey"] }
+    ///     func decodeTargetFile(
+    ///         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
+    ///     ) -> (any ProfileConfiguration)? {
+    ///         guard let e = section["probeKey"] else { return nil }
+    ///         return decoder.d.nonEmptyString(e.value, "probeKey").map { ProbeTargetConfiguration(apiKey: $0) }
+    ///     }
+    /// }
+    /// ```
+    func decodeTargetFile(_ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder)
+        -> (any ProfileConfiguration)?
+    /// Whether a target file of this profile must list `users:` (false for a profile that signs in as no
+    /// user and makes its IDs per run). True by default.
+    var targetNeedsUsers: Bool { get }
+    /// The commented lines `ringcheck init-target`'s template shows for the profile, after the `profile:`
+    /// line (each ending in a newline). None by default.
+    var targetFileTemplate: String { get }
+    /// The capabilities the profile's scenarios may need beyond the engine's (`Capability.known` is their
+    /// union). None by default.
+    var capabilities: [Capability] { get }
 }
 
 extension Profile {
@@ -90,7 +134,18 @@ extension Profile {
     }
     public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] { [] }
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
+    public func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, in run: isolated ScenarioRun)
+        async -> Exchange
+    { exchange }
+    public func prepare(in run: isolated ScenarioRun) async throws {}
     public func cleanUp(in run: isolated ScenarioRun) async {}
+    public var targetFileKeys: [String] { [] }
+    public func decodeTargetFile(
+        _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
+    ) -> (any ProfileConfiguration)? { nil }
+    public var targetNeedsUsers: Bool { true }
+    public var targetFileTemplate: String { "" }
+    public var capabilities: [Capability] { [] }
     public func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws {
         try await run.registerToken(ofDevice: device.name)
     }
@@ -122,6 +177,10 @@ public protocol ProfileStep: Sendable {
     /// engine registers those users' installations before the first step, as an app registers its push
     /// token before it reads its feed. None by default.
     var feedReaders: [String] { get }
+    /// Why the step cannot run against `target` (Callx's video `create` against a target without
+    /// `videoCalls`: "creates a video call, and …"), after the step's path in the scenario's reason for
+    /// being not applicable; nil (the default) when it can.
+    func notApplicableReason(on target: Target) -> String?
     /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
     func isEqual(to other: any ProfileStep) -> Bool
 }
@@ -145,6 +204,7 @@ extension ProfileStep {
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }
     public var feedReaders: [String] { [] }
+    public func notApplicableReason(on target: Target) -> String? { nil }
 }
 
 extension ProfileStep where Self: Equatable {

@@ -102,12 +102,20 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
     /// The backend honours operationId idempotency keys on create, answer and end.
     public static let idempotency = Capability(rawValue: "idempotency")
-    /// ringcheck can reach a second instance of the backend started without its push provider's settings
-    /// (`Target.unconfiguredBaseURL`), to see that it sends nothing.
-    public static let unconfigured = Capability(rawValue: "unconfigured")
 
-    public static let known: [Capability] = [
+    /// The capabilities the engine itself knows.
+    static let engineKnown: [Capability] = [
         .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .backendLog,
-        .answerEndpoint, .idempotency, .unconfigured,
+        .answerEndpoint, .idempotency,
     ]
+
+    /// Every capability a scenario may need: the engine's, then each registered profile's
+    /// (`Profile.capabilities`) in registry order.
+    public static let known: [Capability] = {
+        var out = engineKnown
+        for capability in Profiles.all.flatMap(\.capabilities) where !out.contains(capability) {
+            out.append(capability)
+        }
+        return out
+    }()
 }

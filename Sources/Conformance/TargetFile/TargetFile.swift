@@ -33,24 +33,11 @@ public struct TargetFile: Sendable {
     /// The profile the backend is judged by (`profile:`, a registered profile's name); nil when the
     /// file names none (then `--profile`, or callx).
     public var profile: String? = nil
-    /// Where the backend receives signed webhooks (`webhook:`), with the secret both sides sign with.
-    public var webhook: WebhookEndpoint? = nil
-    /// With `webhook.secretEnv`: the variable of the backend's lifecycle environment that carries the secret
-    /// ringcheck generated (the secret itself is in `webhook` and in `lifecycle.environment`).
-    public var webhookSecretVariable: String? = nil
-    /// `profileOperations:` the profile's own operations (`pushToUser: /admin/push`, or a mapping with method,
-    /// path, body, auth and response), by name.
-    public var profileOperations: [String: ProfileOperationMapping] = [:]
-    /// `unconfigured: {baseURL}`: a second instance of the backend started without its push provider's settings
-    /// (gives the target the `unconfigured` capability).
-    public var unconfiguredBaseURL: String? = nil
-    /// The app ringcheck acts for at a push service (`serviceApp:`): App ID, REST API key (a secret), routes and
-    /// field names where the service differs from the seed.
-    public var serviceApp: ServiceApp? = nil
+    /// What each profile decoded from its own keys of the file (`Profile.decodeTargetFile`), by its type.
+    public var profileConfiguration = ProfileConfigurations()
 
-    /// Whether the scenarios need the file's `users:`: the onesignal profile makes a fresh External ID per
-    /// scenario and signs its operations in with their own `auth`, so it needs none.
-    public var needsUsers: Bool { profile != OneSignalProfile.profileName }
+    /// Whether the scenarios need the file's `users:` (`Profile.targetNeedsUsers` of the file's profile).
+    public var needsUsers: Bool { profile.flatMap(Profiles.named)?.targetNeedsUsers ?? true }
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }

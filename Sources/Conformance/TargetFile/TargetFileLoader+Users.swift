@@ -160,4 +160,21 @@ extension TargetFileDecoder {
         }
         return .arguments(list)
     }
+
+    /// `dialstackUserId:` (any profile's user ID) only in a file written for that profile.
+    mutating func checkProfileUserIds(_ users: YAMLNode?, _ file: TargetFile) {
+        guard let users else { return }
+        for entry in users.entries ?? [] {
+            let accounts = entry.value.items ?? [entry.value]
+            for (i, account) in accounts.enumerated() {
+                for field in account.entries ?? [] {
+                    guard let profile = Self.profileUserIdKeys.first(where: { $0.key == field.key })?.profile,
+                        file.profile != profile
+                    else { continue }
+                    let path = "users.\(entry.key)" + (entry.value.items == nil ? "" : "[\(i)]")
+                    d.error(field.keyMark, path, "'\(field.key)' applies to a target file with profile: \(profile)")
+                }
+            }
+        }
+    }
 }

@@ -37,7 +37,7 @@ extension TargetFile {
 }
 
 /// Reads a target file's tree, collecting every problem with its line and field.
-struct TargetFileDecoder {
+public struct TargetFileDecoder {
     var d: Diagnostics
     let directory: String
     /// The users the command needs `users:` to declare.
@@ -49,19 +49,24 @@ struct TargetFileDecoder {
         self.needs = needs
     }
 
-    static let topKeys = [
+    /// The top-level keys the engine reads itself.
+    static let engineKeys = [
         "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
-        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "webhook",
-        "profileOperations", "unconfigured", "serviceApp",
+        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile",
     ]
+
+    /// Every top-level key a target file may give: the engine's, then each registered profile's
+    /// (`Profile.targetFileKeys`) in registry order.
+    static let topKeys = engineKeys + Profiles.all.flatMap(\.targetFileKeys)
 
     /// Capabilities a target may declare beyond the scenarios' ones.
     static let mappingCapabilities = ["answerByMediaRequest", "videoCalls"]
 
     mutating func decode(_ root: YAMLNode) -> TargetFile? {
-        // The onesignal profile sends a fresh External ID per scenario and signs in as no user: it needs no users.
+        // A profile that makes its IDs per scenario and signs in as no user needs no users.
         let usersRequired =
-            root.entries?.first { $0.key == "profile" }?.value.scalarText != OneSignalProfile.profileName
+            root.entries?.first { $0.key == "profile" }?.value.scalarText.flatMap(Profiles.named)?.targetNeedsUsers
+            ?? true
         guard
             let f = d.mapping(
                 root, "", known: Self.topKeys, required: usersRequired ? ["baseURL", "users"] : ["baseURL"])
@@ -117,9 +122,12 @@ struct TargetFileDecoder {
             file.mocks = mocks
         }
         if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
-        decodeWebhook(f["webhook"], into: &file, root: root)
-        decodeProfileOperations(f["profileOperations"], f["unconfigured"], into: &file)
-        decodeServiceApp(f["serviceApp"], into: &file, root: root)
+        for profile in Profiles.all {
+            let section = TargetFileSection(entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root)
+            if let configuration = profile.decodeTargetFile(section, into: &file, decoder: &self) {
+                file.profileConfiguration.insert(configuration)
+            }
+        }
         checkProfileUserIds(f["users"]?.value, file)
         if file.capabilities.contains(.restart), file.lifecycle?.restart == nil, file.lifecycle?.start == nil,
             let e = f["capabilities"]

@@ -1,19 +1,16 @@
 extension TargetFile {
     /// The commented target file `ringcheck init-target` writes: a backend that follows the reference
     /// design, as `ringcheck serve-reference` runs it, with every other setting shown commented out.
-    public static let template = """
+    public static var template: String {
+        """
         # ringcheck target file: the backend under test, for `ringcheck run --target FILE`.
         # Relative paths are resolved against this file's folder. Every line not commented out must be
         # right: a problem stops the run (exit 2) naming this file, the line and the field.
 
-        # The profile the backend is judged by (see 'ringcheck run --help'); default: --profile, else callx.
+        # The profile the backend is judged by (see 'ringcheck run --help'); default: --profile, else \(Profiles.defaultProfile.name).
         # A --profile that names another one is refused (exit 2).
-        # profile: callx
-        # A profile: dialstack backend also says where it takes DialStack's signed webhooks, with the secret
-        # (or secretEnv: NAME: ringcheck generates one and sets NAME in the lifecycle's environment), and may give
-        # each account a dialstackUserId (the data.user_id DialStack sends; default: its userId):
-        # webhook: {path: /webhooks/dialstack, secret: "${DIALSTACK_WEBHOOK_SECRET}"}
-
+        # profile: \(Profiles.defaultProfile.name)
+        \(Profiles.all.map(\.targetFileTemplate).joined())
         # How reports name the backend.
         name: my backend
         # Where its API listens (http:// or https://).
@@ -153,4 +150,5 @@ extension TargetFile {
         #   start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --port, "${RINGCHECK_BACKEND_PORT}"]
 
         """
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Values a run provides to a target file as `${NAME}` in `baseURL`, `lifecycle.ready.url`, the
-/// lifecycle's commands and its `environment` (also set in the commands' environment), so that a
+/// lifecycle's commands and its `environment`, and the texts a profile's configuration names
+/// (`ProfileConfiguration.runVariableTexts`) (also set in the commands' environment), so that a
 /// file needs no fixed port, no `ringcheck` on PATH and no state folder of its own:
 ///
 /// - `RINGCHECK_EXECUTABLE`: the path of the running ringcheck (`[${RINGCHECK_EXECUTABLE}, serve-reference]`)
@@ -39,7 +40,7 @@ public struct TargetRunVariables: Sendable, Equatable {
 extension TargetFile {
     /// The run variables the file names (`${NAME}` anywhere they are filled in).
     public var runVariablesUsed: Set<String> {
-        var texts = [baseURL] + [unconfiguredBaseURL].compactMap { $0 }
+        var texts = [baseURL] + profileConfiguration.runVariableTexts
         if let l = lifecycle {
             texts += [l.ready?.url].compactMap { $0 } + Array(l.environment.values)
             texts += [l.start, l.stop, l.restart].compactMap { $0 }.flatMap(\.argv)
@@ -51,7 +52,7 @@ extension TargetFile {
     public func filling(_ variables: TargetRunVariables) -> TargetFile {
         var out = self
         out.baseURL = variables.fill(baseURL)
-        out.unconfiguredBaseURL = unconfiguredBaseURL.map(variables.fill)
+        out.profileConfiguration = profileConfiguration.filling(variables)
         if name.contains("${") { out.name = variables.fill(name) }
         if var l = lifecycle {
             l.start = variables.fill(l.start)

@@ -3,7 +3,7 @@ import HTTP
 import JSON
 
 /// Signs a target file's accounts in, once each, and remembers the headers their requests carry.
-actor TargetSignIn {
+public actor TargetSignIn {
     let file: TargetFile
     /// One sign-in per account, shared by every scenario that asks while it is under way: two logins
     /// for one account could invalidate the first session on a backend that allows one.
@@ -19,16 +19,8 @@ actor TargetSignIn {
         return try await signIn(pool[slot % pool.count], key: "\(name)#\(slot % pool.count)")
     }
 
-    /// The headers of profile operation `operation` (its mapping's `auth`; none without one). Its credentials
-    /// belong to no scenario user, so the login body's `{userId}` is the operation's field name.
-    func operationHeaders(_ operation: String) async throws -> [String: String] {
-        guard let auth = file.profileOperations[operation]?.auth else { return [:] }
-        return try await signIn(
-            TargetAccount(userId: "profileOperations.\(operation)", auth: auth), key: "operation:\(operation)")
-    }
-
     /// Signs `account` in once per `key`, shared by every caller while it is under way.
-    private func signIn(_ account: TargetAccount, key: String) async throws -> [String: String] {
+    func signIn(_ account: TargetAccount, key: String) async throws -> [String: String] {
         if let signingIn = cache[key] { return try await signingIn.value }
         let file = self.file
         let signingIn = Task<[String: String], Error> {
@@ -131,13 +123,7 @@ extension TargetFile {
         target.cleanUp = cleanUp
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
-        target.webhook = webhook
-        target.profileOperations = profileOperations
-        if profileOperations.values.contains(where: { $0.auth != nil }) {
-            target.profileOperationHeaders = { operation in try await signIn.operationHeaders(operation) }
-        }
-        target.unconfiguredBaseURL = unconfiguredBaseURL
-        target.serviceApp = serviceApp
+        target.profileConfiguration = profileConfiguration.forTarget(signIn: signIn)
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }
         return target
     }

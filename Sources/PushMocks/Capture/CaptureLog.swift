@@ -21,6 +21,8 @@ public final class CaptureLog: Sendable {
         var nextWaiterID: UInt64 = 1
         /// Captures dropped because the log was full.
         var evicted = 0
+        /// Where captures go instead of the log (`divert(to:)`).
+        var consumer: (@Sendable (Capture) -> Void)?
     }
 
     private let state = Mutex(State())
@@ -56,6 +58,7 @@ public final class CaptureLog: Sendable {
         var pending: Capture? = Capture.placeholder
         swap(&pending!, &capture)
         var ready: [(CheckedContinuation<[Capture], Never>, [Capture], Task<Void, Never>?)] = []
+        var diverted: (consumer: @Sendable (Capture) -> Void, capture: Capture)?
         let sequence = state.withLock { state -> Int in
             pending!.sequence = state.nextSequence
             let sequence = state.nextSequence
@@ -72,6 +75,10 @@ public final class CaptureLog: Sendable {
                 }
                 state.waiters = remaining
             }
+            if let consumer = state.consumer {
+                diverted = (consumer, pending.take()!)
+                return sequence
+            }
             state.captures.append(pending.take()!)
             if state.captures.count > capacity {
                 let excess = state.captures.count - capacity
@@ -84,7 +91,23 @@ public final class CaptureLog: Sendable {
             timeout?.cancel()
             continuation.resume(returning: matches)
         }
+        if let diverted { diverted.consumer(diverted.capture) }
         return sequence
+    }
+
+    /// Hands every capture recorded from now on to `consumer` (after numbering it and outside the log's
+    /// lock, so concurrent captures may reach it out of sequence order) instead of keeping it; nil keeps
+    /// them again. Waiters still see each capture as it is recorded.
+    ///
+    /// A long load run diverts: it files each push under its call and drops it once the call is judged,
+    /// so the log does not grow with the run.
+    ///
+    /// ```swift
+    /// log.divert { capture in inbox.file(capture) }
+    /// defer { log.divert(to: nil) }
+    /// ```
+    public func divert(to consumer: (@Sendable (Capture) -> Void)?) {
+        state.withLock { $0.consumer = consumer }
     }
 
     // MARK: Queries

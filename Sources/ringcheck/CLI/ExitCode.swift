@@ -16,6 +16,10 @@ enum ExitCode: Int32, Sendable {
     case callCancelled = 12
     /// `ringcheck serve-reference`: another process listens on the port it was told to use.
     case portInUse = 13
+    /// Interrupted by Ctrl-C (SIGINT): 128 + 2. (`run` exits with it from its signal handler.)
+    case interrupted = 130
+    /// Stopped by SIGTERM: 128 + 15.
+    case terminated = 143
 }
 
 extension ExitCode {

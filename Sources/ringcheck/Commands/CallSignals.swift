@@ -16,6 +16,7 @@ final class CallSignals: Sendable {
         case calling(waiter: CheckedContinuation<Void, Never>?, arrived: Bool)
     }
     private let phase = Mutex(Phase.startingUp)
+    private let received = Mutex<Int32?>(nil)
     /// The command's name in messages (`call`, `load`).
     private let command: String
 
@@ -29,6 +30,7 @@ final class CallSignals: Sendable {
         }
         Task.detached {
             let signal = await TerminationSignals.wait()
+            self.received.withLock { $0 = signal }
             let startingUp = self.phase.withLock { phase -> Bool in
                 switch phase {
                 case .startingUp:
@@ -65,6 +67,9 @@ final class CallSignals: Sendable {
             if case .startingUp = phase { phase = .calling(waiter: nil, arrived: false) }
         }
     }
+
+    /// The signal that arrived (SIGINT, SIGTERM), if one did.
+    var signal: Int32? { received.withLock { $0 } }
 
     /// Returns once a signal arrives after `callPlaced()`.
     func interrupted() async {

@@ -38,6 +38,8 @@ struct LoadCommand: RingcheckCommand {
               1   violations (each names its call)
               2   usage or configuration error
               3   inconclusive: the backend could not be reached, or too many calls failed to be judged
+              130, 143  interrupted by Ctrl-C (SIGINT) or SIGTERM: no more calls start, those in flight finish,
+                  and what ran is judged and written to load-report.json (a second Ctrl-C stops at once)
             """,
         options: [
             .value(
@@ -61,7 +63,8 @@ struct LoadCommand: RingcheckCommand {
                 "short-ring", "S", help: "How long the calls that should expire ring (whole seconds).", default: "3",
                 number: .whole(1...60)),
             .value(
-                "report-dir", "DIR", help: "Where report.json (and backend.log) are written.", default: "reports/load"),
+                "report-dir", "DIR", help: "Where load-report.json (and backend.log) are written.",
+                default: "reports/load"),
             .flag(
                 "reference-process", help: "Run the embedded reference backend as a child process (serve-reference)."),
             .value(
@@ -135,12 +138,13 @@ struct LoadCommand: RingcheckCommand {
             return .inconclusive
         }
         let progress = LoadProgressLine()
-        Console.out("ringcheck load: callx on \(started.target.name) (\(started.target.baseURL)): \(plan.summary)")
         let result: LoadResult
         do {
-            let driver = try LoadDriver(
+            let workload = try CallxLoadWorkload(
                 target: started.target, mocks: started.mocks, plan: plan, callers: started.callers,
-                callees: started.callees, watched: started.watched, progress: { progress.show($0) })
+                callees: started.callees)
+            let driver = LoadDriver(
+                workload: workload, plan: plan, watched: started.watched, progress: { progress.show($0) })
             if watching {
                 signals.callPlaced()
                 Task {
@@ -148,6 +152,8 @@ struct LoadCommand: RingcheckCommand {
                     driver.interrupt()
                 }
             }
+            // Announced once a signal is the driver's to handle (a script may interrupt from here on).
+            Console.out("ringcheck load: callx on \(started.target.name) (\(started.target.baseURL)): \(plan.summary)")
             result = await driver.run()
         } catch {
             await cleanup.run()
@@ -156,12 +162,15 @@ struct LoadCommand: RingcheckCommand {
         }
         progress.finish()
         await cleanup.run()
-        let path = reportDir + "/report.json"
-        do { try result.report.json().write(to: URL(fileURLWithPath: path)) } catch {
+        var report = result.report
+        // Ctrl-C or SIGTERM during the calls: what ran is judged and written, and load exits as run does.
+        if let signal = signals.signal { report.interrupt(by: signal) }
+        let path = reportDir + "/" + LoadReport.fileName
+        do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
             Console.error("ringcheck load: cannot write \(path): \(error)")
         }
-        Console.out(LoadConsoleSummary.render(result.report) + "report: \(path)\n")
-        return ExitCode(rawValue: result.report.verdict.exitCode) ?? .inconclusive
+        Console.out(LoadConsoleSummary.render(report) + "report: \(path)\n")
+        return ExitCode(rawValue: report.exitCode) ?? .inconclusive
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// The console summary of a load run: the figures, then each violation with its call, then the verdict.
 enum LoadConsoleSummary {
-    /// At most this many violations of one rule are printed; report.json has them all.
+    /// At most this many violations of one rule are printed; load-report.json has them all.
     static let perRule = 10
 
     static func render(_ r: LoadReport) -> String {
@@ -36,7 +36,10 @@ enum LoadConsoleSummary {
             r.invariantViolations.map { ($0.requirementID, ($0.callId.map { "call \($0): " } ?? "") + $0.message) })
         for p in r.problems.prefix(5) { out += "note: \(p)\n" }
         if let why = r.inconclusiveReason { out += "inconclusive: \(why)\n" }
-        out += "verdict: \(r.verdict.label) (exit \(r.verdict.exitCode))\n"
+        if let i = r.interrupted {
+            out += "interrupted by \(i.signal): calls in flight finished; the verdict covers the calls that ran\n"
+        }
+        out += "verdict: \(r.verdict.label) (exit \(r.exitCode))\n"
         return out
     }
 
@@ -49,7 +52,7 @@ enum LoadConsoleSummary {
             if shown[item.group]! <= perRule { out += "  \(item.text)\n" }
         }
         for (group, n) in shown.sorted(by: { $0.key < $1.key }) where n > perRule {
-            out += "  … and \(n - perRule) more \(group) (report.json has them all)\n"
+            out += "  … and \(n - perRule) more \(group) (load-report.json has them all)\n"
         }
         return out
     }

@@ -20,6 +20,12 @@ public struct CreateCallStep: ProfileStep, Equatable {
 
     public var keyword: String { "create" }
 
+    /// A video call needs a target that declares `videoCalls`.
+    public func notApplicableReason(on target: Target) -> String? {
+        video == true && !target.supportsVideo
+            ? "creates a video call, and the target does not declare videoCalls" : nil
+    }
+
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
         (try run.createRequest(self), options)
     }

@@ -32,6 +32,16 @@ public enum InvariantChecker {
     public static func check(pushes: [PushDocument], events: [ObservedEvent] = [], context: InvariantContext)
         -> [InvariantViolation]
     {
+        var eventIds = EventIdRegistry()
+        return check(pushes: pushes, events: events, context: context, registry: &eventIds)
+    }
+
+    /// `check(pushes:events:context:)` with the eventIds already used elsewhere (load mode's earlier calls):
+    /// the same eventId on another message is found across checks.
+    static func check(
+        pushes: [PushDocument], events: [ObservedEvent], context: InvariantContext,
+        registry eventIds: inout EventIdRegistry
+    ) -> [InvariantViolation] {
         let ordered = pushes.enumerated().sorted { a, b in
             let ka = (a.element.arrivalMs ?? 0, a.element.sequence ?? 0, a.offset)
             let kb = (b.element.arrivalMs ?? 0, b.element.sequence ?? 0, b.offset)
@@ -39,7 +49,6 @@ public enum InvariantChecker {
         }.map(\.element)
         var out: [InvariantViolation] = []
         var deliveries = DeliveryLedger()
-        var eventIds = EventIdRegistry()
         for push in ordered {
             out += PushProfile.check(push, context: context)
             var r = ViolationRecorder(levels: context.levels, captures: push.sequence.map { [$0] } ?? [])

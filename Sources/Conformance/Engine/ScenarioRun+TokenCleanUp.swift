@@ -3,9 +3,10 @@ import JSON
 
 extension ScenarioRun {
     /// After a run on fixed accounts: deletes the tokens its devices (and the users' installations whose
-    /// feeds it read) registered, then lets the profile undo the rest (`Profile.cleanUp`: Callx ends the
-    /// calls the run left unfinished), so the next scenario on the same accounts starts clean. Never
-    /// judged, not on the timeline; a delete that fails is counted for the run's warning (`CleanUpTally`).
+    /// feeds it read) registered, then lets the profile leave the accounts clean (`Profile.cleanUp(in:)`:
+    /// Callx ends the calls it left unfinished), so the next scenario on the same accounts starts clean.
+    /// Never judged, not on the timeline; a delete that fails is counted for the run's warning
+    /// (`CleanUpTally`).
     func cleanUpBackend() async {
         await deleteTokens()
         await engine.profile.cleanUp(in: self)
@@ -14,7 +15,7 @@ extension ScenarioRun {
     /// Deletes each device's tokens: one request per registration when deleteToken names the token (or a
     /// value its answer saved), else one for the device, trying its user first and then the others (a token
     /// rebound to another user is deleted as that user).
-    private func deleteTokens() async {
+    func deleteTokens() async {
         if engine.tokenCleanUpSkipReason != nil {
             await engine.cleanUpTally.recordSkipped(devices: registrations.values.filter { !$0.isEmpty }.count)
             return

@@ -10,7 +10,8 @@ extension TargetFileDecoder {
     /// started without its push provider's settings; it gives the target the `unconfigured` capability).
     mutating func decodeProfileOperations(
         _ operations: YAMLMapEntry?, _ unconfigured: YAMLMapEntry?, into file: inout TargetFile
-    ) {
+    ) -> OneSignalTargetConfiguration? {
+        var out = OneSignalTargetConfiguration()
         if let e = operations, let entries = e.value.entries {
             let names = OneSignalOperation.Kind.allCases.map(\.rawValue)
             let shared = entries.first { $0.key == "auth" }.flatMap { decodeAuth($0.value, "profileOperations.auth") }
@@ -24,7 +25,7 @@ extension TargetFileDecoder {
                 }
                 if var m = decodeProfileOperation(entry.value, kind) {
                     if m.auth == nil { m.auth = shared }
-                    file.profileOperations[entry.key] = m
+                    out.operations[entry.key] = m
                 }
             }
         } else if let e = operations {
@@ -46,10 +47,11 @@ extension TargetFileDecoder {
             } else {
                 var trimmed = url
                 while trimmed.hasSuffix("/") { trimmed.removeLast() }
-                file.unconfiguredBaseURL = trimmed
+                out.unconfiguredBaseURL = trimmed
                 file.capabilities.insert(.unconfigured)
             }
         }
+        return out.operations.isEmpty && out.unconfiguredBaseURL == nil ? nil : out
     }
 
     /// One operation: a path (`/v1/push`), or `{method, path, body, auth, response: {delivered: PATH}}`.

@@ -2,7 +2,7 @@ import HTTP
 import JSON
 import PushMocks
 
-extension LoadDriver {
+extension CallxLoadWorkload {
     // MARK: Sending
 
     /// Sends `operation` in the reference design's shape through the target's mapping, as the engine
@@ -42,20 +42,21 @@ extension LoadDriver {
         var values: [String: JSONValue] = ["callId": .string(callId)]
         if let installationId { values["installationId"] = .string(installationId) }
         let invoked = ContinuousClock.now
-        let invokeMs = Self.wallMs()
+        let invokeMs = LoadDriver.wallMs()
         let reply = await send(
             operation, method, TargetRoutes.fill(template, ["callId": callId]), as: user, body: body, values: values,
             installation: installationId ?? callerInstallation(user))
-        let latency = Self.seconds(ContinuousClock.now - invoked) * 1000
+        let latency = LoadDriver.seconds(ContinuousClock.now - invoked) * 1000
         let json = reply.json
         let op = LoadOperation(
             kind: kind, callId: callId, installationId: installationId,
             operationId: body?["operationId"]?.stringValue, isRetry: isRetry, reason: body?["reason"]?.stringValue,
-            invokeMs: invokeMs, completeMs: Self.wallMs(), status: reply.status,
+            invokeMs: invokeMs, completeMs: LoadDriver.wallMs(), status: reply.status,
             error: json?["error"]?["code"]?.stringValue ?? reply.error.map { "no answer: \($0)" },
             state: json?["state"]?.stringValue, revision: Self.revision(json?["revision"]),
             winner: json?["answeredByInstallationId"]?.stringValue, expiresAtMs: json?["expiresAtMs"]?.epochMsValue)
-        recorder.record(op, latencyMs: latency)
+        recorder.latency(kind.rawValue, ms: latency, answered: reply.status != nil)
+        judge.record(op)
         return op
     }
 
@@ -85,12 +86,14 @@ extension LoadDriver {
                 let reply = await send(
                     .registerToken, "PUT", registration.path, as: user, body: registration.body,
                     values: registration.values, installation: d.installationId)
-                recorder.latency(.register, ms: Self.seconds(ContinuousClock.now - invoked) * 1000)
+                recorder.latency(
+                    LoadOperation.Kind.register.rawValue, ms: LoadDriver.seconds(ContinuousClock.now - invoked) * 1000)
                 guard let status = reply.status, (200..<300).contains(status) else {
                     return "registering \(d.name) of \(user.userId) failed: "
                         + (reply.status.map { "HTTP \($0)" } ?? reply.error ?? "?")
                 }
-                mocks?.providers.registry.register(token: d.token, environment: d.environment, atMs: Self.wallMs())
+                mocks?.providers.registry.register(
+                    token: d.token, environment: d.environment, atMs: LoadDriver.wallMs())
             }
         }
         return nil
@@ -99,8 +102,8 @@ extension LoadDriver {
     // MARK: Feeds
 
     /// Reads `feed` every `feedPollMs` (at once again after a full page) until the driver says stop.
-    func follow(_ feed: (installation: String, user: TargetUser)) async {
-        while !stopFeeds.withLock({ $0 }) {
+    func follow(_ feed: (installation: String, user: TargetUser), until stopped: @Sendable () -> Bool) async {
+        while !stopped() {
             let full = await readPage(feed, record: true)
             if full != true { try? await Task.sleep(for: .milliseconds(plan.feedPollMs)) }
         }
@@ -128,7 +131,8 @@ extension LoadDriver {
         }
         let invoked = ContinuousClock.now
         let reply = await send(.events, "GET", path, as: feed.user, values: values, installation: feed.installation)
-        recorder.latency(.events, ms: Self.seconds(ContinuousClock.now - invoked) * 1000)
+        recorder.latency(
+            LoadOperation.Kind.events.rawValue, ms: LoadDriver.seconds(ContinuousClock.now - invoked) * 1000)
         guard let status = reply.status, (200..<300).contains(status), let json = reply.json else {
             recorder.problem(
                 "reading feed \(feed.installation): " + (reply.status.map { "HTTP \($0)" } ?? reply.error ?? "?"))
@@ -137,8 +141,9 @@ extension LoadDriver {
         let events = json["events"]?.arrayValue ?? []
         let next = json["nextCursor"]?.stringValue
         if let next { cursors.withLock { $0[feed.installation] = next } }
+        let full = !events.isEmpty && next != nil && next != cursor
         if record {
-            let now = Self.wallMs()
+            let now = LoadDriver.wallMs()
             var entries: [FeedEntry] = FeedGap.isSignalled(json["gap"]) ? [.gap(atMs: now)] : []
             for e in events {
                 entries.append(
@@ -150,8 +155,8 @@ extension LoadDriver {
                             answeredBy: e["answeredByInstallationId"]?.stringValue, reason: e["reason"]?.stringValue,
                             readAtMs: now)))
             }
-            recorder.feed(feed.installation, entries: entries, raw: events, atMs: now)
+            judge.feed(feed.installation, entries: entries, raw: events, atMs: now, readToEnd: !full)
         }
-        return !events.isEmpty && next != nil && next != cursor
+        return full
     }
 }

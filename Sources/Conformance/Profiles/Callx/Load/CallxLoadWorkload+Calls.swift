@@ -1,20 +1,22 @@
 import Foundation
 import JSON
-import PushMocks
 
-extension LoadDriver {
+extension CallxLoadWorkload {
     // MARK: One call
 
     /// Places call number `index` and plays its script to the end.
     func runCall(_ index: Int) async {
         let script = LoadScript.script(for: index, shortRing: target.shortRingField != nil)
-        recorder.callStarted(script)
+        recorder.unitStarted(kind: script.rawValue)
         let callerIndex = index % callers.count
         let calleeIndex = index % callees.count
         let caller = callers[callerIndex]
         let callee = callees[calleeIndex]
         let phones = devices[calleeIndex]
         let callId = RandomText.uuid()
+        judge.open(
+            callId, feeds: [callerFeeds[callerIndex]] + phones.map(\.installationId),
+            invitationTokens: Set(phones.map { $0.token.lowercased() }))
         var body: JSONValue = [
             "callId": .string(callId), "calleeUserId": .string(callee.userId),
             "operationId": .string(Self.operationId()),
@@ -24,7 +26,8 @@ extension LoadDriver {
         }
         let create = await perform(.create, callId: callId, as: caller, body: body)
         guard create.succeeded else {
-            recorder.callFinished(nil, failure: "create \(callId): \(HistoryChecker.describe(create))")
+            recorder.unitFinished(failure: "create \(callId): \(HistoryChecker.describe(create))")
+            judge.close(callId, record: nil)
             return
         }
         let call = LoadCall(
@@ -37,7 +40,10 @@ extension LoadDriver {
         if retries && index % plan.retryEvery == 0 {
             await perform(.create, callId: callId, as: caller, body: body, isRetry: true)
         }
-        if !(await invitations(callId, phones)) {
+        if mocks != nil,
+            !(await judge.waitForInvitations(
+                callId, count: phones.count, timeout: .milliseconds(Int64(plan.waitLimitSeconds * 1000))))
+        {
             recorder.problem("call \(callId): not every device's invitation reached the mocks within the wait limit")
         }
         switch script {
@@ -76,7 +82,8 @@ extension LoadDriver {
         var recorded = call
         recorded.expiresAtMs = create.expiresAtMs
         await perform(.get, callId: callId, as: caller)
-        recorder.callFinished(recorded, failure: failure)
+        recorder.unitFinished(failure: failure)
+        judge.close(callId, record: recorded)
     }
 
     /// Whether the driver retries creates and answers with the same operationId (the target declares `idempotency`).
@@ -107,8 +114,8 @@ extension LoadDriver {
     /// Waits past the call's expiry and reads its snapshot until it shows the call ended; the reason
     /// when it never did within the wait limit.
     func awaitExpiry(_ callId: String, _ caller: TargetUser, expiresAtMs: Int64?) async -> String? {
-        let expires = expiresAtMs ?? (Self.wallMs() + Int64(plan.shortRingSeconds) * 1000)
-        let wait = max(0, expires - Self.wallMs()) + 300
+        let expires = expiresAtMs ?? (LoadDriver.wallMs() + Int64(plan.shortRingSeconds) * 1000)
+        let wait = max(0, expires - LoadDriver.wallMs()) + 300
         try? await Task.sleep(for: .milliseconds(min(wait, Int64(plan.waitLimitSeconds * 1000))))
         let deadline = ContinuousClock.now + .milliseconds(Int64(plan.waitLimitSeconds * 1000))
         while ContinuousClock.now < deadline {
@@ -117,22 +124,5 @@ extension LoadDriver {
             try? await Task.sleep(for: .milliseconds(250))
         }
         return "call \(callId) was still not ended \(LoadFigures.format(plan.waitLimitSeconds)) s after its expiry"
-    }
-
-    /// Waits until each device's invitation for the call reached the mocks (within the wait limit);
-    /// whether all did. Without mocks in play there is nothing to wait for.
-    func invitations(_ callId: String, _ phones: [VirtualCallee]) async -> Bool {
-        guard let log = mocks?.log else { return true }
-        let tokens = Set(phones.map { $0.token.lowercased() })
-        let found = await log.waitFor(
-            count: phones.count,
-            matching: { c in
-                guard let token = c.deviceToken ?? c.fcmTarget?.value, tokens.contains(token.lowercased()) else {
-                    return false
-                }
-                let callx = PushMatchDocument.callx(c)
-                return callx?["callId"]?.stringValue == callId && callx?["type"]?.stringValue == "call.invited"
-            }, timeout: .milliseconds(Int64(plan.waitLimitSeconds * 1000)))
-        return found.count >= phones.count
     }
 }

@@ -8,7 +8,7 @@ extension TargetFileDecoder {
     /// and `apiKey` are literals or `${NAME}` read from ringcheck's environment; `appIdEnv`/`apiKeyEnv: NAME` make
     /// ringcheck generate the value and give it to the service it starts as that variable. `routes` maps the
     /// profile's route names to the service's paths, `fieldNames` the seed's member names to the service's.
-    mutating func decodeServiceApp(_ entry: YAMLMapEntry?, into file: inout TargetFile, root: YAMLNode) {
+    mutating func decodeServiceApp(_ entry: YAMLMapEntry?, into file: inout TargetFile, root: YAMLNode) -> ServiceApp? {
         guard let entry else {
             if file.profile == PushServiceProfile.profileName {
                 d.error(
@@ -16,9 +16,9 @@ extension TargetFileDecoder {
                     "a \(PushServiceProfile.profileName) target needs serviceApp: {appId, apiKey} (the app ringcheck sends for)"
                 )
             }
-            return
+            return nil
         }
-        guard let f = d.mapping(entry.value, "serviceApp", known: Self.serviceAppKeys) else { return }
+        guard let f = d.mapping(entry.value, "serviceApp", known: Self.serviceAppKeys) else { return nil }
         func value(_ literal: String, _ env: String, generate: () -> String) -> String? {
             switch (f[literal], f[env]) {
             case (let e?, nil):
@@ -68,8 +68,8 @@ extension TargetFileDecoder {
             routes = map
         }
         let fieldNames = f["fieldNames"].flatMap { checkedFieldNames($0.value) } ?? [:]
-        guard let appId, let apiKey else { return }
-        file.serviceApp = ServiceApp(appId: appId, apiKey: apiKey, routes: routes, fieldNames: fieldNames)
+        guard let appId, let apiKey else { return nil }
+        return ServiceApp(appId: appId, apiKey: apiKey, routes: routes, fieldNames: fieldNames)
     }
 
     /// `serviceApp.fieldNames`: each service name non-empty and given to one seed name only (answers are read back
