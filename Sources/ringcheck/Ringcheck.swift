@@ -13,6 +13,7 @@ struct Ringcheck {
             InitTargetCommand.self,
             ValidateCommand.self,
             CallCommand.self,
+            TriggerCommand.self,
             LoadCommand.self,
             ListCommand.self,
             ExplainCommand.self,
