@@ -9,6 +9,7 @@ import Testing
     /// defect → (whether the run exits 1, the requirements that fail, exactly).
     static let entries: [ProfileMutationMatrix.Entry] = [
         ("alert-for-calls", true, ["PUSHSVC-CALL-1"]),
+        ("voip-to-alert-token", true, ["PUSHSVC-CALL-1"]),
         ("numeric-payload-values", true, ["PUSHSVC-PAYLOAD-1"]),
         ("ended-new-id", true, ["PUSHSVC-CALL-4"]),
         ("no-voip-token-counted-ok", true, ["PUSHSVC-CALL-6"]),

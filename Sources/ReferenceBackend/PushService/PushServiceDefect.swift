@@ -24,6 +24,7 @@ public enum PushServiceDefect: String, ReferenceDefect {
     case sandboxIgnored = "sandbox-ignored"
     case acceptBadRegistration = "accept-bad-registration"
     case ignoreCallTimeout = "ignore-call-timeout"
+    case voipToAlertToken = "voip-to-alert-token"
 
     /// One line for `--help`: what the service does wrong with this switch on.
     public var summary: String {
@@ -54,6 +55,8 @@ public enum PushServiceDefect: String, ReferenceDefect {
         case .ignoreCallTimeout:
             return
                 "incoming-call pushes are retried and sent again after the call's timeout: a late one rings a gone call"
+        case .voipToAlertToken:
+            return "a call's VoIP push goes to the iOS device's alert token instead of its voipToken"
         }
     }
 }

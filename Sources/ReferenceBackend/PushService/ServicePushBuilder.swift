@@ -88,7 +88,9 @@ struct ServicePushBuilder: Sendable {
             let expiration = ("apns-expiration", String(nowMs / 1000 + timeout))
             return PlannedDelivery(
                 deviceId: device.id, channel: .voip,
-                request: apns(device, token: voip, type: "voip", priority: "10", body: body, headers: [expiration]),
+                request: apns(
+                    device, token: defects.contains(.voipToAlertToken) ? device.token : voip, type: "voip",
+                    priority: "10", body: body, headers: [expiration]),
                 settledState: .pending, giveUpAtMs: call.action == .incoming ? ringEndsMs : nil)
         case .ios:
             return plan(ended: n, members: members, to: device)
