@@ -293,11 +293,7 @@ public actor ScenarioRun {
             throw HarnessStop(
                 message: "\(check): expected \(expected), got \(actual) (the steps after it could not be judged)")
         }
-        failures.append(
-            CheckFailure(
-                requirement: requirement, level: engine.level(requirement), check: check, expected: expected,
-                actual: actual, evidence: evidence))
-        record(.note, "ringcheck", "FAILED \(requirement): \(check)")
+        charge(RequirementID(requirement), check: check, expected: expected, actual: actual, evidence: evidence)
     }
 }
 

@@ -100,7 +100,7 @@ extension LoadDriver {
                 }
                 ?? v.events.first.flatMap { own.indices.contains($0) ? own[$0].json["callId"]?.stringValue : nil }
             return LoadInvariantFinding(
-                requirementID: v.requirementID, level: v.level, callId: callId, message: v.description)
+                requirementID: v.requirementID, level: v.level ?? .should, callId: callId, message: v.description)
         }
     }
 

@@ -4,13 +4,19 @@ import Reports
 
 /// `expectOneSignal: {count, within, requirement}` — at least `count` OneSignal requests of this run arrive by the
 /// deadline; `expectNoOneSignal: {for, requirement}` — none arrives (from the run's start) during the duration.
-struct OneSignalRequestsStep: ProfileStep, Equatable {
+struct OneSignalRequestsStep: DecodableStep, Equatable {
     /// nil: expect none.
     var count: Int?
     var durationMs: Int
     var requirement: String?
 
-    var keyword: String { count == nil ? "expectNoOneSignal" : "expectOneSignal" }
+    var keyword: String { Self.keywords[count == nil ? 1 : 0] }
+
+    static let keywords = ["expectOneSignal", "expectNoOneSignal"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeOneSignalRequests(expectNone: keyword == keywords[1], node, path)
+    }
 
     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         let deadline = run.nowMs + Int64(durationMs)

@@ -8,15 +8,6 @@ struct PushServiceJudgedPush: Sendable {
     var device: PushServiceDevice
 }
 
-/// One broken rule found in a push.
-struct PushServiceViolation: Sendable, Equatable {
-    var requirement: String
-    var field: String
-    var expected: String
-    var actual: String
-    var sequence: Int
-}
-
 /// The push-service rules over every push a scenario run's devices got, as a pure function of the captures, the
 /// devices and the notifications sent: a call never as an alert, never to a removed or dead token, no duplicate
 /// per device and call, no incoming call after its ring ended, the seed's payload (all strings, its keys), and the mapping of a normal notification.
@@ -30,8 +21,8 @@ enum PushServiceInvariants {
     static func check(
         _ pushes: [PushServiceJudgedPush], notifications: [PushServiceNotification], bundleId: String,
         voipTopic: String
-    ) -> [PushServiceViolation] {
-        var out: [PushServiceViolation] = []
+    ) -> [Violation] {
+        var out: [Violation] = []
         var accepted: [String: Int] = [:]
         // Per notification, the call_id its pushes carry (a generated one must be the same everywhere).
         var callIds: [String: (id: String, device: String)] = [:]
@@ -40,11 +31,9 @@ enum PushServiceInvariants {
             let c = push.capture
             guard let p = PushServicePush(c) else { continue }
             let d = push.device
-            func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
+            func fail(_ requirement: RequirementID, _ field: String, _ expected: String, _ actual: String) {
                 out.append(
-                    PushServiceViolation(
-                        requirement: requirement, field: field, expected: expected, actual: actual,
-                        sequence: c.sequence))
+                    Violation(requirement, field, expected: expected, actual: actual, capture: c.sequence))
             }
             let n = notification(of: p, arrivalMs: c.arrivalMs, notifications)
             let token = PushServiceCounts.token(of: c)?.lowercased()
@@ -159,7 +148,7 @@ enum PushServiceInvariants {
     /// tied to its request by content — the request's `call.id` as the push's `call_id`, or ringcheck's marker for a
     /// generated id — never by time; that request's ring ended at the latest `timeout` seconds (the request's, else
     /// the `timeout` the push itself carries) after its answer came back. A push tied to no request is not judged.
-    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N]) -> PushServiceViolation? {
+    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N]) -> Violation? {
         guard p.type == N.incomingType else { return nil }
         let pushed = p.fields["timeout"]?.stringValue.flatMap { Int64($0) }.flatMap(N.usableRing)
         var latestEnd: Int64?
@@ -173,23 +162,22 @@ enum PushServiceInvariants {
         }
         guard let end = latestEnd, c.arrivalMs > end + lateCallMarginMs else { return nil }
         let late = Double(c.arrivalMs - end) / 1000
-        return PushServiceViolation(
-            requirement: R.noLateCall, field: "arrival",
+        return Violation(
+            R.noLateCall, "arrival",
             expected: "no incoming_call push for call \(p.callId ?? "?") after its ring (timeout) ended "
                 + "(+ \(lateCallMarginMs / 1000) s for the trip)",
             actual: "push #\(c.sequence) arrived \(String(format: "%.1f", late)) s after the ring ended",
-            sequence: c.sequence)
+            capture: c.sequence)
     }
 
     static func callViolations(
         _ c: Capture, _ p: PushServicePush, _ d: PushServiceDevice, _ n: PushServiceNotification, kind: String,
         callIds: inout [String: (id: String, device: String)]
-    ) -> [PushServiceViolation] {
-        var out: [PushServiceViolation] = []
-        func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
+    ) -> [Violation] {
+        var out: [Violation] = []
+        func fail(_ requirement: RequirementID, _ field: String, _ expected: String, _ actual: String) {
             out.append(
-                PushServiceViolation(
-                    requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
+                Violation(requirement, field, expected: expected, actual: actual, capture: c.sequence))
         }
         let prefix = c.mock == .apns ? "body" : "body.message.data"
         switch p.fields {
@@ -264,13 +252,12 @@ enum PushServiceInvariants {
     // MARK: Normal notifications
 
     static func alertViolations(_ c: Capture, _ n: PushServiceNotification, toVoIP: Bool, bundleId: String)
-        -> [PushServiceViolation]
+        -> [Violation]
     {
-        var out: [PushServiceViolation] = []
-        func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
+        var out: [Violation] = []
+        func fail(_ requirement: RequirementID, _ field: String, _ expected: String, _ actual: String) {
             out.append(
-                PushServiceViolation(
-                    requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
+                Violation(requirement, field, expected: expected, actual: actual, capture: c.sequence))
         }
         let h = c.headers
         if h["apns-push-type"] != "alert" || toVoIP || h["apns-topic"] != bundleId {
@@ -312,12 +299,11 @@ enum PushServiceInvariants {
         return out
     }
 
-    static func fcmNotificationViolations(_ c: Capture, _ n: PushServiceNotification) -> [PushServiceViolation] {
-        var out: [PushServiceViolation] = []
-        func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
+    static func fcmNotificationViolations(_ c: Capture, _ n: PushServiceNotification) -> [Violation] {
+        var out: [Violation] = []
+        func fail(_ requirement: RequirementID, _ field: String, _ expected: String, _ actual: String) {
             out.append(
-                PushServiceViolation(
-                    requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
+                Violation(requirement, field, expected: expected, actual: actual, capture: c.sequence))
         }
         // FCM v1 shows message.notification, or android.notification (which overrides it on Android).
         let message = c.json?["message"]
