@@ -1,23 +1,6 @@
 import Foundation
 
 extension ConsoleReport {
-    /// One requirement's check failing in one or more scenarios: shown once, with the first scenario's
-    /// expected and actual, its evidence one line per item, and the other scenarios by ID.
-    struct FailureGroup {
-        var failure: CheckFailure
-        var first: ScenarioResult
-        var scenarios: [String]
-    }
-
-    /// A scenario that stopped without a verdict of its own checks (error, timeout, or failed with no
-    /// failure recorded), grouped by status and reason.
-    struct ProblemGroup {
-        var status: String
-        var detail: String
-        var first: ScenarioResult
-        var scenarios: [String]
-    }
-
     /// How many other scenario IDs a group names before `and N more`.
     static let groupIDLimit = 6
     /// How many lines of expected or actual a group shows.
@@ -25,36 +8,14 @@ extension ConsoleReport {
     /// How many evidence items a group shows, one line each.
     static let evidenceLimit = 6
 
-    /// The failures grouped by requirement and check, MUSTs first, then scenarios that errored or
-    /// timed out grouped by reason. Its size grows with the number of distinct failures, not of scenarios.
+    /// The failures grouped by requirement and check (`FailureGroups`), MUSTs first, then scenarios that
+    /// errored or timed out grouped by reason. Its size grows with the number of distinct failures, not of scenarios.
     static func failureGroups(_ r: RunResult, style: ConsoleStyle) -> String {
-        var groups: [FailureGroup] = []
-        var problems: [ProblemGroup] = []
-        for s in r.scenarios where s.status.isFailure || s.status.isHarnessProblem {
-            if s.failures.isEmpty || s.status.isHarnessProblem {
-                let detail = s.status.detail ?? ""
-                if let i = problems.firstIndex(where: { $0.status == s.status.name && $0.detail == detail }) {
-                    if !problems[i].scenarios.contains(s.id) { problems[i].scenarios.append(s.id) }
-                } else {
-                    problems.append(ProblemGroup(status: s.status.name, detail: detail, first: s, scenarios: [s.id]))
-                }
-            }
-            for f in s.failures {
-                if let i = groups.firstIndex(where: {
-                    $0.failure.requirement == f.requirement && $0.failure.check == f.check
-                }) {
-                    if !groups[i].scenarios.contains(s.id) { groups[i].scenarios.append(s.id) }
-                } else {
-                    groups.append(FailureGroup(failure: f, first: s, scenarios: [s.id]))
-                }
-            }
-        }
-        let ordered =
-            groups.filter { $0.failure.level == .must } + groups.filter { $0.failure.level != .must }
+        let grouped = FailureGroups(r)
         var out = ""
-        for g in ordered { out += render(g, r, style: style) }
-        for p in problems { out += render(p, style: style) }
-        if !ordered.isEmpty || !problems.isEmpty {
+        for g in grouped.failures { out += render(g, r, style: style) }
+        for p in grouped.problems { out += render(p, style: style) }
+        if !grouped.isEmpty {
             out +=
                 style.paint("   (--verbose prints every failure with its full evidence; so does report.html)", .dim)
                 + "\n"
@@ -62,29 +23,49 @@ extension ConsoleReport {
         return out
     }
 
-    static func render(_ g: FailureGroup, _ r: RunResult, style: ConsoleStyle) -> String {
+    /// `── MUST CALLX-APNS-5 failed in 3 scenarios: …` (`── ⚠ SHOULD … warning in …` for a warning).
+    static func groupTitle(_ f: CheckFailure, count: Int, warning: Bool, style: ConsoleStyle) -> String {
+        let id = clean(f.requirement ?? "unattributed")
+        let scenarios = "\(count) scenario\(count == 1 ? "" : "s")"
+        let head =
+            warning
+            ? style.paint("── ⚠ SHOULD \(id)", .yellow) + style.paint(" warning in \(scenarios)", .bold)
+            : style.paint("── \(f.level.rawValue) \(id)", .red) + style.paint(" failed in \(scenarios)", .bold)
+        return head + ": " + clean(ReportWording.check(f.check))
+    }
+
+    static func render(_ g: FailureGroups.Failure, _ r: RunResult, style: ConsoleStyle) -> String {
         let f = g.failure
-        let color: ConsoleStyle.Color = f.level == .must ? .red : .yellow
-        let id = f.requirement ?? "unattributed"
-        let count = g.scenarios.count
-        var out =
-            "\n" + style.paint("── \(f.level.rawValue) \(clean(id))", color)
-            + style.paint(" failed in \(count) scenario\(count == 1 ? "" : "s")", .bold) + ": " + clean(f.check)
-            + "\n"
+        var out = "\n" + groupTitle(f, count: g.scenarios.count, warning: g.isWarning, style: style) + "\n"
         if let statement = f.requirement.flatMap({ r.requirement($0)?.statement }) {
-            out += style.paint("   \(clean(statement))", .dim) + "\n"
+            out += style.paint("   requirement: \(clean(statement))", .dim) + "\n"
         }
         out += "   first: \(clean(g.first.id)) — \(clean(g.first.title))\n"
-        out += "     expected: \(clipped(f.expected, indent: 15))\n"
-        out += "     actual:   \(clipped(f.actual, indent: 15))\n"
-        for e in f.evidence.prefix(evidenceLimit) { out += style.paint("     " + evidenceLine(e), .dim) + "\n" }
+        out += ruleAndActual(f, now: r.finishedAt, indent: 5) { clipped($0, indent: $1) }
+        for e in f.evidence.prefix(evidenceLimit) {
+            out += style.paint("     " + ReportWording.withDates(evidenceLine(e), now: r.finishedAt), .dim) + "\n"
+        }
         if f.evidence.count > evidenceLimit {
             out += style.paint("     … \(f.evidence.count - evidenceLimit) more evidence items", .dim) + "\n"
         }
+        for line in FailureGroups.otherCheckLines(g) { out += "   also failed by: " + clean(line) + "\n" }
         return out + tail(g.scenarios, rerun: g.first.rerunCommand)
     }
 
-    static func render(_ p: ProblemGroup, style: ConsoleStyle) -> String {
+    /// The rule as a rule (`must be: "0"`) right above the actual value, whose Unix times read as dates;
+    /// each value passes through `value(text, continuation indent)`.
+    static func ruleAndActual(
+        _ f: CheckFailure, now: Date, indent: Int, value: (String, Int) -> String
+    ) -> String {
+        let rule = ReportWording.rule(f.level, expected: f.expected)
+        let width = max(rule.label.count, "actual:".count) + 1
+        let pad = { (label: String) in label + String(repeating: " ", count: width - label.count) }
+        let margin = String(repeating: " ", count: indent)
+        return margin + pad(rule.label) + value(rule.text, indent + width) + "\n" + margin + pad("actual:")
+            + value(ReportWording.withDates(f.actual, now: now), indent + width) + "\n"
+    }
+
+    static func render(_ p: FailureGroups.Problem, style: ConsoleStyle) -> String {
         let count = p.scenarios.count
         var out =
             "\n" + style.paint("── \(p.status)", .yellow)
@@ -154,10 +135,8 @@ extension ConsoleReport {
             if let p = fcm["priority"] as? String { facts.append("priority " + clean(p)) }
             if let ttl = fcm["ttlSeconds"] as? NSNumber { facts.append("ttl \(ttl)s") }
         }
-        if let json = capture["json"] as? [String: Any] {
-            let message = json["message"] as? [String: Any]
-            let callx = (json["callx"] as? [String: Any]) ?? (message?["data"] as? [String: Any]) ?? json
-            if let type = callx["type"] as? String { facts.append(clean(type)) }
+        if let json = capture["json"] as? [String: Any], let type = messageType(json) {
+            facts.append(clean(type))
         }
         if let response = capture["response"] as? [String: Any], let status = response["status"] as? NSNumber {
             facts.append("status \(status)")
@@ -166,5 +145,19 @@ extension ConsoleReport {
             facts.append(clean(outcome) + ((capture["reason"] as? String).map { " (\(clean($0)))" } ?? ""))
         }
         return facts.joined(separator: ", ")
+    }
+
+    /// The `type` a push's body names, wherever its profile keeps it: at the top (`{"type": …}`), in FCM's
+    /// `message.data`, or in one object member of the body (`{"aps": {}, "callx": {"type": …}}`, whatever
+    /// the member's name), so the console knows no profile by name. Nil when none or several differ.
+    static func messageType(_ json: [String: Any]) -> String? {
+        if let type = json["type"] as? String { return type }
+        if let data = (json["message"] as? [String: Any])?["data"] as? [String: Any],
+            let type = data["type"] as? String
+        {
+            return type
+        }
+        let found = Set(json.values.compactMap { ($0 as? [String: Any])?["type"] as? String })
+        return found.count == 1 ? found.first : nil
     }
 }

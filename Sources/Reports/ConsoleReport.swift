@@ -4,9 +4,14 @@ import Foundation
 /// (requirement, expected against actual, evidence, re-run command) and the verdict.
 public enum ConsoleReport {
     /// `✔ pass    arbitration.two-devices-race  (1.23s)`, with the reason for not applicable, errors and timeouts.
-    public static func progressLine(_ s: ScenarioResult, style: ConsoleStyle) -> String {
+    /// A scenario that failed only SHOULDs of a lenient run (`strict` false) is a warning: `⚠ WARN` in
+    /// yellow, not `✘ FAIL`, since it does not change the exit code.
+    public static func progressLine(_ s: ScenarioResult, style: ConsoleStyle, strict: Bool = false) -> String {
+        let warning = s.isWarning(strict: strict)
         let (mark, color): (String, ConsoleStyle.Color) =
             switch s.status {
+            case .fail where warning: ("⚠ WARN   ", .yellow)
+            case .flaky where warning: ("⚠ FLAKY  ", .yellow)
             case .pass: ("✔ pass   ", .green)
             case .fail: ("✘ FAIL   ", .red)
             case .flaky: ("✘ FLAKY  ", .red)
@@ -33,12 +38,13 @@ public enum ConsoleReport {
             counts[name].map { "\($0) \(name)" }
         }
         out +=
-            "\n\(r.scenarios.count) scenarios: \(parts.joined(separator: ", ")) in \(ReportText.duration(ms: r.durationSeconds * 1000))\n"
+            "\n\(r.scenarios.count) scenario\(r.scenarios.count == 1 ? "" : "s"): \(parts.joined(separator: ", ")) in \(ReportText.duration(ms: r.durationSeconds * 1000))\n"
         let failedMust = r.failedRequirements(.must)
         let failedShould = r.failedRequirements(.should)
         if !failedMust.isEmpty { out += style.paint("MUST failed: " + failedMust.joined(separator: ", "), .red) + "\n" }
         if !failedShould.isEmpty {
-            out += style.paint("SHOULD failed: " + failedShould.joined(separator: ", "), .yellow) + "\n"
+            let label = r.strict ? "SHOULD failed: " : "SHOULD warnings: "
+            out += style.paint(label + failedShould.joined(separator: ", "), r.strict ? .red : .yellow) + "\n"
         }
         out +=
             header(
@@ -61,7 +67,10 @@ public enum ConsoleReport {
         switch r.verdict {
         case .conformant:
             let w = failedShould.count
-            verdict = style.paint("conformant", .green) + (w > 0 ? " with \(w) SHOULD warning\(w == 1 ? "" : "s")" : "")
+            verdict =
+                w > 0
+                ? style.paint("⚠ conformant with \(w) SHOULD warning\(w == 1 ? "" : "s")", .yellow)
+                : style.paint("conformant", .green)
         case .nonConformant:
             verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")
         case .inconclusive: verdict = style.paint("inconclusive", .yellow)
@@ -73,17 +82,20 @@ public enum ConsoleReport {
     static func failureDetails(_ r: RunResult, style: ConsoleStyle) -> String {
         var out = ""
         for s in r.scenarios where s.status.isFailure || s.status.isHarnessProblem {
-            out += "\n" + style.paint("── \(clean(s.id)) (\(s.status.name))", .bold) + " " + clean(s.title) + "\n"
+            let status = s.isWarning(strict: r.strict) ? "warning" : s.status.name
+            out += "\n" + style.paint("── \(clean(s.id)) (\(status))", .bold) + " " + clean(s.title) + "\n"
             if let detail = s.status.detail { out += "   \(clean(detail))\n" }
             for f in s.failures {
-                let color: ConsoleStyle.Color = f.level == .must ? .red : .yellow
+                let warning = f.level == .should && !r.strict
+                let color: ConsoleStyle.Color = warning ? .yellow : .red
                 let id = f.requirement ?? "unattributed"
-                out += "   " + style.paint("\(f.level.rawValue) \(id)", color) + ": " + clean(f.check) + "\n"
+                out +=
+                    "   " + style.paint("\(warning ? "⚠ " : "")\(f.level.rawValue) \(id)", color) + ": "
+                    + clean(ReportWording.check(f.check)) + "\n"
                 if let statement = f.requirement.flatMap({ r.requirement($0)?.statement }) {
-                    out += style.paint("     \(clean(statement))", .dim) + "\n"
+                    out += style.paint("     requirement: \(clean(statement))", .dim) + "\n"
                 }
-                out += "     expected: \(indent(clean(f.expected), 15))\n"
-                out += "     actual:   \(indent(clean(f.actual), 15))\n"
+                out += ruleAndActual(f, now: r.finishedAt, indent: 5) { indent(clean($0), $1) }
                 for e in f.evidence {
                     out += style.paint("     \(e.kind.rawValue): \(clean(e.title))", .dim) + "\n"
                     out +=

@@ -37,11 +37,12 @@ public enum HTMLReport {
 
     static func header(_ r: RunResult) -> String {
         let warnings = r.failedRequirements(.should).count
+        let warned = r.verdict == .conformant && warnings > 0
         let verdict =
-            r.verdict == .conformant && warnings > 0
-            ? "conformant with \(warnings) SHOULD warning\(warnings == 1 ? "" : "s")" : r.verdict.label
+            warned ? "⚠ conformant with \(warnings) SHOULD warning\(warnings == 1 ? "" : "s")" : r.verdict.label
         var h = "<header>\n<h1>\(e(r.suite.title)) <small>\(e(r.suite.id)) \(e(r.suite.version))</small></h1>\n"
-        h += "<p class=\"verdict v-\(r.verdict.rawValue)\">\(e(verdict)) <span>exit \(r.exitCode)</span></p>\n"
+        h +=
+            "<p class=\"verdict v-\(r.verdict.rawValue)\(warned ? " v-warning" : "")\">\(e(verdict)) <span>exit \(r.exitCode)</span></p>\n"
         if let interruption = r.interruption {
             h +=
                 "<p class=\"interrupted\">Interrupted by \(e(interruption.signal)): this report holds the \(r.scenarios.count) scenario\(r.scenarios.count == 1 ? "" : "s") that finished; \(r.notRun.count) did not run.</p>\n"
@@ -82,17 +83,20 @@ public enum HTMLReport {
             let touched = rows.filter { $0.verdict != .notEvidenced }
             let untouched = rows.filter { $0.verdict == .notEvidenced }
             h += "<h2>\(level.rawValue) requirements</h2>\n"
-            if !touched.isEmpty { h += requirementTable(touched, index: index) }
+            if !touched.isEmpty {
+                h += requirementTable(ReportOrder.failingFirst(touched), index: index, strict: r.strict)
+            }
             if !untouched.isEmpty {
                 h +=
                     "<details class=\"untouched\"><summary>\(untouched.count) \(level.rawValue) requirement\(untouched.count == 1 ? "" : "s") no scenario of this run evidences</summary>\n"
-                h += requirementTable(untouched, index: index) + "</details>\n"
+                h += requirementTable(untouched, index: index, strict: r.strict) + "</details>\n"
             }
         }
         return h
     }
 
-    static func requirementTable(_ rows: [RequirementResult], index: [String: Int]) -> String {
+    /// One row per requirement; a failed SHOULD of a lenient run wears the amber `warning` badge.
+    static func requirementTable(_ rows: [RequirementResult], index: [String: Int], strict: Bool) -> String {
         var h = "<div class=\"scroll\"><table class=\"reqs\">\n"
         h +=
             "<thead><tr><th>Requirement</th><th>Verdict</th><th>Statement</th><th>Seed section</th><th>Scenarios</th></tr></thead>\n<tbody>\n"
@@ -101,7 +105,9 @@ public enum HTMLReport {
                 index[id].map { "<a href=\"#s-\($0)\">\(e(id))</a>" } ?? e(id)
             }.joined(separator: "<br>")
             h += "<tr><td class=\"id\">\(e(row.requirement.id))</td>"
-            h += "<td><span class=\"badge r-\(row.verdict.rawValue)\">\(e(row.verdict.rawValue))</span></td>"
+            let warning = row.verdict == .fail && row.requirement.level == .should && !strict
+            let verdict = warning ? "warning" : row.verdict.rawValue
+            h += "<td class=\"verdict-cell\"><span class=\"badge r-\(verdict)\">\(e(verdict))</span></td>"
             h +=
                 "<td>\(e(row.requirement.statement))</td><td>\(e(row.requirement.section))</td><td>\(links)</td></tr>\n"
         }
@@ -109,9 +115,10 @@ public enum HTMLReport {
     }
 
     static func scenario(_ s: ScenarioResult, index: Int, run: RunResult) -> String {
+        let status = s.isWarning(strict: run.strict) ? "warning" : s.status.name
         var h = "<section class=\"scenario\" id=\"s-\(index)\">\n"
         h +=
-            "<h3><span class=\"badge st-\(s.status.name)\">\(e(s.status.name))</span> \(e(s.id)) <small>\(e(s.title))</small></h3>\n"
+            "<h3><span class=\"badge st-\(status)\">\(e(status))</span> \(e(s.id)) <small>\(e(s.title))</small></h3>\n"
         h += "<p class=\"facts\">\(e(ReportText.duration(ms: s.durationMs)))"
         if s.attempts > 1 { h += " · \(s.passedAttempts)/\(s.attempts) attempts passed" }
         h += " · requirements: \(s.requirements.map { e($0) }.joined(separator: ", "))"
@@ -142,11 +149,12 @@ public enum HTMLReport {
     /// and (when `evidence`) the evidence, folded.
     static func failure(_ f: CheckFailure, run: RunResult, evidence: Bool) -> String {
         let statement = f.requirement.flatMap { run.requirement($0)?.statement } ?? ""
-        var h = "<div class=\"failure l-\(f.level.rawValue)\">\n"
-        h += "<p><strong>\(f.level.rawValue) \(e(f.requirement ?? "unattributed"))</strong> \(e(f.check))</p>\n"
-        if !statement.isEmpty { h += "<p class=\"statement\">\(e(statement))</p>\n" }
-        h += "<table class=\"ea\"><tr><th>expected</th><td><pre>\(e(f.expected))</pre></td></tr>"
-        h += "<tr><th>actual</th><td><pre>\(e(f.actual))</pre></td></tr></table>\n"
+        let counted = f.level == .must || run.strict
+        var h = "<div class=\"failure l-\(f.level.rawValue)\(counted ? " counted" : " warn")\">\n"
+        h +=
+            "<p><strong>\(counted ? "" : "⚠ ")\(f.level.rawValue) \(e(f.requirement ?? "unattributed"))</strong> \(e(ReportWording.check(f.check)))</p>\n"
+        if !statement.isEmpty { h += "<p class=\"statement\">requirement: \(e(statement))</p>\n" }
+        h += ruleTable(f, run: run)
         for ev in f.evidence where evidence {
             h +=
                 "<details><summary>\(e(ev.kind.rawValue)): \(e(ev.title))</summary><pre>\(e(ev.text))</pre></details>\n"
@@ -160,10 +168,13 @@ public enum HTMLReport {
         body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d2330;background:#fff}
         h1 small,h3 small{font-weight:normal;color:#5b6478}
         table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}
-        th,td{border:1px solid #d9dde6;padding:.3rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+        th,td{border:1px solid #d9dde6;padding:.3rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
+        thead th,td.verdict-cell,.badge{white-space:nowrap}
         .scroll{overflow-x:auto;max-width:100%}
         .what-failed{border:2px solid #c62828;border-radius:6px;padding:.2rem 1rem;margin:1rem 0}
-        .what-failed.none{border-color:#17612c}
+        .what-failed.none{border-color:#17612c}.what-failed.warn{border-color:#d0a000}
+        .group{border-left:4px solid #c62828;background:#fff5f5;padding:.2rem .8rem;margin:.5rem 0 1rem}
+        .group.warn{border-color:#d0a000;background:#fffaf0}.group h3{margin:.4rem 0}.also{color:#5b6478}
         .interrupted,.notice{font-weight:600;color:#7a5200}
         details.untouched{margin:.5rem 0 1.5rem;color:#5b6478}
         @media (max-width:640px){body{margin:1rem auto;padding:0 .5rem}table.reqs th:nth-child(4),table.reqs td:nth-child(4){display:none}table.ea th{width:auto}}
@@ -174,13 +185,13 @@ public enum HTMLReport {
         code{font:12px ui-monospace,Menlo,monospace;background:#f3f5f9;padding:.1rem .3rem}
         .verdict{font-size:1.3rem;font-weight:600;padding:.5rem 1rem;border-radius:6px;display:inline-block}
         .verdict span{font-size:.9rem;font-weight:normal;margin-left:.5rem}
-        .v-conformant{background:#e3f6e8;color:#17612c}.v-nonConformant{background:#fde4e4;color:#8d1b1b}.v-inconclusive{background:#fff2d6;color:#7a5200}
+        .v-conformant{background:#e3f6e8;color:#17612c}.v-nonConformant{background:#fde4e4;color:#8d1b1b}.v-inconclusive,.v-conformant.v-warning{background:#fff2d6;color:#7a5200}
         .badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:12px;font-weight:600;background:#e8ebf1}
         .r-pass,.st-pass{background:#e3f6e8;color:#17612c}.r-fail,.st-fail,.st-flaky{background:#fde4e4;color:#8d1b1b}
-        .r-inconclusive,.st-error,.st-timeout{background:#fff2d6;color:#7a5200}.r-notApplicable,.st-notApplicable,.r-notEvidenced{color:#5b6478}
+        .r-inconclusive,.st-error,.st-timeout{background:#fff2d6;color:#7a5200}.r-warning,.st-warning{background:#ffe9a8;color:#6b4a00}.r-notApplicable,.st-notApplicable,.r-notEvidenced{color:#5b6478}
         .scenario{border-top:1px solid #d9dde6;padding-top:.5rem}
         .failure{border-left:4px solid #d0a000;padding:.2rem .8rem;margin:.5rem 0;background:#fffaf0}
-        .failure.l-MUST{border-color:#c62828;background:#fff5f5}
+        .failure.counted{border-color:#c62828;background:#fff5f5}
         .statement,.facts{color:#5b6478}
         table.ea th{width:6rem}
         tr.k-push td{background:#f4f0ff}tr.k-event td{background:#eef8ff}tr.k-response td{background:#fafafa}

@@ -18,24 +18,43 @@ public enum JUnitReport {
     }
 
     public static func render(_ input: RunResult) -> String {
+        let suite = testsuite(input, name: input.suite.id)
+        let name = "\(input.suite.id) \(input.suite.version)"
+        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        x +=
+            "<testsuites name=\"\(attr("ringcheck " + name))\" tests=\"\(suite.counts.tests)\" failures=\"\(suite.counts.failures)\" errors=\"\(suite.counts.errors)\" time=\"\(String(format: "%.3f", input.durationSeconds))\">\n"
+        return x + suite.xml + "</testsuites>\n"
+    }
+
+    /// How many testcases a `testsuite` holds, and how many of them failed or errored.
+    struct Counts {
+        var tests = 0
+        var failures = 0
+        var errors = 0
+        var skipped = 0
+    }
+
+    /// One `<testsuite>` element named `name` for a run: its properties, then one testcase per scenario,
+    /// scenario that did not run and run problem.
+    static func testsuite(_ input: RunResult, name: String) -> (xml: String, counts: Counts) {
         let result = input.redacted()
         let outcomes = result.scenarios.map { outcome($0, result) }
         let notRun = result.notRun.map { Outcome.skipped("not run: " + $0.reason) }
         let problems = result.runProblems.map { Outcome.error(type: "run", message: $0.message, text: $0.message) }
         let all = outcomes + notRun + problems
-        let tests = all.count
-        let failures = all.filter { if case .failure = $0 { true } else { false } }.count
-        let errors = all.filter { if case .error = $0 { true } else { false } }.count
-        let skipped = all.filter { if case .skipped = $0 { true } else { false } }.count
+        var counts = Counts(tests: all.count)
+        for o in all {
+            switch o {
+            case .passed: break
+            case .failure: counts.failures += 1
+            case .error: counts.errors += 1
+            case .skipped: counts.skipped += 1
+            }
+        }
         let time = String(format: "%.3f", result.durationSeconds)
         let stamp = ReportText.timestamp(result.startedAt)
-        let name = "\(result.suite.id) \(result.suite.version)"
-
-        var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x +=
-            "<testsuites name=\"\(attr("ringcheck " + name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">\n"
-        x +=
-            "  <testsuite name=\"\(attr(result.suite.id))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time)\" timestamp=\"\(stamp)\">\n"
+        var x =
+            "  <testsuite name=\"\(attr(name))\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(time)\" timestamp=\"\(stamp)\">\n"
         x += "    <properties>\n"
         var properties: [(String, String)] = [
             ("ringcheck.version", result.ringcheckVersion), ("profile", result.profile), ("suite.id", result.suite.id),
@@ -47,6 +66,9 @@ public enum JUnitReport {
         if let interruption = result.interruption { properties.append(("interrupted", interruption.signal)) }
         if let merge = result.merge { properties.append(("merged", merge.description)) }
         for notice in result.notices { properties.append(("warning", notice)) }
+        // The requirements a lenient run only warns about, for a consumer that reads properties, not skips.
+        let warned = result.failedRequirements(.should)
+        if !result.strict && !warned.isEmpty { properties.append(("shouldWarnings", warned.joined(separator: ", "))) }
         for (k, v) in properties { x += "      <property name=\"\(attr(k))\" value=\"\(attr(v))\"/>\n" }
         x += "    </properties>\n"
         for (scenario, outcome) in zip(result.scenarios, outcomes) {
@@ -65,8 +87,7 @@ public enum JUnitReport {
                 classname: result.suite.id + ".run", name: problem.title, seconds: 0, outcome: outcome,
                 out: problem.message)
         }
-        x += "  </testsuite>\n</testsuites>\n"
-        return x
+        return (x + "  </testsuite>\n", counts)
     }
 
     static func classname(_ id: String, _ result: RunResult) -> String {
@@ -84,14 +105,17 @@ public enum JUnitReport {
         case .fail, .flaky:
             let first = s.failures.first { $0.level == .must } ?? s.failures.first
             let message =
-                first.map { f in "\(f.requirement ?? "unattributed") (\(f.level.rawValue)): \(f.check)" }
+                first.map { f in
+                    "\(f.requirement ?? "unattributed") (\(f.level.rawValue)): \(ReportWording.check(f.check))"
+                }
                 ?? "failed without a recorded check"
             let prefix = s.status == .flaky ? "flaky (\(s.passedAttempts)/\(s.attempts) passed): " : ""
             let must = s.failures.contains { $0.level == .must }
-            if !must && !result.strict && !s.failures.isEmpty {
+            if s.isWarning(strict: result.strict) {
                 return .skipped("SHOULD warning (does not fail the run): " + prefix + message)
             }
-            return .failure(type: must ? "MUST" : "SHOULD", message: prefix + message, text: failureText(s))
+            return .failure(
+                type: must ? "MUST" : "SHOULD", message: prefix + message, text: failureText(s, now: result.finishedAt))
         }
     }
 
@@ -119,7 +143,9 @@ public enum JUnitReport {
         lines.append("requirements: " + reqs.joined(separator: ", "))
         if !s.tags.isEmpty { lines.append("tags: " + s.tags.joined(separator: ", ")) }
         lines.append("status: " + s.status.name)
-        if case .skipped = outcome(s, result), s.status.isFailure { lines.append(failureText(s)) }
+        if case .skipped = outcome(s, result), s.status.isFailure {
+            lines.append(failureText(s, now: result.finishedAt))
+        }
         if !s.timeline.isEmpty {
             lines.append("timeline:")
             lines += s.timeline.map {
@@ -129,13 +155,15 @@ public enum JUnitReport {
         return lines.joined(separator: "\n")
     }
 
-    /// Every failure with expected, actual and evidence, then the re-run command.
-    static func failureText(_ s: ScenarioResult) -> String {
+    /// Every failure with its rule (`must be: …`), the actual value (Unix times dated) and evidence, then
+    /// the re-run command.
+    static func failureText(_ s: ScenarioResult, now: Date) -> String {
         var lines: [String] = []
         for f in s.failures {
-            lines.append("[\(f.level.rawValue)] \(f.requirement ?? "unattributed"): \(f.check)")
-            lines.append("  expected: \(f.expected)")
-            lines.append("  actual:   \(f.actual)")
+            let rule = ReportWording.rule(f.level, expected: f.expected)
+            lines.append("[\(f.level.rawValue)] \(f.requirement ?? "unattributed"): \(ReportWording.check(f.check))")
+            lines.append("  \(rule.label) \(rule.text)")
+            lines.append("  actual: \(ReportWording.withDates(f.actual, now: now))")
             for e in f.evidence {
                 lines.append("  evidence (\(e.kind.rawValue)): \(e.title)")
                 lines += e.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }

@@ -1,15 +1,26 @@
 import Foundation
 
-/// A Markdown summary for a CI step summary (`$GITHUB_STEP_SUMMARY`): verdict and counts, then "What failed"
-/// (each failure's requirement, level, expected and actual under its scenario, with the re-run command),
-/// one table row per scenario (failed first), and the failed requirements. Requirements no scenario of the
-/// run touched are one count, not rows.
+/// A Markdown summary for a CI step summary (`$GITHUB_STEP_SUMMARY`) that reads in seconds: verdict and
+/// counts, then "What failed" — one entry per requirement and check (`FailureGroups`, MUSTs first) with
+/// the rule, the actual value and the re-run command of the first scenario it failed in and the others
+/// listed — then the requirements that failed, and the passes folded into `<details>`. Its length grows
+/// with the number of distinct defects, not of scenarios (one MUST defect in 36 scenarios is ~40 lines).
+/// Requirements no scenario of the run touched are one count, not rows.
 public enum MarkdownReport {
     public static func render(_ input: RunResult) -> String {
         let result = input.redacted()
-        let counts = result.statusCounts
         var md =
             "## ringcheck · profile \(ReportText.markdownCell(result.profile)) · suite \(ReportText.markdownCell(result.suite.id)) \(ReportText.markdownCell(result.suite.version)): \(verdictLine(result))\n\n"
+        md += facts(result)
+        md += whatFailed(result)
+        md += requirementsSection(result)
+        md += foldedScenarios(result)
+        return md
+    }
+
+    /// Interruption, run problems and notices, then target, version, scenario and requirement counts.
+    static func facts(_ result: RunResult) -> String {
+        var md = ""
         if let interruption = result.interruption {
             md +=
                 "> **Interrupted by \(interruption.signal)** (exit \(interruption.exitCode)): these are the scenarios that finished; \(result.notRun.count) did not run.\n\n"
@@ -25,35 +36,64 @@ public enum MarkdownReport {
         if let shard = result.shard { md += ", shard \(shard)" }
         if let merge = result.merge { md += ", \(merge.description)" }
         md += "\n"
+        let counts = result.statusCounts
         let order = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"]
         md += "- Scenarios: " + order.map { "\($0) \(counts[$0, default: 0])" }.joined(separator: " · ")
+        let warnings = result.scenarios.filter { $0.isWarning(strict: result.strict) }.count
+        if warnings > 0 { md += " (\(warnings) of them only SHOULD warnings)" }
         if !result.notRun.isEmpty { md += " · not run \(result.notRun.count)" }
-        md += "\n" + requirementsLine(result) + "\n"
-        md += whatFailed(result)
+        return md + "\n" + requirementsLine(result)
+    }
 
-        md += "\n| Scenario | Status | Requirements | Duration |\n|---|---|---|---|\n"
-        for (_, s) in ReportOrder.failedFirst(result.scenarios) {
-            var status = s.status.name
-            if let detail = s.status.detail { status += ": " + detail }
-            md +=
-                "| `\(codeCell(s.id))` \(ReportText.markdownCell(s.title)) | \(icon(s.status)) \(ReportText.markdownCell(status)) | \(s.requirements.map(ReportText.markdownCell).joined(separator: ", ")) | \(ReportText.duration(ms: s.durationMs)) |\n"
-        }
-        for s in result.notRun {
-            md +=
-                "| `\(codeCell(s.id))` \(ReportText.markdownCell(s.title)) | ⏹️ not run: \(ReportText.markdownCell(s.reason)) | \(s.requirements.map(ReportText.markdownCell).joined(separator: ", ")) | – |\n"
-        }
-
-        let failed = result.requirementResults.filter { $0.verdict == .fail }
-        if !failed.isEmpty {
-            md += "\n### Failed requirements\n\n| Requirement | Level | Statement |\n|---|---|---|\n"
-            for r in failed.sorted(by: {
-                ($0.requirement.level == .must ? 0 : 1) < ($1.requirement.level == .must ? 0 : 1)
-            }) {
+    /// The requirements that failed or could not be judged, failing first, in a table; the passes folded.
+    static func requirementsSection(_ result: RunResult) -> String {
+        let rows = result.requirementResults
+        let open = rows.filter { $0.verdict == .fail || $0.verdict == .inconclusive }
+        var md = ""
+        if !open.isEmpty {
+            md += "\n### Requirements that failed\n\n| Requirement | Level | Verdict | Statement |\n|---|---|---|---|\n"
+            let sorted = open.filter { $0.requirement.level == .must } + open.filter { $0.requirement.level != .must }
+            for r in ReportOrder.failingFirst(sorted) {
+                let warning = r.verdict == .fail && r.requirement.level == .should && !result.strict
+                let verdict = warning ? "⚠️ warning" : r.verdict == .fail ? "❌ fail" : "⚠️ inconclusive"
                 md +=
-                    "| \(ReportText.markdownCell(r.requirement.id)) | \(r.requirement.level.rawValue) | \(ReportText.markdownCell(r.requirement.statement)) |\n"
+                    "| \(ReportText.markdownCell(r.requirement.id)) | \(r.requirement.level.rawValue) | \(verdict) | \(ReportText.markdownCell(r.requirement.statement)) |\n"
             }
         }
+        let passed = rows.filter { $0.verdict == .pass }.map { "`\(codeCell($0.requirement.id))`" }
+        md += folded(
+            "✅ \(passed.count) requirement\(passed.count == 1 ? "" : "s") passed", passed.joined(separator: " · "))
         return md
+    }
+
+    /// The passed and not-applicable scenarios, each set folded into one `<details>` (not applicable
+    /// grouped by reason); the failed ones are already named under "What failed".
+    static func foldedScenarios(_ result: RunResult) -> String {
+        let passed = result.scenarios.filter { $0.status == .pass }.map { "`\(codeCell($0.id))`" }
+        var md = folded(
+            "✅ \(passed.count) scenario\(passed.count == 1 ? "" : "s") passed", passed.joined(separator: " · "))
+        var reasons: [(reason: String, ids: [String])] = []
+        for s in result.scenarios {
+            guard case .notApplicable(let reason) = s.status else { continue }
+            if let i = reasons.firstIndex(where: { $0.reason == reason }) {
+                reasons[i].ids.append(s.id)
+            } else {
+                reasons.append((reason, [s.id]))
+            }
+        }
+        let count = reasons.map(\.ids.count).reduce(0, +)
+        let body = reasons.map { group in
+            "- \(ReportText.markdownCell(group.reason)): "
+                + group.ids.map { "`\(codeCell($0))`" }.joined(separator: " · ")
+        }
+        md += folded("⏭️ \(count) scenario\(count == 1 ? "" : "s") not applicable", body.joined(separator: "\n"))
+        return md
+    }
+
+    /// `<details><summary>…</summary>` around `body`; nothing when `body` is empty.
+    static func folded(_ summary: String, _ body: String) -> String {
+        guard !body.isEmpty else { return "" }
+        return "\n<details><summary>\(summary)</summary>\n\n\(body)\n\n</details>\n"
     }
 
     /// `- Requirements: pass 12 · fail 1 · …; 40 not touched by the selected scenarios`: the catalogue rows
@@ -70,20 +110,38 @@ public enum MarkdownReport {
         return line + "\n"
     }
 
-    /// Every failure under its scenario (failed scenarios first, then errors and timeouts) with the re-run
-    /// command, then the scenarios that did not run; empty when nothing failed.
+    /// One entry per requirement and check that failed (MUSTs first): the rule and actual value of the
+    /// first scenario it failed in, the others listed, the first one's re-run command; then errors and
+    /// timeouts grouped by reason, then the scenarios that did not run. Empty when nothing failed.
     static func whatFailed(_ result: RunResult) -> String {
-        let failing = ReportOrder.whatFailed(result.scenarios)
-        guard !failing.isEmpty || !result.notRun.isEmpty else { return "" }
+        let grouped = FailureGroups(result)
+        guard !grouped.isEmpty || !result.notRun.isEmpty else { return "" }
+        let cell = ReportText.markdownCell
         var md = "\n### What failed\n"
-        for (_, s) in failing {
-            md += "\n**\(ReportText.markdownCell(s.id))** (\(s.status.name)) \(ReportText.markdownCell(s.title))\n\n"
-            if let detail = s.status.detail { md += "- \(ReportText.markdownCell(detail))\n" }
-            for f in ReportOrder.mustFirst(s.failures) {
-                md +=
-                    "- \(f.level.rawValue) \(ReportText.markdownCell(f.requirement ?? "unattributed")): \(ReportText.markdownCell(f.check)) — expected \(ReportText.markdownCell(f.expected)), actual \(ReportText.markdownCell(f.actual))\n"
+        for g in grouped.failures {
+            let f = g.failure
+            let count = g.scenarios.count
+            let head =
+                g.isWarning
+                ? "⚠️ SHOULD \(cell(f.requirement ?? "unattributed"))** warning in"
+                : "❌ \(f.level.rawValue) \(cell(f.requirement ?? "unattributed"))** failed in"
+            md += "\n**\(head) \(count) scenario\(count == 1 ? "" : "s"): \(cell(ReportWording.check(f.check)))\n\n"
+            if let statement = f.requirement.flatMap({ result.requirement($0)?.statement }) {
+                md += "- requirement: \(cell(statement))\n"
             }
-            md += "\n```sh\n\(ReportText.markdownCode(s.rerunCommand))\n```\n"
+            md += firstLine(g.first)
+            let rule = ReportWording.rule(f.level, expected: f.expected)
+            md +=
+                "- \(rule.label) \(cell(rule.text)) — actual: \(cell(ReportWording.withDates(f.actual, now: result.finishedAt)))\n"
+            for line in FailureGroups.otherCheckLines(g) { md += "- also failed by: \(cell(line))\n" }
+            md += restLines(g.first, g.scenarios)
+        }
+        for p in grouped.problems {
+            let count = p.scenarios.count
+            let detail = p.detail.isEmpty ? "failed without a recorded check" : p.detail
+            md +=
+                "\n**\(icon(p.first.status)) \(p.status)** in \(count) scenario\(count == 1 ? "" : "s"): \(cell(detail))\n\n"
+            md += firstLine(p.first) + restLines(p.first, p.scenarios)
         }
         if !result.notRun.isEmpty {
             md += "\n**Not run** (\(result.notRun.count)): "
@@ -91,6 +149,23 @@ public enum MarkdownReport {
             md += " — \(ReportText.markdownCell(result.notRun[0].reason))\n"
         }
         return md
+    }
+
+    /// `- first: `id` title`, the scenario whose values a group shows.
+    static func firstLine(_ first: ScenarioResult) -> String {
+        var md = "- first: `\(codeCell(first.id))` \(ReportText.markdownCell(first.title))"
+        if first.status == .flaky { md += " (flaky: \(first.passedAttempts)/\(first.attempts) passed)" }
+        return md + "\n"
+    }
+
+    /// `- also in (N): …` listing every other scenario, then the first one's re-run command.
+    static func restLines(_ first: ScenarioResult, _ scenarios: [String]) -> String {
+        var md = ""
+        let others = scenarios.dropFirst()
+        if !others.isEmpty {
+            md += "- also in (\(others.count)): " + others.map { "`\(codeCell($0))`" }.joined(separator: ", ") + "\n"
+        }
+        return md + "\n```sh\n\(ReportText.markdownCode(first.rerunCommand))\n```\n"
     }
 
     /// Text inside a code span in a table cell: no backticks, pipes escaped (GFM), one line.
@@ -103,7 +178,7 @@ public enum MarkdownReport {
         switch r.verdict {
         case .conformant:
             let w = r.failedRequirements(.should).count
-            return w == 0 ? "✅ conformant" : "✅ conformant with \(w) SHOULD warning\(w == 1 ? "" : "s")"
+            return w == 0 ? "✅ conformant" : "⚠️ conformant with \(w) SHOULD warning\(w == 1 ? "" : "s") (exit 0)"
         case .nonConformant:
             return "❌ non-conformant" + (r.strict ? " (strict: SHOULDs count)" : "") + " (exit \(r.exitCode))"
         case .inconclusive:

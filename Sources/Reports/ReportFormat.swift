@@ -24,7 +24,8 @@ public enum ReportFormat: String, Sendable, CaseIterable {
         switch self {
         case .console:
             let style = ConsoleStyle(colors: false)
-            return result.scenarios.map { ConsoleReport.progressLine($0, style: style) }.joined(separator: "\n") + "\n"
+            return result.scenarios.map { ConsoleReport.progressLine($0, style: style, strict: result.strict) }.joined(
+                separator: "\n") + "\n"
                 + ConsoleReport.summary(result, style: style)
         case .junit: return JUnitReport.render(result)
         case .json: return JSONReport.render(result)

@@ -22,4 +22,13 @@ enum ReportOrder {
     static func mustFirst(_ failures: [CheckFailure]) -> [CheckFailure] {
         failures.filter { $0.level == .must } + failures.filter { $0.level != .must }
     }
+
+    /// Requirement rows failed first, then inconclusive, then the rest, each in catalogue order.
+    static func failingFirst(_ rows: [RequirementResult]) -> [RequirementResult] {
+        let rank = { (v: RequirementVerdict) in v == .fail ? 0 : v == .inconclusive ? 1 : 2 }
+        return rows.enumerated().sorted {
+            (rank($0.element.verdict), $0.offset) < (rank($1.element.verdict), $1.offset)
+        }
+        .map(\.element)
+    }
 }

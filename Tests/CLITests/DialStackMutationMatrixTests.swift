@@ -2,7 +2,7 @@ import ReferenceBackend
 import Testing
 
 /// `ringcheck run --profile dialstack --reference-defect NAME` for every defect of the wake-up reference backend:
-/// the requirements that fail are exactly the ones that defect breaks (the README's defect table), the exit code
+/// the requirements that fail are exactly the ones that defect breaks (the defect table of docs/profiles/dialstack.md, which DocTablesTests holds to these entries), the exit code
 /// is the table's (a defect breaking only SHOULDs warns, exit 0), no scenario turns into a harness error or a
 /// timeout, and the conforming reference passes every scenario.
 @Suite(.serialized) struct DialStackMutationMatrixTests {
@@ -26,7 +26,7 @@ import Testing
     static let matrix = ProfileMutationMatrix(profile: "dialstack", entries: entries, timeout: 180)
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.entries.map(\.defect)) == Set(WakeUpDefect.allCases.map(\.name)))
+        #expect(Set(Self.entries.map(\.defect)) == Set(DialStackDefect.allCases.map(\.name)))
     }
 
     @Test func theConformingReferencePassesEveryScenario() async throws {

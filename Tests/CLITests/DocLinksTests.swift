@@ -2,16 +2,16 @@ import Foundation
 import Testing
 
 /// The repository's Markdown explains itself: every relative link in the README, CONTRIBUTING.md and
-/// docs/ names a file the repository has (and an anchor that file's headings make), and none points
-/// outside the clone (`../shared/…` resolved only on the developers' machines).
+/// docs/ (its subfolders too) names a file the repository has (and an anchor that file's headings make),
+/// and none points outside the clone (`../shared/…` resolved only on the developers' machines).
 @Suite struct DocLinksTests {
     static let root = TargetCommandTests.repositoryRoot
 
     /// The Markdown files users and contributors read.
     static func documents() throws -> [String] {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: root + "/docs")
+        let docs = try FileManager.default.subpathsOfDirectory(atPath: root + "/docs")
             .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
-        return ["README.md", "CONTRIBUTING.md", "benchmarks/README.md"] + docs.sorted()
+        return ["README.md", "CONTRIBUTING.md", "benchmarks/README.md", "suites/README.md"] + docs.sorted()
     }
 
     /// `[text](target)` targets of `markdown`, outside fenced code blocks.
@@ -85,6 +85,51 @@ import Testing
             let text = try String(contentsOfFile: Self.root + "/" + document, encoding: .utf8)
             #expect(!text.contains("../shared/"), "\(document) names ../shared/, which a clone does not have")
         }
+    }
+
+    @Test func theDocumentsIncludeTheProfilePages() throws {
+        let documents = try Self.documents()
+        for profile in ["callx", "dialstack", "push-service", "onesignal"] {
+            #expect(documents.contains("docs/profiles/\(profile).md"))
+        }
+    }
+
+    @Test func theReadmeIsAFirstScreenThatLinksEveryTaskPage() throws {
+        let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lines <= 250, "README.md has \(lines) lines; the details belong in docs/")
+        let linked = Set(Self.linkTargets(readme).map { String($0.split(separator: "#").first ?? "") })
+        for page in try Self.documents() where page.hasPrefix("docs/") {
+            #expect(linked.contains(page), "README.md does not link \(page)")
+        }
+    }
+
+    /// The words after `install` up to the next `&&`, `>` or backslash-free line end, without options.
+    static func installed(after command: String, in text: String) -> Set<String> {
+        var found: Set<String> = []
+        for part in text.replacingOccurrences(of: "\\\n", with: " ").components(separatedBy: command).dropFirst() {
+            let words = part.prefix { $0 != "\n" }.components(separatedBy: "&&")[0].split(separator: " ")
+            found.formUnion(words.prefix { !$0.hasPrefix(">") }.filter { !$0.hasPrefix("-") }.map(String.init))
+        }
+        return found
+    }
+
+    @Test func theReadmeSetUpInstallsWhatCIInstallsAndRunsTheTestsAsCIDoes() throws {
+        // The set-up block: the one that runs the tests.
+        let readme = try #require(
+            try MarkdownDocument("README.md").fencedBlocks(language: "sh").first { $0.contains("swift test") })
+        let ci = try String(contentsOfFile: Self.root + "/.ci/run", encoding: .utf8)
+        let readmeDebian = Self.installed(after: "apt-get install", in: readme)
+        let ciDebian = Self.installed(after: "apt-get install", in: ci)
+        #expect(
+            !ciDebian.isEmpty && readmeDebian == ciDebian,
+            "README: \(readmeDebian.sorted()), .ci/run: \(ciDebian.sorted())")
+        let readmePyPI = Self.installed(after: "pip install", in: readme)
+        let ciPyPI = Self.installed(after: "pip install", in: ci)
+        #expect(!ciPyPI.isEmpty && readmePyPI == ciPyPI, "README: \(readmePyPI.sorted()), .ci/run: \(ciPyPI.sorted())")
+        // The README's test command is the one .ci/run runs.
+        #expect(readme.contains("RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python swift test\n"))
+        #expect(ci.contains("export RINGCHECK_PYTHON=/opt/ringcheck-venv/bin/python") && ci.contains("\nswift test "))
     }
 
     @Test func theLinkReaderFindsBrokenLinks() {

@@ -14,8 +14,8 @@ import Testing
 @Suite struct EmbeddedPushServiceTests {
     @Test func theTargetDeliversACallToARunsExternalID() async throws {
         let cleanup = RunCleanup()
-        let embedded = try await EmbeddedPushService.start(
-            defects: [], runs: 2, userNames: ["alice", "bob"], cleanup: cleanup)
+        let embedded = try await PushServiceReferenceKit().startEmbedded(
+            defectNames: [], EmbeddedStart(runs: 2, userNames: ["alice", "bob"]), cleanup: cleanup)
         let target = embedded.target
         let app = try #require(target.serviceApp)
         #expect(UUID(uuidString: app.appId) != nil && app.apiKey.hasPrefix("psk_") && app.apiKey.count >= 36)
@@ -47,13 +47,13 @@ import Testing
     @Test func anUnknownDefectNamesTheValidOnes() async throws {
         let cleanup = RunCleanup()
         await #expect {
-            _ = try await EmbeddedPushService.start(
-                defects: ["ignore-ttl", "zero-ttl"], runs: 1, userNames: ["a"], cleanup: cleanup)
+            _ = try await PushServiceReferenceKit().startEmbedded(
+                defectNames: ["ignore-ttl", "zero-ttl"], EmbeddedStart(runs: 1, userNames: ["a"]), cleanup: cleanup)
         } throws: { error in
             let text = "\(error)"
-            return text.contains("'zero-ttl'") && EmbeddedPushService.defectNames.allSatisfy { text.contains($0) }
+            return text.contains("'zero-ttl'") && PushServiceReferenceKit().defectNames.allSatisfy { text.contains($0) }
         }
         await cleanup.run()
-        #expect(EmbeddedPushService.defectNames == PushServiceDefect.allCases.map(\.name))
+        #expect(PushServiceReferenceKit().defectNames == PushServiceDefect.allCases.map(\.name))
     }
 }

@@ -26,7 +26,7 @@ import Testing
 
         // The announcement comes after the settings file: wait for its last line.
         var stdout = mocks.stdout
-        for _ in 0..<200 where !stdout.contains("README has more") {
+        for _ in 0..<200 where !stdout.contains("docs/mocks-and-control-api.md has more") {
             try await Task.sleep(for: .milliseconds(50))
             stdout = mocks.stdout
         }

@@ -2,7 +2,7 @@ import ReferenceBackend
 import Testing
 
 /// `ringcheck run --profile onesignal --reference-defect NAME` for every defect of the OneSignal kit server: the
-/// requirements that fail are exactly the ones that defect breaks (the README's defect table), the exit code is
+/// requirements that fail are exactly the ones that defect breaks (the defect table of docs/profiles/onesignal.md, which DocTablesTests holds to these entries), the exit code is
 /// the table's (a defect breaking only SHOULDs warns, exit 0), no scenario turns into a harness error, and the
 /// conforming kit passes every scenario.
 @Suite(.serialized) struct OneSignalMutationMatrixTests {
@@ -13,6 +13,7 @@ import Testing
         ("delivered-needs-two", true, ["ONESIGNAL-DELIV-2"]),
         ("target-by-player-id", true, ["ONESIGNAL-TARGET-1"]),
         ("voip-through-standard-app", true, ["ONESIGNAL-VOIP-1"]),
+        ("refuse-ttl-option", true, ["ONESIGNAL-OPT-1"]),
         ("standard-through-voip-app", true, ["ONESIGNAL-STD-1"]),
         ("headings-on-voip", true, ["ONESIGNAL-VOIP-5"]),
         ("ttl-default", true, ["ONESIGNAL-VOIP-4"]),
@@ -26,7 +27,7 @@ import Testing
     static let matrix = ProfileMutationMatrix(profile: "onesignal", entries: entries, timeout: 120)
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.entries.map(\.defect)) == Set(OneSignalKitDefect.allCases.map(\.name)))
+        #expect(Set(Self.entries.map(\.defect)) == Set(OneSignalDefect.allCases.map(\.name)))
     }
 
     @Test func theConformingKitPassesEveryScenario() async throws {

@@ -89,12 +89,13 @@ import Testing
         }
     }
 
-    /// Every registered profile (only callx until another reference is registered) against its embedded
-    /// reference: one verdict line each, reports in a sub-folder each, the worst exit code.
+    /// Every registered profile against its embedded reference: one verdict line each, reports in a
+    /// sub-folder each, one combined junit.xml and summary.md naming every profile, the worst exit code.
     @Test func allRunsEveryProfileAgainstItsReference() async throws {
         let dir = TemporaryDirectory()
         let r = try await RingcheckBinary.runSuite(
-            ["run", "--profile", "all", "--format", "console,json", "--report-dir", dir.path], timeout: 180)
+            ["run", "--profile", "all", "--format", "console,json,junit,markdown", "--report-dir", dir.path],
+            timeout: 240)
         #expect(r.status == 0, "\(r.stdout.suffix(3000))\n\(r.stderr)")
         #expect(
             r.stdout.contains("Profiles:\n  callx: conformant (exit 0) — \(dir.path)/callx"), "\(r.stdout.suffix(500))")
@@ -104,5 +105,22 @@ import Testing
         let scenarios = report["scenarios"]?.arrayValue ?? []
         #expect(scenarios.count >= 38 && scenarios.allSatisfy { $0["status"]?.stringValue == "pass" })
         #expect(!FileManager.default.fileExists(atPath: dir.file("report.json")))
+        // The combined reports: a testsuite per profile, a summary row per profile; each profile keeps its own.
+        // The profiles the run names in its "Profiles:" list, one "  NAME: verdict" line each.
+        let list = r.stdout.components(separatedBy: "\nProfiles:\n").last ?? ""
+        let profiles = list.split(separator: "\n").filter { $0.hasPrefix("  ") }
+            .compactMap { $0.dropFirst(2).split(separator: ":").first.map(String.init) }
+        #expect(profiles.count >= 4 && profiles.first == "callx", "\(profiles)")
+        let junit = try String(contentsOfFile: dir.file("junit.xml"), encoding: .utf8)
+        for name in profiles {
+            #expect(junit.contains("<testsuite name=\"\(name)\" "), "\(name)")
+            #expect(FileManager.default.fileExists(atPath: dir.file("\(name)/junit.xml")), "\(name)")
+            #expect(FileManager.default.fileExists(atPath: dir.file("\(name)/summary.md")), "\(name)")
+        }
+        #expect(junit.contains("failures=\"0\" errors=\"0\""))
+        let summary = try String(contentsOfFile: dir.file("summary.md"), encoding: .utf8)
+        #expect(summary.hasPrefix("## ringcheck run --profile all: ✅ conformant (exit 0)\n"), "\(summary)")
+        for name in profiles { #expect(summary.contains("| \(name) | ✅ conformant |"), "\(name)") }
+        #expect(r.stdout.contains("Combined reports: \(dir.path)/junit.xml, \(dir.path)/summary.md\n"))
     }
 }

@@ -4,20 +4,58 @@ import Testing
 
 @testable import ringcheck
 
-/// The CLI's list of embedded references: one per profile, each a registered profile with its defects.
+/// The CLI's reference kits (`ReferenceKits.all`): one per profile, each a registered profile with its defects,
+/// and the one list `serve-reference` and `run` read.
 @Suite struct ProfileReferencesTests {
     @Test func everyReferenceIsARegisteredProfileOnceWithItsDefects() {
-        let names = ProfileReferences.all.map(\.profile.name)
+        let names = ReferenceKits.all.map { $0.name }
         #expect(Set(names).count == names.count, "\(names)")
         #expect(names.first == Profiles.defaultProfile.name)
-        for reference in ProfileReferences.all {
-            #expect(Profiles.named(reference.profile.name) != nil, "\(reference.profile.name) is not in Profiles.all")
-            #expect(!reference.defectNames.isEmpty)
-            #expect(Set(reference.defectNames).count == reference.defectNames.count)
-            #expect(ProfileReferences.named(reference.profile.name)?.profile.name == reference.profile.name)
+        for kit in ReferenceKits.all {
+            #expect(Profiles.named(kit.name) != nil, "\(kit.name) is not in Profiles.all")
+            #expect(!kit.defectNames.isEmpty)
+            #expect(Set(kit.defectNames).count == kit.defectNames.count)
+            #expect(ReferenceKits.named(kit.name)?.name == kit.name)
         }
-        #expect(ProfileReferences.named("callx")?.defectNames == Defect.allCases.map(\.name))
-        #expect(ProfileReferences.named("calx") == nil)
+        #expect(ReferenceKits.named("callx")?.defectNames == CallxDefect.allCases.map(\.name))
+        #expect(ReferenceKits.named("calx") == nil)
+    }
+
+    /// `serve-reference`'s profiles (positional and `--profile`), its help and defect errors, and `run`'s
+    /// embedded references and `--reference-defect` are all read from `ReferenceKits.all`.
+    @Test func serveReferenceAndRunTakeTheirReferencesFromTheRegistry() throws {
+        let serve = ServeReferenceCommand.configuration
+        let run = RunCommand.configuration
+        for kit in ReferenceKits.all {
+            for args in [[kit.name], ["--profile", kit.name], [kit.name, "--profile", kit.name]] {
+                let chosen = try ServeReferenceCommand.kit(ArgumentParser.parse(args, for: serve))
+                #expect(chosen.name == kit.name, "\(args)")
+            }
+            #expect(serve.discussion.contains(kit.helpSection), "\(kit.name)'s section is missing from the help")
+            #expect(kit.defectNames.allSatisfy { serve.discussion.contains($0) })
+            #expect(RunCommand.defectHelp.contains("\(kit.name): " + kit.defectNames.joined(separator: ", ")))
+            let command = try RunCommand(arguments: ArgumentParser.parse(["--profile", kit.name], for: run))
+            #expect(try command.referenceDefects(for: kit.name).0.name == kit.name)
+            var wrong = command
+            wrong.defectNames = [kit.defectNames[0] + "x"]
+            #expect {
+                _ = try wrong.referenceDefects(for: kit.name)
+            } throws: { error in
+                let text = "\(error)"
+                return kit.defectNames.allSatisfy { text.contains($0) }
+                    && text.contains("did you mean '\(kit.defectNames[0])'?")
+            }
+        }
+        #expect(ReferenceKits.namesSentence.hasSuffix(" or " + ReferenceKits.all.last!.name))
+        #expect(serve.options.contains { $0.name == "profile" && $0.help.contains(ReferenceKits.namesSentence) })
+        #expect(throws: UsageError.self) {
+            _ = try ServeReferenceCommand.kit(ArgumentParser.parse(["nope"], for: serve))
+        }
+        #expect(throws: UsageError.self) {
+            _ = try ServeReferenceCommand.kit(ArgumentParser.parse(["callx", "--profile", "dialstack"], for: serve))
+        }
+        #expect(
+            try ServeReferenceCommand.kit(ArgumentParser.parse([], for: serve)).name == Profiles.defaultProfile.name)
     }
 
     @Test func aTargetFileAndProfileMustAgree() {

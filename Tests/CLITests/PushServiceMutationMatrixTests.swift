@@ -2,7 +2,7 @@ import ReferenceBackend
 import Testing
 
 /// `ringcheck run --profile push-service --reference-defect NAME` for every defect of the reference push service:
-/// the requirements that fail are exactly the ones that defect breaks (the README's defect table), the exit code
+/// the requirements that fail are exactly the ones that defect breaks (the defect table of docs/profiles/push-service.md, which DocTablesTests holds to these entries), the exit code
 /// is the table's (a defect breaking only SHOULDs warns, exit 0), no scenario turns into a harness error or a
 /// timeout, and the conforming reference passes every scenario.
 @Suite(.serialized) struct PushServiceMutationMatrixTests {

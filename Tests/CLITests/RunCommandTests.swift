@@ -25,6 +25,9 @@ import Testing
         let scenarios = json["scenarios"]?.arrayValue ?? []
         #expect(scenarios.count >= 38)
         #expect(scenarios.allSatisfy { $0["status"]?.stringValue == "pass" })
+        // docs/getting-started.md shows this run's output: every line of its sample reads as one of these.
+        let sample = try DocSamplesTests.sample("first-run", in: "docs/getting-started.md")
+        DocSamplesTests.expectSample(sample, readsAs: r.stdout, total: scenarios.count, "docs/getting-started.md")
         #expect(json.serialized().contains("embedded reference backend"))
         let junit = try String(contentsOfFile: dir.file("junit.xml"), encoding: .utf8)
         #expect(junit.contains("CALLX-"))

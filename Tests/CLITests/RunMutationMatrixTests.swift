@@ -38,6 +38,7 @@ import Testing
         ("zero-ttl", true, ["CALLX-FCM-7"]),
         ("cursor-ahead-no-gap", true, ["CALLX-EVT-8"]),
         ("end-reason-not-stored", false, ["CALLX-CALL-9"]),
+        ("invite-last-device-only", true, ["CALLX-INV-7"]),
     ]
 
     struct Row: Sendable {
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func everyDefectSwitchHasARow() {
-        #expect(Set(Self.matrix.map(\.defect)) == Set(Defect.allCases.map(\.name)))
+        #expect(Set(Self.matrix.map(\.defect)) == Set(CallxDefect.allCases.map(\.name)))
     }
 
     @Test func everyDefectFailsTheRequirementsItBreaks() async throws {

@@ -9,7 +9,7 @@ import TestSupport
 /// dialstack suite on them.
 final class DialStackTestStack: Sendable {
     let mocks: MockStack
-    let server: WakeUpServer
+    let server: DialStackServer
     let engine: ScenarioEngine
     let suite: Suite
 
@@ -20,7 +20,7 @@ final class DialStackTestStack: Sendable {
     }
 
     /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound).
-    static func start(defects: Set<WakeUpDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000) async throws
+    static func start(defects: Set<DialStackDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000) async throws
         -> DialStackTestStack
     {
         let suite = try Suite.load(directory: suiteDirectory)
@@ -36,9 +36,9 @@ final class DialStackTestStack: Sendable {
             }
         }
         let secret = "whsec_" + UUID().uuidString.lowercased()
-        let configuration = WakeUpConfiguration(
+        let configuration = DialStackConfiguration(
             webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects)
-        let server = try WakeUpServer(
+        let server = try DialStackServer(
             options: .init(
                 configuration: configuration, users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000)),
@@ -54,7 +54,7 @@ final class DialStackTestStack: Sendable {
         return DialStackTestStack(mocks: mocks, server: server, engine: engine, suite: suite)
     }
 
-    private init(mocks: MockStack, server: WakeUpServer, engine: ScenarioEngine, suite: Suite) {
+    private init(mocks: MockStack, server: DialStackServer, engine: ScenarioEngine, suite: Suite) {
         self.mocks = mocks
         self.server = server
         self.engine = engine

@@ -17,7 +17,7 @@ final class EngineTestStack: Sendable {
     }
 
     static func start(
-        defects: Set<Defect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
+        defects: Set<CallxDefect> = [], runs: Int = 200, capabilities: Set<Capability>? = nil,
         scenarioTimeout: Duration = .seconds(60), eventRetention: Int? = 40, ringSeconds: Int = 60,
         profile: (any Profile)? = nil
     ) async throws -> EngineTestStack {

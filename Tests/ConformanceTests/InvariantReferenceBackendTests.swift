@@ -25,7 +25,7 @@ import Testing
     }
 
     /// user-b with a production and a sandbox iPhone and an Android tablet; user-a calls and cancels.
-    func cancelledCall(defects: Set<Defect> = [], ringSeconds: Int = 30) async throws -> Run {
+    func cancelledCall(defects: Set<CallxDefect> = [], ringSeconds: Int = 30) async throws -> Run {
         let stack = try await ReferenceStack.start(defects: defects, ringSeconds: ringSeconds)
         do {
             let api = stack.api
@@ -77,13 +77,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (Defect.apnsExpiration30, "CALLX-APNS-5"),
+        (CallxDefect.apnsExpiration30, "CALLX-APNS-5"),
         (.zeroTTL, "CALLX-FCM-7"),
         (.notificationBlock, "CALLX-FCM-4"),
         (.voipStopSignal, "CALLX-APNS-8"),
         (.fixedTTL30s, "CALLX-FCM-6"),
     ])
-    func defectIsCaught(defect: Defect, requirement: String) async throws {
+    func defectIsCaught(defect: CallxDefect, requirement: String) async throws {
         let run = try await cancelledCall(defects: [defect], ringSeconds: defect == .fixedTTL30s ? 90 : 30)
         #expect(run.ids.contains(requirement), "\(defect): \(run.violations)")
     }

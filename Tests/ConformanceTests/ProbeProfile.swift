@@ -6,8 +6,11 @@ import Reports
 
 /// A profile for tests of the extension point: reads pushes as Callx does and borrows its `create`,
 /// adds a `probe` step (a request step: `GET` of a path, its status judged) and a `countPushes` step, and has one invariant
-/// (every judged push was accepted by its provider) charged to `invariantRequirement`.
+/// (every judged push was accepted by its provider) charged to `invariantRequirement`. Its own state
+/// (`ProbeRunState`) keeps the paths its probes sent, which its invariants note.
 struct ProbeProfile: Profile {
+    typealias RunState = ProbeRunState
+
     var name: String { "probe" }
     var summary: String { "test profile" }
     var stepKeywords: [String] { ["probe", "countPushes", "create"] }
@@ -46,15 +49,32 @@ struct ProbeProfile: Profile {
 
     func pushView(_ capture: Capture) -> PushView? { CallxProfile().pushView(capture) }
 
-    func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
+    func invariantFailures(with run: isolated any RunContext) async -> [CheckFailure] {
+        run.note("probe sent \(run.probe.paths.count) request(s)")
         let refused = run.judgedCaptures().filter { !$0.outcome.isAccepted }
         guard !refused.isEmpty else { return [] }
         return [
             CheckFailure(
-                requirement: invariantRequirement, level: run.engine.level(invariantRequirement),
+                requirement: invariantRequirement, level: run.level(invariantRequirement),
                 check: "probe invariant", expected: "every push accepted",
                 actual: "\(refused.count) refused", evidence: [])
         ]
+    }
+}
+
+/// What the probe profile keeps of one run: the path of every probe it sent (alone or in a race). It names
+/// them as report secrets, standing in for what a real profile's state hides (Callx's media credentials):
+/// reports show them shortened.
+struct ProbeRunState: ProfileRunState {
+    var paths: [String] = []
+    var reportSecrets: [String] { paths }
+}
+
+extension RunContext {
+    /// The probe profile's state of this run.
+    var probe: ProbeRunState {
+        get { profileStates[ProbeProfile.self] }
+        _modify { yield &profileStates[ProbeProfile.self] }
     }
 }
 
@@ -65,16 +85,17 @@ struct ProbeStep: ProfileStep, Equatable {
     var save: String?
     var keyword: String { "probe" }
 
-    func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
+    func request(with run: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
         let who = try run.identity(actor)
         let request = PreparedRequest(
             actor: who.label, method: "GET", path: try run.resolver.string(path), credentials: who.user.authHeaders)
+        run.probe.paths.append(request.path)
         let expect = status.map { ResponseExpectation(status: [$0], requirement: "CALLX-SEC-1") }
         return (request, RequestOptions(save: save, expect: expect))
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        guard let (request, options) = try request(in: run) else { return }
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
+        guard let (request, options) = try request(with: run) else { return }
         try await run.sendAndJudge(request, options, step: step)
     }
 }
@@ -84,9 +105,9 @@ struct CountPushesStep: ProfileStep, Equatable {
     var atLeast: Int
     var keyword: String { "countPushes" }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let d = try run.device(device)
-        let n = run.engine.mocks.log.captures { ScenarioRun.capture($0, isFor: d) }.count
+        let n = run.captures(for: d).count
         run.note("\(device) got \(n) push(es)")
         if n < atLeast {
             try run.fail(

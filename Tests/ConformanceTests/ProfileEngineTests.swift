@@ -38,7 +38,7 @@ import Testing
     }
 
     static func outcome(
-        count: Int = 1, status: Int = 200, defects: Set<Defect> = [], profile: any Profile = ProbeProfile()
+        count: Int = 1, status: Int = 200, defects: Set<CallxDefect> = [], profile: any Profile = ProbeProfile()
     ) async throws -> ScenarioResult {
         let text = scenario.replacingOccurrences(of: "COUNT", with: "\(count)")
             .replacingOccurrences(of: "STATUS", with: "\(status)")
@@ -55,6 +55,11 @@ import Testing
             o.status == .pass,
             "\(o.status.name) \(o.failures.map { "\($0.requirement ?? "-") \($0.check): \($0.actual)" })")
         #expect(o.timeline.contains { $0.summary.contains("b-phone got 1 push(es)") })
+        // The probe's own state kept its three requests (one alone, two raced) until its invariants read it.
+        #expect(o.timeline.contains { $0.summary == "probe sent 3 request(s)" })
+        // What the probe's state names as report secrets (its paths) is shortened in the report.
+        let probes = o.timeline.filter { $0.kind == .request && $0.summary.hasPrefix("GET /v1/") }
+        #expect(probes.count == 3 && probes.allSatisfy { $0.summary.contains("…") }, "\(probes.map(\.summary))")
         // Both raced probes went out together, and the push is on the timeline as the profile reads it.
         #expect(o.raceSpreadsMs.count == 1)
         #expect(o.timeline.contains { $0.kind == .push && $0.summary.hasPrefix("apns call.invited rev ") })

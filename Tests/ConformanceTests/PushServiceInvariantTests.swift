@@ -169,6 +169,28 @@ import Testing
         only(PushServiceRequirement.ttl, violations(c, Self.phone, n))
     }
 
+    /// FCM's ttl is a duration: firebase-admin writes the seconds left at send as "86399.999064000s", and a
+    /// service may round its clock either way; a ttl far from the notification's is still NOTIF-2.
+    @Test func theFCMTTLIsJudgedByValueNotSpelling() async {
+        let marker: (String, JSONValue?) = (PushServiceNotification.markerKey, "r1-n1")
+        let n = Self.notification([
+            "headings": ["en": "T"], "contents": ["en": "B"], "ttl": 86400,
+            "data": [.init(PushServiceNotification.markerKey): "r1-n1"],
+        ])
+        func sent(ttl: JSONValue) async -> Capture {
+            await fcm(
+                data: Self.object([marker]),
+                android: ["priority": "high", "ttl": ttl, "notification": ["title": "T", "body": "B"]])
+        }
+        for ok in ["86400s", "86399.999064000s", "86400.000000000s", "86399s"] {
+            let v = violations(await sent(ttl: .string(ok)), Self.pixel, n)
+            #expect(v.isEmpty, "\(ok): \(v)")
+        }
+        for bad in ["3600s", "86403s", "86400", "ttl"] {
+            only(PushServiceRequirement.ttl, violations(await sent(ttl: .string(bad)), Self.pixel, n))
+        }
+    }
+
     /// Apple's aps.alert may be the body text alone, and FCM v1 shows android.notification as well as
     /// message.notification: the seed fixes neither layout.
     @Test func anAlertStringAndAnAndroidNotificationShowTheNotification() async {

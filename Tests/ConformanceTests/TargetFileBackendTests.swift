@@ -143,8 +143,12 @@ import Testing
 /// Mocks, the reference backend wired to them in one API shape, and an engine driving it through a
 /// target file whose users are replaced by `slots` accounts each (so scenarios run `slots` at once).
 enum TargetFileStack {
+    /// Runs `ids` (every scenario when nil) `times` times on `slots` fixed accounts of a reference backend of
+    /// `shape`; `inspect` sees the backend and the results after the runs and their clean-up, before it stops.
     static func run(
-        _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1
+        _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1,
+        inspect: (ReferenceBackendServer, [(scenario: Scenario, attempts: [ScenarioResult])]) throws -> Void = { _, _ in
+        }
     ) async throws -> [(scenario: Scenario, attempts: [ScenarioResult])] {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try await MockStack.start(.forTests)
@@ -180,7 +184,9 @@ enum TargetFileStack {
         var results: [(scenario: Scenario, attempts: [ScenarioResult])] = []
         for _ in 0..<times { results += await SuiteRunner(engine: engine, concurrency: file.poolSize).run(chosen) }
         engine.shutdown()
+        let inspected = Result { try inspect(server, results) }
         await server.stop()
+        try inspected.get()
         return results
     }
 

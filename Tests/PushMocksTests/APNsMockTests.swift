@@ -297,6 +297,25 @@ import Testing
         #expect(response.jsonBody?["timestamp"] != nil)
     }
 
+    /// A PushKit token takes only VoIP pushes and an alert token never one, as APNs answers: 400
+    /// DeviceTokenNotForTopic; a token whose kind is unknown takes both.
+    @Test func aTokenRefusesPushesOfTheOtherFamily() async {
+        let alertHeaders: [(String, String?)] = [
+            ("apns-push-type", "alert"), ("apns-topic", f.mocks.credentials.bundleID), ("apns-priority", "10"),
+        ]
+        let alertBody = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        #expect(await send(f.apnsRequest()).status == 200)
+        #expect(await send(f.apnsRequest(headers: alertHeaders, body: alertBody)).status == 200)
+
+        f.mocks.registry.register(token: MockFixture.deviceToken, environment: .production, tokenKind: .alert)
+        expectRejected(await send(f.apnsRequest()), 400, "DeviceTokenNotForTopic")
+        #expect(await send(f.apnsRequest(headers: alertHeaders, body: alertBody)).status == 200)
+
+        f.mocks.registry.register(token: MockFixture.deviceToken, environment: .production, tokenKind: .voip)
+        #expect(await send(f.apnsRequest()).status == 200)
+        expectRejected(await send(f.apnsRequest(headers: alertHeaders, body: alertBody)), 400, "DeviceTokenNotForTopic")
+    }
+
     // MARK: Reasons only faults produce
 
     @Test(arguments: [

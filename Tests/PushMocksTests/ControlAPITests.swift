@@ -136,6 +136,12 @@ import Testing
         #expect(await f.mocks.apnsProduction.handle(f.apnsRequest()).status == 200)
         #expect(await call("POST", "/v1/devices", #"{"environment":"moon"}"#).status == 400)
         #expect(await call("POST", "/v1/devices", #"{"deviceToken":"x","status":"gone"}"#).status == 400)
+        #expect(await call("POST", "/v1/devices", #"{"deviceToken":"x","tokenKind":"pushkit"}"#).status == 400)
+        // An alert token refuses the VoIP push the fixture sends.
+        let alert = await call(
+            "POST", "/v1/devices", #"{"deviceToken":"\#(MockFixture.deviceToken)","tokenKind":"alert"}"#)
+        #expect(alert.status == 201 && alert.jsonBody?["tokenKind"] == "alert")
+        #expect(await f.mocks.apnsProduction.handle(f.apnsRequest()).apnsReason == "DeviceTokenNotForTopic")
         #expect(await call("DELETE", "/v1/devices").status == 200)
     }
 

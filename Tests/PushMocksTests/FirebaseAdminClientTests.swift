@@ -6,7 +6,7 @@ import Testing
 
 /// The FCM and OAuth mocks judged by Google's own client, the Firebase Admin SDK for Python. Its
 /// synchronous path (requests, which honours `HTTPS_PROXY`) goes through the proxy to the real host
-/// names with a service account naming Google's real `token_uri`, as the README's proxy recipe says; it
+/// names with a service account naming Google's real `token_uri`, as the proxy recipe of docs/mocks-and-control-api.md says; it
 /// reads the mock's errors into its own exception classes and waits out a 503's Retry-After. Its
 /// asynchronous path (httpx over HTTP/2, with its own transport, which ignores `HTTPS_PROXY`) is pointed
 /// at the mock's URL.

@@ -16,7 +16,7 @@ final class WebhookReceiverMock: MockProvider {
 
     static func make(_ context: MockProviderContext) -> [any MockProvider] { [WebhookReceiverMock(log: context.log)] }
 
-    var listener: MockListener { MockListener(name: "webhook", tls: false) }
+    static let listeners = [MockListener(name: "webhook", tls: false)]
 
     func settings(_ context: inout MockSettingsContext) throws -> [(name: String, value: String)] {
         [("RINGCHECK_WEBHOOK_RECEIVER_URL", context.baseURL + "/hooks")]
@@ -71,5 +71,36 @@ final class WebhookReceiverMock: MockProvider {
         #expect(captured.first?.json(revealSecrets: false)["mock"] == "webhook")
         // The built-in mocks still answer on their own listeners.
         #expect(try await mocks.clients.apnsPush(jwt: "x").status == 403)
+    }
+
+    /// `ringcheck mocks --port NAME=PORT` takes every listener's name and every provider's ID; an
+    /// added provider's listener is one more.
+    @Test func portNamesAreTheListenersAndTheProviders() {
+        #expect(
+            MockProviders.portNames().map { "\($0.name)=\($0.listener)" } == [
+                "apns=apns", "apnsSandbox=apnsSandbox", "google=google", "onesignal=onesignal", "fcm=google",
+                "oauth=google", "control=control",
+            ])
+        #expect(MockProviders.listener(forPortName: "fcm") == "google")
+        #expect(MockProviders.listener(forPortName: "webhook") == nil)
+        #expect(
+            MockProviders.listener(
+                forPortName: "webhook", registered: MockProviders.registered + [WebhookReceiverMock.self]) == "webhook")
+    }
+
+    /// The endpoint and credential lines `ringcheck mocks` prints come from the providers.
+    @Test func theProvidersSayTheirConsoleLines() async throws {
+        let mocks = try await MockStackHarness.start {
+            $0.providers = MockProviders.registered + [WebhookReceiverMock.self]
+        }
+        let lines = mocks.stack.providers.all.map { $0.consoleLines(mocks.settings) }
+        let endpoints = lines.flatMap(\.endpoints)
+        #expect(endpoints.first == "  APNs (production)  \(mocks.settings.apnsURL)      POST /3/device/<token>")
+        #expect(endpoints.contains("  APNs (sandbox)     \(mocks.settings.apnsSandboxURL)"))
+        #expect(endpoints.contains { $0.hasPrefix("  OneSignal REST     https://127.0.0.1:") })
+        // A provider that says nothing of its own shows its settings.
+        let hook = try #require(mocks.settings.extra.first { $0.name == "RINGCHECK_WEBHOOK_RECEIVER_URL" })
+        #expect(endpoints.last == "  RINGCHECK_WEBHOOK_RECEIVER_URL \(hook.value)")
+        #expect(lines.flatMap(\.credentials).contains("  Service account    \(mocks.settings.fcmServiceAccountFile)"))
     }
 }

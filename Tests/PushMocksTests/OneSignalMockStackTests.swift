@@ -107,6 +107,11 @@ import Testing
             r.json == ["id": "", "external_id": nil, "errors": ["invalid_aliases": ["external_id": ["ghost"]]]], "\(r)")
         #expect(try await clients.control("DELETE", "/v1/onesignal/audience").status == 200)
         #expect(try await notify(users: ["ghost"]).json?["recipients"] == 0)
+        let quiet = try await clients.control("PATCH", "/v1/onesignal/apps/standard", body: #"{"recipients":false}"#)
+        #expect(
+            quiet.status == 200 && quiet.json?["recipients"] == false && quiet.json?["emptyAudience"] == "notSubscribed"
+        )
+        #expect(try await notify(users: ["ghost"]).json?["recipients"] == nil)
 
         for (method, path, body, status) in [
             ("PUT", "/v1/onesignal/subscriptions", #"{"app":"marketing","externalId":"u"}"#, 400),
@@ -114,6 +119,9 @@ import Testing
             ("PUT", "/v1/onesignal/subscriptions", #"{"app":"standard","externalId":"u","devices":"2"}"#, 400),
             ("PUT", "/v1/onesignal/subscriptions", #"[{"app":"standard","externalId":"ok"},{"user":"x"}]"#, 400),
             ("PUT", "/v1/onesignal/apps/standard", #"{"emptyAudience":"silence"}"#, 400),
+            ("PUT", "/v1/onesignal/apps/standard", #"{"recipients":"no"}"#, 400),
+            ("PUT", "/v1/onesignal/apps/standard", #"{"emptyAudience":"invalidAliases","recipients":1}"#, 400),
+            ("PUT", "/v1/onesignal/apps/standard", #"{}"#, 400),
             ("PUT", "/v1/onesignal/apps/marketing", #"{"emptyAudience":"notSubscribed"}"#, 404),
             ("GET", "/v1/onesignal/apps/standard", nil, 405), ("GET", "/v1/onesignal/players", nil, 404),
         ] as [(String, String, String?, Int)] {

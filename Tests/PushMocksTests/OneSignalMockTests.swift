@@ -164,6 +164,46 @@ import Testing
         #expect(mock.audience.emptyAudienceAnswer(appId: standard.appID) == .notSubscribed)
     }
 
+    @Test func aRepeatedIdempotencyKeyGetsTheFirstAnswerAndSendsNothing() async throws {
+        mock.subscribe(externalId: "user-1", app: .standard)
+        let key = "5f2b3a0e-8d7c-4e61-9a1b-0c3d4e5f6a7b"
+        let first = await send(extra: [("idempotency_key", .string(key))])
+        let id = try #require(first.json?["id"]?.stringValue)
+        #expect(first.status == 200 && id.count == 36 && first.json?["recipients"] == 1)
+        // The audience changed, but the retry answers as the first request did: same id, nothing new created.
+        mock.subscribe(externalId: "user-1", app: .standard, devices: 3)
+        let retry = await send(extra: [("idempotency_key", .string(key))])
+        #expect(retry.status == 200 && retry.json == first.json, "\(retry)")
+        let captures = log.captures { _ in true }
+        #expect(captures.count == 2)
+        #expect(captures.last?.detail?.contains("repeated idempotency_key") == true)
+        // The older name of the key works the same; the key is the app's own: the VoIP app has not seen it.
+        let older = await send(extra: [("external_id", .string(key))])
+        #expect(older.json?["id"]?.stringValue == id)
+        mock.subscribe(externalId: "user-1", app: .voip)
+        let otherApp = await send(voip, extra: [("idempotency_key", .string(key))])
+        #expect(otherApp.json?["id"]?.stringValue != id && otherApp.json?["recipients"] == 1)
+        // Without a key every request is a new notification.
+        let a = await send()
+        let b = await send()
+        #expect(a.json?["id"] != b.json?["id"])
+    }
+
+    @Test func anAppCanAnswerWithoutRecipientsAsTodaysAPIDoes() async {
+        mock.subscribe(externalId: "user-1", app: .standard)
+        #expect(mock.audience.answersRecipients(appId: standard.appID))
+        mock.audience.setAnswersRecipients(false, appId: standard.appID)
+        let reached = await send()
+        #expect(
+            reached.status == 200 && reached.json?["recipients"] == nil && reached.json?["id"]?.stringValue?.count == 36
+        )
+        let nobody = await send(users: ["ghost"])
+        #expect(nobody.json?["recipients"] == nil && nobody.json?["id"] == "" && nobody.json?["errors"] != nil)
+        // The VoIP app keeps the seed's shape.
+        mock.subscribe(externalId: "user-1", app: .voip)
+        #expect(await send(voip).json?["recipients"] == 1)
+    }
+
     // MARK: Routes
 
     @Test func bothRoutesCreateAndTheNotificationCanBeViewed() async throws {

@@ -12,7 +12,7 @@ struct AlternateAPIHarness {
     let client: HTTPClient
     let transport: FakeTransport
 
-    static func start(defects: Set<Defect> = []) throws -> AlternateAPIHarness {
+    static func start(defects: Set<CallxDefect> = []) throws -> AlternateAPIHarness {
         let transport = FakeTransport()
         let server = try ReferenceBackendServer(
             options: .init(configuration: ReferenceBackendConfiguration(defects: defects, apiShape: .alternate)),
@@ -23,7 +23,7 @@ struct AlternateAPIHarness {
     }
 
     /// Runs `body` against a fresh backend and stops it afterwards, also when `body` throws.
-    static func run(defects: Set<Defect> = [], _ body: (AlternateAPIHarness) async throws -> Void) async throws {
+    static func run(defects: Set<CallxDefect> = [], _ body: (AlternateAPIHarness) async throws -> Void) async throws {
         let api = try start(defects: defects)
         do { try await body(api) } catch {
             await api.stop()

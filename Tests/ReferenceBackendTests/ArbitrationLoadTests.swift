@@ -11,7 +11,7 @@ import Testing
     static let installations = (1...8).map { "b-device-\($0)" }
 
     /// Starts a backend (no pushes: nobody registers a token) and binds the callee's installations.
-    func start(_ defects: Set<Defect>) async throws -> (ReferenceBackendServer, ReferenceAPIClient) {
+    func start(_ defects: Set<CallxDefect>) async throws -> (ReferenceBackendServer, ReferenceAPIClient) {
         let server = try ReferenceBackendServer(
             options: .init(configuration: ReferenceBackendConfiguration(defects: defects)), transport: NoPushes(),
             messageSettings: PushMessageSettings(fcmProjectID: "unused"))

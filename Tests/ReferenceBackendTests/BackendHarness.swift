@@ -32,7 +32,7 @@ struct BackendHarness {
     let api: CallxAPI
 
     init(
-        defects: Set<Defect> = [], ringSeconds: Int = 30, eventRetention: Int = 1_000,
+        defects: Set<CallxDefect> = [], ringSeconds: Int = 30, eventRetention: Int = 1_000,
         location: Database.Location = .inMemory, clock: TestClock = TestClock()
     ) throws {
         self.clock = clock

@@ -10,7 +10,7 @@ import Testing
     static let token = ReferenceAPIClient.apnsToken("log-b-phone")
 
     /// Registers a phone, rings it, and returns the log once the push attempt is in it.
-    func logOfOneCall(defects: Set<Defect>) async throws -> String {
+    func logOfOneCall(defects: Set<CallxDefect>) async throws -> String {
         let dir = TemporaryDirectory()
         let path = dir.file("backend.log")
         let stack = try await ReferenceStack.start(defects: defects, logFile: path)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct DefectTests {
     let settings = PushMessageSettings(fcmProjectID: "demo-project")
 
-    func backend(_ defect: Defect) throws -> BackendHarness { try BackendHarness(defects: [defect]) }
+    func backend(_ defect: CallxDefect) throws -> BackendHarness { try BackendHarness(defects: [defect]) }
 
     func sendDue(_ backend: BackendHarness, _ transport: FakeTransport = FakeTransport()) async -> FakeTransport {
         await PushWorker(service: backend.service, transport: transport, settings: settings).runOnce()
@@ -17,9 +17,9 @@ import Testing
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(Set(Defect.allCases.map(\.name)).count == Defect.allCases.count)
-        #expect(Defect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
-        let parsed = Defect.parse(["racy-answer", "zero-ttl", "bogus"])
+        #expect(Set(CallxDefect.allCases.map(\.name)).count == CallxDefect.allCases.count)
+        #expect(CallxDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
+        let parsed = CallxDefect.parse(["racy-answer", "zero-ttl", "bogus"])
         #expect(parsed.defects == [.racyAnswer, .zeroTTL])
         #expect(parsed.unknown == ["bogus"])
         for name in [
@@ -28,7 +28,7 @@ import Testing
             "no-membership-check", "identity-from-body", "keep-dead-tokens", "no-retry", "revision-not-incremented",
             "voip-stop-signal",
         ] {
-            #expect(Defect(rawValue: name) != nil, "missing defect \(name)")
+            #expect(CallxDefect(rawValue: name) != nil, "missing defect \(name)")
         }
     }
 
@@ -62,7 +62,7 @@ import Testing
         #expect(sent.first?.headers["apns-expiration"] == String(backend.clock.now / 1000 + 30))
     }
 
-    func fcmInvitation(_ defect: Defect, after ms: Int64 = 4_200) async throws -> JSONValue? {
+    func fcmInvitation(_ defect: CallxDefect, after ms: Int64 = 4_200) async throws -> JSONValue? {
         let backend = try backend(defect)
         await backend.register("user-b", installation: "b-tablet", kind: .fcm)
         await backend.create()
@@ -223,10 +223,10 @@ import Testing
     /// A defect changes only its rule: the same conforming scenario gives the same answers
     /// with any push-side defect switched on.
     @Test(arguments: [
-        Defect.apnsExpiration30, .fixedTTL30s, .zeroTTL, .notificationBlock, .keepDeadTokens, .noRetry,
+        CallxDefect.apnsExpiration30, .fixedTTL30s, .zeroTTL, .notificationBlock, .keepDeadTokens, .noRetry,
         .voipStopSignal, .retryAfterExpiry, .silentGap,
     ])
-    func pushSideDefectsLeaveTheAPIAlone(defect: Defect) async throws {
+    func pushSideDefectsLeaveTheAPIAlone(defect: CallxDefect) async throws {
         func scenario(_ backend: BackendHarness) async -> [String] {
             await backend.register("user-b", installation: "b-phone")
             let call = "85a4fd88-b5c3-4f79-a2cf-a7db9df06750"

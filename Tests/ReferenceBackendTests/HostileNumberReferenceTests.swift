@@ -20,7 +20,7 @@ import Testing
         let (server, secret) = try await ReferenceServerProcess.dialstack(mocks: mocks)
         let client = try HTTPClient()
         defer { client.shutdown() }
-        let body = WakeUpStack.event(callId: "call_" + UUID().uuidString.lowercased()).bytes()
+        let body = DialStackReferenceStack.event(callId: "call_" + UUID().uuidString.lowercased()).bytes()
         func post(_ header: String) async throws -> ClientResponse {
             var headers = HTTPHeaders()
             headers.add(WebhookSignature.headerName, header)

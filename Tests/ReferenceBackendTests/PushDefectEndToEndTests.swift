@@ -13,7 +13,7 @@ import Testing
     static let iphone2 = ReferenceAPIClient.apnsToken("defect-iphone-2")
     static let android = "fcm-defect-android:APA91b" + String(repeating: "d", count: 40)
 
-    func start(_ defects: Set<Defect>, ringSeconds: Int = 30) async throws -> ReferenceStack {
+    func start(_ defects: Set<CallxDefect>, ringSeconds: Int = 30) async throws -> ReferenceStack {
         let stack = try await ReferenceStack.start(defects: defects, ringSeconds: ringSeconds)
         try await stack.api.registerAPNs(
             "user-b", installation: "b-phone", token: Self.iphone, environment: "sandbox", appId: stack.appId)

@@ -13,7 +13,7 @@ import Testing
     @Test func helpListsEveryDefectWithItsSummary() async throws {
         let result = try await RingcheckBinary.run(["serve-reference", "--help"])
         #expect(result.status == 0)
-        for defect in Defect.allCases {
+        for defect in CallxDefect.allCases {
             #expect(result.stdout.contains(defect.name), "\(defect.name) missing from --help")
             let firstWords = defect.summary.split(separator: " ").prefix(4).joined(separator: " ")
             #expect(result.stdout.contains(firstWords), "summary of \(defect.name) missing from --help")

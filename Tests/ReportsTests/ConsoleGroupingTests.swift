@@ -51,13 +51,16 @@ import Testing
         // The whole console report: one progress line per scenario plus a summary that does not grow with them.
         let console = ReportFormat.console.render(run)
         #expect(Self.lineCount(console) <= run.scenarios.count + 30)
-        #expect(summary.contains("── MUST CALLX-APNS-5 failed in 80 scenarios: invariant headers.apns-expiration"))
-        #expect(summary.contains("first: calls.s00 — Scenario calls.s00"))
-        #expect(summary.contains("expected: \"0\""))
-        #expect(summary.contains("actual:   \"1796155155\""))
         #expect(
             summary.contains(
-                "push: push #0 to b-phone [api.sandbox.push.apple.com, voip, priority 10, apns-expiration 1796155155, call.invited, status 200]"
+                "── MUST CALLX-APNS-5 failed in 80 scenarios: headers.apns-expiration, checked on every push and event")
+        )
+        #expect(summary.contains("first: calls.s00 — Scenario calls.s00"))
+        #expect(summary.contains("must be: \"0\""))
+        #expect(summary.contains("actual:  \"1796155155\" (2026-12-01 19:59:15 UTC, 71 days after the run ended)"))
+        #expect(
+            summary.contains(
+                "push: push #0 to b-phone [api.sandbox.push.apple.com, voip, priority 10, apns-expiration 1796155155 (2026-12-01 19:59:15 UTC, 71 days after the run ended), call.invited, status 200]"
             ))
         #expect(
             summary.contains("also in: calls.s01, calls.s02, calls.s03, calls.s04, calls.s05, calls.s06 and 73 more"))
@@ -80,7 +83,7 @@ import Testing
         let summary = ConsoleReport.summary(F.mixed, style: Self.plain)
         // The MUST first, then the SHOULD, then the scenarios that stopped without a verdict.
         let must = try! #require(summary.range(of: "── MUST CALLX-APNS-5 failed in 1 scenario:"))
-        let should = try! #require(summary.range(of: "── SHOULD CALLX-ARB-1 failed in 1 scenario:"))
+        let should = try! #require(summary.range(of: "── ⚠ SHOULD CALLX-ARB-1 warning in 1 scenario:"))
         let timeout = try! #require(summary.range(of: "── timeout in 1 scenario: no push within 5s"))
         let error = try! #require(summary.range(of: "── error in 1 scenario: backend unreachable"))
         #expect(must.lowerBound < should.lowerBound && should.lowerBound < timeout.lowerBound)
@@ -103,5 +106,55 @@ import Testing
         #expect(ConsoleReport.verdictLine(F.mixed, style: Self.plain) == "Verdict: non-conformant (exit 1)")
         let passing = F.run([F.scenario("a.b", .pass, requirements: [])])
         #expect(ConsoleReport.verdictLine(passing, style: Self.plain) == "Verdict: conformant (exit 0)")
+    }
+
+    /// One scenario whose defect two checks saw (the step's expectation and the invariant on every push):
+    /// every report shows the requirement once, the second check named on one line.
+    @Test func aOneScenarioRunPrintsADefectOnce() {
+        let step = CheckFailure(
+            requirement: "CALLX-APNS-5", level: .must, check: "scenarios[0].steps[1] expectPush to b-phone",
+            expected: "1 call.invited push(es)",
+            actual: "0 matching push(es); headers.apns-expiration: got \"1796155155\"")
+        let invariant = CheckFailure(
+            requirement: "CALLX-APNS-5", level: .must,
+            check: "invariant headers.apns-expiration on every push and event",
+            expected: "\"0\"", actual: "\"1796155155\"")
+        let run = F.run([
+            F.scenario("payload.apns-invitation", .fail, requirements: ["CALLX-APNS-5"], failures: [step, invariant])
+        ])
+        let console = ConsoleReport.summary(run, style: Self.plain)
+        #expect(console.components(separatedBy: "CALLX-APNS-5 failed in").count == 2, "\(console)")
+        #expect(console.contains("── MUST CALLX-APNS-5 failed in 1 scenario: step 2 expectPush to b-phone"))
+        #expect(console.contains("   also failed by: headers.apns-expiration, checked on every push and event\n"))
+        let md = MarkdownReport.render(run)
+        #expect(md.components(separatedBy: "CALLX-APNS-5** failed in").count == 2, "\(md)")
+        #expect(md.contains("- also failed by: headers.apns-expiration, checked on every push and event\n"))
+        let html = HTMLReport.render(run)
+        #expect(html.components(separatedBy: "CALLX-APNS-5 failed in").count == 2)
+        // The check that failed in more scenarios stands for the group.
+        let wider = F.run([
+            F.scenario("a.one", .fail, requirements: ["CALLX-APNS-5"], failures: [step, invariant]),
+            F.scenario("a.two", .fail, requirements: ["CALLX-APNS-5"], failures: [invariant]),
+        ])
+        let both = ConsoleReport.summary(wider, style: Self.plain)
+        #expect(both.contains("── MUST CALLX-APNS-5 failed in 2 scenarios: headers.apns-expiration, checked on every"))
+        // It failed in the group's first scenario only, which the group already names.
+        #expect(both.contains("also failed by: step 2 expectPush to b-phone\n   also in: a.two\n"))
+    }
+
+    /// A push's type is read wherever the body keeps it, whatever the profile calls its member.
+    @Test func aPushTypeNeedsNoProfileName() {
+        #expect(ConsoleReport.messageType(["aps": [:] as [String: Any], "acme": ["type": "ring"]]) == "ring")
+        #expect(ConsoleReport.messageType(["callx": ["type": "call.invited"]]) == "call.invited")
+        #expect(ConsoleReport.messageType(["message": ["data": ["type": "incoming_call"]]]) == "incoming_call")
+        #expect(ConsoleReport.messageType(["type": "wake"]) == "wake")
+        // Two members naming different types: no guess.
+        #expect(ConsoleReport.messageType(["a": ["type": "x"], "b": ["type": "y"]]) == nil)
+        let capture: [String: Any] = [
+            "mock": "apns", "authority": "api.push.apple.com",
+            "json": ["aps": [:] as [String: Any], "dial": ["type": "ring"]],
+        ]
+        let text = String(decoding: try! JSONSerialization.data(withJSONObject: capture), as: UTF8.self)
+        #expect(ConsoleReport.pushFacts(text) == "api.push.apple.com, ring")
     }
 }

@@ -31,7 +31,7 @@ import Testing
         #expect(failure.attribute(forName: "type")?.stringValue == "MUST")
         #expect(failure.attribute(forName: "message")?.stringValue?.contains("CALLX-APNS-5 (MUST)") == true)
         let text = failure.stringValue ?? ""
-        #expect(text.contains("expected: 0") && text.contains("actual:   3600"))
+        #expect(text.contains("must be: 0\n  actual: 3600"))
         #expect(text.contains("Re-run: ringcheck run push.expiration --suite callx"))
         #expect(!text.contains("eyJhbGciOiJFUzI1NiJ9"))
 

@@ -24,9 +24,12 @@ import Testing
         #expect(block < catalogue && block < firstPass)
         let end = try #require(position("</section>", in: String(html.dropFirst(block))))
         let whatFailed = String(html.dropFirst(block).prefix(end))
-        // Requirement, level, expected and actual, the scenario and its re-run command.
-        #expect(whatFailed.contains("<strong>MUST CALLX-APNS-5</strong> VoIP push to b-phone has apns-expiration 0"))
-        #expect(whatFailed.contains("<th>expected</th><td><pre>0</pre>") && whatFailed.contains("<pre>3600</pre>"))
+        // Requirement, level, the rule and the actual value, the scenario and its re-run command.
+        #expect(
+            whatFailed.contains(
+                "<span class=\"badge r-fail\">MUST</span> CALLX-APNS-5 failed in 1 scenario: VoIP push to b-phone has apns-expiration 0"
+            ))
+        #expect(whatFailed.contains("<th>must be:</th><td><pre>0</pre>") && whatFailed.contains("<pre>3600</pre>"))
         #expect(whatFailed.contains("Re-run: <code>ringcheck run push.expiration --suite callx</code>"))
         // Failed scenarios before errors and timeouts; passes and not applicable are not in it.
         let flaky = try #require(position(">arbitration.late</a>", in: whatFailed))
@@ -54,7 +57,7 @@ import Testing
         let folded = try #require(html.range(of: "<details class=\"untouched\">"))
         #expect(!html[..<folded.lowerBound].contains("CALLX-APNS-5"))
         #expect(html.contains("<div class=\"scroll\"><table class=\"reqs\">"))
-        #expect(html.contains(".scroll{overflow-x:auto") && html.contains("overflow-wrap:anywhere"))
+        #expect(html.contains(".scroll{overflow-x:auto") && html.contains("overflow-wrap:break-word"))
         #expect(html.contains("@media (max-width:640px)"))
         // No column is given a fixed width wider than a phone.
         #expect(html.range(of: #"(?<![-a-z])width:\s*[0-9]{3,}px"#, options: .regularExpression) == nil)
@@ -63,10 +66,10 @@ import Testing
     @Test func markdownOpensWithWhatFailedAndCountsUntouchedRequirements() throws {
         let md = MarkdownReport.render(F.mixed)
         let block = try #require(position("### What failed", in: md))
-        let table = try #require(position("| Scenario | Status |", in: md))
+        let table = try #require(position("### Requirements that failed", in: md))
         #expect(block < table)
-        #expect(
-            md.contains("- MUST CALLX-APNS-5: VoIP push to b-phone has apns-expiration 0 — expected 0, actual 3600"))
+        #expect(md.contains("**❌ MUST CALLX-APNS-5** failed in 1 scenario: VoIP push to b-phone has apns-expiration 0"))
+        #expect(md.contains("- must be: 0 — actual: 3600"))
         let subset = MarkdownReport.render(F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])]))
         #expect(
             subset.contains(
@@ -100,7 +103,9 @@ import Testing
         let skipped = try lenient.nodes(forXPath: "//testcase[@name='arbitration.late']/skipped/@message").first
         #expect(skipped?.stringValue?.hasPrefix("SHOULD warning (does not fail the run): CALLX-ARB-1 (SHOULD)") == true)
         let out = try lenient.nodes(forXPath: "//testcase[@name='arbitration.late']/system-out").first?.stringValue
-        #expect(out?.contains("expected: 0") == true && out?.contains("requirements: CALLX-ARB-1 (SHOULD)") == true)
+        #expect(
+            out?.contains("should be: 0\n  actual: 3600") == true
+                && out?.contains("requirements: CALLX-ARB-1 (SHOULD)") == true)
         let suite = try #require(try lenient.nodes(forXPath: "/testsuites/testsuite").first as? XMLElement)
         #expect(suite.attribute(forName: "failures")?.stringValue == "0")
         #expect(suite.attribute(forName: "skipped")?.stringValue == "1")

@@ -16,7 +16,7 @@ public final class ReferenceStack: Sendable {
     /// Starts mocks and backend. `tokenClock` drives the provider- and OAuth-token caches (and
     /// `mockOptions.clock` the mocks), so tests can move token time without sleeping.
     public static func start(
-        defects: Set<Defect> = [], ringSeconds: Int = 30, database: Database.Location = .inMemory,
+        defects: Set<CallxDefect> = [], ringSeconds: Int = 30, database: Database.Location = .inMemory,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000, idlePollMs: 250),
         mockOptions: MockStack.Options = .forTests,
         tokenClock: @escaping MillisecondClock = SystemClock.milliseconds, logFile: String? = nil,

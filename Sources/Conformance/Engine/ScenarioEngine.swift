@@ -47,18 +47,12 @@ public final class ScenarioEngine: Sendable {
         client = try target.makeClient()
     }
 
-    /// The base64 lines of the private keys the backend was given (the `.p8` file and the service
-    /// account's `private_key`), each long enough to be unmistakable in a push.
+    /// The base64 lines of the private keys the backend was given (each provider says its own: the
+    /// `.p8` file, the service account's `private_key`), each long enough to be unmistakable in a push.
     static func keyLines(_ mocks: MockStack) -> [String] {
-        var pems: [String] = []
-        if let p8 = try? BoundedFile.text(mocks.settings.apnsKeyFile) { pems.append(p8) }
-        if let data = try? BoundedFile.bytes(mocks.settings.fcmServiceAccountFile),
-            let json = try? JSONValue.parse(data), let key = json["private_key"]?.stringValue
-        {
-            pems.append(key)
-        }
-        return pems.flatMap { pem in
-            pem.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("-----") && $0.count >= 16 }
+        var seen: Set<MockProviderID> = []
+        return mocks.providers.all.filter { seen.insert($0.id).inserted }.flatMap {
+            type(of: $0).keyLines(mocks.settings)
         }
     }
 

@@ -40,7 +40,7 @@ extension ScenarioRun {
         }
         let list = Array(devices.values)
         for c in engine.mocks.log.captures(where: { c in list.contains { Self.capture(c, isFor: $0) } }) {
-            guard c.mock != .oauth, c.body.count >= 32 else { continue }
+            guard c.body.count >= 32 else { continue }
             out.append(("the full payload of push #\(c.sequence)", String(decoding: c.body, as: UTF8.self)))
         }
         return out

@@ -1,6 +1,6 @@
 import Reports
 
-extension ScenarioRun {
+extension RunContext {
     /// Charges a check that did not hold to `requirement`, at the catalogue's level, and notes it on the timeline:
     /// the one way a step's check fails a scenario (`fail` is the same for a requirement a scenario file names).
     ///
@@ -12,10 +12,8 @@ extension ScenarioRun {
     func charge(
         _ requirement: RequirementID, check: String, expected: String, actual: String, evidence: [EvidenceItem] = []
     ) {
-        failures.append(
-            failure(
-                requirement, check: check, expected: expected, actual: actual, evidence: evidence,
-                note: check, noteActor: "ringcheck"))
+        // A named requirement never stops the scenario: `fail` only records it.
+        try? fail(requirement.rawValue, check: check, expected: expected, actual: actual, evidence: evidence)
     }
 
     /// The failure of one check charged to `requirement`, noted on the timeline as `FAILED <id>: <note>` by
@@ -26,7 +24,7 @@ extension ScenarioRun {
     ) -> CheckFailure {
         record(.note, noteActor, "FAILED \(requirement): \(note)")
         return CheckFailure(
-            requirement: requirement.rawValue, level: engine.level(requirement.rawValue), check: check,
+            requirement: requirement.rawValue, level: level(requirement.rawValue), check: check,
             expected: expected, actual: actual, evidence: evidence)
     }
 }

@@ -3,23 +3,12 @@ import JSON
 
 extension ScenarioRun {
     /// After a run on fixed accounts: deletes the tokens its devices (and the users' installations whose
-    /// feeds it read) registered and ends the calls it left
-    /// unfinished, so the next scenario on the same accounts starts clean. Never judged, not on the
-    /// timeline; a delete that fails is counted for the run's warning (`CleanUpTally`).
+    /// feeds it read) registered, then lets the profile undo the rest (`Profile.cleanUp`: Callx ends the
+    /// calls the run left unfinished), so the next scenario on the same accounts starts clean. Never
+    /// judged, not on the timeline; a delete that fails is counted for the run's warning (`CleanUpTally`).
     func cleanUpBackend() async {
         await deleteTokens()
-        guard let caller = users["a"] else { return }
-        for t in calls.values.sorted(by: { $0.callId < $1.callId }) where t.endedObservedAtMs == nil {
-            if snapshots[t.callId]?["state"]?.stringValue == "ended" { continue }
-            let body: JSONValue = [
-                "operationId": .string(freshOperationId()),
-                "reason": .string(t.answeredObservedAtMs == nil ? "callerCancelled" : "remoteEnded"),
-            ]
-            let r = PreparedRequest(
-                actor: "a", method: "POST", path: TargetRoutes.fill(engine.target.routes.end, ["callId": t.callId]),
-                credentials: caller.authHeaders, body: body, operation: .end, values: callValues(t.callId, caller))
-            await quietlySend(r)
-        }
+        await engine.profile.cleanUp(in: self)
     }
 
     /// Deletes each device's tokens: one request per registration when deleteToken names the token (or a
@@ -62,7 +51,7 @@ extension ScenarioRun {
 
     /// Sends `canonical` without recording it; nil on a 2xx answer, else what came back (`404`, `no answer`).
     @discardableResult
-    private func quietlySend(_ canonical: PreparedRequest) async -> String? {
+    func quietlySend(_ canonical: PreparedRequest) async -> String? {
         guard let response = try? await engine.client.send(clientRequest(wire(canonical))) else { return "no answer" }
         let status =
             engine.target.mapping?.normalize(canonical.operation ?? .get, status: response.status, json: nil)

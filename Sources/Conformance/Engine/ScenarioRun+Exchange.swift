@@ -73,7 +73,7 @@ public struct ExchangeAnswer: Sendable {
     }
 }
 
-extension ScenarioRun {
+extension RunContext {
     // MARK: The one exchange
 
     /// Sends a profile step's request, puts it and its answer on the timeline, judges the answer's status (and
@@ -110,9 +110,9 @@ extension ScenarioRun {
             request: request, status: nil, body: [], error: nil, json: nil, sentAtMs: sentAtMs,
             answeredAtMs: sentAtMs)
         do {
-            let response = try await engine.client.send(
+            let response = try await client.send(
                 ClientRequest(
-                    method: request.method, url: (request.baseURL ?? engine.target.baseURL) + request.path,
+                    method: request.method, url: (request.baseURL ?? target.baseURL) + request.path,
                     headers: request.headers, body: request.body))
             answer.status = response.status
             answer.body = response.body

@@ -13,10 +13,10 @@ extension ScenarioRun {
     /// error, as a device's does.
     func registerFeedInstallations() async throws {
         for name in scenario.feedReadingUsers {
-            guard let feed = feeds[name], let account = users[name], userInstallations[name] == nil else { continue }
+            guard let account = users[name], userInstallations[name] == nil else { continue }
             let identity = DeviceIdentity(
                 name: "\(name)'s installation", user: name, kind: .apnsVoip, environment: nil,
-                installationId: feed.installationId, tokens: [RandomText.hex(bytes: 32)])
+                installationId: userInstallationId(name), tokens: [RandomText.hex(bytes: 32)])
             registerWithMocks(token: identity.token, device: identity)
             // Known before the answer comes, so that the registration is tracked (and deleted at clean-up) as a device's.
             userInstallations[name] = identity

@@ -4,16 +4,12 @@ import PushMocks
 extension ScenarioRun {
     // MARK: A callee whose tokens are gone
 
-    /// Whether a fault plan answers as the provider does for a token that is gone or malformed
-    /// (APNs 410 Unregistered or 400 BadDeviceToken, FCM 404 UNREGISTERED or 400 INVALID_ARGUMENT).
+    /// Whether a fault plan answers as its provider does for a token that is gone or malformed (the
+    /// provider says which answers those are: `MockProvider.meansTokenGone`).
     static func marksTokenGone(_ plan: FaultPlan) -> Bool {
-        guard let r = plan.respond, let status = r.status else { return false }
-        switch status {
-        case 410: return true
-        case 404: return plan.mock == .fcm
-        case 400: return r.reason == "BadDeviceToken" || r.errorCode == "INVALID_ARGUMENT"
-        default: return false
-        }
+        guard let answer = plan.respond, let provider = MockProviders.registered.first(where: { $0.id == plan.mock })
+        else { return false }
+        return provider.meansTokenGone(answer)
     }
 
     /// Keeps track of the devices whose every token the scenario made gone for their user (a fault as
@@ -22,9 +18,7 @@ extension ScenarioRun {
         switch step {
         case .fault(let f):
             if let name = f.device, let d = devices[name] {
-                var plan = f.plan
-                plan.mock = d.kind.provider
-                if Self.marksTokenGone(plan) { goneTokenDevices.insert(name) }
+                if let answer = f.plan.respond, d.kind.carrier.meansTokenGone(answer) { goneTokenDevices.insert(name) }
             }
         case .deleteToken(let r) where succeeded: goneTokenDevices.insert(r.device)
         case .registerToken(let r) where succeeded:

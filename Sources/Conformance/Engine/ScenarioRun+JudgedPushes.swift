@@ -6,12 +6,16 @@ extension ScenarioRun {
 
     /// Makes call `id` this scenario's own: the pushes that name it (`PushView.callId`) are judged. A
     /// profile step that starts a call (Callx's `create`, a DialStack webhook) claims it.
-    func claimCall(_ id: String) { ownCalls.insert(id) }
+    public func claimCall(_ id: String) { ownCalls.insert(id) }
+
+    public func captures(for device: DeviceIdentity) -> [Capture] {
+        engine.mocks.log.captures { Self.capture($0, isFor: device) }
+    }
 
     /// The pushes the invariants judge: every capture of the scenario's devices, except those the profile
     /// places in a call the scenario did not create (with a target's shared fixed accounts, the devices
     /// also see other scenarios' calls, which those scenarios judge with what they know of them).
-    func judgedCaptures() -> [Capture] {
+    public func judgedCaptures() -> [Capture] {
         let list = devices.values.sorted { $0.name < $1.name }
         let own = ownCalls
         let profile = engine.profile
@@ -23,7 +27,7 @@ extension ScenarioRun {
     }
 
     /// Every push the devices got goes on the timeline, at its arrival, whether or not a step matched it.
-    func recordJudgedPushes() {
+    public func recordJudgedPushes() {
         for c in judgedCaptures() where !timelinePushes.contains(c.sequence) {
             timelinePushes.insert(c.sequence)
             timeline.append(
@@ -34,7 +38,9 @@ extension ScenarioRun {
         }
     }
 
-    func deviceName(for c: Capture) -> String {
-        devices.values.first { Self.capture(c, isFor: $0) }?.name ?? "?"
+    func deviceName(for c: Capture) -> String { device(for: c)?.name ?? "?" }
+
+    public func device(for capture: Capture) -> DeviceIdentity? {
+        devices.values.sorted { $0.name < $1.name }.first { Self.capture(capture, isFor: $0) }
     }
 }

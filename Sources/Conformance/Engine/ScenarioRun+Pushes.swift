@@ -3,30 +3,24 @@ import PushMocks
 import Reports
 
 /// A captured push as scenarios match it: `{device, kind, host, path, deviceToken, headers, body,
-/// <profile's part, e.g. callx>, receivedAtMs, status, outcome}`. Authorization values keep only their scheme.
+/// <profile's part, e.g. callx>, receivedAtMs, status, outcome}`, as the device's channel reads the capture
+/// (its kind, real host and token); the provider's credential headers keep only their scheme.
 enum PushMatchDocument {
-    static func build(_ c: Capture, device: String, view: PushView?) -> JSONValue {
+    static func build(_ c: Capture, device: String, channel: PushChannel, view: PushView?) -> JSONValue {
         var headers: [(key: String, value: JSONValue)] = []
         for field in c.headers {
             var value = field.value
-            if field.name == "authorization" {
+            if channel.carrier.credentialHeaders.contains(field.name) {
                 value = (value.split(separator: " ", maxSplits: 1).first.map(String.init) ?? "") + " <redacted>"
             }
             if !headers.contains(where: { $0.key == field.name }) { headers.append((field.name, .string(value))) }
         }
-        let host: String
-        switch c.mock {
-        case .apns: host = c.environment == .sandbox ? "api.sandbox.push.apple.com" : "api.push.apple.com"
-        case .fcm: host = "fcm.googleapis.com"
-        case .oauth: host = "oauth2.googleapis.com"
-        default: host = c.authority ?? c.mock.rawValue
-        }
         var members: [(key: String, value: JSONValue)] = [
             ("device", .string(device)),
-            ("kind", .string(c.mock == .apns ? "apnsVoip" : "fcm")),
-            ("host", .string(host)),
+            ("kind", .string(channel.rawValue)),
+            ("host", .string(channel.carrier.realHost(of: c))),
             ("path", .string(c.path)),
-            ("deviceToken", .string(c.deviceToken ?? c.fcmTarget?.value ?? "")),
+            ("deviceToken", .string(channel.carrier.deviceToken(of: c) ?? "")),
             ("headers", .object(headers)),
             ("body", c.json ?? .null),
         ]
@@ -41,17 +35,7 @@ enum PushMatchDocument {
 }
 
 extension ScenarioRun {
-    static func capture(_ c: Capture, isFor d: DeviceIdentity) -> Bool {
-        switch d.kind {
-        case .apnsVoip:
-            guard c.mock == .apns, let t = c.deviceToken?.lowercased() else { return false }
-            return d.tokens.contains { $0.lowercased() == t }
-        case .fcm:
-            guard c.mock == .fcm, let t = c.fcmTarget?.value else { return false }
-            return d.tokens.contains(t)
-        default: return false
-        }
-    }
+    static func capture(_ c: Capture, isFor d: DeviceIdentity) -> Bool { d.kind.capture(c, reachesAnyOf: d.tokens) }
 
     /// A predicate for pushes to `device` of `type` (any when nil) for `call`, matching `matchers`, not consumed.
     func pushPredicate(
@@ -66,11 +50,12 @@ extension ScenarioRun {
             if let type, view?.type != type { return false }
             if let call, view?.callId != call { return false }
             if matchers.isEmpty { return true }
-            return MatcherEvaluator.holds(matchers, in: PushMatchDocument.build(c, device: d.name, view: view))
+            return MatcherEvaluator.holds(
+                matchers, in: PushMatchDocument.build(c, device: d.name, channel: d.kind, view: view))
         }
     }
 
-    func device(_ name: String) throws -> DeviceIdentity {
+    public func device(_ name: String) throws -> DeviceIdentity {
         guard let d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
         return d
     }
@@ -91,8 +76,8 @@ extension ScenarioRun {
     func pushSummary(_ c: Capture) -> String { engine.profile.pushView(c)?.summary ?? "?" }
 
     /// The match document of a push to `device`, as the suite's profile reads it.
-    func matchDocument(_ c: Capture, device: String) -> JSONValue {
-        PushMatchDocument.build(c, device: device, view: engine.profile.pushView(c))
+    func matchDocument(_ c: Capture, device: DeviceIdentity) -> JSONValue {
+        PushMatchDocument.build(c, device: device.name, channel: device.kind, view: engine.profile.pushView(c))
     }
 
     func recordPush(_ c: Capture, device: String) {
@@ -126,7 +111,7 @@ extension ScenarioRun {
             }
             if found.count >= e.count {
                 if i == 0, let save = e.save, let first = found.first {
-                    resolver.saved[save] = matchDocument(first, device: name)
+                    resolver.saved[save] = matchDocument(first, device: d)
                 }
                 continue
             }
@@ -143,7 +128,7 @@ extension ScenarioRun {
             let groups =
                 loose.first.map {
                     MatcherEvaluator.mismatchesByRequirement(
-                        matchers, in: matchDocument($0, device: name), fallback: e.requirement)
+                        matchers, in: matchDocument($0, device: d), fallback: e.requirement)
                 } ?? []
             if groups.isEmpty {
                 try fail(e.requirement, check: check, expected: expected, actual: head, evidence: pushEvidence(d))
@@ -165,13 +150,13 @@ extension ScenarioRun {
         let refused = engine.mocks.log.captures(
             where: pushPredicate(device: d, type: type, call: call, matchers: [], acceptedOnly: false)
         ).filter { !$0.outcome.isAccepted }
-        guard let first = refused.first else { return nil }
+        guard !refused.isEmpty else { return nil }
         var reasons: [(String, Int)] = []
         for c in refused {
             let r = "\(c.response.status) \(c.outcome.reason ?? "")".trimmingCharacters(in: .whitespaces)
             if let i = reasons.firstIndex(where: { $0.0 == r }) { reasons[i].1 += 1 } else { reasons.append((r, 1)) }
         }
-        let provider = first.mock == .apns ? "APNs" : "FCM"
+        let provider = d.kind.carrier.displayName
         let list = reasons.map { $0.1 == refused.count ? $0.0 : "\($0.0) (\($0.1))" }.joined(separator: ", ")
         return "\(provider) refused \(refused.count) push\(refused.count == 1 ? "" : "es") to \(d.name): \(list)"
     }

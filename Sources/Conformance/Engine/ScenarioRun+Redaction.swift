@@ -5,11 +5,11 @@ import Reports
 
 extension ScenarioRun {
     /// The values of this run no report may show in full: every token its devices registered (a
-    /// registerToken request carries it, and a backend may echo it), the media credentials the
-    /// backend issued, the target's webhook signing secret and a push service app's REST API key. Shorter values are left alone: replacing them would mangle ordinary text.
+    /// registerToken request carries it, and a backend may echo it), what the profiles' run states
+    /// name (`ProfileRunState.reportSecrets`: Callx's media credentials), the target's webhook signing secret and a push service app's REST API key. Shorter values are left alone: replacing them would mangle ordinary text.
     func reportSecrets() -> [String] {
         var out = Set(devices.values.flatMap(\.tokens))
-        out.formUnion(mediaCredentials)
+        out.formUnion(profileStates.reportSecrets)
         out.formUnion(engine.providerSecrets)
         if let secret = engine.target.webhook?.secret { out.insert(secret) }
         if let key = engine.target.serviceApp?.apiKey { out.insert(key) }

@@ -14,6 +14,22 @@ extension ScenarioRun {
         (Array(devices.values) + Array(userInstallations.values)).sorted { $0.name < $1.name }
     }
 
+    /// Registers device `name`'s first token through the target's token registration (its
+    /// `registerToken` operation), as its user: what `Profile.registerDevice` does by default. A refusal
+    /// stops the scenario as a harness error.
+    func registerToken(ofDevice name: String) async throws {
+        guard let d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
+        let request = tokenRegistration(
+            d, by: try user(d.user), actor: d.name, token: .string(d.tokens.first ?? ""),
+            appId: .string(engine.target.appId), environment: d.environment)
+        let exchange = await send(request)
+        guard exchange.isSuccess else {
+            throw HarnessStop(
+                message:
+                    "registering \(name)'s token failed: \(exchange.status.map(String.init) ?? exchange.error ?? "?")")
+        }
+    }
+
     /// Keeps track of the tokens the backend holds for each device: a granted registration adds one (with
     /// what its answer saved), a granted delete removes what it named. A race's requests count too.
     func noteRegistration(_ canonical: PreparedRequest, succeeded: Bool, answer: JSONValue?) {

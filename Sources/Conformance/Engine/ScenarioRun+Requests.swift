@@ -21,21 +21,22 @@ public struct PreparedRequest: Sendable {
     /// The installation the actor acts from (a user's is its event feed's): a target that places the
     /// installation on an operation the reference design sends without one gets this one.
     var actorInstallation: String? = nil
+    /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
+    /// answer: a request that starts a call names it (Callx's create); nil claims none.
+    var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
 }
 
 extension ScenarioRun {
     // MARK: Who acts
 
     /// The account and installation an actor uses, and its label in reports.
-    func identity(_ actor: StepActor) throws -> (
+    public func identity(_ actor: StepActor) throws -> (
         label: String, user: TargetUser, installationId: String, isDevice: Bool
     ) {
         switch actor {
         case .user(let name):
-            guard let user = users[name], let feed = feeds[name] else {
-                throw HarnessStop(message: "unknown user '\(name)'")
-            }
-            return (name, user, feed.installationId, false)
+            guard let user = users[name] else { throw HarnessStop(message: "unknown user '\(name)'") }
+            return (name, user, userInstallationId(name), false)
         case .device(let name):
             guard let d = devices[name], let user = users[d.user] else {
                 throw HarnessStop(message: "unknown device '\(name)'")
@@ -44,7 +45,7 @@ extension ScenarioRun {
         }
     }
 
-    func user(_ name: String) throws -> TargetUser {
+    public func user(_ name: String) throws -> TargetUser {
         guard let u = users[name] else { throw HarnessStop(message: "unknown user '\(name)'") }
         return u
     }
@@ -67,7 +68,7 @@ extension ScenarioRun {
         environment: VirtualDevice.Environment?
     ) -> PreparedRequest {
         var body: [(key: String, value: JSONValue)] = [("token", token), ("appId", appId)]
-        if d.kind == .apnsVoip {
+        if d.kind.hasEnvironments {
             body.append(("apnsEnvironment", .string((environment ?? .production).rawValue)))
         }
         let path = TargetRoutes.fill(
@@ -160,7 +161,7 @@ extension ScenarioRun {
                     headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
             )
         case .profile(let p):
-            guard let prepared = try p.base.request(in: self) else {
+            guard let prepared = try p.base.request(with: self) else {
                 throw HarnessStop(message: "\(step.kind) is not a request step")
             }
             return prepared
@@ -208,7 +209,7 @@ extension ScenarioRun {
         return ex
     }
 
-    func send(_ canonical: PreparedRequest) async -> Exchange {
+    public func send(_ canonical: PreparedRequest) async -> Exchange {
         let p = wire(canonical)
         record(.request, p.actor, "\(p.method) \(p.path)", p.body?.serialized())
         let result: Result<ClientResponse, Error>
@@ -222,11 +223,9 @@ extension ScenarioRun {
         return ex
     }
 
-    /// Remembers the call a create of this scenario names (as sent, and as the backend answered).
+    /// Makes the calls the answer to `canonical` starts the run's own (`PreparedRequest.claimedCalls`).
     func noteOwnCall(_ canonical: PreparedRequest, _ ex: Exchange) {
-        guard canonical.operation == .create else { return }
-        if let id = canonical.body?["callId"]?.stringValue { ownCalls.insert(id) }
-        if let id = ex.json?["callId"]?.stringValue { ownCalls.insert(id) }
+        for id in canonical.claimedCalls?(ex) ?? [] { claimCall(id) }
     }
 
     func recordResponse(_ ex: Exchange) {
@@ -242,7 +241,7 @@ extension ScenarioRun {
     }
 
     /// The exchange as evidence text, credentials redacted.
-    func evidence(_ ex: Exchange) -> EvidenceItem {
+    public func evidence(_ ex: Exchange) -> EvidenceItem {
         var text = "\(ex.method) \(ex.path)\n"
         for (n, v) in ex.headers { text += "\(n): \(v)\n" }
         if let body = ex.body { text += "\n\(body.serialized())\n" }
@@ -257,20 +256,9 @@ extension ScenarioRun {
             text: text)
     }
 
-    /// Sends a request step's request and judges the answer by its options: what a profile's request
-    /// step does when it needs nothing more.
-    @discardableResult
-    func sendAndJudge(_ request: PreparedRequest, _ options: RequestOptions, step: ScenarioStep) async throws
-        -> Exchange
-    {
-        let exchange = await send(request)
-        try judge(exchange, options, step: step, inRace: false)
-        return exchange
-    }
-
     // MARK: Judging a response
 
-    func judge(_ ex: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws {
+    public func judge(_ ex: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws {
         let what = "\(step.path) \(step.step.kind) by \(ex.actor)"
         if ex.status != nil, let save = options.save {
             resolver.saved[save] = ex.json ?? .string(String(decoding: ex.responseBody, as: UTF8.self))

@@ -11,7 +11,7 @@ struct HarnessStop: Error {
 }
 
 /// A virtual device of one scenario run: a fresh installation with its own push token.
-struct DeviceIdentity: Sendable {
+public struct DeviceIdentity: Sendable {
     var name: String
     var user: String
     var kind: VirtualDevice.Kind
@@ -20,16 +20,6 @@ struct DeviceIdentity: Sendable {
     /// The registered token (first) and any the scenario registered since; pushes to any are the device's.
     var tokens: [String]
     var token: String { tokens.last ?? "" }
-}
-
-/// The events one reader (a user, or a device's installation) has read from the feed.
-struct FeedState {
-    var installationId: String
-    var user: String
-    var cursor: String?
-    var events: [JSONValue] = []
-    var eventIds: Set<String> = []
-    var consumed: Set<Int> = []
 }
 
 /// One HTTP request a step sends, before and after. Public so that a profile can observe it
@@ -52,14 +42,14 @@ public struct Exchange: Sendable {
 }
 
 /// The state of one scenario run: accounts, devices, saved values, what was consumed, and what was found.
-/// Public so that a profile's steps and invariants can run on it; its members are the engine's own.
-public actor ScenarioRun {
+/// Public so that a profile's steps and invariants can run on it (`RunContext` is the part they use).
+public actor ScenarioRun: RunContext {
     let engine: ScenarioEngine
     let scenario: Scenario
     let run: Int
     /// Picks the accounts: the run number, or the slot it holds of a target's fixed accounts.
     let accountIndex: Int
-    let runTag: String
+    public let runTag: String
     let started = ContinuousClock.now
     /// The wall clock at the start, to place pushes (stamped with wall-clock arrival) on the timeline.
     let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
@@ -77,24 +67,18 @@ public actor ScenarioRun {
     /// (`registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
     /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
     var userInstallations: [String: DeviceIdentity] = [:]
-    var resolver = ValueResolver(saved: [:])
-    var feeds: [String: FeedState] = [:]
+    public var resolver = ValueResolver(saved: [:])
     var consumedPushes: Set<Int> = []
     var failures: [CheckFailure] = []
     var timeline: [TimelineItem] = []
     var raceSpreads: [Double] = []
-    var snapshots: [String: JSONValue] = [:]
-    /// What the engine observed of each call, for the invariants.
-    var calls: [String: CallTimeline] = [:]
     /// The calls this scenario created: only their pushes and events are judged by the invariants (a
     /// target's fixed accounts are shared, so a feed and a device also see other scenarios' calls).
     var ownCalls: Set<String> = []
-    /// Media credential values the backend issued: none may travel in a push.
-    var mediaCredentials: [String] = []
     var harnessError: String?
-    /// What a profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent), by
-    /// profile name; only that profile reads it.
-    var profileState: [String: any Sendable] = [:]
+    /// What each profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent),
+    /// typed by its profile: `profileStates[DialStackProfile.self]` is a `DialStackRunState`.
+    public var profileStates = ProfileRunStates()
     var finished = false
 
     init(engine: ScenarioEngine, scenario: Scenario, run: Int, accountIndex: Int? = nil) {
@@ -104,6 +88,12 @@ public actor ScenarioRun {
         self.accountIndex = accountIndex ?? run
         runTag = "r\(run)-" + RandomText.alphanumeric(6).lowercased()
     }
+
+    // MARK: The run's world (`RunContext`)
+
+    public nonisolated var target: Target { engine.target }
+    public nonisolated var mocks: MockStack { engine.mocks }
+    public nonisolated var client: HTTPClient { engine.client }
 
     // MARK: Running
 
@@ -130,7 +120,7 @@ public actor ScenarioRun {
         }
         if Task.isCancelled { return false }
         recordJudgedPushes()
-        failures += await engine.profile.invariantFailures(in: self)
+        failures += await engine.profile.invariantFailures(with: self)
         finished = true
         return true
     }
@@ -172,34 +162,25 @@ public actor ScenarioRun {
         }
         var deviceValues: [(key: String, value: JSONValue)] = []
         for d in scenario.devices {
-            let token = d.kind == .apnsVoip ? RandomText.hex(bytes: 32) : RandomText.fcmToken()
+            let token = d.kind.newDeviceToken()
             let identity = DeviceIdentity(
                 name: d.name, user: d.user, kind: d.kind, environment: d.environment,
                 installationId: "\(runTag)-\(d.name)", tokens: [token])
             devices[d.name] = identity
             registerWithMocks(token: token, device: identity)
             deviceValues.append((d.name, deviceJSON(identity)))
-            feeds[d.name] = FeedState(installationId: identity.installationId, user: d.user)
-        }
-        for name in scenario.allUsers {
-            feeds[name] = FeedState(installationId: "\(runTag)-\(name)-feed", user: name)
         }
         resolver.saved["devices"] = .object(deviceValues)
         resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
         resolver.saved["run"] = ["tag": .string(runTag), "uuid": .string(RandomText.uuid())]
         for d in scenario.devices where d.registered {
-            let request = try registerRequest(
-                RegisterTokenStep(device: d.name, options: RequestOptions()))
-            let exchange = await send(request)
-            guard exchange.isSuccess else {
-                throw HarnessStop(
-                    message:
-                        "registering \(d.name)'s token failed: \(exchange.status.map(String.init) ?? exchange.error ?? "?")"
-                )
-            }
+            try await engine.profile.registerDevice(d, in: self)
         }
         try await registerFeedInstallations()
     }
+
+    /// The installation scenario user `name` acts from (and reads its feed with) when no device acts.
+    func userInstallationId(_ name: String) -> String { "\(runTag)-\(name)-feed" }
 
     func deviceJSON(_ d: DeviceIdentity) -> JSONValue {
         var m: [(key: String, value: JSONValue)] = [
@@ -210,10 +191,16 @@ public actor ScenarioRun {
         return .object(m)
     }
 
+    public func addToken(_ token: String, toDevice name: String) throws {
+        guard var d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
+        d.tokens.append(token)
+        devices[name] = d
+        registerWithMocks(token: token, device: d)
+    }
+
     /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one).
     func registerWithMocks(token: String, device: DeviceIdentity) {
-        let env: APNsEnvironment? =
-            device.kind == .apnsVoip ? (device.environment == .sandbox ? .sandbox : .production) : nil
+        let env: APNsEnvironment? = device.kind.hasEnvironments ? device.environment ?? .production : nil
         engine.mocks.providers.registry.register(token: token, environment: env, atMs: nowMs)
     }
 
@@ -229,11 +216,7 @@ public actor ScenarioRun {
             try judge(exchange, options, step: s, inRace: false)
             if case .registerToken(let r) = s.step, exchange.isSuccess, let tokenValue = r.token {
                 let token = try resolver.string(tokenValue)
-                if var d = devices[r.device], !d.tokens.contains(token) {
-                    d.tokens.append(token)
-                    devices[r.device] = d
-                    registerWithMocks(token: token, device: d)
-                }
+                if devices[r.device]?.tokens.contains(token) == false { try addToken(token, toDevice: r.device) }
             }
         case .expectPush(let e):
             try await expectPush(e, step: s)
@@ -264,36 +247,42 @@ public actor ScenarioRun {
         case .wait(let d):
             try await Task.sleep(for: .milliseconds(d.milliseconds))
         case .profile(let p):
-            try await p.base.perform(s, in: self)
+            try await p.base.perform(s, with: self)
         }
     }
 
     // MARK: Failures and the timeline
+
+    public func level(_ requirement: String?) -> RequirementLevel { engine.level(requirement) }
 
     var elapsedMs: Double {
         let d = ContinuousClock.now - started
         return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
-    var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    public var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String, _ detail: String? = nil) {
+    public func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String, _ detail: String?) {
         timeline.append(TimelineItem(atMs: elapsedMs, kind: kind, actor: actor, summary: summary, detail: detail))
     }
 
-    func note(_ text: String) { record(.note, "ringcheck", text) }
+    public func note(_ text: String) { record(.note, "ringcheck", text) }
 
     /// Charges a failed check to `requirement`. A check that names no requirement only waits for what
     /// later steps need: when it fails, the scenario cannot go on, so it stops as a harness error and its
     /// requirements are inconclusive (never an unattributed failure).
-    func fail(
-        _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem] = []
+    public func fail(
+        _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem]
     ) throws {
         guard let requirement else {
             throw HarnessStop(
                 message: "\(check): expected \(expected), got \(actual) (the steps after it could not be judged)")
         }
-        charge(RequirementID(requirement), check: check, expected: expected, actual: actual, evidence: evidence)
+        failures.append(
+            CheckFailure(
+                requirement: requirement, level: engine.level(requirement), check: check, expected: expected,
+                actual: actual, evidence: evidence))
+        record(.note, "ringcheck", "FAILED \(requirement): \(check)")
     }
 }
 
@@ -311,7 +300,7 @@ enum RandomText {
     }
 
     /// Shaped like a real FCM registration token: `<22 chars>:APA91b<134 chars>`.
-    static func fcmToken() -> String { alphanumeric(22) + ":APA91b" + alphanumeric(134) }
+    static func fcmToken() -> String { PushChannel.fcm.newDeviceToken() }
 
     static func uuid() -> String {
         let h = Array(hex(bytes: 16))

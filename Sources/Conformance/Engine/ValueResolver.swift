@@ -8,7 +8,7 @@ public struct ReferenceError: Error, Sendable, CustomStringConvertible {
 
 /// Replaces references (`$call.callId`, `${call.callId}` inside text, `$$` for a literal `$`) in
 /// scenario values with what earlier steps saved and the built-in `devices` and `users` roots.
-struct ValueResolver: Sendable {
+public struct ValueResolver: Sendable {
     var saved: [String: JSONValue]
 
     func lookUp(_ ref: ValueReference) throws(ReferenceError) -> JSONValue {

@@ -74,7 +74,7 @@ extension Array where Element == Violation {
     public var violatesMust: Bool { contains { $0.level == .must } }
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The failures of `violations`, each charged to its requirement at the catalogue's level and noted on the
     /// timeline (`FAILED <id>: <field> <actual>` unless `note` says otherwise): the check reads
     /// `invariant <field> on <scope>`, the evidence is what `evidence` gives for the violation.

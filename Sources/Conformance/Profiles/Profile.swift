@@ -3,11 +3,43 @@ import PushMocks
 import Reports
 
 /// What is specific to one seed system (Callx, DialStack, …): its step keywords, how a captured push
-/// reads, its default push type and its invariants. The engine knows a profile only through this
-/// protocol and the `Profiles.all` list; profiles live in the Conformance module, so their code may use
-/// the engine's internal API (`ScenarioRun`'s `send`, `record`, `note`, `fail`, `resolver`, `devices`,
-/// `users`, `engine.mocks`, … and `ScenarioDecoder`'s `d`, `value`, `actor`, `device`, …).
+/// reads, its default push type, its invariants and its own per-run state (`RunState`). The engine knows
+/// a profile only through this protocol and the `Profiles.all` list. A profile's steps and invariants
+/// reach the run through `RunContext` (send, record, note, fail, values, users, devices, mocks,
+/// captures, time, its own state); the Callx profile, older than it, still takes the whole `ScenarioRun`
+/// (`perform(_:in:)`, `invariantFailures(in:)`) until it moves to it.
+///
+/// ```swift
+/// struct PagerProfile: Profile {
+///     typealias RunState = PagerRunState   // a `ProfileRunState`
+///     var name: String { "pager" }
+///     var summary: String { "Pager backend: pages pushed over FCM" }
+///     var stepKeywords: [String] { ["page"] }
+///     var requestStepKeywords: [String] { [] }
+///     var defaultPushType: String? { nil }
+///
+///     func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+///         -> (any ProfileStep)?
+///     {
+///         guard let f = decoder.d.mapping(node, path, known: ["user"], required: ["user"]),
+///             let user = f["user"].flatMap({ decoder.d.string($0.value, path + ".user") })
+///         else { return nil }
+///         return PageStep(user: user)
+///     }
+///
+///     func pushView(_ capture: Capture) -> PushView? { nil }
+///
+///     func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+///         context.note("pages sent: \(context.pager.pagesSent.count)")
+///         return []
+///     }
+/// }
+/// ```
+/// and one line in `Profiles.all`.
 public protocol Profile: Sendable {
+    /// What the profile keeps of one scenario run (`ProfileRunState`), in `ScenarioRun.profileStates[Self.self]`;
+    /// `NoRunState` when it keeps nothing.
+    associatedtype RunState: ProfileRunState = NoRunState
     /// `callx`, `dialstack`, … (the `--profile` value, suite.yaml's `profile:`, a target file's `profile:`).
     var name: String { get }
     /// One line for help and reports.
@@ -32,30 +64,57 @@ public protocol Profile: Sendable {
     func pushView(_ capture: Capture) -> PushView?
     /// The type `expectPush` means when the scenario gives none (`call.invited` for callx); nil: any.
     var defaultPushType: String? { get }
-    /// The profile's invariants over one finished scenario run (`run.judgedCaptures()` are the pushes
-    /// of its devices for its own calls): failures charged to the profile's own requirement IDs.
+    /// The profile's invariants over one finished scenario run (`context.judgedCaptures()` are the pushes
+    /// of its devices for its own calls): failures charged to the profile's own requirement IDs. The
+    /// default runs `invariantFailures(in:)`.
+    func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure]
+    /// The invariants of a profile not yet on `RunContext`, given the whole run; none by default.
     func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure]
     /// Notes what an answer the backend gave says, for the profile's invariants and clean-up (Callx:
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
+    /// Undoes what a run on a target's fixed accounts left on the backend beyond its devices' tokens (which
+    /// the engine deletes first), so that the next scenario on the same accounts starts clean (Callx: ends
+    /// the calls left unfinished). Never judged, not on the timeline. The default does nothing.
+    func cleanUp(in run: isolated ScenarioRun) async
+    /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
+    /// the first step, as its app would at install; throws `HarnessStop` when the backend refuses. The
+    /// default registers its token through the target's token registration
+    /// (`ScenarioRun.registerToken(ofDevice:)`, the request a `registerToken` step sends).
+    func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws
 }
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
     public var stepTypes: [any DecodableStep.Type] { [] }
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        guard let run = context as? ScenarioRun else { return [] }
+        return await invariantFailures(in: run)
+    }
+    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] { [] }
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
+    public func cleanUp(in run: isolated ScenarioRun) async {}
+    public func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws {
+        try await run.registerToken(ofDevice: device.name)
+    }
 }
 
 /// A step a profile adds (`create`, `sendWebhook`, …): decoded by its profile, run by the engine.
 public protocol ProfileStep: Sendable {
     /// The step's keyword in scenario files.
     var keyword: String { get }
-    /// Runs the step on the run's actor. Throws `HarnessStop` for set-up failures; records check
-    /// failures with `run.fail`.
+    /// Runs the step on the run's actor, through the part of the run a step may use (`RunContext`).
+    /// Throws `HarnessStop` for set-up failures; records check failures with `context.fail`. A step
+    /// implements this or (not yet moved to the context) `perform(_:in:)`, which the default runs.
+    func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws
+    /// Runs a step not yet moved to `RunContext`, given the whole run.
     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws
     /// For a request step (one of the profile's `requestStepKeywords`): the request it sends and its
-    /// options, so that a `race` can release it together with others; nil otherwise (the default).
+    /// options, so that a `race` can release it together with others; nil otherwise. The default runs
+    /// `request(in:)`.
+    func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)?
+    /// The request of a step not yet moved to `RunContext`, given the whole run; nil by default.
     func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)?
     /// The steps it holds (a step that nests others); none by default.
     var nestedSteps: [ScenarioStep] { get }
@@ -72,6 +131,20 @@ public protocol ProfileStep: Sendable {
 }
 
 extension ProfileStep {
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        guard let run = context as? ScenarioRun else {
+            throw HarnessStop(message: "\(step.path): \(keyword) runs only in the engine's run")
+        }
+        try await perform(step, in: run)
+    }
+    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+        throw HarnessStop(message: "\(step.path): \(keyword) implements neither perform(_:with:) nor perform(_:in:)")
+    }
+    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
+        guard let run = context as? ScenarioRun else { return nil }
+        // The context is the run: this is its own executor.
+        return try run.assumeIsolated { run in try request(in: run) }
+    }
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? { nil }
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }

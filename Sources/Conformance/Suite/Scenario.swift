@@ -70,7 +70,7 @@ public struct VirtualDevice: Sendable, Equatable {
         self.name = name
         self.user = user
         self.kind = kind
-        self.environment = kind == .apnsVoip ? (environment ?? .production) : environment
+        self.environment = kind.hasEnvironments ? (environment ?? .production) : environment
         self.registered = registered
     }
 }

@@ -169,8 +169,9 @@ public struct ScenarioDecoder {
             let environment = f["environment"].flatMap {
                 d.choice($0.value, p + ".environment", VirtualDevice.Environment.allCases.map(\.rawValue))
             }.flatMap(VirtualDevice.Environment.init(rawValue:))
-            if kind == .fcm, let e = f["environment"] {
-                d.error(e.keyMark, p, "'environment' applies to apnsVoip devices only")
+            if let kind, !kind.hasEnvironments, let e = f["environment"] {
+                let kinds = VirtualDevice.Kind.allCases.filter(\.hasEnvironments).map(\.rawValue)
+                d.error(e.keyMark, p, "'environment' applies to \(kinds.joined(separator: ", ")) devices only")
             }
             let registered = f["registered"].flatMap { d.bool($0.value, p + ".registered") } ?? true
             if let user, let kind {

@@ -3,7 +3,7 @@
 ///
 /// The reference push service is correct with no defects; each switch breaks exactly one rule, so the
 /// push-service suite can show that the check for that rule can fail.
-public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
+public enum PushServiceDefect: String, ReferenceDefect {
     case alertForCalls = "alert-for-calls"
     case numericPayloadValues = "numeric-payload-values"
     case endedNewID = "ended-new-id"
@@ -24,9 +24,6 @@ public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
     case sandboxIgnored = "sandbox-ignored"
     case acceptBadRegistration = "accept-bad-registration"
     case ignoreCallTimeout = "ignore-call-timeout"
-
-    /// The switch's name as given to `--defect`.
-    public var name: String { rawValue }
 
     /// One line for `--help`: what the service does wrong with this switch on.
     public var summary: String {
@@ -58,15 +55,5 @@ public enum PushServiceDefect: String, Sendable, CaseIterable, Hashable {
             return
                 "incoming-call pushes are retried and sent again after the call's timeout: a late one rings a gone call"
         }
-    }
-
-    /// Parses `--defect` names; unknown names are returned in `unknown`.
-    public static func parse(_ names: [String]) -> (defects: Set<PushServiceDefect>, unknown: [String]) {
-        var defects: Set<PushServiceDefect> = []
-        var unknown: [String] = []
-        for name in names {
-            if let defect = PushServiceDefect(rawValue: name) { defects.insert(defect) } else { unknown.append(name) }
-        }
-        return (defects, unknown)
     }
 }

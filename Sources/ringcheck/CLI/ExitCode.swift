@@ -1,4 +1,4 @@
-/// The process exit status, as documented in docs/ARCHITECTURE.md and the README.
+/// The process exit status, as documented in docs/ARCHITECTURE.md and docs/exit-codes-and-reports.md.
 enum ExitCode: Int32, Sendable {
     /// Conformant: every MUST held (or, for non-judging commands, success).
     case success = 0

@@ -3,14 +3,7 @@ import ReferenceBackend
 extension ParsedArguments {
     /// The defects named by `--reference-defect` (repeatable); a usage error naming every defect
     /// when one is unknown.
-    func referenceDefects() throws -> Set<Defect> {
-        let (parsed, unknown) = Defect.parse(all("reference-defect"))
-        if !unknown.isEmpty {
-            throw UsageError(
-                message:
-                    "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are: \(Defect.allCases.map(\.name).joined(separator: ", "))",
-                command: command)
-        }
-        return parsed
+    func referenceDefects() throws -> Set<CallxDefect> {
+        try CallxReferenceKit().defects(all("reference-defect"), for: command, context: "", list: .names)
     }
 }

@@ -97,7 +97,7 @@ struct CallCommand: RingcheckCommand {
     var responseDelay: Duration
     var json: Bool
     var keepDevices: Bool
-    var defects: Set<Defect>
+    var defects: Set<CallxDefect>
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name

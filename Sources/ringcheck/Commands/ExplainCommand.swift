@@ -8,7 +8,7 @@ struct ExplainCommand: RingcheckCommand {
         abstract: "Explain a scenario (what it does and why) or a requirement (its text and the scenarios for it).",
         arguments: [ArgumentSpec(name: "ID", help: "A scenario ID or a requirement ID.", optional: false)],
         options: SuiteChoice.options + [
-            .flag("json", help: "Print it as JSON (the shape is in the README's 'ringcheck list and explain' section).")
+            .flag("json", help: "Print it as JSON (the shape is in docs/commands.md, 'ringcheck explain').")
         ],
         examples: [
             "ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5",

@@ -12,7 +12,7 @@ struct ListCommand: RingcheckCommand {
             .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
             .flag(
                 "json",
-                help: "Print the list as JSON (the shape is in the README's 'ringcheck list and explain' section)."),
+                help: "Print the list as JSON (the shape is in docs/commands.md, 'ringcheck explain')."),
         ],
         examples: [
             "ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke", "ringcheck list --json",

@@ -78,7 +78,7 @@ struct LoadCommand: RingcheckCommand {
     var plan: LoadPlan
     var reportDir: String
     var asChildProcess: Bool
-    var defects: Set<Defect>
+    var defects: Set<CallxDefect>
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name

@@ -57,7 +57,8 @@ extension MocksCommand {
         }
         let ca = settings.caFile
         out += "and trust the CA:    export NODE_EXTRA_CA_CERTS=\(ca) REQUESTS_CA_BUNDLE=\(ca) SSL_CERT_FILE=\(ca)\n"
-        out += "                     (Java: keytool -importcert -cacerts -alias ringcheck -file \(ca); README has more)"
+        out +=
+            "                     (Java: keytool -importcert -cacerts -alias ringcheck -file \(ca); docs/mocks-and-control-api.md has more)"
         return out
     }
 }

@@ -25,15 +25,18 @@ struct MocksCommand: RingcheckCommand {
             """,
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
-            .value("apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral", number: .port),
             .value(
-                "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral", number: .port),
-            .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
+                "port", "NAME=PORT",
+                help:
+                    "Port of one listener: \(MockProviders.portNames().map(\.name).joined(separator: ", ")) "
+                    + "(fcm and oauth share google).",
+                default: "ephemeral", repeatable: true),
+            .value("apns-port", "PORT", help: "Same as --port apns=PORT.", number: .port),
+            .value("apns-sandbox-port", "PORT", help: "Same as --port apnsSandbox=PORT.", number: .port),
+            .value("google-port", "PORT", help: "Same as --port google=PORT (FCM and OAuth).", number: .port),
+            .value("onesignal-port", "PORT", help: "Same as --port onesignal=PORT.", number: .port),
             .value(
-                "onesignal-port", "PORT", help: "Port of the mock OneSignal REST API.", default: "ephemeral",
-                number: .port),
-            .value(
-                "control-port", "PORT", help: "Port of the control API (plain HTTP).", default: "ephemeral",
+                "control-port", "PORT", help: "Same as --port control=PORT (the control API, plain HTTP).",
                 number: .port),
             .value(
                 "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
@@ -66,7 +69,7 @@ struct MocksCommand: RingcheckCommand {
         ],
         examples: [
             "ringcheck mocks --env-file mocks.env     # then: source mocks.env && ./start-my-backend",
-            "ringcheck mocks --apns-port 8443 --json mocks.json",
+            "ringcheck mocks --port apns=8443 --port google=8444 --json mocks.json",
             "curl -s $RINGCHECK_CONTROL_URL/v1/captures    # what the backend sent, secrets redacted",
             "ringcheck mocks --impersonate --env-file mocks.env   # + api.push.apple.com etc. on 127.0.0.1:443",
             "ringcheck mocks --impersonate-listen 127.0.0.1:8443 --proxy-listen 127.0.0.1:3128",
@@ -81,11 +84,7 @@ struct MocksCommand: RingcheckCommand {
 
     init(arguments: ParsedArguments) throws {
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.apnsPort = try arguments.int("apns-port") ?? 0
-        options.apnsSandboxPort = try arguments.int("apns-sandbox-port") ?? 0
-        options.googlePort = try arguments.int("google-port") ?? 0
-        options.ports["onesignal"] = try arguments.int("onesignal-port") ?? 0
-        options.controlPort = try arguments.int("control-port") ?? 0
+        options.ports = try Self.ports(arguments)
         options.stateDirectory = arguments.value("state-dir")
         options.persistentCA = arguments.flag("persistent-ca")
         if options.persistentCA, options.stateDirectory == nil {
@@ -134,25 +133,21 @@ struct MocksCommand: RingcheckCommand {
         return .success
     }
 
+    /// What the mocks print once listening: each provider's endpoint and credential lines (the
+    /// provider says them: `MockProvider.consoleLines`), the control API's and the CA's.
     func summary(_ stack: MockStack) -> String {
         let s = stack.settings
-        var out = """
-            ringcheck mocks are listening:
-              APNs (production)  \(s.apnsURL)      POST /3/device/<token>
-              APNs (sandbox)     \(s.apnsSandboxURL)
-              FCM HTTP v1        \(s.fcmURL)/v1/projects/\(s.fcmProjectID)/messages:send
-              Google OAuth       \(s.oauthTokenURL)
-              Control API        \(s.controlURL)/v1/captures  (also /v1/faults, /v1/health; every route: /v1/openapi.json)
-            \(oneSignalLine(s))
-
-            Credentials the mocks trust (files in \(stack.stateDirectory)):
-              CA certificate     \(s.caFile)
-              APNs key (.p8)     \(s.apnsKeyFile)  key ID \(s.apnsKeyID), team ID \(s.apnsTeamID)
-              APNs bundle ID     \(s.apnsBundleID)  (VoIP topic \(s.apnsVoIPTopic))
-              Service account    \(s.fcmServiceAccountFile)
-            \(oneSignalAppsLine(s))
-
-            """
+        let lines = stack.providers.all.map { $0.consoleLines(s) }
+        let endpoints =
+            lines.flatMap(\.endpoints) + [
+                MockConsole.line(
+                    "Control API",
+                    "\(s.controlURL)/v1/captures  (also /v1/faults, /v1/health; every route: /v1/openapi.json)")
+            ]
+        let credentials = [MockConsole.line("CA certificate", s.caFile)] + lines.flatMap(\.credentials)
+        var out = "ringcheck mocks are listening:\n" + endpoints.joined(separator: "\n")
+        out += "\n\nCredentials the mocks trust (files in \(stack.stateDirectory)):\n"
+        out += credentials.joined(separator: "\n") + "\n\n"
         if let envFile {
             out += "Settings written to \(envFile): 'source \(envFile)' before starting your backend.\n"
         }
@@ -162,20 +157,5 @@ struct MocksCommand: RingcheckCommand {
         }
         out += "Your backend must trust the CA file. Press Ctrl-C to stop."
         return out
-    }
-
-    /// The OneSignal mock's URL line; empty when it is not registered.
-    func oneSignalLine(_ s: MockSettings) -> String {
-        guard let url = s.extra.first(where: { $0.name == "RINGCHECK_ONESIGNAL_URL" })?.value else { return "" }
-        return "  OneSignal REST     \(url)/notifications  (also /api/v1/notifications; audience: "
-            + "\(s.controlURL)/v1/onesignal/subscriptions)"
-    }
-
-    /// The OneSignal apps' IDs (their keys stay in the settings files).
-    func oneSignalAppsLine(_ s: MockSettings) -> String {
-        let value = { (name: String) in s.extra.first { $0.name == name }?.value ?? "-" }
-        guard s.extra.contains(where: { $0.name == "RINGCHECK_ONESIGNAL_APP_ID" }) else { return "" }
-        return "  OneSignal apps     standard \(value("RINGCHECK_ONESIGNAL_APP_ID")), "
-            + "VoIP \(value("RINGCHECK_ONESIGNAL_VOIP_APP_ID"))  (REST API keys in the settings files)"
     }
 }

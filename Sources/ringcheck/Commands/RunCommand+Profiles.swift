@@ -2,16 +2,17 @@ import Conformance
 import Foundation
 
 extension RunCommand {
-    /// `--profile all`: every registered reference's profile, its whole suite against its embedded
-    /// reference, reports in `<report-dir>/<profile>/`; one verdict line per profile, and the worst exit code.
+    /// `--profile all`: every reference kit's profile, its whole suite against its embedded
+    /// reference, reports in `<report-dir>/<profile>/` and the combined junit.xml and summary.md in
+    /// `<report-dir>` (`writeCombinedReports`); one verdict line per profile, and the worst exit code.
     func runEveryProfile() async throws -> ExitCode {
         var verdicts: [(name: String, code: ExitCode)] = []
-        for reference in ProfileReferences.all {
-            let name = reference.profile.name
+        for kit in ReferenceKits.all {
+            let name = kit.name
             var one = self
             one.allProfiles = false
             one.profileName = name
-            one.suitePath = ParsedArguments.resolvedSuite(reference.profile.suiteDirectory)
+            one.suitePath = ParsedArguments.resolvedSuite(kit.profile.suiteDirectory)
             one.reportDir = reportDir + "/" + name
             let code: ExitCode
             do { code = try await one.run() } catch let error as ConfigurationError {
@@ -24,6 +25,7 @@ extension RunCommand {
             verdicts.append((name, code))
         }
         let worst = Self.worst(verdicts.map(\.code))
+        let combined = writeCombinedReports(verdicts, worst: worst)
         let verdict = "Verdict: \(Self.verdictText(worst)) (exit \(worst.rawValue))"
         if quiet {
             Console.out(verdict)
@@ -33,6 +35,7 @@ extension RunCommand {
         for v in verdicts {
             out += "  \(v.name): \(Self.verdictText(v.code)) (exit \(v.code.rawValue)) — \(reportDir)/\(v.name)\n"
         }
+        if !combined.isEmpty { out += "Combined reports: \(combined.joined(separator: ", "))\n" }
         out += verdict
         Console.out(out)
         return worst

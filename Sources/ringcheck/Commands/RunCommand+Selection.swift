@@ -1,6 +1,15 @@
 import Conformance
+import Reports
 
 extension RunCommand {
+    /// The shard of this run with the IDs of the whole selection it was split from (what `report merge`
+    /// needs to name the scenarios of a missing shard); nil without `--shard`.
+    func shardFacts(of all: [Scenario]) -> Shard? {
+        guard let shard else { return nil }
+        let whole = ScenarioSelection(patterns: patterns, tags: tags).apply(to: all).scenarios.map(\.id)
+        return Shard(index: shard.index, count: shard.count, selection: whole)
+    }
+
     /// The scenarios the IDs, globs, `--tag`s and `--shard` choose. A pattern or a tag that selects
     /// nothing is a usage error naming it and the closest IDs or tags; so is a combination of them
     /// that leaves nothing to run.

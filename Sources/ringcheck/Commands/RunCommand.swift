@@ -28,7 +28,8 @@ struct RunCommand: RingcheckCommand {
             --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
             suite (built into ringcheck, or $RINGCHECK_SUITES/NAME; --suite picks another), its embedded reference and its defects. --profile all runs every
             profile's suite against its embedded reference, one verdict line per profile (reports in
-            <report-dir>/NAME/), and exits with the worst. A target file may say 'profile: NAME'.
+            <report-dir>/NAME/, a combined junit.xml and summary.md in <report-dir>), and exits with the
+            worst. A target file may say 'profile: NAME'.
 
             With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
             describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
@@ -206,28 +207,22 @@ struct RunCommand: RingcheckCommand {
 
     /// One line of every registered reference's defects, for the help.
     static var defectHelp: String {
-        ProfileReferences.all.map { "\($0.profile.name): \($0.defectNames.joined(separator: ", "))" }
+        ReferenceKits.all.map { "\($0.name): \($0.defectNames.joined(separator: ", "))" }
             .joined(separator: "; ")
     }
 
     /// `--reference-defect` checked against profile `name`'s reference: a usage error naming its defects
     /// when one is unknown, or when the profile has no embedded reference.
-    func referenceDefects(for name: String) throws -> (ProfileReference, [String]) {
-        guard let reference = ProfileReferences.named(name) else {
+    func referenceDefects(for name: String) throws -> (any ReferenceKit, [String]) {
+        guard let kit = ReferenceKits.named(name) else {
             throw UsageError(
                 message: "profile '\(name)' has no embedded reference backend; give --target FILE",
                 command: Self.configuration.name)
         }
-        let unknown = defectNames.filter { !reference.defectNames.contains($0) }
-        if !unknown.isEmpty {
-            throw UsageError(
-                message:
-                    "unknown defect '\(unknown.joined(separator: "', '"))'\(name == Profiles.defaultProfile.name ? "" : " for profile \(name)"); the defects are: \(reference.defectNames.joined(separator: ", "))",
-                command: Self.configuration.name)
-        }
+        try kit.checkRunDefects(defectNames)
         var seen: [String] = []
         for d in defectNames where !seen.contains(d) { seen.append(d) }
-        return (reference, seen)
+        return (kit, seen)
     }
 
     /// `callx` → the folder of suite `callx` (see `SuiteLocator.directory`); a path stays.
@@ -250,6 +245,9 @@ struct RunCommand: RingcheckCommand {
         return BackendCommand.arguments(parts).description
     }
 
+    /// The report files `--format` asks for (console alone: none).
+    var fileFormats: [ReportFormat] { formats.filter { $0.fileName != nil } }
+
     func run() async throws -> ExitCode {
         if allProfiles { return try await runEveryProfile() }
         // Before anything starts: backend.log goes there during the run, the reports at its end.
@@ -257,163 +255,11 @@ struct RunCommand: RingcheckCommand {
         let suite = try SuiteChoice.loadSuite(suitePath)
         let source = targetFile?.profile != nil ? "the target file \(targetPath ?? "")" : "--profile"
         try suite.checkProfile(profileName, source: source, command: Self.configuration.name)
-        let profile = suite.profile
-        let reference = targetFile == nil ? try referenceDefects(for: profile.name) : nil
-        let scenarios = try selectScenarios(from: suite.scenarios)
-        var userNames: [String] = []
-        for s in scenarios { for u in s.allUsers where !userNames.contains(u) { userNames.append(u) } }
-
-        let startedAt = Date()
-        let catalogue = suite.catalogue
-        let shard = shardFacts(of: suite.scenarios)
-        let plan = RunPlan(
-            profile: profile.name, catalogue: catalogue, scenarios: scenarios, shard: shard, startedAt: startedAt)
-        // From here on Ctrl-C and SIGTERM stop what the run started before ringcheck exits.
-        // … and write the reports of what ran, marked interrupted (exit 130 for SIGINT, 143 for SIGTERM).
-        let cleanup = RunCleanup()
-        let record = RunRecord()
-        try cleanup.exitOnSignal(
-            command: Self.configuration.name, onSignal: { _ in await record.freeze() },
-            beforeExit: { await record.writeInterrupted(signal: $0) })
-        let backend: RunBackend
-        if let targetFile {
-            do {
-                backend = try await FileTarget.start(
-                    targetFile, announce: !quiet, log: reportDir + "/backend.log", cleanup: cleanup)
-            } catch {
-                await cleanup.run()
-                return stoppedBeforeScenarios("\(error)", target: targetFile.name, plan: plan)
-            }
-        } else {
-            guard let (reference, defects) = reference else { return .inconclusive }
-            if referenceProcess, reference.startLogged == nil {
-                await cleanup.run()
-                throw UsageError(
-                    message: "--reference-process: the \(profile.name) reference cannot run as a child process",
-                    command: Self.configuration.name)
-            }
-            do {
-                let runs = scenarios.count * repeatCount
-                let embedded =
-                    if let startLogged = reference.startLogged {
-                        try await startLogged(
-                            defects, runs, userNames, reportDir + "/backend.log", referenceProcess,
-                            scenarios.contains(where: \.runsAlone), cleanup)
-                    } else {
-                        try await reference.start(defects, runs, userNames, cleanup)
-                    }
-                backend = RunBackend(
-                    target: embedded.target, mocks: embedded.mocks, restartTarget: embedded.restartTarget)
-            } catch {
-                await cleanup.run()
-                return stoppedBeforeScenarios(
-                    "cannot start the mocks and the reference backend: \(error)",
-                    target: "embedded reference backend"
-                        + (defects.isEmpty ? "" : " (defects: \(defects.sorted().joined(separator: ", ")))"), plan: plan
-                )
-            }
-        }
-        let suiteInfo = catalogue.suiteDescription
-        let style = ConsoleStyle.forStandardOutput()
-        let showConsole = !quiet
-        if showConsole {
-            Console.out(
-                ConsoleReport.header(
-                    RingcheckVersion.current, profile: profile.name, suite: suiteInfo, target: backend.target.name,
-                    startedAt: startedAt, style: style))
-        }
-        let engine: ScenarioEngine
-        let aloneEngine: ScenarioEngine?
-        do {
-            engine = try ScenarioEngine(
-                target: backend.target, mocks: backend.mocks, catalogue: catalogue, profile: profile)
-            aloneEngine = try backend.restartTarget.map {
-                try ScenarioEngine(target: $0, mocks: backend.mocks, catalogue: catalogue, profile: profile)
-            }
-        } catch {
-            await cleanup.run()
-            return stoppedBeforeScenarios(
-                "cannot start the HTTP client: \(error)", target: backend.target.name, plan: plan)
-        }
-        let command = self
-        var runner = SuiteRunner(
-            engine: engine, concurrency: min(concurrency, backend.maxConcurrency ?? concurrency),
-            repeatCount: repeatCount, failFast: failFast, rerunCommand: { command.rerunCommand($0) },
-            aloneEngine: aloneEngine)
-        let progress = LiveStatus(live: showConsole && liveTerminal, total: scenarios.count)
-        runner.onStart = { progress.started($0.id) }
-        let ticker = progress.live ? Task { await progress.tickEvery(.milliseconds(200)) } : nil
-        let targetName = backend.target.name
-        let fileFormats = formats.filter { $0.fileName != nil }
-        let (strict, reportDir) = (self.strict, self.reportDir)
-        await record.prepare(
-            report: { finished, interruption in
-                RunResult(
-                    ringcheckVersion: RingcheckVersion.current, profile: profile.name, suite: suiteInfo,
-                    target: targetName, startedAt: startedAt, finishedAt: Date(),
-                    requirements: catalogue.requirementInfos, scenarios: scenarios.compactMap { finished[$0.id] },
-                    shard: shard, strict: strict,
-                    notRun: Self.notRun(
-                        scenarios, ran: Set(finished.keys), reason: "interrupted by \(interruption.signal)",
-                        rerun: command.rerunCommand),
-                    interruption: interruption)
-            },
-            write: { result in
-                progress.stop()
-                let written = (try? ReportFormat.write(result, formats: fileFormats, to: reportDir)) ?? []
-                Console.error(
-                    "ringcheck run: interrupted; the reports of the \(result.scenarios.count) scenario\(result.scenarios.count == 1 ? "" : "s") that finished: \(written.isEmpty ? "none written" : written.joined(separator: ", "))"
-                )
-            })
-        let results = await runner.run(scenarios) { scenario, attempts in
-            let r = ScenarioResult.combining(attempts)
-            await record.record(r)
-            guard showConsole else { return }
-            progress.finished(scenario.id, line: ConsoleReport.progressLine(r, style: style))
-        }
-        ticker?.cancel()
-        progress.stop()
-        engine.shutdown()
-        aloneEngine?.shutdown()
-        await cleanup.run()
-        let notices = await ScenarioEngine.cleanUpWarnings([engine] + [aloneEngine].compactMap { $0 })
-
-        let runResult = RunResult(
-            ringcheckVersion: RingcheckVersion.current, profile: profile.name, suite: suiteInfo,
-            target: backend.target.name, startedAt: startedAt, finishedAt: Date(),
-            requirements: catalogue.requirementInfos, scenarios: results.map { ScenarioResult.combining($0.attempts) },
-            shard: shard, strict: strict,
-            notRun: Self.notRun(
-                scenarios, ran: Set(results.map(\.scenario.id)), reason: "--fail-fast: a scenario failed first",
-                rerun: command.rerunCommand), notices: notices)
-        if showConsole {
-            Console.out(ConsoleReport.summary(runResult, style: style, verbose: verbose))
-            if let first = runResult.notRun.first {
-                Console.out(
-                    "Not run: \(runResult.notRun.count) scenario\(runResult.notRun.count == 1 ? "" : "s") (\(first.reason))"
-                )
-            }
-        } else {
-            Console.out(ConsoleReport.verdictLine(runResult, style: style))
-        }
-        if !fileFormats.isEmpty {
-            do {
-                let written = try ReportFormat.write(runResult, formats: fileFormats, to: reportDir)
-                await record.finish()
-                if showConsole { Console.out("Reports: " + written.joined(separator: ", ")) }
-            } catch {
-                Console.error("ringcheck run: cannot write reports to \(reportDir): \(error)")
-                return .usage
-            }
-        }
-        let spreads = runResult.scenarios.flatMap(\.raceSpreadsMs)
-        if showConsole && !spreads.isEmpty {
-            let sorted = spreads.sorted()
-            Console.out(
-                String(
-                    format: "Race spread: median %.3f ms, max %.3f ms over %d races", sorted[sorted.count / 2],
-                    sorted.last!, sorted.count))
-        }
-        return ExitCode(rawValue: runResult.exitCode) ?? .inconclusive
+        let reference = targetFile == nil ? try referenceDefects(for: suite.profile.name) : nil
+        let session = RunSession(
+            command: self, profile: suite.profile, catalogue: suite.catalogue,
+            scenarios: try selectScenarios(from: suite.scenarios), shard: shardFacts(of: suite.scenarios),
+            reference: reference.map { (kit: $0.0, defects: $0.1) })
+        return try await session.run()
     }
 }

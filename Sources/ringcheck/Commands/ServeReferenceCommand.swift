@@ -32,11 +32,11 @@ struct ServeReferenceCommand: RingcheckCommand {
             'ringcheck serve-reference: HOST:PORT is in use' says which; a supervisor can pick another port),
             2 for any other start failure (settings, database, users file).
 
-            DEFECTS (each breaks exactly one rule; off unless named with --defect):
-
-            """ + String(Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()) + "\n\n"
-                + ServeWakeUpReference.helpSection + "\n\n" + ServePushServiceReference.helpSection + "\n\n"
-                + ServeOneSignalKitReference.helpSection,
+            """ + "\n" + ReferenceKits.all.map { $0.helpSection }.joined(separator: "\n\n"),
+        arguments: [
+            ArgumentSpec(
+                name: "profile", help: "Which reference backend: \(ReferenceKits.namesSentence) (as --profile).")
+        ],
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
             .value("port", "PORT", help: "Port to listen on; 0 picks a free one.", default: "8080", number: .port),
@@ -62,7 +62,7 @@ struct ServeReferenceCommand: RingcheckCommand {
                 default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
             .value(
-                "profile", "NAME", help: "Which reference backend: callx, dialstack, push-service or onesignal.",
+                "profile", "NAME", help: "Which reference backend: \(ReferenceKits.namesSentence).",
                 default: "callx"),
             .flag("mock-settings", help: "onesignal: take unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_*."),
             .value(
@@ -84,90 +84,54 @@ struct ServeReferenceCommand: RingcheckCommand {
             "ONESIGNAL_APP_ID=… ONESIGNAL_API_KEY=… ringcheck serve-reference --profile onesignal --port 0",
         ])
 
-    var options = ReferenceBackendServer.Options()
+    /// The reference to serve, set up from the arguments (not yet listening).
+    var served: any ServedReference
+    /// What it is, for "cannot start …".
+    var title: String
     var quiet: Bool
-    /// The `--users` file the users came from; its bearer tokens are the user's secrets and never printed.
-    var usersFile: String?
-    /// Set for `--profile dialstack`, which serves the wake-up reference backend instead.
-    var wakeUp: ServeWakeUpReference?
-    /// Set for `--profile push-service`, which serves the reference push service instead.
-    var pushService: ServePushServiceReference?
-    /// Set for `--profile onesignal`, which serves the OneSignal kit server instead.
-    var oneSignalKit: ServeOneSignalKitReference?
 
     init(arguments: ParsedArguments) throws {
-        let name = Self.configuration.name
-        switch arguments.value("profile") ?? "callx" {
-        case "callx":
-            if arguments.value("webhook-secret") != nil {
-                throw UsageError(message: "--webhook-secret is for --profile dialstack", command: name)
-            }
-        case "dialstack":
-            wakeUp = try ServeWakeUpReference(arguments: arguments)
-            quiet = arguments.flag("quiet")
-            return
-        case "push-service":
-            pushService = try ServePushServiceReference(arguments: arguments)
-            quiet = arguments.flag("quiet")
-            return
-        case "onesignal":
-            oneSignalKit = try ServeOneSignalKitReference(arguments: arguments)
-            quiet = arguments.flag("quiet")
-            return
-        case let other:
-            throw UsageError(
-                message: "unknown --profile '\(other)'; use callx, dialstack, push-service or onesignal", command: name)
-        }
-        options.host = arguments.value("host") ?? "127.0.0.1"
-        options.port = try arguments.int("port") ?? 8080
-        if let db = arguments.value("db") { options.database = .file(db) }
-        let ringSeconds = try arguments.int("ring-seconds") ?? 30
-        let retention = try arguments.int("event-retention") ?? 1_000
-        let (defects, unknown) = Defect.parse(arguments.all("defect"))
-        if !unknown.isEmpty {
-            let list = Defect.allCases.map { HelpFormatter.row($0.name, $0.summary) }.joined().dropLast()
-            throw UsageError(
-                message: "unknown defect '\(unknown.joined(separator: "', '"))'; the defects are:\n\(list)",
-                command: name)
-        }
-        let shapeName = arguments.value("api-shape") ?? APIShape.reference.rawValue
-        guard let apiShape = APIShape(rawValue: shapeName) else {
-            let shapes = APIShape.allCases.map(\.rawValue).joined(separator: " or ")
-            throw UsageError(message: "unknown --api-shape '\(shapeName)'; use \(shapes)", command: name)
-        }
-        options.configuration = ReferenceBackendConfiguration(
-            ringSeconds: ringSeconds, eventRetention: retention, defects: defects, apiShape: apiShape)
-        if let path = arguments.value("users") {
-            usersFile = path
-            do { options.users = try UserDirectory.load(path: path) } catch {
-                throw ConfigurationError(message: "--users: \(error)")
-            }
-        }
+        let kit = try Self.kit(arguments)
+        served = try kit.served(arguments, command: Self.configuration.name)
+        title = kit.title
         quiet = arguments.flag("quiet")
-        options.logFile = arguments.value("log")
+    }
+
+    /// The kit the positional profile or `--profile` names (callx without either); a usage error naming
+    /// the kits for another name, or for two names that differ.
+    static func kit(_ arguments: ParsedArguments) throws -> any ReferenceKit {
+        let given = [arguments.positionals.first, arguments.value("profile")].compactMap { $0 }
+        if given.count == 2, given[0] != given[1] {
+            throw UsageError(
+                message: "the profile is '\(given[0])' but --profile is '\(given[1])'; name it once",
+                command: configuration.name)
+        }
+        guard let name = given.first else { return ReferenceKits.defaultKit }
+        guard let kit = ReferenceKits.named(name) else {
+            throw UsageError(
+                message: "unknown --profile '\(Suggestion.shown(name))'; use \(ReferenceKits.namesSentence)",
+                command: configuration.name)
+        }
+        return kit
     }
 
     func run() async throws -> ExitCode {
-        if let wakeUp { return try await wakeUp.run() }
-        if let pushService { return try await pushService.run() }
-        if let oneSignalKit { return try await oneSignalKit.run() }
-        let providers = try Self.providerSettings()
         // Caught from before the server announces itself, so a supervisor's early stop is never lost.
         try TerminationSignals.install()
-        let server: ReferenceBackendServer
-        do {
-            server = try ReferenceBackendServer(options: options, providers: providers)
-            try server.start()
-        } catch let error as HTTPServerError where error.code == Int(EADDRINUSE) && error.operation.hasPrefix("listen")
+        let running: RunningReference
+        do { running = try await served.start() } catch let error as HTTPServerError
+            where error.code == Int(EADDRINUSE) && error.operation.hasPrefix("listen")
         {
-            Console.error("\(Self.portInUse(host: options.host, port: options.port)) (\(error))")
+            Console.error("\(Self.portInUse(host: served.host, port: served.port)) (\(error))")
             return .portInUse
+        } catch let error as ConfigurationError {
+            throw error
         } catch {
-            throw ConfigurationError(message: "cannot start the reference backend: \(error)")
+            throw ConfigurationError(message: "cannot start \(title): \(error)")
         }
-        if !quiet { Console.out(summary(server, providers)) }
+        if !quiet { Console.out(running.banner) }
         let signal = await TerminationSignals.wait()
-        await server.stop()
+        await running.stop()
         if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
         return .success
     }
@@ -192,35 +156,17 @@ struct ServeReferenceCommand: RingcheckCommand {
         "ringcheck serve-reference: \(host):\(port) is in use"
     }
 
-    /// The users and how they sign in: the built-in test users' documented tokens, but for a `--users`
-    /// file only where the tokens are (they are the user's secrets, and the banner reaches CI logs).
-    var usersLine: String {
-        let ids = options.users.users.map(\.userId)
-        guard let usersFile else {
-            return options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", ")
+    /// A banner's database line: the file, or that the data is lost on exit.
+    static func databaseLine(_ location: Database.Location) -> String {
+        switch location {
+        case .inMemory: return "in memory (lost on exit; use --db PATH to keep it)"
+        case .file(let path): return path
         }
-        return ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? " and \(ids.count - 10) more" : "")
-            + " (Bearer tokens from \(usersFile))"
     }
 
-    func summary(_ server: ReferenceBackendServer, _ providers: PushProviderSettings) -> String {
-        let database: String
-        switch options.database {
-        case .inMemory: database = "in memory (lost on exit; use --db PATH to keep it)"
-        case .file(let path): database = path
-        }
-        let defects = options.configuration.defects.map(\.name).sorted()
-        let out = """
-            ringcheck serve-reference: listening on \(server.baseURL)
-              users        \(usersLine)
-              api shape    \(options.configuration.apiShape.rawValue)\(options.configuration.apiShape == .alternate ? " (routes under /api, installation in X-Device-Id)" : " (routes under /v1)")
-              database     \(database)
-              ring time    \(options.configuration.ringSeconds) s, event retention \(options.configuration.eventRetention)
-              APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsBundleID).voip
-              FCM          \(providers.fcmURL)
-              defects      \(defects.isEmpty ? "none (conforming)" : defects.joined(separator: ", "))
-            Press Ctrl-C to stop.
-            """
-        return out
+    /// A banner's defects line: the switches on, by name, or that the reference conforms.
+    static func defectsLine(_ defects: Set<some ReferenceDefect>) -> String {
+        let names = defects.map(\.name).sorted()
+        return names.isEmpty ? "none (conforming)" : names.joined(separator: ", ")
     }
 }

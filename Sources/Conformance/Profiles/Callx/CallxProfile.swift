@@ -5,6 +5,8 @@ import Reports
 /// The Callx backend reference (`callx-backend-reference.txt`): calls created, answered and ended over
 /// its API, invitations and signals pushed through APNs VoIP and FCM, an events feed.
 public struct CallxProfile: Profile {
+    public typealias RunState = CallxRunState
+
     public init() {}
 
     public var name: String { "callx" }
@@ -36,9 +38,12 @@ public struct CallxProfile: Profile {
     public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {
         guard let status = exchange.status else { return }
         if let json = exchange.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
-            run.snapshots[callId] = json
+            run.callx.snapshots[callId] = json
             run.observeCall(json, isEvent: false)
         }
         if let media = exchange.media, (200..<300).contains(status) { run.observeMediaSession(media) }
     }
+
+    /// Ends the calls the run left unfinished.
+    public func cleanUp(in run: isolated ScenarioRun) async { await run.endUnfinishedCalls() }
 }

@@ -8,7 +8,7 @@ extension ScenarioRun {
     /// Notes what a response or event says about a call: expiry, and when it was seen answered or ended.
     func observeCall(_ json: JSONValue, isEvent: Bool) {
         guard let callId = json["callId"]?.stringValue else { return }
-        var t = calls[callId] ?? CallTimeline(callId: callId)
+        var t = callx.calls[callId] ?? CallTimeline(callId: callId)
         let now = nowMs
         if !isEvent {
             if let v = json["createdAtMs"]?.epochMsValue { t.createdAtMs = v }
@@ -20,16 +20,16 @@ extension ScenarioRun {
         case "ended", "call.ended": t.endedObservedAtMs = min(t.endedObservedAtMs ?? now, now)
         default: break
         }
-        calls[callId] = t
+        callx.calls[callId] = t
     }
 
     /// Notes whether a create asked for a video call: the invitation's `video` is judged against the
     /// request only (the seed's create body has no video field, so a backend need not echo one).
     func observeCreate(_ request: PreparedRequest, _ exchange: Exchange) {
         guard exchange.isSuccess, let callId = request.body?["callId"]?.stringValue else { return }
-        var t = calls[callId] ?? CallTimeline(callId: callId)
+        var t = callx.calls[callId] ?? CallTimeline(callId: callId)
         t.video = request.body?["video"]?.boolValue
-        calls[callId] = t
+        callx.calls[callId] = t
     }
 
     /// Remembers the secret values of a media-session response.
@@ -38,7 +38,7 @@ extension ScenarioRun {
         func walk(_ v: JSONValue, key: String?) {
             switch v {
             case .string(let s) where s.utf8.count >= 12 && !(key.map(skip.contains) ?? false):
-                mediaCredentials.append(s)
+                callx.mediaCredentials.append(s)
             case .object(let members): for m in members { walk(m.value, key: m.key) }
             case .array(let items): for i in items { walk(i, key: key) }
             default: break
@@ -53,13 +53,14 @@ extension ScenarioRun {
     func callxInvariantFailures() -> [CheckFailure] {
         let list = devices.values.sorted { $0.name < $1.name }
         let captures = judgedCaptures()
-        let events = Self.judgedEvents(feeds, ownCalls: ownCalls)
+        let state = callx
+        let events = Self.judgedEvents(state.feeds, ownCalls: ownCalls)
         let context = InvariantContext(
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
             },
-            voipTopic: engine.mocks.settings.apnsVoIPTopic, calls: Array(calls.values),
-            inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: mediaCredentials,
+            voipTopic: engine.mocks.settings.apnsVoIPTopic, calls: Array(state.calls.values),
+            inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: state.mediaCredentials,
             providerSecrets: engine.providerSecrets,
             levels: InvariantLevels(catalogue: engine.catalogue))
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)

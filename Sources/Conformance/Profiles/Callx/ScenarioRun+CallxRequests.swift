@@ -12,6 +12,12 @@ extension ScenarioRun {
         TargetRoutes.fill(template, ["callId": try resolver.string(call)])
     }
 
+    /// The calls a create makes the run's own: the one it names, and the one the backend answered with.
+    static func createdCalls(_ body: JSONValue) -> @Sendable (Exchange) -> [String] {
+        let sent = body["callId"]?.stringValue
+        return { answer in [sent, answer.json?["callId"]?.stringValue].compactMap { $0 } }
+    }
+
     func createRequest(_ c: CreateCallStep) throws -> PreparedRequest {
         let who = try identity(c.actor)
         var body: JSONValue = [
@@ -31,7 +37,7 @@ extension ScenarioRun {
         return PreparedRequest(
             actor: who.label, method: "POST", path: engine.target.routes.calls, credentials: who.user.authHeaders,
             body: body, operation: .create, values: values, extraKeys: extraKeys(c.body),
-            actorInstallation: who.installationId)
+            actorInstallation: who.installationId, claimedCalls: Self.createdCalls(body))
     }
 
     func answerRequest(_ a: AnswerCallStep) throws -> PreparedRequest {

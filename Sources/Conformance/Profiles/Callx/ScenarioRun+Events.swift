@@ -14,9 +14,8 @@ extension ScenarioRun {
 
     /// One page of `reader`'s feed after `cursor`.
     func readPage(_ reader: String, cursor: String?, limit: Int?) async throws -> Exchange {
-        guard let feed = feeds[reader], let account = users[feed.user] else {
-            throw HarnessStop(message: "unknown reader '\(reader)'")
-        }
+        let feed = try self.feed(reader)
+        guard let account = users[feed.user] else { throw HarnessStop(message: "unknown reader '\(reader)'") }
         var path = engine.target.routes.events + "?installationId=" + TargetRoutes.percentEncode(feed.installationId)
         if let cursor { path += "&cursor=" + TargetRoutes.percentEncode(cursor) }
         if let limit { path += "&limit=\(limit)" }
@@ -42,8 +41,8 @@ extension ScenarioRun {
         var n = 0
         for e in events {
             let id = e["eventId"]?.stringValue ?? e.serialized()
-            guard feeds[reader]?.eventIds.insert(id).inserted == true else { continue }
-            feeds[reader]?.events.append(e)
+            guard callx.feeds[reader]?.eventIds.insert(id).inserted == true else { continue }
+            callx.feeds[reader]?.events.append(e)
             // Another scenario's call (fixed accounts are shared) tells nothing about this one's calls.
             if let callId = e["callId"]?.stringValue, ownCalls.contains(callId) { observeCall(e, isEvent: true) }
             n += 1
@@ -58,7 +57,7 @@ extension ScenarioRun {
     /// Reads `reader`'s feed from its cursor to the end.
     func drainFeed(_ reader: String) async throws {
         for _ in 0..<50 {
-            let ex = try await readPage(reader, cursor: feeds[reader]?.cursor, limit: nil)
+            let ex = try await readPage(reader, cursor: callx.feeds[reader]?.cursor, limit: nil)
             guard ex.isSuccess, let json = ex.json else {
                 recordResponse(ex)
                 throw HarnessStop(
@@ -67,8 +66,8 @@ extension ScenarioRun {
             let events = json["events"]?.arrayValue ?? []
             absorb(events, into: reader)
             let next = json["nextCursor"]?.stringValue
-            let moved = next != nil && next != feeds[reader]?.cursor
-            if let next { feeds[reader]?.cursor = next }
+            let moved = next != nil && next != callx.feeds[reader]?.cursor
+            if let next { callx.feeds[reader]?.cursor = next }
             if events.isEmpty || !moved { return }
         }
     }
@@ -80,14 +79,14 @@ extension ScenarioRun {
     }
 
     func firstUnconsumed(_ reader: String, type: String?, call: String?, matchers: [PathMatcher]) -> Int? {
-        guard let feed = feeds[reader] else { return nil }
+        guard let feed = callx.feeds[reader] else { return nil }
         return feed.events.indices.first {
             !feed.consumed.contains($0) && eventMatches(feed.events[$0], type: type, call: call, matchers: matchers)
         }
     }
 
     func eventEvidence(_ reader: String) -> [EvidenceItem] {
-        let events = feeds[reader]?.events ?? []
+        let events = callx.feeds[reader]?.events ?? []
         if events.isEmpty { return [EvidenceItem(kind: .note, title: "no event reached \(reader)", text: "")] }
         return [
             EvidenceItem(
@@ -106,8 +105,8 @@ extension ScenarioRun {
         while true {
             try await drainFeed(reader)
             if let i = firstUnconsumed(reader, type: e.type, call: call, matchers: matchers) {
-                feeds[reader]?.consumed.insert(i)
-                if let save = e.save, let event = feeds[reader]?.events[i] { resolver.saved[save] = event }
+                callx.feeds[reader]?.consumed.insert(i)
+                if let save = e.save, let event = callx.feeds[reader]?.events[i] { resolver.saved[save] = event }
                 return
             }
             if ContinuousClock.now >= deadline { break }
@@ -116,7 +115,7 @@ extension ScenarioRun {
         let expected = "\(e.type)\(call.map { " for call \($0)" } ?? "") within \(e.within)"
         let check = "\(step.path) expectEvent \(e.type) for \(reader)"
         if let near = firstUnconsumed(reader, type: e.type, call: call, matchers: []),
-            let event = feeds[reader]?.events[near]
+            let event = callx.feeds[reader]?.events[near]
         {
             // The event came; each field that differs is charged to its own requirement.
             for group in MatcherEvaluator.mismatchesByRequirement(matchers, in: event, fallback: e.requirement) {
@@ -141,7 +140,7 @@ extension ScenarioRun {
         while true {
             try await drainFeed(reader)
             if let i = firstUnconsumed(reader, type: e.type, call: call, matchers: matchers),
-                let event = feeds[reader]?.events[i]
+                let event = callx.feeds[reader]?.events[i]
             {
                 try fail(
                     e.requirement, check: "\(step.path) expectNoEvent \(e.type ?? "any") for \(reader)",

@@ -17,18 +17,20 @@ struct DialStackDelivery: Sendable, Equatable {
     var status: Int?
 }
 
-/// What the DialStack profile keeps of one scenario run (`ScenarioRun.profileState["dialstack"]`).
-struct DialStackRunState: Sendable {
+/// What the DialStack profile keeps of one scenario run (`DialStackProfile.RunState`).
+public struct DialStackRunState: ProfileRunState {
+    public init() {}
+
     var deliveries: [DialStackDelivery] = []
 
     /// The scenario user a known event is addressed to, by event ID (a redelivery keeps its first delivery's).
     func user(ofEvent id: String) -> String? { deliveries.first { $0.eventId == id }?.user }
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The DialStack profile's state of this run.
     var dialStack: DialStackRunState {
-        get { profileState[DialStackProfile.profileName] as? DialStackRunState ?? DialStackRunState() }
-        set { profileState[DialStackProfile.profileName] = newValue }
+        get { profileStates[DialStackProfile.self] }
+        _modify { yield &profileStates[DialStackProfile.self] }
     }
 }

@@ -7,6 +7,8 @@ import Reports
 /// devices with the customer backend under test; the backend must verify each signature over the raw body and
 /// wake every device of `data.user_id` with an APNs VoIP push or a high-priority FCM data message.
 public struct DialStackProfile: Profile {
+    public typealias RunState = DialStackRunState
+
     /// The profile's name (`--profile dialstack`, suite.yaml's `profile:`).
     static let profileName = "dialstack"
 
@@ -23,7 +25,7 @@ public struct DialStackProfile: Profile {
     /// APNs and FCM captures, read by their call fields (`dialstack.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { DialStackPush(capture)?.view }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.dialStackInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.dialStackInvariantFailures()
     }
 }

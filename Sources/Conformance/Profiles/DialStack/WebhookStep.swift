@@ -30,8 +30,8 @@ struct WebhookStep: DecodableStep, Equatable {
 
     static let headerName = "x-dialstack-signature"
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        guard let endpoint = run.engine.target.webhook else {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
+        guard let endpoint = run.target.webhook else {
             throw HarnessStop(
                 message: "\(step.path): the target has no webhook (a target file's webhook: {path, secret})")
         }
@@ -65,7 +65,7 @@ struct WebhookStep: DecodableStep, Equatable {
     }
 
     /// The event to send: the saved one for a redelivery, else a new one for `user`.
-    func event(in run: isolated ScenarioRun) throws -> JSONValue {
+    func event(in run: isolated any RunContext) throws -> JSONValue {
         if let event {
             let saved = try run.resolver.resolve(event)
             guard saved.objectValue != nil else {

@@ -13,17 +13,18 @@ struct OneSignalAudienceStep: DecodableStep, Equatable {
         decoder.decodeOneSignalAudience(node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        guard let mock = run.engine.mocks.providers.oneSignal else {
+    func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        guard let mock = context.mocks.providers.oneSignal else {
             throw HarnessStop(message: "\(step.path): the OneSignal mock is not running")
         }
-        let externalId = run.oneSignalExternalId(user)
+        let externalId = context.oneSignalExternalId(user)
         let appId = mock.app(app).appID
         if devices > 0 {
             mock.subscribe(externalId: externalId, appId: appId, devices: devices)
         } else {
             _ = mock.unsubscribe(externalId: externalId, appId: appId)
         }
-        run.record(.note, "onesignal", "audience: \(externalId) has \(devices) device(s) in the \(app.rawValue) app")
+        context.record(
+            .note, "onesignal", "audience: \(externalId) has \(devices) device(s) in the \(app.rawValue) app")
     }
 }

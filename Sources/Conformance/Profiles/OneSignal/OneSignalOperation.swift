@@ -43,8 +43,10 @@ struct OneSignalOperation: Sendable, Equatable {
     var delivered: Bool?
 }
 
-/// What the OneSignal profile keeps of one scenario run (`ScenarioRun.profileState["onesignal"]`).
-struct OneSignalRunState: Sendable {
+/// What the OneSignal profile keeps of one scenario run (`OneSignalProfile.RunState`).
+public struct OneSignalRunState: ProfileRunState {
+    public init() {}
+
     var operations: [OneSignalOperation] = []
     /// Each scenario user's External ID in this run, made on first use.
     var externalIds: [String: String] = [:]
@@ -66,11 +68,11 @@ struct OneSignalRunState: Sendable {
     }
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The OneSignal profile's state of this run.
     var oneSignal: OneSignalRunState {
-        get { profileState[OneSignalProfile.profileName] as? OneSignalRunState ?? OneSignalRunState() }
-        set { profileState[OneSignalProfile.profileName] = newValue }
+        get { profileStates[OneSignalProfile.self] }
+        _modify { yield &profileStates[OneSignalProfile.self] }
     }
 
     /// The OneSignal External ID of scenario user `name` in this run (`OneSignalRunState.externalId`).
@@ -81,7 +83,7 @@ extension ScenarioRun {
     func oneSignalCaptures() -> [Capture] {
         let tag = runTag
         let state = oneSignal
-        return engine.mocks.log.captures { c in
+        return mocks.log.captures { c in
             c.mock == .onesignal && state.names(String(decoding: c.body, as: UTF8.self), tag: tag)
         }
     }

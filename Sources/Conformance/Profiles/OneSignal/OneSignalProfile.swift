@@ -6,6 +6,8 @@ import Reports
 /// run the kit's helpers (push to a user, broadcast, VoIP push) through operations the target maps, plays
 /// OneSignal with the mock (its audience set per scenario) and judges every request that reached it.
 public struct OneSignalProfile: Profile {
+    public typealias RunState = OneSignalRunState
+
     /// The profile's name (`--profile onesignal`, suite.yaml's `profile:`).
     static let profileName = "onesignal"
 
@@ -23,7 +25,7 @@ public struct OneSignalProfile: Profile {
     /// The profile's devices are OneSignal's, not ringcheck's: no APNs or FCM capture is its push.
     public func pushView(_ capture: Capture) -> PushView? { nil }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.oneSignalInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.oneSignalInvariantFailures()
     }
 }

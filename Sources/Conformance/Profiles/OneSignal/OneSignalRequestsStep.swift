@@ -1,13 +1,18 @@
 import Foundation
+import JSON
 import PushMocks
 import Reports
 
-/// `expectOneSignal: {count, within, requirement}` — at least `count` OneSignal requests of this run arrive by the
-/// deadline; `expectNoOneSignal: {for, requirement}` — none arrives (from the run's start) during the duration.
+/// `expectOneSignal: {count, within, app, requirement}` — at least `count` OneSignal requests of this run arrive by
+/// the deadline (with `app`, only requests whose `app_id` is that app's count, so a scenario that makes a standard and
+/// a VoIP send charges a missing one to its own rule); `expectNoOneSignal: {for, requirement}` — none arrives (from
+/// the run's start) during the duration.
 struct OneSignalRequestsStep: DecodableStep, Equatable {
     /// nil: expect none.
     var count: Int?
     var durationMs: Int
+    /// Only requests to this app count (nil: any).
+    var app: OneSignalApp.Role? = nil
     var requirement: String?
 
     var keyword: String { Self.keywords[count == nil ? 1 : 0] }
@@ -18,14 +23,25 @@ struct OneSignalRequestsStep: DecodableStep, Equatable {
         decoder.decodeOneSignalRequests(expectNone: keyword == keywords[1], node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        let deadline = run.nowMs + Int64(durationMs)
-        var seen = run.oneSignalCaptures()
-        while run.nowMs < deadline {
+    func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        let deadline = context.nowMs + Int64(durationMs)
+        let appId = try app.map { role in
+            guard let mock = context.mocks.providers.oneSignal else {
+                throw HarnessStop(message: "\(step.path): the OneSignal mock is not running")
+            }
+            return mock.app(role).appID
+        }
+        func captures() -> [Capture] {
+            let all = context.oneSignalCaptures()
+            guard let appId else { return all }
+            return all.filter { (try? JSONValue.parse($0.body))?["app_id"]?.stringValue == appId }
+        }
+        var seen = captures()
+        while context.nowMs < deadline {
             if let count, seen.count >= count { return }
             if count == nil && !seen.isEmpty { break }
             try await Task.sleep(nanoseconds: 50_000_000)
-            seen = run.oneSignalCaptures()
+            seen = captures()
         }
         let evidence = seen.prefix(5).map { c in
             EvidenceItem(
@@ -34,14 +50,25 @@ struct OneSignalRequestsStep: DecodableStep, Equatable {
         }
         if let count {
             guard seen.count < count else { return }
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(step.path) expectOneSignal",
-                expected: "\(count) OneSignal request(s) within \(durationMs) ms", actual: "\(seen.count)",
-                evidence: Array(evidence))
+                expected:
+                    "\(count) OneSignal request(s)\(app.map { " to the \($0.rawValue) app" } ?? "") within \(durationMs) ms",
+                actual: "\(seen.count)", evidence: Array(evidence.isEmpty ? otherRequests(context) : evidence))
         } else if !seen.isEmpty {
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(step.path) expectNoOneSignal", expected: "no OneSignal request",
                 actual: "\(seen.count) request(s) reached OneSignal", evidence: Array(evidence))
+        }
+    }
+
+    /// With an `app` filter and nothing to that app: the run's other OneSignal requests, so the reader sees a send
+    /// that went to the wrong app.
+    private func otherRequests(_ context: isolated any RunContext) -> [EvidenceItem] {
+        context.oneSignalCaptures().prefix(5).map { c in
+            EvidenceItem(
+                kind: .push, title: "onesignal request #\(c.sequence) (to another app)",
+                text: c.json(revealSecrets: false).serialized(pretty: true))
         }
     }
 }

@@ -44,8 +44,8 @@ struct OneSignalSendStep: DecodableStep, Equatable {
         return (path, body.bytes())
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        let target = run.engine.target
+    func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        let target = context.target
         let base: String
         if unconfigured {
             guard let url = target.unconfiguredBaseURL else {
@@ -57,22 +57,22 @@ struct OneSignalSendStep: DecodableStep, Equatable {
             base = target.baseURL
         }
         let mapping = target.profileOperations[kind.rawValue] ?? ProfileOperationMapping(path: kind.defaultPath)
-        let externalId = user.map { run.oneSignalExternalId($0) }
-        let tag = run.runTag
-        var sentData = try data.map { try run.resolver.resolve($0) } ?? .object([])
+        let externalId = user.map { context.oneSignalExternalId($0) }
+        let tag = context.runTag
+        var sentData = try data.map { try context.resolver.resolve($0) } ?? .object([])
         guard case .object(var members) = sentData else {
             throw HarnessStop(message: "\(step.path).data: not an object")
         }
         members.append((Self.runMarker, .string(tag)))
         sentData = .object(members)
-        let resolvedOptions = try options.map { try run.resolver.resolve($0) }
+        let resolvedOptions = try options.map { try context.resolver.resolve($0) }
         var request: [(key: String, value: JSONValue)] = []
         var title: String?
         var text: String?
         if let externalId { request.append(("userId", .string(externalId))) }
         if kind != .voipPush {
-            title = try self.title.map { try run.resolver.resolve($0) }?.stringValue ?? "ringcheck \(tag)"
-            text = try self.body.map { try run.resolver.resolve($0) }?.stringValue ?? "A test push of run \(tag)"
+            title = try self.title.map { try context.resolver.resolve($0) }?.stringValue ?? "ringcheck \(tag)"
+            text = try self.body.map { try context.resolver.resolve($0) }?.stringValue ?? "A test push of run \(tag)"
             // A broadcast names no user: its title carries the run's tag too, so it stays this run's even when the
             // server drops its data (two scenarios' broadcasts can be sent at the same moment).
             if kind == .pushBroadcast, let t = title, !t.contains(tag) { title = t + " [\(tag)]" }
@@ -96,21 +96,21 @@ struct OneSignalSendStep: DecodableStep, Equatable {
         // Requests are told apart by time (the latest operation sent before a request arrived), on the millisecond
         // clock of the captures: begin after the clock has passed the previous operation's answer, so a request
         // of that one can never look as if it came after this one began.
-        if let previous = run.oneSignal.operations.last?.answeredAtMs {
-            while run.nowMs <= previous { try await Task.sleep(nanoseconds: 200_000) }
+        if let previous = context.oneSignal.operations.last?.answeredAtMs {
+            while context.nowMs <= previous { try await Task.sleep(nanoseconds: 200_000) }
         }
-        let exchange = await run.exchange(
+        let exchange = await context.exchange(
             OutgoingRequest(
                 method, path, baseURL: base, headers: headers, body: bodyBytes, actor: "onesignal-kit",
                 summary: "\(method) \(path)\(where_)"))
-        let status = try run.answered(exchange.status, error: exchange.error, what: "\(step.path) \(keyword)")
+        let status = try context.answered(exchange.status, error: exchange.error, what: "\(step.path) \(keyword)")
         let read = OneSignalAnswer.read(status: status, body: exchange.body, path: mapping.delivered)
-        run.oneSignal.operations.append(
+        context.oneSignal.operations.append(
             OneSignalOperation(
                 kind: kind, externalId: externalId, title: title, body: text, data: sentData, options: resolvedOptions,
                 unconfigured: unconfigured, sentAtMs: exchange.sentAtMs, answeredAtMs: exchange.answeredAtMs,
                 delivered: try? read.get()))
-        if let save { run.resolver.saved[save] = exchange.json ?? .null }
+        if let save { context.resolver.saved[save] = exchange.json ?? .null }
         let what = "\(step.path) \(keyword)\(where_)"
         let delivered: Bool
         switch read {
@@ -118,7 +118,7 @@ struct OneSignalSendStep: DecodableStep, Equatable {
         case .failure(let problem): throw HarnessStop(message: "\(what): \(method) \(path) \(problem.message)")
         }
         if let expectDelivered, delivered != expectDelivered {
-            try run.fail(
+            try context.fail(
                 requirement, check: "\(what): delivered", expected: "\(expectDelivered)", actual: "\(delivered)",
                 evidence: [exchange.evidence(headers: false, limit: 2000)])
         }

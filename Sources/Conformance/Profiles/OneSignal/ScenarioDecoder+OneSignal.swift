@@ -50,16 +50,18 @@ extension ScenarioDecoder {
         return OneSignalAudienceStep(user: user, app: app, devices: devices)
     }
 
-    /// `expectOneSignal: {count, within, requirement}` or `expectNoOneSignal: {for, requirement}`.
+    /// `expectOneSignal: {count, within, app, requirement}` or `expectNoOneSignal: {for, requirement}`.
     mutating func decodeOneSignalRequests(expectNone: Bool, _ node: YAMLNode, _ p: String) -> OneSignalRequestsStep? {
-        let known = expectNone ? ["for", "requirement"] : ["count", "within", "requirement"]
+        let known = expectNone ? ["for", "requirement"] : ["count", "within", "app", "requirement"]
         guard let f = d.mapping(node, p, known: known, required: expectNone ? ["for"] : []) else { return nil }
         let errorsBefore = d.errors.count
         let count = expectNone ? nil : (f["count"].flatMap { d.int($0.value, p + ".count", min: 1) } ?? 1)
         let key = expectNone ? "for" : "within"
         let duration = f[key].flatMap { d.duration($0.value, p + "." + key) }?.milliseconds ?? 5000
+        let app = f["app"].flatMap { d.choice($0.value, p + ".app", OneSignalApp.Role.allCases.map(\.rawValue)) }
+            .flatMap(OneSignalApp.Role.init(rawValue:))
         let requirement = f["requirement"].flatMap { self.requirement($0.value, p + ".requirement") }
         guard d.errors.count == errorsBefore else { return nil }
-        return OneSignalRequestsStep(count: count, durationMs: duration, requirement: requirement)
+        return OneSignalRequestsStep(count: count, durationMs: duration, app: app, requirement: requirement)
     }
 }

@@ -25,7 +25,7 @@ struct GetNotificationStep: DecodableStep, Equatable {
 
     typealias R = PushServiceRequirement
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         guard let sent = run.pushService.notifications.last(where: { $0.save == notification }) else {
             throw HarnessStop(message: "\(step.path): no notify saved as '\(notification)'")
         }
@@ -77,7 +77,7 @@ struct GetNotificationStep: DecodableStep, Equatable {
                 actual: "\(completed)", evidence: [answer.evidence])
         }
         let devices = sent.devices.compactMap { run.pushService.devices[$0] }
-        let captures = run.engine.mocks.log.captures { PushServicePush($0) != nil }
+        let captures = run.mocks.log.captures { PushServicePush($0) != nil }
         let want = PushServiceCounts.expected(
             for: sent, devices: devices, captures: captures, readAtMs: readAtMs)
         let got = (

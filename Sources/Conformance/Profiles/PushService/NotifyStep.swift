@@ -22,7 +22,7 @@ struct NotifyStep: DecodableStep, Equatable {
         decoder.decodeNotify(node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let app = try run.serviceApp(step.path)
         let marker = "\(run.runTag)-n\(run.pushService.notifications.count + 1)"
         var json: JSONValue?

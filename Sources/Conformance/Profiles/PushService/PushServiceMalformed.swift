@@ -53,7 +53,7 @@ struct MalformedNotificationsStep: DecodableStep, Equatable {
         decoder.decodeMalformedNotifications(node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let app = try run.serviceApp(step.path)
         for c in PushServiceMalformed.cases {
             let body = try c.body.map {

@@ -73,7 +73,7 @@ struct MalformedRegistrationsStep: DecodableStep, Equatable {
         decoder.decodeMalformedRegistrations(node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let externalId = run.pushServiceExternalId(user) + "-bad"
         for c in PushServiceMalformedDevices.cases(externalId: externalId) {
             let answer = try await run.pushServiceRequest(

@@ -72,17 +72,19 @@ struct PushServiceDevice: Sendable, Equatable {
     var tokens: [String] { [token, voipToken].compactMap { $0 } }
 }
 
-/// What the push-service profile keeps of one scenario run (`ScenarioRun.profileState["push-service"]`).
-struct PushServiceRunState: Sendable {
+/// What the push-service profile keeps of one scenario run (`PushServiceProfile.RunState`).
+public struct PushServiceRunState: ProfileRunState {
+    public init() {}
+
     var devices: [String: PushServiceDevice] = [:]
     var notifications: [PushServiceNotification] = []
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The push-service profile's state of this run.
     var pushService: PushServiceRunState {
-        get { profileState[PushServiceProfile.profileName] as? PushServiceRunState ?? PushServiceRunState() }
-        set { profileState[PushServiceProfile.profileName] = newValue }
+        get { profileStates[PushServiceProfile.self] }
+        _modify { yield &profileStates[PushServiceProfile.self] }
     }
 
     /// The external ID a scenario user registers its devices under: fresh for every run, so runs never share one.

@@ -7,6 +7,8 @@ import Reports
 /// alert token and a PushKit VoIP token, an Android device with an FCM token); the service must deliver calls as
 /// VoIP pushes and high-priority FCM data messages, notifications as alerts, and count what the providers did.
 public struct PushServiceProfile: Profile {
+    public typealias RunState = PushServiceRunState
+
     /// The profile's name (`--profile push-service`, suite.yaml's `profile:`).
     static let profileName = "push-service"
 
@@ -29,7 +31,7 @@ public struct PushServiceProfile: Profile {
     /// APNs and FCM captures, read by the seed's payload keys (`pushService.type`, `pushService.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { PushServicePush(capture)?.view }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.pushServiceInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.pushServiceInvariantFailures()
     }
 }

@@ -16,8 +16,8 @@ struct RegisterDeviceStep: DecodableStep, Equatable {
         decoder.decodeRegisterDevice(node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        guard var identity = run.devices[device], let alertToken = identity.tokens.first else {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
+        guard let identity = try? run.device(device), let alertToken = identity.tokens.first else {
             throw HarnessStop(message: "\(step.path): unknown device '\(device)'")
         }
         let ios = identity.kind == .apnsVoip
@@ -26,9 +26,7 @@ struct RegisterDeviceStep: DecodableStep, Equatable {
             var voipToken: String?
             if ios && voip {
                 let token = RandomText.hex(bytes: 32)
-                identity.tokens.append(token)
-                run.devices[device] = identity
-                run.registerWithMocks(token: token, device: identity)
+                try run.addToken(token, toDevice: device)
                 voipToken = token
             }
             known = PushServiceDevice(
@@ -68,7 +66,7 @@ struct RemoveDeviceStep: DecodableStep, Equatable {
         decoder.decodeRemoveDevice(node, path)
     }
 
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
+    func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         guard var d = run.pushService.devices[device], let id = d.serviceId else {
             throw HarnessStop(
                 message: "\(step.path): \(device) has no device ID: registerDevice it first; its answer must carry an "

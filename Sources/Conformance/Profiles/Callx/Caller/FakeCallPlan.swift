@@ -69,7 +69,7 @@ public struct VirtualCallee: Sendable, Equatable {
     ) {
         self.name = name
         self.kind = kind
-        self.environment = kind == .apnsVoip ? (environment ?? .production) : nil
+        self.environment = kind.hasEnvironments ? (environment ?? .production) : nil
         self.installationId = installationId
         self.token = token
     }

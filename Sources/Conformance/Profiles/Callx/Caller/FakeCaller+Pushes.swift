@@ -30,14 +30,8 @@ extension FakeCaller {
         c.mock != .oauth && PushMatchDocument.callx(c)?["callId"]?.stringValue == callId
     }
 
-    /// Whether `c` was sent to the virtual device `d`.
-    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool {
-        switch d.kind {
-        case .apnsVoip: return c.mock == .apns && c.deviceToken?.lowercased() == d.token.lowercased()
-        case .fcm: return c.mock == .fcm && c.fcmTarget?.value == d.token
-        default: return false
-        }
-    }
+    /// Whether `c` was sent to the virtual device `d` (as its channel's provider reads a capture).
+    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool { d.kind.capture(c, reachesAnyOf: [d.token]) }
 
     func sighting(_ c: Capture) -> PushSighting {
         let callx = PushMatchDocument.callx(c)

@@ -67,7 +67,7 @@ public struct InvariantDevice: Sendable, Equatable {
     {
         self.name = name
         self.kind = kind
-        self.environment = kind == .apnsVoip ? (environment ?? .production) : environment
+        self.environment = kind.hasEnvironments ? (environment ?? .production) : environment
         self.tokens = tokens
     }
 

@@ -1,0 +1,32 @@
+import JSON
+import PushMocks
+import Reports
+
+extension RunContext {
+    /// The OneSignal invariants over every OneSignal request of this run.
+    func oneSignalInvariantFailures() -> [CheckFailure] {
+        guard let mock = mocks.providers.oneSignal else { return [] }
+        let captures = oneSignalCaptures()
+        let requests = captures.map { c in
+            OneSignalRequest(
+                sequence: c.sequence, arrivalMs: c.arrivalMs, authorization: c.headers["authorization"],
+                body: c.json ?? .null, status: c.response.status,
+                recipients: (try? JSONValue.parse(c.response.body))?["recipients"]?.intValue ?? 0)
+        }
+        for c in captures {
+            record(.note, "onesignal", "request #\(c.sequence) → \(c.response.status)")
+        }
+        let violations = OneSignalInvariants.check(
+            requests, operations: oneSignal.operations, standard: mock.standardApp, voip: mock.voipApp)
+        let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
+        return failures(for: violations, on: "every OneSignal request") { v in
+            v.sequence.flatMap { bySequence[$0] }.map { c in
+                [
+                    EvidenceItem(
+                        kind: .push, title: "onesignal request #\(c.sequence)",
+                        text: c.json(revealSecrets: false).serialized(pretty: true))
+                ]
+            } ?? []
+        }
+    }
+}

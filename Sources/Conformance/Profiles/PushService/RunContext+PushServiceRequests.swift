@@ -1,0 +1,91 @@
+import HTTP
+import JSON
+import Reports
+
+/// How a request to the push service authenticates: the app's REST API key in one of the schemes the seed accepts,
+/// a wrong key, or none.
+enum PushServiceAuth: String, Sendable, CaseIterable {
+    case key, basic, bearer, none
+    /// `Key <a key the service never issued>`.
+    case wrongKey = "wrong-key"
+
+    func header(_ app: ServiceApp) -> String? {
+        switch self {
+        case .key: return "Key \(app.apiKey)"
+        case .basic: return "Basic \(app.apiKey)"
+        case .bearer: return "Bearer \(app.apiKey)"
+        case .none: return nil
+        case .wrongKey: return "Key psk_" + RandomText.alphanumeric(32)
+        }
+    }
+}
+
+/// One answer of the push service (the body read back with the seed's member names).
+struct PushServiceAnswer: Sendable {
+    /// The exchange as the engine made it.
+    var exchange: ExchangeAnswer
+    var status: Int
+    /// The body, its members renamed back to the seed's names.
+    var json: JSONValue?
+    var body: [UInt8] { exchange.body }
+    var evidence: EvidenceItem { exchange.evidence() }
+}
+
+extension RunContext {
+    func serviceApp(_ path: String) throws -> ServiceApp {
+        guard let app = target.serviceApp else {
+            throw HarnessStop(
+                message: "\(path): the target has no serviceApp (a target file's serviceApp: {appId, apiKey})")
+        }
+        return app
+    }
+
+    /// Sends one request to the route called `route`; `body` is JSON (renamed as the target's `fieldNames` say) or
+    /// raw bytes. Throws `HarnessStop` when the service does not answer.
+    func pushServiceRequest(
+        _ method: String, route: String, values: [String: String] = [:], json: JSONValue? = nil,
+        raw: [UInt8]? = nil, auth: PushServiceAuth, step path: String
+    ) async throws -> PushServiceAnswer {
+        let app = try serviceApp(path)
+        var filled = values
+        filled["appId"] = filled["appId"] ?? app.appId
+        let routePath = app.route(route, seedRoute: PushServiceRoutes.seed[route] ?? "/", filled)
+        var headers = HTTPHeaders()
+        var body: [UInt8] = []
+        if let json {
+            body = Array(Self.renamed(json, app.fieldNames).serialized().utf8)
+            headers.add("content-type", "application/json")
+        } else if let raw {
+            body = raw
+            headers.add("content-type", "application/json")
+        }
+        if let value = auth.header(app) { headers.add("authorization", value) }
+        let exchange = await self.exchange(
+            OutgoingRequest(
+                method, routePath, headers: headers, body: body, actor: "app-server", answerer: "push-service",
+                summary: "\(method) \(routePath) (auth \(auth.rawValue))"))
+        let status = try answered(exchange.status, error: exchange.error, what: "\(path) \(method) \(routePath)")
+        let inverse = Dictionary(app.fieldNames.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+        return PushServiceAnswer(
+            exchange: exchange, status: status, json: exchange.json.map { Self.renamed($0, inverse) })
+    }
+
+    /// `value` with every object key renamed as `names` says (keys not named stay).
+    static func renamed(_ value: JSONValue, _ names: [String: String]) -> JSONValue {
+        guard !names.isEmpty else { return value }
+        switch value {
+        case .object(let members):
+            return .object(members.map { (key: names[$0.key] ?? $0.key, value: renamed($0.value, names)) })
+        case .array(let items):
+            return .array(items.map { renamed($0, names) })
+        default:
+            return value
+        }
+    }
+
+    /// Judges an answer against a step's expectation (2xx when it has none, else a harness error); body matchers
+    /// read the answer with the seed's member names (null when it is not JSON).
+    func judgeStatus(_ answer: PushServiceAnswer, _ expect: ResponseExpectation?, what: String) throws {
+        try judge(answer.exchange, expect, what: what, json: answer.json ?? .null)
+    }
+}

@@ -1,0 +1,120 @@
+import HTTP
+import PushMocks
+import Reports
+
+/// The part of a scenario run that a profile's steps, invariants and hooks use: the target, the mocks
+/// and their captures, the scenario's users and devices, saved values, the clock, sending a request,
+/// the timeline, and charging a requirement — and the profile's own state, typed
+/// (`profileStates[MyProfile.self]`). The engine's run (`ScenarioRun`) is the only conformer; a step is
+/// handed it as `isolated any RunContext`, so everything here is reached without `await`
+/// (swift-nio's `ChannelHandlerContext`, Hummingbird's `RequestContext`).
+///
+/// ```swift
+/// struct PingStep: ProfileStep, Equatable {
+///     var user: String
+///     var keyword: String { "ping" }
+///
+///     func perform(_ step: ScenarioStep, in context: isolated any RunContext) async throws {
+///         let account = try context.user(user)
+///         let request = PreparedRequest(
+///             actor: user, method: "GET", path: "/ping", credentials: account.authHeaders)
+///         let answer = await context.send(request)
+///         context.pager.pings += 1  // the profile's own state (`ProfileRunState`)
+///         if answer.status != 200 {
+///             try context.fail(
+///                 "PAGER-PING-1", check: "\(step.path) ping", expected: "200",
+///                 actual: answer.status.map(String.init) ?? "no answer", evidence: [context.evidence(answer)])
+///         }
+///     }
+/// }
+/// ```
+public protocol RunContext: Actor {
+    // MARK: The run's world
+
+    /// The backend under test, as the target file or the defaults describe it.
+    var target: Target { get }
+    /// The mock push providers: their captures, faults and tokens.
+    var mocks: MockStack { get }
+    /// The client every request of the run goes through.
+    var client: HTTPClient { get }
+    /// This run's tag (`r3-ab12cd`): what makes the names it invents its own.
+    var runTag: String { get }
+    /// The wall clock, in milliseconds since 1970.
+    var nowMs: Int64 { get }
+
+    // MARK: Users, devices, values and state
+
+    /// Scenario user `name`'s account; throws `HarnessStop` when the scenario has none.
+    func user(_ name: String) throws -> TargetUser
+    /// Scenario device `name`; throws `HarnessStop` when the scenario has none.
+    func device(_ name: String) throws -> DeviceIdentity
+    /// The account, installation and report label an actor (`as: a`, `device: b-phone`) acts with.
+    func identity(_ actor: StepActor) throws -> (
+        label: String, user: TargetUser, installationId: String, isDevice: Bool
+    )
+    /// The values the scenario saved (`save:`), and the resolving of `$name.path` references.
+    var resolver: ValueResolver { get set }
+    /// Every profile's state of this run, typed by its profile (`ProfileRunState`).
+    var profileStates: ProfileRunStates { get set }
+
+    // MARK: Talking to the backend
+
+    /// Sends `request` (through the target's mapping), puts it and its answer on the timeline, and
+    /// returns the answer.
+    func send(_ request: PreparedRequest) async -> Exchange
+    /// Judges an answer by a request step's options (`expect:`, `save:`), charging its requirements.
+    func judge(_ exchange: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws
+    /// The exchange as evidence, credentials redacted.
+    func evidence(_ exchange: Exchange) -> EvidenceItem
+
+    // MARK: Pushes
+
+    /// Every push captured for `device` so far.
+    func captures(for device: DeviceIdentity) -> [Capture]
+    /// The scenario device a captured push went to, if any.
+    func device(for capture: Capture) -> DeviceIdentity?
+    /// The pushes the invariants judge: the devices' captures, without those of calls the scenario does not own.
+    func judgedCaptures() -> [Capture]
+    /// Makes call `id` the scenario's own: the pushes that name it are judged.
+    func claimCall(_ id: String)
+    /// Puts every judged push not yet there on the timeline, at its arrival (the engine does so after the
+    /// steps; a profile whose invariants claim calls first does so after claiming).
+    func recordJudgedPushes()
+    /// Gives scenario device `name` one more token (the mocks accept it; a push to it is the device's).
+    func addToken(_ token: String, toDevice name: String) throws
+
+    // MARK: The timeline and the verdict
+
+    /// Puts an item on the run's timeline.
+    func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String, _ detail: String?)
+    /// Puts a note of ringcheck's on the timeline.
+    func note(_ text: String)
+    /// Charges a failed check to `requirement`; a check that names none stops the scenario (`HarnessStop`).
+    func fail(
+        _ requirement: String?, check: String, expected: String, actual: String, evidence: [EvidenceItem]
+    ) throws
+    /// The level (MUST, SHOULD, …) the catalogue gives `requirement`.
+    func level(_ requirement: String?) -> RequirementLevel
+}
+
+extension RunContext {
+    /// Puts an item without detail on the run's timeline.
+    public func record(_ kind: TimelineItem.Kind, _ actor: String, _ summary: String) {
+        record(kind, actor, summary, nil)
+    }
+
+    /// Charges a failed check without evidence to `requirement`.
+    public func fail(_ requirement: String?, check: String, expected: String, actual: String) throws {
+        try fail(requirement, check: check, expected: expected, actual: actual, evidence: [])
+    }
+
+    /// Sends a request step's request and judges the answer by its options.
+    @discardableResult
+    public func sendAndJudge(_ request: PreparedRequest, _ options: RequestOptions, step: ScenarioStep) async throws
+        -> Exchange
+    {
+        let exchange = await send(request)
+        try judge(exchange, options, step: step, inRace: false)
+        return exchange
+    }
+}

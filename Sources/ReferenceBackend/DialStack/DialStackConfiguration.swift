@@ -1,0 +1,33 @@
+/// How the wake-up reference backend behaves: where it takes webhooks, the shared signing secret,
+/// the time rules of the DialStack seed, and any defect switches.
+public struct DialStackConfiguration: Sendable {
+    /// The secret DialStack signs webhooks with (`DIALSTACK_WEBHOOK_SECRET`). Never logged.
+    public var webhookSecret: String
+    /// Where signed webhooks arrive.
+    public var webhookPath: String
+    /// How far the signature's `t=` may be from the clock, either way (the seed's 300 s).
+    public var signatureToleranceSeconds: Int64
+    /// The seed's time budget from the call's arrival to its answer: the VoIP push's `apns-expiration`
+    /// (now + this), the FCM ttl, and how long a failed push is retried.
+    public var wakeWindowSeconds: Int64
+    /// How long the `slow-push` defect waits before sending.
+    public var slowPushDelayMs: Int64
+    /// How long an event ID is remembered, so a redelivery does not ring again.
+    public var eventRetentionSeconds: Int64
+    /// The defects switched on; empty for a conforming backend.
+    public var defects: Set<DialStackDefect>
+
+    public init(
+        webhookSecret: String, webhookPath: String = "/webhooks/dialstack", signatureToleranceSeconds: Int64 = 300,
+        wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, eventRetentionSeconds: Int64 = 86_400,
+        defects: Set<DialStackDefect> = []
+    ) {
+        self.webhookSecret = webhookSecret
+        self.webhookPath = webhookPath
+        self.signatureToleranceSeconds = signatureToleranceSeconds
+        self.wakeWindowSeconds = wakeWindowSeconds
+        self.slowPushDelayMs = slowPushDelayMs
+        self.eventRetentionSeconds = eventRetentionSeconds
+        self.defects = defects
+    }
+}

@@ -1,0 +1,90 @@
+import Conformance
+import ReferenceBackend
+
+/// The Callx reference backend: `serve-reference` (the default profile) and `run`'s embedded reference,
+/// which can log, run as a child process and start a second instance (`EmbeddedReference.start`).
+struct CallxReferenceKit: ReferenceKit {
+    typealias Defect = CallxDefect
+
+    var profile: any Profile { CallxProfile() }
+    let title = "the reference backend"
+    /// The command's own discussion is Callx's; its defect list follows it.
+    let helpIntro = ""
+    let defectHeading = "DEFECTS (each breaks exactly one rule; off unless named with --defect):"
+    let inapplicableOptions: [String] = []
+    let startsLogged = true
+
+    func serving(_ arguments: ParsedArguments, defects: Set<CallxDefect>) throws -> any ServedReference {
+        let command = ServeReferenceCommand.configuration.name
+        if arguments.value("webhook-secret") != nil {
+            throw UsageError(message: "--webhook-secret is for --profile dialstack", command: command)
+        }
+        var options = ReferenceBackendServer.Options()
+        options.host = arguments.value("host") ?? "127.0.0.1"
+        options.port = try arguments.int("port") ?? 8080
+        if let db = arguments.value("db") { options.database = .file(db) }
+        let ringSeconds = try arguments.int("ring-seconds") ?? 30
+        let retention = try arguments.int("event-retention") ?? 1_000
+        let shapeName = arguments.value("api-shape") ?? APIShape.reference.rawValue
+        guard let apiShape = APIShape(rawValue: shapeName) else {
+            let shapes = APIShape.allCases.map(\.rawValue).joined(separator: " or ")
+            throw UsageError(message: "unknown --api-shape '\(shapeName)'; use \(shapes)", command: command)
+        }
+        options.configuration = ReferenceBackendConfiguration(
+            ringSeconds: ringSeconds, eventRetention: retention, defects: defects, apiShape: apiShape)
+        if let users = try arguments.usersFile() { options.users = users }
+        options.logFile = arguments.value("log")
+        return ServedCallx(options: options, usersFile: arguments.value("users"))
+    }
+
+    func startEmbedded(_ start: EmbeddedStart, defects: Set<CallxDefect>, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    {
+        try await EmbeddedReference.start(
+            defects: defects, runs: start.runs, userNames: start.userNames, log: start.log,
+            asChildProcess: start.asChildProcess, restartInstance: start.restartInstance, cleanup: cleanup)
+    }
+}
+
+/// `serve-reference` (callx): the reference backend with the push settings from `RINGCHECK_*`.
+struct ServedCallx: ServedReference {
+    var options: ReferenceBackendServer.Options
+    /// The `--users` file the users came from; its bearer tokens are the user's secrets and never printed.
+    var usersFile: String?
+
+    var host: String { options.host }
+    var port: Int { options.port }
+
+    func start() async throws -> RunningReference {
+        let providers = try ServeReferenceCommand.providerSettings()
+        let server = try ReferenceBackendServer(options: options, providers: providers)
+        try server.start()
+        return RunningReference(banner: summary(server, providers), stop: { await server.stop() })
+    }
+
+    /// The users and how they sign in: the built-in test users' documented tokens, but for a `--users`
+    /// file only where the tokens are (they are the user's secrets, and the banner reaches CI logs).
+    var usersLine: String {
+        let ids = options.users.users.map(\.userId)
+        guard let usersFile else {
+            return options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", ")
+        }
+        return ids.prefix(10).joined(separator: ", ") + (ids.count > 10 ? " and \(ids.count - 10) more" : "")
+            + " (Bearer tokens from \(usersFile))"
+    }
+
+    func summary(_ server: ReferenceBackendServer, _ providers: PushProviderSettings) -> String {
+        let out = """
+            ringcheck serve-reference: listening on \(server.baseURL)
+              users        \(usersLine)
+              api shape    \(options.configuration.apiShape.rawValue)\(options.configuration.apiShape == .alternate ? " (routes under /api, installation in X-Device-Id)" : " (routes under /v1)")
+              database     \(ServeReferenceCommand.databaseLine(options.database))
+              ring time    \(options.configuration.ringSeconds) s, event retention \(options.configuration.eventRetention)
+              APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsBundleID).voip
+              FCM          \(providers.fcmURL)
+              defects      \(ServeReferenceCommand.defectsLine(options.configuration.defects))
+            Press Ctrl-C to stop.
+            """
+        return out
+    }
+}

@@ -1,0 +1,115 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+import Signing
+
+/// The dialstack reference: a customer backend of DialStack's `call.mobile_push_wakeup` webhook.
+/// `serve-reference dialstack` takes its signing secret from `DIALSTACK_WEBHOOK_SECRET` (or
+/// `--webhook-secret`); the embedded one gets a random secret, given to both it and `Target.webhook`.
+struct DialStackReferenceKit: ReferenceKit {
+    typealias Defect = DialStackDefect
+
+    /// Where the webhook signing secret comes from when `--webhook-secret` is not given.
+    static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
+
+    var profile: any Profile { DialStackProfile() }
+    let title = "the wake-up reference backend"
+    let helpIntro = """
+        PROFILE dialstack (--profile dialstack): a customer backend of DialStack's wake-up webhook.
+        POST /webhooks/dialstack takes signed events (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of
+        "<t>.<raw body>" with the secret from \(secretVariable) or --webhook-secret); a
+        call.mobile_push_wakeup wakes every device its data.user_id registered, through
+        PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm} as for callx. --db, --ring-seconds,
+        --event-retention and --api-shape do not apply.
+        """
+    let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape"]
+
+    func serving(_ arguments: ParsedArguments, defects: Set<DialStackDefect>) throws -> any ServedReference {
+        try serving(arguments, defects: defects, environment: ProcessInfo.processInfo.environment)
+    }
+
+    func serving(_ arguments: ParsedArguments, defects: Set<DialStackDefect>, environment: [String: String]) throws
+        -> ServedDialStack
+    {
+        let secret: String
+        let secretSource: String
+        if let given = arguments.value("webhook-secret"), !given.isEmpty {
+            secret = given
+            secretSource = "--webhook-secret"
+        } else if let set = environment[Self.secretVariable], !set.isEmpty {
+            secret = set
+            secretSource = Self.secretVariable
+        } else {
+            throw ConfigurationError(
+                message:
+                    "--profile dialstack verifies DialStack's webhook signatures and needs the signing secret (the one "
+                    + "DialStack returned when the webhook endpoint was created): set \(Self.secretVariable), or pass "
+                    + "--webhook-secret SECRET")
+        }
+        var options = DialStackServer.Options(
+            configuration: DialStackConfiguration(webhookSecret: secret, defects: defects))
+        options.host = arguments.value("host") ?? "127.0.0.1"
+        options.port = try arguments.int("port") ?? 8080
+        if let users = try arguments.usersFile() { options.users = users }
+        options.logFile = arguments.value("log")
+        return ServedDialStack(options: options, secretSource: secretSource)
+    }
+
+    /// Mocks and backend with accounts for `start.runs` runs of `start.userNames` (`u<run>-<name>`, bearer
+    /// `token-u<run>-<name>`); tokens live in the backend's memory.
+    func startEmbedded(_ start: EmbeddedStart, defects: Set<DialStackDefect>, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    {
+        let users = EmbeddedReference.users(runs: start.runs, userNames: start.userNames, handlePrefix: "dialstack")
+        let mocks = try await MockStack.start()
+        await cleanup.add { await mocks.stop() }
+        let appId = mocks.providers.credentials.bundleID
+        let providers = mocks.settings.providerSettings(bundleID: appId)
+        let secret = "whsec_" + SecureRandom.alphanumeric(32, uppercaseOnly: false)
+        let configuration = DialStackConfiguration(webhookSecret: secret, defects: defects)
+        let backend = try DialStackServer(
+            options: .init(
+                configuration: configuration, users: UserDirectory(users),
+                retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000)),
+            providers: providers)
+        await cleanup.add { await backend.stop() }
+        try backend.start()
+        var target = Target(
+            name: EmbeddedReference.name("embedded wake-up reference backend", defects: defects),
+            baseURL: backend.baseURL, accounts: { EmbeddedReference.account($0, run: $1) },
+            capabilities: [.faults, .sandbox], appId: appId)
+        target.webhook = WebhookEndpoint(path: configuration.webhookPath, secret: secret)
+        return EmbeddedReference(mocks: mocks, target: target)
+    }
+}
+
+/// `serve-reference dialstack`: the wake-up backend with the push settings from `RINGCHECK_*`.
+struct ServedDialStack: ServedReference {
+    var options: DialStackServer.Options
+    /// Where the secret came from, for the summary (never the secret itself).
+    var secretSource: String
+
+    var host: String { options.host }
+    var port: Int { options.port }
+
+    func start() async throws -> RunningReference {
+        let providers = try ServeReferenceCommand.providerSettings()
+        let server = try DialStackServer(options: options, providers: providers)
+        try server.start()
+        return RunningReference(banner: summary(server, providers), stop: { await server.stop() })
+    }
+
+    func summary(_ server: DialStackServer, _ providers: PushProviderSettings) -> String {
+        """
+        ringcheck serve-reference: listening on \(server.baseURL)
+          profile      dialstack (wake-up webhook backend)
+          webhook      POST \(server.webhookURL), secret from \(secretSource)
+          users        \(options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", "))
+          APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsVoIPTopic)
+          FCM          \(providers.fcmURL)
+          defects      \(ServeReferenceCommand.defectsLine(options.configuration.defects))
+        Press Ctrl-C to stop.
+        """
+    }
+}

@@ -1,0 +1,134 @@
+import Conformance
+import Foundation
+import PushMocks
+import ReferenceBackend
+
+/// The push-service reference: the seed's REST API, a durable SQLite queue, pushes through APNs and FCM.
+/// `serve-reference push-service` takes its App ID and REST key from the environment or generates them;
+/// the embedded one has one app with a random App ID and `psk_` key, given to both it and `Target.serviceApp`.
+struct PushServiceReferenceKit: ReferenceKit {
+    typealias Defect = PushServiceDefect
+
+    /// Where the App ID and REST key come from when set; otherwise both are generated.
+    static let appIdVariable = "RINGCHECK_PUSH_SERVICE_APP_ID"
+    static let apiKeyVariable = "RINGCHECK_PUSH_SERVICE_API_KEY"
+
+    var profile: any Profile { PushServiceProfile() }
+    let title = "the reference push service"
+    let helpIntro = """
+        PROFILE push-service (--profile push-service): a OneSignal-style push service with one app.
+        POST /api/v1/apps/{appId}/devices {external_id, platform, token, voipToken?, sandbox?} (no key),
+        DELETE /api/v1/apps/{appId}/devices/{id}, POST /notifications (Authorization: Key|Basic|Bearer
+        <REST key>; normal notifications and calls) and GET /notifications/{id}?app_id= (delivery counts).
+        The App ID and key come from \(appIdVariable) and \(apiKeyVariable), or are generated (the
+        key into a mode-0600 file whose path is printed, removed on exit; never the key). --db keeps devices and the delivery queue across restarts. --api-shape alternate
+        serves the same service under /v2 (installations, messages) with other member names (appId,
+        audience, externalId, os, pushToken, pushKitToken, heading, message, …; the seed's routes 404).
+        --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
+        """
+    let inapplicableOptions = ["ring-seconds", "event-retention", "users", "webhook-secret"]
+
+    func serving(_ arguments: ParsedArguments, defects: Set<PushServiceDefect>) throws -> any ServedReference {
+        let command = ServeReferenceCommand.configuration.name
+        let environment = ProcessInfo.processInfo.environment
+        let shapeName = arguments.value("api-shape") ?? PushServiceAPIShape.reference.rawValue
+        guard let shape = PushServiceAPIShape(rawValue: shapeName) else {
+            let shapes = PushServiceAPIShape.allCases.map(\.rawValue).joined(separator: " or ")
+            throw UsageError(
+                message: "unknown --api-shape '\(shapeName)' for --profile push-service; use \(shapes)",
+                command: command)
+        }
+        let providers = try ServeReferenceCommand.providerSettings()
+        var configuration = PushServiceConfiguration.generated(bundleID: providers.apnsBundleID, defects: defects)
+        var keyVariable: String?
+        if let appId = environment[Self.appIdVariable], !appId.isEmpty { configuration.appId = appId }
+        if let key = environment[Self.apiKeyVariable], !key.isEmpty {
+            configuration.apiKey = key
+            keyVariable = Self.apiKeyVariable
+        }
+        configuration.apiShape = shape
+        var options = PushServiceServer.Options(configuration: configuration)
+        options.host = arguments.value("host") ?? "127.0.0.1"
+        options.port = try arguments.int("port") ?? 8080
+        if let db = arguments.value("db") { options.database = .file(db) }
+        options.logFile = arguments.value("log")
+        return ServedPushService(options: options, providers: providers, keyVariable: keyVariable)
+    }
+
+    /// Mocks and service; scenario user `name` of run `run` is the external ID `u<run>-<name>` (devices
+    /// register for it, notifications target it); the queue lives in the service's in-memory SQLite.
+    func startEmbedded(_ start: EmbeddedStart, defects: Set<PushServiceDefect>, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    {
+        let mocks = try await MockStack.start()
+        await cleanup.add { await mocks.stop() }
+        let bundleID = mocks.providers.credentials.bundleID
+        let providers = mocks.settings.providerSettings(bundleID: bundleID)
+        let configuration = PushServiceConfiguration.generated(bundleID: bundleID, defects: defects)
+        let service = try PushServiceServer(
+            options: .init(
+                configuration: configuration,
+                retryPolicy: PushRetryPolicy(maxAttempts: 4, initialBackoffMs: 300, maxBackoffMs: 2_000)),
+            providers: providers)
+        await cleanup.add { await service.stop() }
+        try service.start()
+        var target = Target(
+            name: EmbeddedReference.name("embedded reference push service", defects: defects),
+            baseURL: service.baseURL,
+            accounts: { name, run in TargetUser(userId: "u\(run)-\(name)", authHeaders: [:]) },
+            capabilities: [.faults, .sandbox], appId: bundleID)
+        target.serviceApp = ServiceApp(appId: configuration.appId, apiKey: configuration.apiKey)
+        return EmbeddedReference(mocks: mocks, target: target)
+    }
+}
+
+/// `serve-reference push-service`: the service, and a generated REST key handed over in a private file.
+struct ServedPushService: ServedReference {
+    var options: PushServiceServer.Options
+    var providers: PushProviderSettings
+    /// The variable the REST key came from, or nil when it was generated.
+    var keyVariable: String?
+
+    var host: String { options.host }
+    var port: Int { options.port }
+
+    func start() async throws -> RunningReference {
+        let server = try PushServiceServer(options: options, providers: providers)
+        try server.start()
+        // A generated key is handed over in a private file, not printed: the banner reaches CI logs.
+        var keyFile: GeneratedKeyFile?
+        if keyVariable == nil {
+            do { keyFile = try GeneratedKeyFile(key: options.configuration.apiKey) } catch {
+                await server.stop()
+                throw ConfigurationError(message: "cannot write the generated REST key: \(error)")
+            }
+        }
+        let written = keyFile
+        return RunningReference(
+            banner: summary(server, keyFile: keyFile?.path),
+            stop: {
+                await server.stop()
+                written?.remove()
+            })
+    }
+
+    /// What the operator needs to use the service: the URL, the App ID and where the key is (the
+    /// variable it came from, or the private file a generated one was written to), never the key.
+    func summary(_ server: PushServiceServer, keyFile: String?) -> String {
+        let key =
+            keyVariable.map { "from \($0)" } ?? keyFile.map { "generated, in \($0) (mode 0600, removed on exit)" }
+            ?? "generated"
+        return """
+            ringcheck serve-reference: listening on \(server.baseURL)
+              profile      push-service (OneSignal-style push service)
+              app id       \(options.configuration.appId)
+              rest key     \(key) (Authorization: Key …)
+              api shape    \(options.configuration.apiShape == .alternate ? "alternate (routes under /v2, other member names)" : "reference (the seed's routes)")
+              database     \(ServeReferenceCommand.databaseLine(options.database))
+              APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), bundle \(providers.apnsBundleID)
+              FCM          \(providers.fcmURL)
+              defects      \(ServeReferenceCommand.defectsLine(options.configuration.defects))
+            Press Ctrl-C to stop.
+            """
+    }
+}
