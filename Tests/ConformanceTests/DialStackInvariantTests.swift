@@ -73,14 +73,14 @@ import Testing
     func violations(
         _ capture: Capture, device: String = "b-phone", user: String = "b",
         deliveries: [DialStackDelivery] = [delivery()]
-    ) -> [DialStackViolation] {
+    ) -> [Violation] {
         DialStackInvariants.check(
             [DialStackJudgedPush(capture: capture, device: device, user: user)], deliveries: deliveries,
             voipTopic: f.mocks.credentials.voipTopic)
     }
 
-    func only(_ id: String, _ capture: Capture, sourceLocation: SourceLocation = #_sourceLocation)
-        -> DialStackViolation?
+    func only(_ id: RequirementID, _ capture: Capture, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Violation?
     {
         let found = violations(capture)
         #expect(found.map(\.requirement) == [id], "\(found)", sourceLocation: sourceLocation)

@@ -13,7 +13,7 @@ struct ProfileCatalogueChecks {
     /// The seed's file name in the shared seeds folder.
     var seedFile: String
     /// The IDs the profile's code charges.
-    var charged: [String]
+    var charged: [RequirementID]
     /// Whether the seed's headings are Markdown (`# Title`) rather than plain lines.
     var markdownHeadings = false
 
@@ -32,8 +32,8 @@ struct ProfileCatalogueChecks {
     /// every requirement is charged by its code.
     func chargedIdsAreInTheCatalogue(exactly: Bool = false) throws {
         let catalogue = try RequirementCatalogue.load(suiteDirectory: directory)
-        for id in charged { #expect(catalogue[id] != nil, "\(id)") }
-        if exactly { #expect(Set(catalogue.requirements.map(\.id)) == Set(charged)) }
+        for id in charged { #expect(catalogue[id.rawValue] != nil, "\(id)") }
+        if exactly { #expect(Set(catalogue.requirements.map(\.id)) == Set(charged.map(\.rawValue))) }
     }
 
     func sectionsAreHeadingsOfTheSeedAndStatementsOurWords() throws {

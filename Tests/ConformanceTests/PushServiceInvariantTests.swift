@@ -78,14 +78,14 @@ import Testing
     }
 
     func violations(_ c: Capture, _ device: PushServiceDevice = phone, _ n: PushServiceNotification = incoming)
-        -> [PushServiceViolation]
+        -> [Violation]
     {
         PushServiceInvariants.check(
             [PushServiceJudgedPush(capture: c, device: device)], notifications: [n],
             bundleId: f.mocks.credentials.bundleID, voipTopic: f.mocks.credentials.voipTopic)
     }
 
-    func only(_ id: String, _ found: [PushServiceViolation], sourceLocation: SourceLocation = #_sourceLocation) {
+    func only(_ id: RequirementID, _ found: [Violation], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(found.map(\.requirement) == [id], "\(found)", sourceLocation: sourceLocation)
     }
 

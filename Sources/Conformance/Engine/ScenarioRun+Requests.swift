@@ -260,43 +260,12 @@ extension ScenarioRun {
 
     public func judge(_ ex: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws {
         let what = "\(step.path) \(step.step.kind) by \(ex.actor)"
-        guard let status = ex.status else {
-            throw HarnessStop(message: "\(what): the backend did not answer (\(ex.error ?? "?"))")
-        }
-        if let save = options.save {
+        if ex.status != nil, let save = options.save {
             resolver.saved[save] = ex.json ?? .string(String(decoding: ex.responseBody, as: UTF8.self))
         }
-        guard let expect = options.expect else {
-            if !inRace && !(200..<300).contains(status) {
-                throw HarnessStop(message: "\(what): a set-up request answered \(status), expected 2xx")
-            }
-            return
-        }
-        if !expect.anyStatus {
-            let ok = expect.status.map { $0.contains(status) } ?? (200..<300).contains(status)
-            if !ok {
-                try fail(
-                    expect.requirement, check: "\(what): response status",
-                    expected: expect.status.map { $0.map(String.init).joined(separator: " or ") } ?? "2xx",
-                    actual: "\(status)", evidence: [evidence(ex)])
-            }
-        }
-        if !expect.body.isEmpty {
-            let matchers = try resolver.resolve(expect.body)
-            guard let json = ex.json else {
-                try fail(
-                    expect.requirement, check: "\(what): response body", expected: "a JSON body",
-                    actual: "not JSON", evidence: [evidence(ex)])
-                return
-            }
-            // Each field's mismatch is charged to that field's requirement (the expectation's by default).
-            for group in MatcherEvaluator.mismatchesByRequirement(matchers, in: json, fallback: expect.requirement) {
-                try fail(
-                    group.requirement, check: "\(what): response body",
-                    expected: "every matcher holds", actual: group.problems.joined(separator: "\n"),
-                    evidence: [evidence(ex)])
-            }
-        }
+        try judgeAnswer(
+            status: ex.status, json: ex.json, error: ex.error, expect: options.expect, what: what, inRace: inRace,
+            evidence: evidence(ex))
     }
 
     // MARK: Race

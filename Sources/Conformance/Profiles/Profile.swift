@@ -46,7 +46,10 @@ public protocol Profile: Sendable {
     var summary: String { get }
     /// The default suite folder: `suites/<name>`.
     var suiteDirectory: String { get }
-    /// Step keywords this profile adds to the engine's generic ones.
+    /// The step types this profile adds to the engine's generic steps, each with its keywords and its decoding
+    /// (`DecodableStep`): `stepKeywords`, `requestStepKeywords` and `decodeStep` follow from them.
+    var stepTypes: [any DecodableStep.Type] { get }
+    /// Step keywords this profile adds to the engine's generic ones (those of `stepTypes`).
     var stepKeywords: [String] { get }
     /// Those of `stepKeywords` whose steps send one request and may run in a `race` (each such step
     /// gives its request through `ProfileStep.request(in:)`).
@@ -128,6 +131,7 @@ public protocol Profile: Sendable {
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
+    public var stepTypes: [any DecodableStep.Type] { [] }
     public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
         guard let run = context as? ScenarioRun else { return [] }
         return await invariantFailures(in: run)

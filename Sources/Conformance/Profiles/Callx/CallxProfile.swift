@@ -11,20 +11,13 @@ public struct CallxProfile: Profile {
 
     public var name: String { "callx" }
     public var summary: String { "Callx backend reference: call API, APNs VoIP and FCM invitations, events feed" }
-    public var stepKeywords: [String] {
+    public var stepTypes: [any DecodableStep.Type] {
         [
-            "create", "answer", "end", "get", "mediaSession", "pollEvents", "expectEvent", "expectNoEvent",
-            "waitUntilExpiry", "overflowEvents",
+            CreateCallStep.self, AnswerCallStep.self, EndCallStep.self, CallRequestStep.self, PollEventsStep.self,
+            ExpectEventStep.self, ExpectNoEventStep.self, WaitUntilExpiryStep.self, OverflowEventsStep.self,
         ]
     }
-    public var requestStepKeywords: [String] { ["create", "answer", "end", "get", "mediaSession", "pollEvents"] }
     public var defaultPushType: String? { "call.invited" }
-
-    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
-        -> (any ProfileStep)?
-    {
-        decoder.decodeCallxStep(keyword, node, path)
-    }
 
     /// The `callx` object (APNs `callx`, or FCM `data.callx` parsed from its string) of an APNs or FCM capture.
     public func pushView(_ capture: Capture) -> PushView? {

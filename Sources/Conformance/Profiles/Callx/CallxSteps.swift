@@ -5,7 +5,7 @@ import JSON
 // MARK: - Call requests
 
 /// `create`: places a call to `callee`.
-public struct CreateCallStep: ProfileStep, Equatable {
+public struct CreateCallStep: DecodableStep, Equatable {
     public var actor: StepActor
     /// The callee's user name.
     public var callee: String
@@ -18,7 +18,14 @@ public struct CreateCallStep: ProfileStep, Equatable {
     public var body: JSONValue?
     public var options: RequestOptions
 
-    public var keyword: String { "create" }
+    public static let keywords = ["create"]
+    public static let isRequest = true
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeCreate(node, path)
+    }
 
     /// A video call needs a target that declares `videoCalls`.
     public func notApplicableReason(on target: Target) -> String? {
@@ -40,7 +47,7 @@ public struct CreateCallStep: ProfileStep, Equatable {
 }
 
 /// `answer`: answers a call from a device (or a user's installation).
-public struct AnswerCallStep: ProfileStep, Equatable {
+public struct AnswerCallStep: DecodableStep, Equatable {
     public var actor: StepActor
     public var call: JSONValue
     public var operationId: JSONValue?
@@ -50,7 +57,14 @@ public struct AnswerCallStep: ProfileStep, Equatable {
     public var body: JSONValue?
     public var options: RequestOptions
 
-    public var keyword: String { "answer" }
+    public static let keywords = ["answer"]
+    public static let isRequest = true
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeAnswer(node, path)
+    }
 
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
         (try run.answerRequest(self), options)
@@ -62,7 +76,7 @@ public struct AnswerCallStep: ProfileStep, Equatable {
 }
 
 /// `end`: ends (cancels, declines, hangs up) a call.
-public struct EndCallStep: ProfileStep, Equatable {
+public struct EndCallStep: DecodableStep, Equatable {
     public var actor: StepActor
     public var call: JSONValue
     public var operationId: JSONValue?
@@ -70,7 +84,14 @@ public struct EndCallStep: ProfileStep, Equatable {
     public var body: JSONValue?
     public var options: RequestOptions
 
-    public var keyword: String { "end" }
+    public static let keywords = ["end"]
+    public static let isRequest = true
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeEnd(node, path)
+    }
 
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
         (try run.endRequest(self), options)
@@ -82,12 +103,21 @@ public struct EndCallStep: ProfileStep, Equatable {
 }
 
 /// `get` and `mediaSession`: one call, no body.
-public struct CallRequestStep: ProfileStep, Equatable {
+public struct CallRequestStep: DecodableStep, Equatable {
     /// `get` or `mediaSession`.
     public var keyword: String
     public var actor: StepActor
     public var call: JSONValue
     public var options: RequestOptions
+
+    public static let keywords = ["get", "mediaSession"]
+    public static let isRequest = true
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeCallRead(keyword, node, path)
+    }
 
     public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
         (try run.callRequest(self), options)
@@ -101,14 +131,21 @@ public struct CallRequestStep: ProfileStep, Equatable {
 // MARK: - The events feed
 
 /// `pollEvents`: reads the actor's feed (drained by default) and judges it as one response.
-public struct PollEventsStep: ProfileStep, Equatable {
+public struct PollEventsStep: DecodableStep, Equatable {
     public var actor: StepActor
     public var cursor: JSONValue?
     /// Follow `next` cursors until the feed is drained (default true).
     public var drain: Bool
     public var options: RequestOptions
 
-    public var keyword: String { "pollEvents" }
+    public static let keywords = ["pollEvents"]
+    public static let isRequest = true
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodePollEvents(node, path)
+    }
     public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
@@ -117,7 +154,7 @@ public struct PollEventsStep: ProfileStep, Equatable {
 }
 
 /// Waits for a matching event not consumed by an earlier `expectEvent` to reach the actor, then consumes it.
-public struct ExpectEventStep: ProfileStep, Equatable {
+public struct ExpectEventStep: DecodableStep, Equatable {
     public var actor: StepActor
     public var type: String
     public var call: JSONValue?
@@ -126,7 +163,13 @@ public struct ExpectEventStep: ProfileStep, Equatable {
     public var save: String?
     public var requirement: String?
 
-    public var keyword: String { "expectEvent" }
+    public static let keywords = ["expectEvent"]
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeEventExpectation(false, node, path) as? Self
+    }
     public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
@@ -135,7 +178,7 @@ public struct ExpectEventStep: ProfileStep, Equatable {
 }
 
 /// Fails when a matching event that no earlier `expectEvent` consumed is seen, already or during `duration`.
-public struct ExpectNoEventStep: ProfileStep, Equatable {
+public struct ExpectNoEventStep: DecodableStep, Equatable {
     public var actor: StepActor
     public var type: String?
     public var call: JSONValue?
@@ -143,7 +186,13 @@ public struct ExpectNoEventStep: ProfileStep, Equatable {
     public var match: [PathMatcher]
     public var requirement: String?
 
-    public var keyword: String { "expectNoEvent" }
+    public static let keywords = ["expectNoEvent"]
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeEventExpectation(true, node, path) as? Self
+    }
     public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
@@ -154,13 +203,19 @@ public struct ExpectNoEventStep: ProfileStep, Equatable {
 /// Creates and cancels one call more than the target's declared event retention, so that the
 /// callee's feed has had more events than the backend keeps (each cancelled call is at least one
 /// event for the callee).
-public struct OverflowEventsStep: ProfileStep, Equatable {
+public struct OverflowEventsStep: DecodableStep, Equatable {
     /// Who places the calls.
     public var actor: StepActor
     /// The user whose feed overflows.
     public var callee: String
 
-    public var keyword: String { "overflowEvents" }
+    public static let keywords = ["overflowEvents"]
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeOverflowEvents(node, path)
+    }
 
     public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
         try await run.overflowEvents(self, step: step)
@@ -170,12 +225,18 @@ public struct OverflowEventsStep: ProfileStep, Equatable {
 // MARK: - Expiry
 
 /// Waits until the saved call's `expiresAtMs` (and a margin) has passed.
-public struct WaitUntilExpiryStep: ProfileStep, Equatable {
+public struct WaitUntilExpiryStep: DecodableStep, Equatable {
     public var call: JSONValue
     /// Extra wait after `expiresAtMs` (default 500ms).
     public var margin: ScenarioDuration
 
-    public var keyword: String { "waitUntilExpiry" }
+    public static let keywords = ["waitUntilExpiry"]
+
+    public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
+        -> Self?
+    {
+        decoder.decodeWaitUntilExpiry(node, path)
+    }
     /// A short ring (the calls that scenarios wait out are made with `shortRing`) and the margin.
     public var expectedWaitMs: Int { Target.shortRingSeconds * 1000 + margin.milliseconds }
 

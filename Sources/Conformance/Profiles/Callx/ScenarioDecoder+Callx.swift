@@ -1,88 +1,111 @@
 import JSON
 
 extension ScenarioDecoder {
-    // MARK: The Callx steps
+    // MARK: The Callx steps (each step type's `decode` calls one; names they save go to `stepSaves`)
 
-    /// One of the Callx profile's steps; names it saves go to `stepSaves`.
-    mutating func decodeCallxStep(_ kind: String, _ node: YAMLNode, _ p: String) -> (any ProfileStep)? {
-        var saves: [String] = []
-        defer { stepSaves += saves }
-        switch kind {
-        case "waitUntilExpiry":
-            guard let f = d.mapping(node, p, known: ["call", "margin"], required: ["call"]), let call = f["call"] else {
-                return nil
-            }
-            let margin =
-                f["margin"].flatMap { d.duration($0.value, p + ".margin") } ?? ScenarioDuration(milliseconds: 500)
-            return WaitUntilExpiryStep(call: value(call.value, p + ".call"), margin: margin)
-        case "overflowEvents":
-            guard let f = d.mapping(node, p, known: ["as", "device", "callee"], required: ["callee"]) else {
-                return nil
-            }
-            let who = actor(f, p, node: node, required: true)
-            let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
-            guard let who, let callee else { return nil }
-            return OverflowEventsStep(actor: who, callee: callee)
-        case "expectEvent", "expectNoEvent":
-            return decodeEventExpectation(kind, node, p, saves: &saves)
-        default:
-            return decodeCallRequest(kind, node, p, saves: &saves)
-        }
-    }
-
-    private mutating func decodeCallRequest(_ kind: String, _ node: YAMLNode, _ p: String, saves: inout [String])
-        -> (any ProfileStep)?
-    {
-        let (known, required): ([String], [String]) =
-            switch kind {
-            case "create": (["as", "device", "callee", "callId", "operationId", "video", "body"], ["callee"])
-            case "answer":
-                (["as", "device", "call", "operationId", "expectedRevision", "installationId", "body"], ["call"])
-            case "end": (["as", "device", "call", "operationId", "reason", "body"], ["call"])
-            case "get", "mediaSession": (["as", "device", "call"], ["call"])
-            default: (["as", "device", "cursor", "drain"], [])
-            }
-        guard let (f, options) = requestFields(node, p, known: known, required: required, saves: &saves) else {
+    /// `waitUntilExpiry: {call, margin}`.
+    mutating func decodeWaitUntilExpiry(_ node: YAMLNode, _ p: String) -> WaitUntilExpiryStep? {
+        guard let f = d.mapping(node, p, known: ["call", "margin"], required: ["call"]), let call = f["call"] else {
             return nil
         }
-        func optionalValue(_ key: String) -> JSONValue? { self.optionalValue(f, key, p) }
-        func body() -> JSONValue? { requestBody(f, p, anyShape: false) }
-        let call = optionalValue("call") ?? .null
+        let margin =
+            f["margin"].flatMap { d.duration($0.value, p + ".margin") } ?? ScenarioDuration(milliseconds: 500)
+        return WaitUntilExpiryStep(call: value(call.value, p + ".call"), margin: margin)
+    }
 
-        switch kind {
-        case "create":
-            let who = actor(f, p, node: node, required: true)
-            let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
-            let video = f["video"].flatMap { d.bool($0.value, p + ".video") }
+    /// `overflowEvents: {as|device, callee}`.
+    mutating func decodeOverflowEvents(_ node: YAMLNode, _ p: String) -> OverflowEventsStep? {
+        guard let f = d.mapping(node, p, known: ["as", "device", "callee"], required: ["callee"]) else {
+            return nil
+        }
+        let who = actor(f, p, node: node, required: true)
+        let callee = f["callee"].flatMap { user($0.value, p + ".callee") }
+        guard let who, let callee else { return nil }
+        return OverflowEventsStep(actor: who, callee: callee)
+    }
+
+    /// `create: {as|device, callee, callId, operationId, video, body}` and the request fields.
+    mutating func decodeCreate(_ node: YAMLNode, _ p: String) -> CreateCallStep? {
+        callRequest(node, p, known: ["callee", "callId", "operationId", "video", "body"], required: ["callee"]) {
+            decoder, f, options in
+            let who = decoder.actor(f, p, node: node, required: true)
+            let callee = f["callee"].flatMap { decoder.user($0.value, p + ".callee") }
+            let video = f["video"].flatMap { decoder.d.bool($0.value, p + ".video") }
             guard let who, let callee else { return nil }
             return CreateCallStep(
-                actor: who, callee: callee, callId: optionalValue("callId"), operationId: optionalValue("operationId"),
-                video: video, body: body(), options: options)
-        case "answer":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            return AnswerCallStep(
-                actor: who, call: call, operationId: optionalValue("operationId"),
-                expectedRevision: optionalValue("expectedRevision"), installationId: optionalValue("installationId"),
-                body: body(), options: options)
-        case "end":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            return EndCallStep(
-                actor: who, call: call, operationId: optionalValue("operationId"), reason: optionalValue("reason"),
-                body: body(), options: options)
-        case "get", "mediaSession":
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            return CallRequestStep(keyword: kind, actor: who, call: call, options: options)
-        default:
-            guard let who = actor(f, p, node: node, required: true) else { return nil }
-            let drain = f["drain"].flatMap { d.bool($0.value, p + ".drain") } ?? true
-            return PollEventsStep(actor: who, cursor: optionalValue("cursor"), drain: drain, options: options)
+                actor: who, callee: callee, callId: decoder.optionalValue(f, "callId", p),
+                operationId: decoder.optionalValue(f, "operationId", p), video: video,
+                body: decoder.requestBody(f, p, anyShape: false), options: options)
         }
     }
 
-    private mutating func decodeEventExpectation(
-        _ kind: String, _ node: YAMLNode, _ p: String, saves: inout [String]
-    ) -> (any ProfileStep)? {
-        let isNegative = kind == "expectNoEvent"
+    /// `answer: {as|device, call, operationId, expectedRevision, installationId, body}` and the request fields.
+    mutating func decodeAnswer(_ node: YAMLNode, _ p: String) -> AnswerCallStep? {
+        callRequest(
+            node, p, known: ["call", "operationId", "expectedRevision", "installationId", "body"], required: ["call"]
+        ) { decoder, f, options in
+            let call = decoder.optionalValue(f, "call", p) ?? .null
+            guard let who = decoder.actor(f, p, node: node, required: true) else { return nil }
+            return AnswerCallStep(
+                actor: who, call: call, operationId: decoder.optionalValue(f, "operationId", p),
+                expectedRevision: decoder.optionalValue(f, "expectedRevision", p),
+                installationId: decoder.optionalValue(f, "installationId", p),
+                body: decoder.requestBody(f, p, anyShape: false), options: options)
+        }
+    }
+
+    /// `end: {as|device, call, operationId, reason, body}` and the request fields.
+    mutating func decodeEnd(_ node: YAMLNode, _ p: String) -> EndCallStep? {
+        callRequest(node, p, known: ["call", "operationId", "reason", "body"], required: ["call"]) {
+            decoder, f, options in
+            let call = decoder.optionalValue(f, "call", p) ?? .null
+            guard let who = decoder.actor(f, p, node: node, required: true) else { return nil }
+            return EndCallStep(
+                actor: who, call: call, operationId: decoder.optionalValue(f, "operationId", p),
+                reason: decoder.optionalValue(f, "reason", p), body: decoder.requestBody(f, p, anyShape: false),
+                options: options)
+        }
+    }
+
+    /// `get` or `mediaSession`: `{as|device, call}` and the request fields.
+    mutating func decodeCallRead(_ keyword: String, _ node: YAMLNode, _ p: String) -> CallRequestStep? {
+        callRequest(node, p, known: ["call"], required: ["call"]) { decoder, f, options in
+            let call = decoder.optionalValue(f, "call", p) ?? .null
+            guard let who = decoder.actor(f, p, node: node, required: true) else { return nil }
+            return CallRequestStep(keyword: keyword, actor: who, call: call, options: options)
+        }
+    }
+
+    /// `pollEvents: {as|device, cursor, drain}` and the request fields.
+    mutating func decodePollEvents(_ node: YAMLNode, _ p: String) -> PollEventsStep? {
+        callRequest(node, p, known: ["cursor", "drain"], required: []) { decoder, f, options in
+            guard let who = decoder.actor(f, p, node: node, required: true) else { return nil }
+            let drain = f["drain"].flatMap { decoder.d.bool($0.value, p + ".drain") } ?? true
+            return PollEventsStep(
+                actor: who, cursor: decoder.optionalValue(f, "cursor", p), drain: drain, options: options)
+        }
+    }
+
+    /// A Callx request step: its own fields beside `as`/`device` and the request fields (`save`, `expect`), read
+    /// by `build`.
+    private mutating func callRequest<S>(
+        _ node: YAMLNode, _ p: String, known: [String], required: [String],
+        build: (inout ScenarioDecoder, [String: YAMLMapEntry], RequestOptions) -> S?
+    ) -> S? {
+        var saves: [String] = []
+        defer { stepSaves += saves }
+        guard
+            let (f, options) = requestFields(
+                node, p, known: ["as", "device"] + known, required: required, saves: &saves)
+        else { return nil }
+        return build(&self, f, options)
+    }
+
+    /// `expectEvent: {as|device, type, call, match, requirement, within, save}` or
+    /// `expectNoEvent: {as|device, type, call, match, requirement, for}`.
+    mutating func decodeEventExpectation(_ isNegative: Bool, _ node: YAMLNode, _ p: String) -> (any ProfileStep)? {
+        var saves: [String] = []
+        defer { stepSaves += saves }
         var known = ["type", "call", "match", "requirement", "as", "device"]
         known += isNegative ? ["for"] : ["within", "save"]
         let required = isNegative ? ["for"] : ["type"]

@@ -65,25 +65,17 @@ extension ScenarioRun {
             levels: InvariantLevels(catalogue: engine.catalogue))
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
-        return violations.map { v in
-            var evidence: [EvidenceItem] = v.captures.compactMap { seq in
-                bySequence[seq].map {
-                    EvidenceItem(
-                        kind: .push, title: "push #\(seq) to \(deviceName(for: $0))",
-                        text: $0.json(revealSecrets: false).serialized(pretty: true))
+        return failures(for: violations, on: "every push and event", note: { $0.message }) { v in
+            let pushes = v.captures.compactMap { seq in
+                bySequence[seq].map { pushEvidence($0, to: deviceName(for: $0)) }
+            }
+            return pushes
+                + v.events.compactMap { i in
+                    events.indices.contains(i)
+                        ? EvidenceItem(
+                            kind: .event, title: "event read by \(events[i].feed)", text: events[i].json.serialized())
+                        : nil
                 }
-            }
-            evidence += v.events.compactMap { i in
-                events.indices.contains(i)
-                    ? EvidenceItem(
-                        kind: .event, title: "event read by \(events[i].feed)", text: events[i].json.serialized())
-                    : nil
-            }
-            record(.note, "invariants", "FAILED \(v.requirementID): \(v.message)")
-            return CheckFailure(
-                requirement: v.requirementID, level: engine.level(v.requirementID),
-                check: "invariant\(v.path.isEmpty ? "" : " \(v.path)") on every push and event", expected: v.expected,
-                actual: v.actual, evidence: evidence)
         }
     }
 

@@ -18,17 +18,9 @@ public struct DialStackProfile: Profile {
     public var summary: String {
         "DialStack push wake-up: signed call.mobile_push_wakeup webhooks, APNs VoIP and FCM data wake-ups"
     }
-    public var stepKeywords: [String] { ["webhook"] }
-    // A webhook's body is raw bytes in a chosen format, which a race's JSON request cannot carry.
-    public var requestStepKeywords: [String] { [] }
+    public var stepTypes: [any DecodableStep.Type] { [WebhookStep.self] }
     // Every push of this profile is a wake-up; APNs payloads carry no type.
     public var defaultPushType: String? { nil }
-
-    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
-        -> (any ProfileStep)?
-    {
-        decoder.decodeWebhook(node, path)
-    }
 
     /// APNs and FCM captures, read by their call fields (`dialstack.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { DialStackPush(capture)?.view }

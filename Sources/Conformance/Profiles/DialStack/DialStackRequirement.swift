@@ -2,31 +2,29 @@
 /// from the catalogue; `DialStackProfileTests` checks that every ID here is in it).
 enum DialStackRequirement {
     /// The seed's `t=…,v1=…` signature, checked over the raw bytes.
-    static let rawBody = "DIALSTACK-SIG-1"
+    static let rawBody: RequirementID = "DIALSTACK-SIG-1"
     /// The user whose devices an event wakes, and no one else.
-    static let otherUser = "DIALSTACK-WAKE-2"
+    static let otherUser: RequirementID = "DIALSTACK-WAKE-2"
     /// Only `call.mobile_push_wakeup` with a `data.user_id` wakes anyone.
-    static let wakeUpOnly = "DIALSTACK-WAKE-3"
-    static let callId = "DIALSTACK-PUSH-1"
-    static let apnsPushType = "DIALSTACK-APNS-1"
-    static let apnsTopic = "DIALSTACK-APNS-2"
-    static let apnsPriority = "DIALSTACK-APNS-3"
-    static let apnsExpiration = "DIALSTACK-APNS-4"
-    static let apnsCallerFields = "DIALSTACK-APNS-5"
-    static let fcmDataOnly = "DIALSTACK-FCM-1"
-    static let fcmPriority = "DIALSTACK-FCM-2"
-    static let fcmTTL = "DIALSTACK-FCM-3"
-    static let fcmStrings = "DIALSTACK-FCM-4"
-    static let fcmFields = "DIALSTACK-FCM-5"
-    static let latency = "DIALSTACK-LAT-1"
+    static let wakeUpOnly: RequirementID = "DIALSTACK-WAKE-3"
+    static let callId: RequirementID = "DIALSTACK-PUSH-1"
+    static let apnsPushType: RequirementID = "DIALSTACK-APNS-1"
+    static let apnsTopic: RequirementID = "DIALSTACK-APNS-2"
+    static let apnsPriority: RequirementID = "DIALSTACK-APNS-3"
+    static let apnsExpiration: RequirementID = "DIALSTACK-APNS-4"
+    static let apnsCallerFields: RequirementID = "DIALSTACK-APNS-5"
+    static let fcmDataOnly: RequirementID = "DIALSTACK-FCM-1"
+    static let fcmPriority: RequirementID = "DIALSTACK-FCM-2"
+    static let fcmTTL: RequirementID = "DIALSTACK-FCM-3"
+    static let fcmStrings: RequirementID = "DIALSTACK-FCM-4"
+    static let fcmFields: RequirementID = "DIALSTACK-FCM-5"
+    static let latency: RequirementID = "DIALSTACK-LAT-1"
     /// A redelivered event rings no device a second time.
-    static let redelivery = "DIALSTACK-DEDUP-1"
+    static let redelivery: RequirementID = "DIALSTACK-DEDUP-1"
 
-    /// Every ID above.
-    static let all = [
-        rawBody, otherUser, wakeUpOnly, callId, apnsPushType, apnsTopic, apnsPriority, apnsExpiration,
-        apnsCallerFields, fcmDataOnly, fcmPriority, fcmTTL, fcmStrings, fcmFields, latency, redelivery,
-    ]
+    /// Every ID above: the signature's (a scenario file charges it), one rule's each (`DialStackRules`), the
+    /// latency's.
+    static var all: [RequirementID] { [rawBody] + DialStackRules.all.map(\.requirement) + [latency] }
 }
 
 /// The time rules the profile judges by.

@@ -15,32 +15,21 @@ extension RunContext {
         let latency = DialStackLatency(pushes, deliveries: deliveries)
         if !latency.samples.isEmpty { record(.note, "dialstack", latency.summary) }
         let bySequence = Dictionary(pushes.map { ($0.capture.sequence, $0) }, uniquingKeysWith: { a, _ in a })
-        func evidence(_ sequence: Int) -> [EvidenceItem] {
-            guard let push = bySequence[sequence] else { return [] }
-            return [
-                EvidenceItem(
-                    kind: .push, title: "push #\(sequence) to \(push.device)",
-                    text: push.capture.json(revealSecrets: false).serialized(pretty: true))
-            ]
+        func evidence(_ sequence: Int?) -> [EvidenceItem] {
+            guard let push = sequence.flatMap({ bySequence[$0] }) else { return [] }
+            return [pushEvidence(push.capture, to: push.device)]
         }
-        var failures = violations.map { v in
-            record(.note, "invariants", "FAILED \(v.requirement): \(v.field) \(v.actual)")
-            return CheckFailure(
-                requirement: v.requirement, level: level(v.requirement),
-                check: "invariant \(v.field) on every wake-up push", expected: v.expected, actual: v.actual,
-                evidence: evidence(v.sequence))
-        }
+        var failures = failures(for: violations, on: "every wake-up push") { evidence($0.sequence) }
         for sample in latency.tooSlow {
-            let id = DialStackRequirement.latency
-            record(
-                .note, "invariants", "FAILED \(id): \(sample.device) woken \(sample.milliseconds) ms after the webhook")
             failures.append(
-                CheckFailure(
-                    requirement: id, level: level(id), check: "latency of every wake-up push",
+                failure(
+                    DialStackRequirement.latency, check: "latency of every wake-up push",
                     expected: "at most \(DialStackTiming.latencyBoundMs) ms from the webhook to the push",
                     actual:
                         "\(sample.milliseconds) ms to \(sample.device) for event \(sample.eventId) (\(latency.summary))",
-                    evidence: evidence(sample.sequence)))
+                    evidence: evidence(sample.sequence),
+                    note: "\(sample.device) woken \(sample.milliseconds) ms after the webhook", noteActor: "invariants")
+            )
         }
         return failures
     }

@@ -6,7 +6,7 @@ import Signing
 
 /// `webhook:` — ringcheck plays DialStack: builds an event (or takes a saved one, for a redelivery), writes it in
 /// one JSON format, signs it as `signature` says and posts it to the target's webhook.
-struct WebhookStep: ProfileStep, Equatable {
+struct WebhookStep: DecodableStep, Equatable {
     /// The event type of a new event.
     var type: String
     /// The scenario user the event addresses (`data.user_id`); nil leaves `data.user_id` out.
@@ -21,7 +21,12 @@ struct WebhookStep: ProfileStep, Equatable {
     var save: String?
     var expect: ResponseExpectation?
 
-    var keyword: String { "webhook" }
+    // A webhook's body is raw bytes in a chosen format, which a race's JSON request cannot carry: not a request step.
+    static let keywords = ["webhook"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeWebhook(node, path)
+    }
 
     static let headerName = "x-dialstack-signature"
 
@@ -46,54 +51,17 @@ struct WebhookStep: ProfileStep, Equatable {
         headers.add("content-type", "application/json")
         if let value = signed.headerValue { headers.add(Self.headerName, value) }
         let described = "\(type) \(eventId), signature \(signature.name), \(format.rawValue) body"
-        run.record(
-            .request, "dialstack", "POST \(endpoint.path): \(described)", String(decoding: signed.body, as: UTF8.self))
-        let sentAtMs = run.nowMs
-        var status: Int?
-        var responseBody: [UInt8] = []
-        var failure: String?
-        do {
-            let response = try await run.client.send(
-                ClientRequest(
-                    method: "POST", url: run.target.baseURL + endpoint.path, headers: headers, body: signed.body)
-            )
-            status = response.status
-            responseBody = response.body
-            run.record(
-                .response, "dialstack", "\(response.status)",
-                String(decoding: response.body.prefix(2000), as: UTF8.self))
-        } catch {
-            failure = "\(error)"
-            run.record(.response, "dialstack", "no response: \(error)")
-        }
+        let answer = await run.exchange(
+            OutgoingRequest(
+                "POST", endpoint.path, headers: headers, body: signed.body, actor: "dialstack",
+                summary: "POST \(endpoint.path): \(described)"))
         var data: [String: String] = [:]
         for member in event["data"]?.objectValue ?? [] { data[member.key] = member.value.stringValue }
         run.dialStack.deliveries.append(
             DialStackDelivery(
                 eventId: eventId, type: type, callId: callId, user: data["user_id"] == nil ? nil : addressee,
-                data: data, sentAtMs: sentAtMs, signedValidly: signature.isValid, status: status))
-
-        let what = "\(step.path) webhook (\(described))"
-        guard let status else {
-            throw HarnessStop(message: "\(what): the backend did not answer (\(failure ?? "?"))")
-        }
-        let evidence = Self.evidence(
-            path: endpoint.path, headers: headers, body: signed.body, status: status, response: responseBody)
-        guard let expect else {
-            if !(200..<300).contains(status) {
-                throw HarnessStop(message: "\(what): answered \(status), expected 2xx")
-            }
-            return
-        }
-        if !expect.anyStatus {
-            let ok = expect.status.map { $0.contains(status) } ?? (200..<300).contains(status)
-            if !ok {
-                try run.fail(
-                    expect.requirement, check: "\(what): response status",
-                    expected: expect.status.map { $0.map(String.init).joined(separator: " or ") } ?? "2xx",
-                    actual: "\(status)", evidence: [evidence])
-            }
-        }
+                data: data, sentAtMs: answer.sentAtMs, signedValidly: signature.isValid, status: answer.status))
+        try run.judge(answer, expect, what: "\(step.path) webhook (\(described))")
     }
 
     /// The event to send: the saved one for a redelivery, else a new one for `user`.
@@ -110,16 +78,5 @@ struct WebhookStep: ProfileStep, Equatable {
             return account.profileUserIds[DialStackProfile.profileName] ?? account.userId
         }
         return DialStackEvent.make(type: type, userId: userId, omit: Set(omit))
-    }
-
-    /// The delivery as sent, byte for byte (the body is shown raw: its formatting is the point), and the answer.
-    static func evidence(path: String, headers: HTTPHeaders, body: [UInt8], status: Int, response: [UInt8])
-        -> EvidenceItem
-    {
-        var text = "POST \(path)\n"
-        for field in headers { text += "\(field.name): \(field.value)\n" }
-        text += "\n" + String(decoding: body, as: UTF8.self) + "\n\n→ \(status)\n"
-        text += String(decoding: response.prefix(4000), as: UTF8.self)
-        return EvidenceItem(kind: .httpExchange, title: "dialstack: POST \(path) → \(status)", text: text)
     }
 }

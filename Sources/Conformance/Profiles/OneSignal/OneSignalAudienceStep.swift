@@ -2,12 +2,16 @@ import PushMocks
 
 /// `audience: {user, app, devices}` — sets how many subscribed devices the mock OneSignal knows for the user's
 /// External ID in one app (0 unsubscribes), so a send reaches them or nobody.
-struct OneSignalAudienceStep: ProfileStep, Equatable {
+struct OneSignalAudienceStep: DecodableStep, Equatable {
     var user: String
     var app: OneSignalApp.Role
     var devices: Int
 
-    var keyword: String { "audience" }
+    static let keywords = ["audience"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeOneSignalAudience(node, path)
+    }
 
     func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
         guard let mock = context.mocks.providers.oneSignal else {

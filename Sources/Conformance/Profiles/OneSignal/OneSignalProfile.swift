@@ -17,25 +17,10 @@ public struct OneSignalProfile: Profile {
     public var summary: String {
         "OneSignal kit server: pushes to users, broadcasts and VoIP pushes through a separate VoIP app"
     }
-    public var stepKeywords: [String] {
-        OneSignalOperation.Kind.allCases.map(\.rawValue) + ["audience", "expectOneSignal", "expectNoOneSignal"]
+    public var stepTypes: [any DecodableStep.Type] {
+        [OneSignalSendStep.self, OneSignalAudienceStep.self, OneSignalRequestsStep.self]
     }
-    public var requestStepKeywords: [String] { [] }
     public var defaultPushType: String? { nil }
-
-    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
-        -> (any ProfileStep)?
-    {
-        if let kind = OneSignalOperation.Kind(rawValue: keyword) {
-            return decoder.decodeOneSignalSend(kind, node, path)
-        }
-        switch keyword {
-        case "audience": return decoder.decodeOneSignalAudience(node, path)
-        case "expectOneSignal": return decoder.decodeOneSignalRequests(expectNone: false, node, path)
-        case "expectNoOneSignal": return decoder.decodeOneSignalRequests(expectNone: true, node, path)
-        default: return nil
-        }
-    }
 
     /// The profile's devices are OneSignal's, not ringcheck's: no APNs or FCM capture is its push.
     public func pushView(_ capture: Capture) -> PushView? { nil }

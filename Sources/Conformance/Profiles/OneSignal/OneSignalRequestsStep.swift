@@ -7,7 +7,7 @@ import Reports
 /// the deadline (with `app`, only requests whose `app_id` is that app's count, so a scenario that makes a standard and
 /// a VoIP send charges a missing one to its own rule); `expectNoOneSignal: {for, requirement}` — none arrives (from
 /// the run's start) during the duration.
-struct OneSignalRequestsStep: ProfileStep, Equatable {
+struct OneSignalRequestsStep: DecodableStep, Equatable {
     /// nil: expect none.
     var count: Int?
     var durationMs: Int
@@ -15,7 +15,13 @@ struct OneSignalRequestsStep: ProfileStep, Equatable {
     var app: OneSignalApp.Role? = nil
     var requirement: String?
 
-    var keyword: String { count == nil ? "expectNoOneSignal" : "expectOneSignal" }
+    var keyword: String { Self.keywords[count == nil ? 1 : 0] }
+
+    static let keywords = ["expectOneSignal", "expectNoOneSignal"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeOneSignalRequests(expectNone: keyword == keywords[1], node, path)
+    }
 
     func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
         let deadline = context.nowMs + Int64(durationMs)

@@ -5,7 +5,7 @@ import Reports
 
 /// `pushToUser:`, `pushBroadcast:`, `voipPush:` — makes the backend run one of the kit's helpers through the
 /// operation the target maps (`POST /push/user` … on the embedded kit server) and reads its `delivered`.
-struct OneSignalSendStep: ProfileStep, Equatable {
+struct OneSignalSendStep: DecodableStep, Equatable {
     var kind: OneSignalOperation.Kind
     /// The scenario user pushed to (its External ID is `ScenarioRun.oneSignalExternalId`); nil for a broadcast.
     var user: String?
@@ -21,6 +21,12 @@ struct OneSignalSendStep: ProfileStep, Equatable {
     var save: String?
 
     var keyword: String { kind.rawValue }
+
+    static let keywords = OneSignalOperation.Kind.allCases.map(\.rawValue)
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        OneSignalOperation.Kind(rawValue: keyword).flatMap { decoder.decodeOneSignalSend($0, node, path) }
+    }
 
     /// The data member through which every request of a run can be told apart from other runs'.
     static let runMarker = "ringcheckRun"
@@ -78,8 +84,6 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         let (path, bodyBytes) = Self.render(mapping, request)
         let method = mapping.method
         let where_ = unconfigured ? " (unconfigured instance)" : ""
-        context.record(
-            .request, "onesignal-kit", "\(method) \(path)\(where_)", String(decoding: bodyBytes, as: UTF8.self))
         var headers = HTTPHeaders()
         headers.add("content-type", "application/json")
         if mapping.auth != nil, let signIn = target.profileOperationHeaders {
@@ -95,27 +99,18 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         if let previous = context.oneSignal.operations.last?.answeredAtMs {
             while context.nowMs <= previous { try await Task.sleep(nanoseconds: 200_000) }
         }
-        let sentAtMs = context.nowMs
-        let response: ClientResponse
-        do {
-            response = try await context.client.send(
-                ClientRequest(method: method, url: base + path, headers: headers, body: bodyBytes))
-        } catch {
-            context.record(.response, "onesignal-kit", "no response: \(error)")
-            throw HarnessStop(message: "\(step.path) \(keyword): the backend did not answer (\(error))")
-        }
-        let answeredAtMs = context.nowMs
-        context.record(
-            .response, "onesignal-kit", "\(response.status)",
-            String(decoding: response.body.prefix(2000), as: UTF8.self))
-        let answer = try? JSONValue.parse(response.body)
-        let read = OneSignalAnswer.read(status: response.status, body: response.body, path: mapping.delivered)
+        let exchange = await context.exchange(
+            OutgoingRequest(
+                method, path, baseURL: base, headers: headers, body: bodyBytes, actor: "onesignal-kit",
+                summary: "\(method) \(path)\(where_)"))
+        let status = try context.answered(exchange.status, error: exchange.error, what: "\(step.path) \(keyword)")
+        let read = OneSignalAnswer.read(status: status, body: exchange.body, path: mapping.delivered)
         context.oneSignal.operations.append(
             OneSignalOperation(
                 kind: kind, externalId: externalId, title: title, body: text, data: sentData, options: resolvedOptions,
-                unconfigured: unconfigured, sentAtMs: sentAtMs, answeredAtMs: answeredAtMs,
+                unconfigured: unconfigured, sentAtMs: exchange.sentAtMs, answeredAtMs: exchange.answeredAtMs,
                 delivered: try? read.get()))
-        if let save { context.resolver.saved[save] = answer ?? .null }
+        if let save { context.resolver.saved[save] = exchange.json ?? .null }
         let what = "\(step.path) \(keyword)\(where_)"
         let delivered: Bool
         switch read {
@@ -125,13 +120,7 @@ struct OneSignalSendStep: ProfileStep, Equatable {
         if let expectDelivered, delivered != expectDelivered {
             try context.fail(
                 requirement, check: "\(what): delivered", expected: "\(expectDelivered)", actual: "\(delivered)",
-                evidence: [
-                    EvidenceItem(
-                        kind: .httpExchange, title: "onesignal-kit: \(method) \(path) → \(response.status)",
-                        text:
-                            "\(method) \(path)\n\n\(String(decoding: bodyBytes, as: UTF8.self))\n\n→ \(response.status)\n"
-                            + String(decoding: response.body.prefix(2000), as: UTF8.self))
-                ])
+                evidence: [exchange.evidence(headers: false, limit: 2000)])
         }
     }
 }

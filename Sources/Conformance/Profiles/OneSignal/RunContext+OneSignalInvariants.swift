@@ -19,19 +19,14 @@ extension RunContext {
         let violations = OneSignalInvariants.check(
             requests, operations: oneSignal.operations, standard: mock.standardApp, voip: mock.voipApp)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
-        return violations.map { v in
-            record(.note, "invariants", "FAILED \(v.requirement): \(v.field) \(v.actual)")
-            let evidence = v.sequence.flatMap { bySequence[$0] }.map { c in
+        return failures(for: violations, on: "every OneSignal request") { v in
+            v.sequence.flatMap { bySequence[$0] }.map { c in
                 [
                     EvidenceItem(
                         kind: .push, title: "onesignal request #\(c.sequence)",
                         text: c.json(revealSecrets: false).serialized(pretty: true))
                 ]
-            }
-            return CheckFailure(
-                requirement: v.requirement, level: level(v.requirement),
-                check: "invariant \(v.field) on every OneSignal request", expected: v.expected, actual: v.actual,
-                evidence: evidence ?? [])
+            } ?? []
         }
     }
 }

@@ -7,17 +7,21 @@ import Reports
 /// until `remaining` is 0 or `within` runs out; then the answer's fields and types (PUSHSVC-COUNT-1), its settling
 /// (`remaining` 0, `completed_at` set, PUSHSVC-COUNT-3) and its counts against what the mocks accepted and refused
 /// (`requirement`, PUSHSVC-COUNT-2 by default) are judged, and `expect` (status, body matchers) if given.
-struct GetNotificationStep: ProfileStep, Equatable {
+struct GetNotificationStep: DecodableStep, Equatable {
     /// The `save` name of the `notify` whose notification to read.
     var notification: String
     var within: ScenarioDuration
     /// The requirement a count that disagrees with the mocks fails.
-    var requirement: String
+    var requirement: RequirementID
     var auth: PushServiceAuth
     var save: String?
     var expect: ResponseExpectation?
 
-    var keyword: String { "getNotification" }
+    static let keywords = ["getNotification"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeGetNotification(node, path)
+    }
 
     typealias R = PushServiceRequirement
 
@@ -49,7 +53,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
         guard answer.status == 200, let json = answer.json else { return }
         let problems = Self.fieldProblems(json, id: id)
         if !problems.isEmpty {
-            try run.fail(
+            run.charge(
                 R.countFields, check: "\(what): the answer's fields",
                 expected:
                     "id, successful, failed, errored, remaining (numbers), queued_at (a time), completed_at",
@@ -59,7 +63,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
         let remaining = json["remaining"]?.doubleValue ?? -1
         let (queued, completed) = (Self.seconds(json["queued_at"]), Self.seconds(json["completed_at"]))
         if remaining != 0 || completed == nil {
-            try run.fail(
+            run.charge(
                 R.settles, check: "\(what): settled within \(within)",
                 expected: "remaining 0 and completed_at set (a time, not before queued_at)",
                 actual:
@@ -68,7 +72,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
             return
         }
         if let queued, let completed, completed < queued {
-            try run.fail(
+            run.charge(
                 R.settles, check: "\(what): completed_at", expected: "not before queued_at (\(queued))",
                 actual: "\(completed)", evidence: [answer.evidence])
         }
@@ -82,7 +86,7 @@ struct GetNotificationStep: ProfileStep, Equatable {
         if !want.admits(successful: got.0, failed: got.1, errored: got.2) {
             var expected = want.expectedText
             if want.unattempted > 0 { expected += " (\(want.unattempted) device(s) got no push at all)" }
-            try run.fail(
+            run.charge(
                 requirement, check: "\(what): the counts against what the APNs/FCM mocks accepted and refused",
                 expected: expected, actual: "successful \(got.0), failed \(got.1), errored \(got.2)",
                 evidence: [answer.evidence])

@@ -3,7 +3,7 @@ import JSON
 /// `notify:` — ringcheck plays the app server: `POST /notifications` with `body` (any JSON; `app_id` filled in
 /// unless given or `app: none`, `include_aliases.external_id` from `to`, and ringcheck's marker in `data`) or a
 /// `raw` body, authenticated as `auth` says.
-struct NotifyStep: ProfileStep, Equatable {
+struct NotifyStep: DecodableStep, Equatable {
     enum App: String, Sendable, CaseIterable { case own, wrong, none }
 
     /// Scenario users whose devices the notification targets (`include_aliases.external_id`).
@@ -16,7 +16,11 @@ struct NotifyStep: ProfileStep, Equatable {
     var save: String?
     var expect: ResponseExpectation?
 
-    var keyword: String { "notify" }
+    static let keywords = ["notify"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeNotify(node, path)
+    }
 
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let app = try run.serviceApp(step.path)

@@ -8,20 +8,9 @@ struct PushServiceJudgedPush: Sendable {
     var device: PushServiceDevice
 }
 
-/// One broken rule found in a push.
-struct PushServiceViolation: Sendable, Equatable {
-    var requirement: String
-    var field: String
-    var expected: String
-    var actual: String
-    var sequence: Int
-}
-
-/// The push-service rules over every push a scenario run's devices got, as a pure function of the captures, the
-/// devices and the notifications sent: a call never as an alert, never to a removed or dead token, no duplicate
-/// per device and call, no incoming call after its ring ended, the seed's payload (all strings, its keys), and the mapping of a normal notification.
+/// The push-service rules (`PushServiceRules`) over every push a scenario run's devices got, as a pure function of
+/// the captures, the devices and the notifications sent.
 enum PushServiceInvariants {
-    typealias R = PushServiceRequirement
     typealias N = PushServiceNotification
 
     /// A backend may round its clock either way before adding a ttl.
@@ -30,8 +19,8 @@ enum PushServiceInvariants {
     static func check(
         _ pushes: [PushServiceJudgedPush], notifications: [PushServiceNotification], bundleId: String,
         voipTopic: String
-    ) -> [PushServiceViolation] {
-        var out: [PushServiceViolation] = []
+    ) -> [Violation] {
+        var out: [Violation] = []
         var accepted: [String: Int] = [:]
         // Per notification, the call_id its pushes carry (a generated one must be the same everywhere).
         var callIds: [String: (id: String, device: String)] = [:]
@@ -40,104 +29,51 @@ enum PushServiceInvariants {
             let c = push.capture
             guard let p = PushServicePush(c) else { continue }
             let d = push.device
-            func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
-                out.append(
-                    PushServiceViolation(
-                        requirement: requirement, field: field, expected: expected, actual: actual,
-                        sequence: c.sequence))
-            }
             let n = notification(of: p, arrivalMs: c.arrivalMs, notifications)
             let token = PushServiceCounts.token(of: c)?.lowercased()
             let toVoIP = token != nil && token == d.voipToken?.lowercased()
-            if let removed = d.removedAtMs, let n, n.sentAtMs >= removed {
-                fail(R.removed, "deviceToken", "no push to \(d.name): it was removed before the notification", "a push")
-            }
-            if toVoIP,
-                let dead = all.first(where: {
+            let dead =
+                toVoIP
+                ? all.first(where: {
                     PushServiceCounts.token(of: $0)?.lowercased() == token && PushServiceCounts.isDeadToken($0)
                         && $0.sequence < c.sequence
-                }), n.map({ $0.sentAtMs > dead.arrivalMs }) ?? true
-            {
-                fail(
-                    R.deadVoIPDeleted, "deviceToken",
-                    "no push to the VoIP token APNs refused as dead (push #\(dead.sequence))", "push #\(c.sequence)")
-            }
+                }) : nil
+            var timesAccepted = 0
             if c.outcome.isAccepted, p.isCall, let callId = p.callId {
                 // Per request: an app server may well send `ended` twice (with and without a missed-call text).
                 let key = "\(d.name) \(p.type ?? "") \(callId) \(n?.marker ?? "")"
                 accepted[key, default: 0] += 1
-                if accepted[key]! == 2 {
-                    fail(
-                        R.noDuplicate, "device", "one \(p.type ?? "") push per device for call \(callId) per request",
-                        "\(d.name) got it twice")
-                }
+                timesAccepted = accepted[key]!
             }
             let kind =
                 n.map { n -> String in
                     guard n.isCall else { return "notification" }
                     return n.action == "ended" ? N.endedType : N.incomingType
                 } ?? (p.type ?? "notification")
-            if let n, kind != "notification" {
-                out += callViolations(c, p, d, n, kind: kind, callIds: &callIds)
+            var firstCallId: (id: String, device: String)?
+            if let n, kind == N.incomingType, n.givenCallId == nil,
+                let callId = p.fields["call_id"].flatMap(text), UUID(uuidString: callId) != nil
+            {
+                firstCallId = callIds[n.marker]
+                if firstCallId.map({ $0.id == callId }) ?? true { callIds[n.marker] = (callId, d.name) }
             }
-            if let late = lateCall(c, p, notifications) { out.append(late) }
-            switch (c.mock, kind) {
-            case (.apns, N.incomingType):
-                if c.headers["apns-push-type"] != "voip" || !toVoIP {
-                    fail(
-                        R.callVoIP, "headers.apns-push-type", "voip, to the device's voipToken",
-                        "\(quoted(c.headers["apns-push-type"])) to its \(toVoIP ? "VoIP" : "alert") token")
-                }
-                if c.headers["apns-topic"] != voipTopic {
-                    fail(R.callVoIP, "headers.apns-topic", voipTopic, quoted(c.headers["apns-topic"]))
-                }
-                if let priority = c.headers["apns-priority"], priority != "10" {
-                    fail(R.callPriority, "headers.apns-priority", "10", quoted(priority))
-                }
-            case (.apns, N.endedType):
-                if c.headers["apns-push-type"] == "voip" || toVoIP {
-                    fail(
-                        R.endedNotVoIP, "headers.apns-push-type",
-                        "alert or background to the alert token (a VoIP push makes CallKit ring again)",
-                        "\(quoted(c.headers["apns-push-type"])) to its \(toVoIP ? "VoIP" : "alert") token")
-                }
-            case (.apns, _):
-                if let n { out += alertViolations(c, n, toVoIP: toVoIP, bundleId: bundleId) }
-            case (.fcm, N.incomingType), (.fcm, N.endedType):
-                let message = c.json?["message"]
-                if kind == N.incomingType {
-                    for (path, block) in [
-                        ("message.notification", message?["notification"]),
-                        ("message.android.notification", message?.value(atPath: "android.notification")),
-                    ] {
-                        if let block {
-                            fail(R.androidDataOnly, "body.\(path)", "absent (a data message)", block.serialized())
-                        }
-                    }
-                }
-                let priority = message?.value(atPath: "android.priority")
-                if priority?.stringValue?.uppercased() != "HIGH" {
-                    fail(R.androidPriority, "body.message.android.priority", "high", priority?.serialized() ?? "absent")
-                }
-            case (.fcm, _):
-                if let n { out += fcmNotificationViolations(c, n) }
-            default: break
-            }
-            if c.mock == .apns {
-                if d.sandbox != (c.environment == .sandbox) {
-                    fail(
-                        R.sandbox, "host", d.sandbox ? "api.sandbox.push.apple.com" : "api.push.apple.com",
-                        c.environment == .sandbox ? "the sandbox host" : "the production host")
-                }
-                let auth = c.headers["authorization"] ?? ""
-                if !auth.lowercased().hasPrefix("bearer ") || auth.split(separator: ".").count != 3 {
-                    fail(
-                        R.tokenAuth, "headers.authorization", "bearer <provider JWT> (the one .p8 key, VoIP too)",
-                        auth.isEmpty ? "absent (a certificate connection?)" : ScenarioRun.scheme(auth) + "<redacted>")
-                }
-            }
+            let subject = PushServicePushSubject(
+                capture: c, push: p, device: d, notification: n, kind: kind, toVoIP: toVoIP, deadToken: dead,
+                timesAccepted: timesAccepted, firstCallId: firstCallId, notifications: notifications,
+                bundleId: bundleId, voipTopic: voipTopic)
+            out += PushServiceRules.all.violations(of: subject, captures: [c.sequence])
         }
         return out
+    }
+
+    /// A payload value as the seed's all-strings payload writes it: a string, or a number's or boolean's text.
+    static func text(_ v: JSONValue?) -> String? {
+        switch v {
+        case .string(let s)?: return s
+        case .number(let s)?: return s
+        case .bool(let b)?: return b ? "true" : "false"
+        default: return nil
+        }
     }
 
     /// The notification a push answers: the one its marker names, else the latest sent before it arrived.
@@ -159,7 +95,7 @@ enum PushServiceInvariants {
     /// tied to its request by content — the request's `call.id` as the push's `call_id`, or ringcheck's marker for a
     /// generated id — never by time; that request's ring ended at the latest `timeout` seconds (the request's, else
     /// the `timeout` the push itself carries) after its answer came back. A push tied to no request is not judged.
-    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N]) -> PushServiceViolation? {
+    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N]) -> Violation? {
         guard p.type == N.incomingType else { return nil }
         let pushed = p.fields["timeout"]?.stringValue.flatMap { Int64($0) }.flatMap(N.usableRing)
         var latestEnd: Int64?
@@ -173,192 +109,12 @@ enum PushServiceInvariants {
         }
         guard let end = latestEnd, c.arrivalMs > end + lateCallMarginMs else { return nil }
         let late = Double(c.arrivalMs - end) / 1000
-        return PushServiceViolation(
-            requirement: R.noLateCall, field: "arrival",
+        return Violation(
+            PushServiceRequirement.noLateCall, "arrival",
             expected: "no incoming_call push for call \(p.callId ?? "?") after its ring (timeout) ended "
                 + "(+ \(lateCallMarginMs / 1000) s for the trip)",
             actual: "push #\(c.sequence) arrived \(String(format: "%.1f", late)) s after the ring ended",
-            sequence: c.sequence)
-    }
-
-    static func callViolations(
-        _ c: Capture, _ p: PushServicePush, _ d: PushServiceDevice, _ n: PushServiceNotification, kind: String,
-        callIds: inout [String: (id: String, device: String)]
-    ) -> [PushServiceViolation] {
-        var out: [PushServiceViolation] = []
-        func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
-            out.append(
-                PushServiceViolation(
-                    requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
-        }
-        let prefix = c.mock == .apns ? "body" : "body.message.data"
-        switch p.fields {
-        case .object(let members):
-            let nonStrings = members.filter { $0.value.stringValue == nil }
-            if !nonStrings.isEmpty {
-                fail(
-                    R.strings, prefix, "every value a string",
-                    nonStrings.map { "\($0.key): \($0.value.serialized())" }.joined(separator: ", "))
-            }
-        default:
-            fail(R.strings, prefix, "an object of strings", p.fields.serialized())
-        }
-        let call = n.call ?? .null
-        func text(_ v: JSONValue?) -> String? {
-            switch v {
-            case .string(let s)?: return s
-            case .number(let s)?: return s
-            case .bool(let b)?: return b ? "true" : "false"
-            default: return nil
-            }
-        }
-        func expectField(_ key: String, _ want: String?) {
-            guard let want else { return }
-            let got = p.fields[key]
-            // A wrong type is PUSHSVC-PAYLOAD-1's; here only the text counts.
-            if text(got) != want {
-                fail(R.keys, "\(prefix).\(key)", JSONValue.string(want).serialized(), got?.serialized() ?? "absent")
-            }
-        }
-        expectField("type", kind)
-        let callId = p.fields["call_id"].flatMap(text)
-        if let given = n.givenCallId {
-            if callId != given {
-                fail(
-                    kind == N.endedType ? R.endedSameId : R.keys, "\(prefix).call_id",
-                    "\"\(given)\" (the request's call.id)", p.fields["call_id"]?.serialized() ?? "absent")
-            }
-        } else if kind == N.incomingType {
-            if let callId, UUID(uuidString: callId) != nil {
-                if let first = callIds[n.marker], first.id != callId {
-                    fail(
-                        R.generatedId, "\(prefix).call_id",
-                        "\"\(first.id)\", the id \(first.device) got for the same call",
-                        "\"\(callId)\"")
-                } else {
-                    callIds[n.marker] = (callId, d.name)
-                }
-            } else {
-                fail(
-                    R.generatedId, "\(prefix).call_id", "a generated UUID (call.id was empty)",
-                    p.fields["call_id"]?.serialized() ?? "absent")
-            }
-        }
-        if kind == N.incomingType {
-            expectField("caller_name", text(call["caller_name"]))
-            expectField("caller_handle", text(call["handle"]))
-            expectField("caller_avatar", text(call["avatar"]))
-            expectField("is_video", text(call["is_video"]).map { $0 == "true" ? "true" : "false" } ?? nil)
-            expectField("timeout", text(call["timeout"]))
-        }
-        for member in n.body["data"]?.objectValue ?? [] {
-            expectField(member.key, text(member.value))
-        }
-        if c.mock == .fcm {
-            expectField("title", n.heading)
-            expectField("body", n.content)
-        }
-        return out
-    }
-
-    // MARK: Normal notifications
-
-    static func alertViolations(_ c: Capture, _ n: PushServiceNotification, toVoIP: Bool, bundleId: String)
-        -> [PushServiceViolation]
-    {
-        var out: [PushServiceViolation] = []
-        func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
-            out.append(
-                PushServiceViolation(
-                    requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
-        }
-        let h = c.headers
-        if h["apns-push-type"] != "alert" || toVoIP || h["apns-topic"] != bundleId {
-            fail(
-                R.alert, "headers", "apns-push-type alert, topic \(bundleId), to the alert token",
-                "\(quoted(h["apns-push-type"])), topic \(quoted(h["apns-topic"])), to its \(toVoIP ? "VoIP" : "alert") token"
-            )
-        }
-        // Apple documents aps.alert as a dictionary or, for the body alone, a string.
-        let alert = c.json?.value(atPath: "aps.alert")
-        let alertBody = alert?.stringValue ?? alert?["body"]?.stringValue
-        if let title = n.heading, alert?["title"]?.stringValue != title {
-            fail(R.alert, "body.aps.alert.title", "\"\(title)\"", alert?["title"]?.serialized() ?? "absent")
-        }
-        if let body = n.content, alertBody != body {
-            fail(
-                R.alert, "body.aps.alert.body", "\"\(body)\" (or aps.alert that string)",
-                (alert?.stringValue != nil ? alert : alert?["body"])?.serialized() ?? "absent")
-        }
-        if let ttl = n.body["ttl"]?.int64Value, abs(ttl) <= 1 << 40 {
-            let lo = c.arrivalMs / 1000 + ttl - marginSeconds - (c.arrivalMs - n.sentAtMs) / 1000
-            let hi = c.arrivalMs / 1000 + ttl + marginSeconds
-            let got = h["apns-expiration"].flatMap { Int64($0) }
-            if got.map({ $0 < lo || $0 > hi }) ?? true {
-                fail(
-                    R.ttl, "headers.apns-expiration", "about now + \(ttl) s (\(lo)…\(hi))",
-                    quoted(h["apns-expiration"]))
-            }
-        }
-        if let collapse = n.body["collapse_id"]?.stringValue, h["apns-collapse-id"] != collapse {
-            fail(R.collapse, "headers.apns-collapse-id", "\"\(collapse)\"", quoted(h["apns-collapse-id"]))
-        }
-        if let badge = n.body["ios_badgeCount"]?.int64Value {
-            let got = c.json?.value(atPath: "aps.badge")
-            if got?.int64Value != badge {
-                fail(R.badge, "body.aps.badge", "\(badge)", got?.serialized() ?? "absent")
-            }
-        }
-        return out
-    }
-
-    static func fcmNotificationViolations(_ c: Capture, _ n: PushServiceNotification) -> [PushServiceViolation] {
-        var out: [PushServiceViolation] = []
-        func fail(_ requirement: String, _ field: String, _ expected: String, _ actual: String) {
-            out.append(
-                PushServiceViolation(
-                    requirement: requirement, field: field, expected: expected, actual: actual, sequence: c.sequence))
-        }
-        // FCM v1 shows message.notification, or android.notification (which overrides it on Android).
-        let message = c.json?["message"]
-        func shown(_ field: String) -> JSONValue? {
-            message?.value(atPath: "android.notification.\(field)") ?? message?.value(atPath: "notification.\(field)")
-        }
-        for (field, want) in [("title", n.heading), ("body", n.content)] {
-            if let want, shown(field)?.stringValue != want {
-                fail(
-                    R.alert, "body.message.notification.\(field)",
-                    "\"\(want)\" (in message.notification or message.android.notification)",
-                    shown(field)?.serialized() ?? "absent")
-            }
-        }
-        let android = message?["android"]
-        // A duration, judged by value: a service may send the seconds left at send ("86399.999064000s", as
-        // firebase-admin writes a fractional timedelta), within the window the APNs half allows.
-        if let ttl = n.body["ttl"]?.int64Value, abs(ttl) <= 1 << 40 {
-            let lo = ttl - marginSeconds - (c.arrivalMs - n.sentAtMs) / 1000
-            let hi = ttl + marginSeconds
-            let got = android?["ttl"]?.stringValue.flatMap(FCMDuration.seconds)
-            if got.map({ $0 < Double(lo) || $0 > Double(hi) }) ?? true {
-                fail(
-                    R.ttl, "body.message.android.ttl", "\"\(ttl)s\" or the seconds left at send (\(lo)…\(hi) s)",
-                    android?["ttl"]?.serialized() ?? "absent")
-            }
-        }
-        if let collapse = n.body["collapse_id"]?.stringValue, android?["collapse_key"]?.stringValue != collapse {
-            fail(
-                R.collapse, "body.message.android.collapse_key", "\"\(collapse)\"",
-                android?["collapse_key"]?.serialized() ?? "absent")
-        }
-        if let channel = n.body["android_channel_id"]?.stringValue {
-            let got = android?.value(atPath: "notification.channel_id")
-            if got?.stringValue != channel {
-                fail(
-                    R.channel, "body.message.android.notification.channel_id", "\"\(channel)\"",
-                    got?.serialized() ?? "absent")
-            }
-        }
-        return out
+            capture: c.sequence)
     }
 
     static func quoted(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "absent" }

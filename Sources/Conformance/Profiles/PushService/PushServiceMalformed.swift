@@ -10,7 +10,7 @@ enum PushServiceMalformed {
         /// Raw bytes (no filling in), or a JSON body that gets `app_id` and the audience like any `notify`.
         var raw: String?
         var body: JSONValue?
-        var requirement: String
+        var requirement: RequirementID
     }
 
     static let cases: [Case] = [
@@ -44,10 +44,14 @@ extension PushServiceMalformed.Case {
 /// `malformedNotifications: {to: [users]}` — sends every request of `PushServiceMalformed.cases` with the app's key;
 /// each must be refused with 400 and a non-empty `errors` array of strings. A later `expectNoPush` shows that none
 /// reached a device.
-struct MalformedNotificationsStep: ProfileStep, Equatable {
+struct MalformedNotificationsStep: DecodableStep, Equatable {
     var to: [String]
 
-    var keyword: String { "malformedNotifications" }
+    static let keywords = ["malformedNotifications"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeMalformedNotifications(node, path)
+    }
 
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let app = try run.serviceApp(step.path)
@@ -64,7 +68,7 @@ struct MalformedNotificationsStep: ProfileStep, Equatable {
             let ok =
                 answer.status == 400 && !(errors ?? []).isEmpty && (errors ?? []).allSatisfy { $0.stringValue != nil }
             if !ok {
-                try run.fail(
+                run.charge(
                     c.requirement, check: "\(step.path) malformedNotifications: \(c.name)",
                     expected: "400 {\"errors\": [\"…\"]}",
                     actual: "\(answer.status) \(String(decoding: answer.body.prefix(300), as: UTF8.self))",

@@ -64,10 +64,14 @@ extension PushServiceMalformedDevices.Case {
 /// `malformedRegistrations: {user}` — sends every body of `PushServiceMalformedDevices.cases` to the devices route
 /// as the user's app would (external ID `<run tag>-<user>-bad`); each must be refused with 400 and a non-empty
 /// `errors` array of strings.
-struct MalformedRegistrationsStep: ProfileStep, Equatable {
+struct MalformedRegistrationsStep: DecodableStep, Equatable {
     var user: String
 
-    var keyword: String { "malformedRegistrations" }
+    static let keywords = ["malformedRegistrations"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeMalformedRegistrations(node, path)
+    }
 
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         let externalId = run.pushServiceExternalId(user) + "-bad"
@@ -77,7 +81,7 @@ struct MalformedRegistrationsStep: ProfileStep, Equatable {
                 step: step.path)
             let errors = answer.json?["errors"]?.arrayValue ?? []
             if !(answer.status == 400 && !errors.isEmpty && errors.allSatisfy { $0.stringValue != nil }) {
-                try run.fail(
+                run.charge(
                     PushServiceRequirement.malformedDevice, check: "\(step.path) malformedRegistrations: \(c.name)",
                     expected: "400 {\"errors\": [\"…\"]}",
                     actual: "\(answer.status) \(String(decoding: answer.body.prefix(300), as: UTF8.self))",

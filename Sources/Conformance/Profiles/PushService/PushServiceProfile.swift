@@ -18,21 +18,15 @@ public struct PushServiceProfile: Profile {
     public var summary: String {
         "push service REST API: devices, notifications and calls delivered as APNs VoIP/alert and FCM pushes, counts"
     }
-    public var stepKeywords: [String] {
+    // Requests carry the app's REST key and raw bodies, which a race's canonical request cannot: none is a request
+    // step.
+    public var stepTypes: [any DecodableStep.Type] {
         [
-            "registerDevice", "removeDevice", "notify", "getNotification", "malformedNotifications",
-            "malformedRegistrations",
+            RegisterDeviceStep.self, RemoveDeviceStep.self, NotifyStep.self, GetNotificationStep.self,
+            MalformedNotificationsStep.self, MalformedRegistrationsStep.self,
         ]
     }
-    // Requests carry the app's REST key and raw bodies, which a race's canonical request cannot.
-    public var requestStepKeywords: [String] { [] }
     public var defaultPushType: String? { nil }
-
-    public func decodeStep(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
-        -> (any ProfileStep)?
-    {
-        decoder.decodePushServiceStep(keyword, node, path)
-    }
 
     /// APNs and FCM captures, read by the seed's payload keys (`pushService.type`, `pushService.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { PushServicePush(capture)?.view }

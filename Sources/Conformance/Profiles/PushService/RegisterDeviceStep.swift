@@ -3,14 +3,18 @@ import JSON
 /// `registerDevice:` — ringcheck plays the app on a scenario device: `POST /api/v1/apps/{appId}/devices` with the
 /// device's external ID (its user's), platform and token; an iOS device also registers a VoIP token (PushKit's)
 /// unless `voip: false`. The mocks know every token; a push to any of them is the device's.
-struct RegisterDeviceStep: ProfileStep, Equatable {
+struct RegisterDeviceStep: DecodableStep, Equatable {
     var device: String
     /// iOS: register a VoIP token beside the alert token.
     var voip: Bool
     var save: String?
     var expect: ResponseExpectation?
 
-    var keyword: String { "registerDevice" }
+    static let keywords = ["registerDevice"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeRegisterDevice(node, path)
+    }
 
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         guard let identity = try? run.device(device), let alertToken = identity.tokens.first else {
@@ -54,11 +58,15 @@ struct RegisterDeviceStep: ProfileStep, Equatable {
 
 /// `removeDevice:` — `DELETE /api/v1/apps/{appId}/devices/{id}` for a device registered earlier; from then on no
 /// push may reach its tokens.
-struct RemoveDeviceStep: ProfileStep, Equatable {
+struct RemoveDeviceStep: DecodableStep, Equatable {
     var device: String
     var expect: ResponseExpectation?
 
-    var keyword: String { "removeDevice" }
+    static let keywords = ["removeDevice"]
+
+    static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
+        decoder.decodeRemoveDevice(node, path)
+    }
 
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         guard var d = run.pushService.devices[device], let id = d.serviceId else {

@@ -23,20 +23,8 @@ extension RunContext {
             pushes, notifications: pushService.notifications, bundleId: settings.apnsBundleID,
             voipTopic: settings.apnsVoIPTopic)
         let bySequence = Dictionary(pushes.map { ($0.capture.sequence, $0) }, uniquingKeysWith: { a, _ in a })
-        return violations.map { v in
-            record(.note, "invariants", "FAILED \(v.requirement): \(v.field) \(v.actual)")
-            let evidence =
-                bySequence[v.sequence].map { push in
-                    [
-                        EvidenceItem(
-                            kind: .push, title: "push #\(v.sequence) to \(push.device.name)",
-                            text: push.capture.json(revealSecrets: false).serialized(pretty: true))
-                    ]
-                } ?? []
-            return CheckFailure(
-                requirement: v.requirement, level: level(v.requirement),
-                check: "invariant \(v.field) on every push", expected: v.expected, actual: v.actual,
-                evidence: evidence)
+        return failures(for: violations, on: "every push") { v in
+            v.sequence.flatMap { bySequence[$0] }.map { [pushEvidence($0.capture, to: $0.device.name)] } ?? []
         }
     }
 }

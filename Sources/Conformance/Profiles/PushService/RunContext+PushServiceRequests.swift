@@ -22,10 +22,13 @@ enum PushServiceAuth: String, Sendable, CaseIterable {
 
 /// One answer of the push service (the body read back with the seed's member names).
 struct PushServiceAnswer: Sendable {
+    /// The exchange as the engine made it.
+    var exchange: ExchangeAnswer
     var status: Int
+    /// The body, its members renamed back to the seed's names.
     var json: JSONValue?
-    var body: [UInt8]
-    var evidence: EvidenceItem
+    var body: [UInt8] { exchange.body }
+    var evidence: EvidenceItem { exchange.evidence() }
 }
 
 extension RunContext {
@@ -57,31 +60,14 @@ extension RunContext {
             headers.add("content-type", "application/json")
         }
         if let value = auth.header(app) { headers.add("authorization", value) }
-        let text = String(decoding: body, as: UTF8.self)
-        record(.request, "app-server", "\(method) \(routePath) (auth \(auth.rawValue))", body.isEmpty ? nil : text)
-        let response: ClientResponse
-        do {
-            response = try await client.send(
-                ClientRequest(method: method, url: target.baseURL + routePath, headers: headers, body: body))
-        } catch {
-            record(.response, "push-service", "no response: \(error)")
-            throw HarnessStop(message: "\(path): the push service did not answer \(method) \(routePath) (\(error))")
-        }
-        let answerText = String(decoding: response.body.prefix(4000), as: UTF8.self)
-        record(.response, "push-service", "\(response.status)", answerText)
-        var evidenceText = "\(method) \(routePath)\n"
-        for field in headers {
-            evidenceText +=
-                "\(field.name): \(field.name == "authorization" ? ScenarioRun.scheme(field.value) + "<redacted>" : field.value)\n"
-        }
-        evidenceText += "\n\(text)\n\n→ \(response.status)\n\(answerText)"
+        let exchange = await self.exchange(
+            OutgoingRequest(
+                method, routePath, headers: headers, body: body, actor: "app-server", answerer: "push-service",
+                summary: "\(method) \(routePath) (auth \(auth.rawValue))"))
+        let status = try answered(exchange.status, error: exchange.error, what: "\(path) \(method) \(routePath)")
         let inverse = Dictionary(app.fieldNames.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let parsed = try? JSONValue.parse(response.body)
         return PushServiceAnswer(
-            status: response.status, json: parsed.map { Self.renamed($0, inverse) }, body: response.body,
-            evidence: EvidenceItem(
-                kind: .httpExchange, title: "push-service: \(method) \(routePath) → \(response.status)",
-                text: evidenceText))
+            exchange: exchange, status: status, json: exchange.json.map { Self.renamed($0, inverse) })
     }
 
     /// `value` with every object key renamed as `names` says (keys not named stay).
@@ -97,32 +83,9 @@ extension RunContext {
         }
     }
 
-    /// Judges an answer's status against a step's expectation (2xx when it has none, else a harness error).
+    /// Judges an answer against a step's expectation (2xx when it has none, else a harness error); body matchers
+    /// read the answer with the seed's member names (null when it is not JSON).
     func judgeStatus(_ answer: PushServiceAnswer, _ expect: ResponseExpectation?, what: String) throws {
-        guard let expect else {
-            if !(200..<300).contains(answer.status) {
-                throw HarnessStop(message: "\(what): answered \(answer.status), expected 2xx")
-            }
-            return
-        }
-        if !expect.anyStatus {
-            let ok = expect.status.map { $0.contains(answer.status) } ?? (200..<300).contains(answer.status)
-            if !ok {
-                try fail(
-                    expect.requirement, check: "\(what): response status",
-                    expected: expect.status.map { $0.map(String.init).joined(separator: " or ") } ?? "2xx",
-                    actual: "\(answer.status)", evidence: [answer.evidence])
-                return
-            }
-        }
-        if !expect.body.isEmpty {
-            let json = answer.json ?? .null
-            let matchers = try resolver.resolve(expect.body)
-            for group in MatcherEvaluator.mismatchesByRequirement(matchers, in: json, fallback: expect.requirement) {
-                try fail(
-                    group.requirement, check: "\(what): response body", expected: "every matcher holds",
-                    actual: group.problems.joined(separator: "\n"), evidence: [answer.evidence])
-            }
-        }
+        try judge(answer.exchange, expect, what: what, json: answer.json ?? .null)
     }
 }

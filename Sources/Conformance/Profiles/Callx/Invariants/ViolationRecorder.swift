@@ -22,9 +22,9 @@ struct ViolationRecorder {
     ) {
         let level: RequirementLevel = heuristic ? .should : levels[id]
         violations.append(
-            InvariantViolation(
-                requirementID: id, level: level, path: path, expected: expected, actual: actual,
-                captures: captures + extraCaptures, events: events + extraEvents))
+            Violation(
+                RequirementID(id), path, expected: expected, actual: actual, captures: captures + extraCaptures,
+                events: events + extraEvents, level: level))
     }
 }
 

@@ -357,7 +357,7 @@ final class LoadJudge: Sendable {
                 }
                 ?? v.events.first.flatMap { events.indices.contains($0) ? events[$0].json["callId"]?.stringValue : nil }
             return LoadInvariantFinding(
-                requirementID: v.requirementID, level: v.level, callId: callId, message: v.description)
+                requirementID: v.requirementID, level: v.level ?? .should, callId: callId, message: v.description)
         }
     }
 }

@@ -154,9 +154,9 @@ public actor DialStackTrigger {
         } ?? []
     }
 
-    func fail(_ requirement: String, _ message: String) {
-        violations.append(.init(requirement: requirement, message: message))
-        emit(entry(.finding, "\(requirement): \(message)", [("requirement", .string(requirement))]))
+    func fail(_ requirement: RequirementID, _ message: String) {
+        violations.append(.init(requirement: requirement.rawValue, message: message))
+        emit(entry(.finding, "\(requirement): \(message)", [("requirement", .string(requirement.rawValue))]))
     }
 
     func result(_ outcome: DialStackTriggerResult.Outcome, _ detail: String, pushes: Int = 0)

@@ -62,7 +62,7 @@ public struct DialStackTriggerPlan: Sendable {
     var wakes: Bool { signature.isValid && eventType == DialStackEvent.wakeUpType }
 
     /// The requirement the answer to the first delivery evidences, and the statuses it allows.
-    var answerRule: (requirement: String, expected: String, ok: (Int) -> Bool) {
+    var answerRule: (requirement: RequirementID, expected: String, ok: (Int) -> Bool) {
         switch signature {
         case .valid:
             let id =
