@@ -8,7 +8,8 @@ extension MockProviderID {
 
 extension PushChannel {
     /// VoIP pushes through APNs.
-    public static let apnsVoip = PushChannel("apnsVoip", carrier: APNsMock.self, hasEnvironments: true, tokenKind: .voip)
+    public static let apnsVoip = PushChannel(
+        "apnsVoip", carrier: APNsMock.self, hasEnvironments: true, tokenKind: .voip)
 }
 
 extension ImpersonatedHost {
