@@ -14,11 +14,16 @@ import Testing
     @Test func aFreePortLiesBelowTheEphemeralRangeAndCanBeBound() throws {
         let range = try #require(LoopbackPort.ephemeralRange())
         try #require(range.lowerBound - LoopbackPort.floor >= 1000, "no room below \(range) on this machine")
+        // Other tests hand ports from the same range to their children meanwhile, so one port may be
+        // taken between `free()` and the check: a port taken by someone else is no defect, a range of
+        // unbindable ones is.
+        var bindable = 0
         for _ in 0..<20 {
             let port = try #require(LoopbackPort.free())
             #expect(port >= LoopbackPort.floor && port < range.lowerBound)
-            #expect(LoopbackPort.bindable(port) == port)
+            if LoopbackPort.bindable(port) == port { bindable += 1 }
         }
+        #expect(bindable >= 15, "\(bindable) of 20 free ports could be bound right after")
     }
 
     @Test func aPortWithAListenerIsNotBindable() throws {

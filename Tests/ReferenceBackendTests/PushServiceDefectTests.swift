@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(PushServiceDefect.allCases.count == 20)
+        #expect(PushServiceDefect.allCases.count == 21)
         #expect(Set(PushServiceDefect.allCases.map(\.name)).count == PushServiceDefect.allCases.count)
         #expect(PushServiceDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
         #expect(PushServiceDefect.parse(["ignore-ttl", "ignore-ttls"]) == ([.ignoreTTL], ["ignore-ttls"]))

@@ -47,7 +47,7 @@ final class CallSignals: Sendable {
             Console.error(
                 "ringcheck \(self.command): interrupted (signal \(signal)) while starting; stopping what it started…")
             await cleanup.run()
-            exit(128 + signal)
+            RunCleanup.exitAfterCleanup(128 + signal)
         }
         return true
     }

@@ -40,7 +40,16 @@ actor RunCleanup {
             await self.run()
             await beforeExit?(signal)
             Console.error("ringcheck \(command): stopped.")
-            exit(128 + signal)
+            Self.exitAfterCleanup(128 + signal)
         }
+    }
+
+    /// Ends the process once the cleanup ran: flushes the standard streams and leaves with `_exit`, not
+    /// `exit`. Scenario tasks may still be signing a token or reading TLS on other threads, and `exit`'s
+    /// handlers (OpenSSL's `OPENSSL_cleanup` among them) free the locks those threads are using: a Ctrl-C
+    /// then ended in SIGSEGV instead of 130. Everything worth keeping was written and stopped before this.
+    static func exitAfterCleanup(_ code: Int32) -> Never {
+        fflush(nil)
+        _exit(code)
     }
 }
