@@ -138,6 +138,22 @@ public final class MockStackOccupiedPort: @unchecked Sendable {  // immutable af
     deinit { close(fd) }
 
     /// True when something accepts connections on 127.0.0.1:`port`.
+    /// The inodes of the IPv4 sockets listening on `ports` now (`/proc/net/tcp`, state 0A). A socket is
+    /// the same listener only while its inode is: a port another process took after it closed has a new one,
+    /// so a test that stopped a process can ask whether *its* listeners are gone while other tests run.
+    public static func listeningSocketInodes(_ ports: [Int]) -> Set<String> {
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return [] }
+        var out: Set<String> = []
+        for line in table.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count > 9, f[3] == "0A", let colon = f[1].lastIndex(of: ":"),
+                let port = Int(f[1][f[1].index(after: colon)...], radix: 16), ports.contains(port)
+            else { continue }
+            out.insert(String(f[9]))
+        }
+        return out
+    }
+
     public static func isListening(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
