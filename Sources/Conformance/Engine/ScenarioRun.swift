@@ -208,10 +208,13 @@ public actor ScenarioRun: RunContext {
     /// Tells the mocks the token is valid in its environment (APNs rejects it in the other one) and what it
     /// was issued for (the channel's token kind unless told otherwise: APNs refuses a push of the other
     /// family to it).
-    func registerWithMocks(token: String, device: DeviceIdentity, tokenKind: DeviceRegistry.TokenKind?? = nil) {
+    func registerWithMocks(token: String, device: DeviceIdentity) {
+        registerWithMocks(token: token, device: device, tokenKind: device.kind.tokenKind)
+    }
+
+    private func registerWithMocks(token: String, device: DeviceIdentity, tokenKind: DeviceRegistry.TokenKind?) {
         let env: APNsEnvironment? = device.kind.hasEnvironments ? device.environment ?? .production : nil
-        engine.mocks.providers.registry.register(
-            token: token, environment: env, atMs: nowMs, tokenKind: tokenKind ?? device.kind.tokenKind)
+        engine.mocks.providers.registry.register(token: token, environment: env, atMs: nowMs, tokenKind: tokenKind)
     }
 
     // MARK: Steps

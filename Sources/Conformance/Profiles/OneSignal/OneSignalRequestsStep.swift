@@ -34,7 +34,7 @@ struct OneSignalRequestsStep: DecodableStep, Equatable {
         func captures() -> [Capture] {
             let all = context.oneSignalCaptures()
             guard let appId else { return all }
-            return all.filter { (try? JSONValue.parse($0.body))?["app_id"]?.stringValue == appId }
+            return all.filter { $0.json?["app_id"]?.stringValue == appId }
         }
         var seen = captures()
         while context.nowMs < deadline {
@@ -43,31 +43,30 @@ struct OneSignalRequestsStep: DecodableStep, Equatable {
             try await Task.sleep(nanoseconds: 50_000_000)
             seen = captures()
         }
-        let evidence = seen.prefix(5).map { c in
-            EvidenceItem(
-                kind: .push, title: "onesignal request #\(c.sequence)",
-                text: c.json(revealSecrets: false).serialized(pretty: true))
-        }
+        let evidence = Self.evidence(seen)
         if let count {
             guard seen.count < count else { return }
             try context.fail(
                 requirement, check: "\(step.path) expectOneSignal",
                 expected:
                     "\(count) OneSignal request(s)\(app.map { " to the \($0.rawValue) app" } ?? "") within \(durationMs) ms",
-                actual: "\(seen.count)", evidence: Array(evidence.isEmpty ? otherRequests(context) : evidence))
+                actual: "\(seen.count)",
+                evidence: evidence.isEmpty
+                    ? Self.evidence(context.oneSignalCaptures(), note: " (to another app)") : evidence)
         } else if !seen.isEmpty {
             try context.fail(
                 requirement, check: "\(step.path) expectNoOneSignal", expected: "no OneSignal request",
-                actual: "\(seen.count) request(s) reached OneSignal", evidence: Array(evidence))
+                actual: "\(seen.count) request(s) reached OneSignal", evidence: evidence)
         }
     }
 
-    /// With an `app` filter and nothing to that app: the run's other OneSignal requests, so the reader sees a send
-    /// that went to the wrong app.
-    private func otherRequests(_ context: isolated any RunContext) -> [EvidenceItem] {
-        context.oneSignalCaptures().prefix(5).map { c in
+    /// The first five of `captures` as evidence; `note` follows each title (with an `app` filter and nothing to
+    /// that app, the run's other requests are shown " (to another app)", so the reader sees a send that went to
+    /// the wrong app).
+    private static func evidence(_ captures: [Capture], note: String = "") -> [EvidenceItem] {
+        captures.prefix(5).map { c in
             EvidenceItem(
-                kind: .push, title: "onesignal request #\(c.sequence) (to another app)",
+                kind: .push, title: "onesignal request #\(c.sequence)\(note)",
                 text: c.json(revealSecrets: false).serialized(pretty: true))
         }
     }
