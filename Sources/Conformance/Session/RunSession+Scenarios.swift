@@ -53,9 +53,10 @@ extension RunSession {
                 let written =
                     (try? ReportFormat.write(result, formats: settings.fileFormats, to: settings.reportDir)) ?? []
                 let count = result.scenarios.count
+                let scenarios = "\(count) scenario\(count == 1 ? "" : "s")"
+                let files = written.isEmpty ? "none written" : written.joined(separator: ", ")
                 console.error(
-                    "\(settings.commandName): interrupted; the reports of the \(count) scenario\(count == 1 ? "" : "s") that finished: \(written.isEmpty ? "none written" : written.joined(separator: ", "))"
-                )
+                    "\(settings.commandName): interrupted; the reports of the \(scenarios) that finished: \(files)")
             })
     }
 }

@@ -10,7 +10,8 @@ import Reports
 /// ```swift
 /// let session = RunSession(
 ///     settings: RunSessionSettings(
-///         ringcheckVersion: "0.1.0", reportDir: "reports", fileFormats: [.json], rerunCommand: { "ringcheck run \($0)" }),
+///         ringcheckVersion: "0.1.0", reportDir: "reports", fileFormats: [.json],
+///         rerunCommand: { "ringcheck run \($0)" }),
 ///     profile: suite.profile, catalogue: suite.catalogue, scenarios: suite.scenarios,
 ///     backend: backend, console: console, cleanup: cleanup)
 /// let outcome = try await session.run()  // outcome.exitCode: 0 conformant … 3 inconclusive
