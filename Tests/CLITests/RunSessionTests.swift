@@ -120,4 +120,15 @@ import Testing
         let report = try JSONReport.decode(Data(contentsOf: URL(fileURLWithPath: dir.file("report.json"))))
         #expect(report.aborted == "cannot start: refused" && report.verdict == .inconclusive)
     }
+
+    /// The `--reference-process` check moved from the session to the CLI's wiring: still a usage error
+    /// before anything starts, naming the profile.
+    @Test func referenceProcessForAReferenceThatCannotBeAChildIsAUsageError() async throws {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.run(
+            ["run", "--profile", "onesignal", "--reference-process", "--report-dir", dir.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--reference-process: the onesignal reference cannot run as a child process"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("report.json")))
+    }
 }
