@@ -30,21 +30,26 @@ import Testing
         return out
     }
 
+    /// `ringcheck run` on `target(environment)` written to `dir/backend.yaml`, with `own` added to ringcheck's
+    /// environment.
+    static func run(_ environment: String, in dir: TemporaryDirectory, own: [String: String] = [:]) async throws
+        -> ProcessResult
+    {
+        let path = try dir.write("backend.yaml", target(environment))
+        let env = ProcessInfo.processInfo.environment.merging(own) { _, mine in mine }
+        return try await RingcheckBinary.run(
+            ["run", "--target", path, "--report-dir", dir.file("r")], timeout: 120, environment: env)
+    }
+
     @Test func theBackendReceivesEveryVariableFilledIn() async throws {
         let dir = TemporaryDirectory()
-        let path = try dir.write(
-            "backend.yaml",
-            Self.target(
-                """
-                    ONESIGNAL_APP_ID: "${RINGCHECK_ONESIGNAL_APP_ID}"
-                    ONESIGNAL_API: "${RINGCHECK_ONESIGNAL_URL}/api/v1"
-                    STATE: "${RINGCHECK_BACKEND_STATE_DIR}/db"
-                    FROM_RINGCHECK: "${RINGCHECK_TEST_OWN_SETTING}-x"
-                """))
-        var environment = ProcessInfo.processInfo.environment
-        environment["RINGCHECK_TEST_OWN_SETTING"] = "own-value"
-        let r = try await RingcheckBinary.run(
-            ["run", "--target", path, "--report-dir", dir.file("r")], timeout: 120, environment: environment)
+        let r = try await Self.run(
+            """
+                ONESIGNAL_APP_ID: "${RINGCHECK_ONESIGNAL_APP_ID}"
+                ONESIGNAL_API: "${RINGCHECK_ONESIGNAL_URL}/api/v1"
+                STATE: "${RINGCHECK_BACKEND_STATE_DIR}/db"
+                FROM_RINGCHECK: "${RINGCHECK_TEST_OWN_SETTING}-x"
+            """, in: dir, own: ["RINGCHECK_TEST_OWN_SETTING": "own-value"])
         #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
         let env = try Self.lines(dir.file("env.txt"))
         let appId = try #require(env["RINGCHECK_ONESIGNAL_APP_ID"])
@@ -60,13 +65,7 @@ import Testing
 
     @Test func aNameTheRunDoesNotKnowIsRefusedWhereItStands() async throws {
         let dir = TemporaryDirectory()
-        let path = try dir.write(
-            "backend.yaml",
-            Self.target(
-                """
-                    ONESIGNAL_APP_ID: "${RINGCHECK_ONESIGNAL_APPID}"
-                """))
-        let r = try await RingcheckBinary.run(["run", "--target", path, "--report-dir", dir.file("r")])
+        let r = try await Self.run("    ONESIGNAL_APP_ID: \"${RINGCHECK_ONESIGNAL_APPID}\"", in: dir)
         #expect(r.status == 2, "\(r.stdout)\n\(r.stderr)")
         #expect(
             r.stderr.contains(
