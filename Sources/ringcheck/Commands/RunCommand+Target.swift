@@ -72,7 +72,9 @@ enum FileTarget {
     /// `environment` applied, as the started backend gets them.
     static func settingsSummary(_ mocks: MockStack, _ file: TargetFile) -> String {
         settingsSummary(
-            mocks.settings, name: file.name, path: file.path, overrides: file.lifecycle?.environment ?? [:],
+            mocks.settings, name: file.name, path: file.path,
+            overrides: file.lifecycle?.configuration(directory: "", logFile: "").filling(mocks.settings).environment
+                ?? [:],
             fixedMocks: file.mocks != nil)
     }
 
