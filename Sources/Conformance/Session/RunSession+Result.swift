@@ -33,13 +33,18 @@ extension RunSession {
     func finish(_ runResult: RunResult, record: RunRecord) async -> RunSessionOutcome {
         let showConsole = !settings.quiet
         if showConsole {
-            console.out(ConsoleReport.summary(runResult, style: console.style, verbose: settings.verbose))
+            console.out(
+                ConsoleReport.summary(
+                    runResult, style: console.style, verbose: settings.verbose,
+                    namingProfile: settings.namesProfileInVerdict))
             if let first = runResult.notRun.first {
                 let count = runResult.notRun.count
                 console.out("Not run: \(count) scenario\(count == 1 ? "" : "s") (\(first.reason))")
             }
         } else {
-            console.out(ConsoleReport.verdictLine(runResult, style: console.style))
+            console.out(
+                ConsoleReport.verdictLine(
+                    runResult, style: console.style, namingProfile: settings.namesProfileInVerdict))
         }
         if !settings.fileFormats.isEmpty {
             do {
@@ -70,7 +75,8 @@ extension RunSession {
         console.error("\(settings.commandName): \(cause)")
         let result = result(
             target: target, scenarios: [], notRunReason: "the run stopped before any scenario", aborted: cause)
-        console.out(ConsoleReport.verdictLine(result, style: console.style))
+        console.out(
+            ConsoleReport.verdictLine(result, style: console.style, namingProfile: settings.namesProfileInVerdict))
         let outcome = RunSessionOutcome(result: result, exitCode: 3)
         guard !settings.fileFormats.isEmpty else { return outcome }
         do {

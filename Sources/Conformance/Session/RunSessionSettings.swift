@@ -21,6 +21,8 @@ public struct RunSessionSettings: Sendable {
     public var strict: Bool
     /// The shell line that re-runs one scenario by ID the way this run ran it.
     public var rerunCommand: @Sendable (String) -> String
+    /// Whether the verdict line names the profile (`Verdict (callx): …`: each profile's run in `run --profile all`).
+    public var namesProfileInVerdict = false
 
     public init(
         ringcheckVersion: String, commandName: String = "ringcheck run", reportDir: String,

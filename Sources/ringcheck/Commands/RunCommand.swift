@@ -108,6 +108,8 @@ struct RunCommand: RingcheckCommand {
     var profileName: String?
     /// `--profile all`.
     var allProfiles: Bool
+    /// Whether the verdict line names the profile (each profile's run in `--profile all`).
+    var namesProfileInVerdict = false
     /// `--suite` as given (nil: the profile's).
     var suiteOption: String?
     var suitePath: String

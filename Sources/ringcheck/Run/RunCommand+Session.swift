@@ -16,10 +16,12 @@ extension RunCommand {
     /// The options the session runs and reports by.
     var sessionSettings: RunSessionSettings {
         let command = self
-        return RunSessionSettings(
+        var settings = RunSessionSettings(
             ringcheckVersion: RingcheckVersion.current, commandName: "ringcheck " + Self.configuration.name,
             reportDir: reportDir, fileFormats: fileFormats, quiet: quiet, verbose: verbose, repeatCount: repeatCount,
             concurrency: concurrency, failFast: failFast, strict: strict, rerunCommand: { command.rerunCommand($0) })
+        settings.namesProfileInVerdict = namesProfileInVerdict
+        return settings
     }
 
     /// The session's backend source for `choice`: a usage error for `--reference-process` when the
