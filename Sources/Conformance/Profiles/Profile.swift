@@ -124,6 +124,13 @@ public protocol Profile: Sendable {
     /// The capabilities the profile's scenarios may need beyond the engine's (`Capability.known` is their
     /// union). None by default.
     var capabilities: [Capability] { get }
+    /// Those of `capabilities` a target file may declare with a value (`{eventRetention: 40}`): the engine
+    /// accepts that form for them and hands the value to `decodeTargetFile(_:into:decoder:)` in
+    /// `TargetFileSection.capabilityValues`. None by default.
+    var valuedCapabilities: [Capability] { get }
+    /// Names a target file's `capabilities:` may list beyond `capabilities`, declarations no scenario needs
+    /// (Callx's `answerByMediaRequest`, `videoCalls`). None by default.
+    var targetFileCapabilities: [String] { get }
 }
 
 extension Profile {
@@ -143,6 +150,8 @@ extension Profile {
     public var targetNeedsUsers: Bool { true }
     public var targetFileTemplate: String { "" }
     public var capabilities: [Capability] { [] }
+    public var valuedCapabilities: [Capability] { [] }
+    public var targetFileCapabilities: [String] { [] }
     public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
         try await context.registerToken(ofDevice: device.name)
     }

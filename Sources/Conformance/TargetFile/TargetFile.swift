@@ -15,13 +15,6 @@ public struct TargetFile: Sendable {
     /// The app ID tokens are registered for; nil uses the mocks' bundle ID.
     public var appId: String?
     public var capabilities: Set<Capability>
-    /// How many events the backend keeps per feed, when it declares `eventRetention: N`.
-    public var eventRetention: Int?
-    /// The create body member through which a call asks for a short ring, from `{shortRing: FIELD}`:
-    /// the backend rings long by default and only the scenarios that wait for expiry ask for a short one.
-    public var shortRingField: String?
-    /// The events page size the engine asks for while draining.
-    public var eventPageLimit: Int?
     /// Scenario user name (`a` caller, `b` callee, `c` outsider, …) → its pool of accounts.
     public var users: [String: [TargetAccount]]
     public var mapping: TargetMapping
