@@ -22,7 +22,7 @@ public struct PreparedRequest: Sendable {
     /// installation on an operation the reference design sends without one gets this one.
     var actorInstallation: String? = nil
     /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
-    /// answer: a request that starts a call names it (Callx's create); nil claims none.
+    /// answer: a request that starts a call names it (a create); nil claims none.
     var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
 }
 

@@ -4,7 +4,7 @@ import JSON
 extension ScenarioRun {
     /// After a run on fixed accounts: deletes the tokens its devices (and the users' installations whose
     /// feeds it read) registered, then lets the profile leave the accounts clean (`Profile.cleanUp(with:)`:
-    /// Callx ends the calls it left unfinished), so the next scenario on the same accounts starts clean.
+    /// ending the calls it left unfinished), so the next scenario on the same accounts starts clean.
     /// Never judged, not on the timeline; a delete that fails is counted for the run's warning
     /// (`CleanUpTally`).
     func cleanUpBackend() async {

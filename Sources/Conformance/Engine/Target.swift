@@ -40,7 +40,7 @@ public struct Target: Sendable {
     /// target the `restart` capability with it.
     public var restart: (@Sendable () async throws -> Void)? = nil
     /// What each profile knows of the target beyond the engine's fields (DialStack's webhook receiver, a
-    /// push service's app, Callx's feed paging and short ring), by its type: a target file's
+    /// push service's app, an events feed's paging), by its type: a target file's
     /// `TargetFile.profileConfiguration`.
     public var profileConfiguration = ProfileConfigurations()
 

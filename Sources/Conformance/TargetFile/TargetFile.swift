@@ -24,7 +24,7 @@ public struct TargetFile: Sendable {
     public var mocks: TargetMocks?
     public var lifecycle: TargetLifecycle?
     /// The profile the backend is judged by (`profile:`, a registered profile's name); nil when the
-    /// file names none (then `--profile`, or callx).
+    /// file names none (then `--profile`, or the default profile).
     public var profile: String? = nil
     /// What each profile decoded from its own keys of the file (`Profile.decodeTargetFile`), by its type.
     public var profileConfiguration = ProfileConfigurations()

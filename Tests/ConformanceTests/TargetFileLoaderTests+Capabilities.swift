@@ -4,21 +4,7 @@ import Testing
 
 /// A target file's `capabilities:`: the engine's names first, then each profile's in registry order, and the
 /// callx forms with a value (`{eventRetention: N}`, `{shortRing: FIELD}`) decoded by the callx profile.
-@Suite struct TargetCapabilityListTests {
-    static let users = """
-        users:
-          a: {userId: ua, auth: {bearer: ta}}
-          b: {userId: ub, auth: {bearer: tb}}
-          c: {userId: uc, auth: {bearer: tc}}
-        """
-
-    func errors(_ text: String) -> [String] {
-        do {
-            _ = try TargetFile.load(text: text, file: "t.yaml")
-            return []
-        } catch { return error.errors.map(\.description) }
-    }
-
+extension TargetFileLoaderTests {
     @Test func anUnknownCapabilityListsTheEnginesThenEachProfilesInRegistryOrder() {
         let found = errors("baseURL: http://x\ncapabilities: [faults, teleport]\n\(Self.users)")
         #expect(
@@ -30,13 +16,13 @@ import Testing
     }
 
     @Test func theCallxFormsWithAValueLoadIntoItsConfiguration() throws {
-        let file = try TargetFile.load(
-            text: """
-                baseURL: http://x
-                eventPageLimit: 7
-                capabilities: [faults, {eventRetention: 40}, {shortRing: ringSeconds}, videoCalls]
-                \(Self.users)
-                """, file: "t.yaml")
+        let file = try load(
+            """
+            baseURL: http://x
+            eventPageLimit: 7
+            capabilities: [faults, {eventRetention: 40}, {shortRing: ringSeconds}, videoCalls]
+            \(Self.users)
+            """)
         #expect(file.eventPageLimit == 7)
         #expect(file.eventRetention == 40)
         #expect(file.shortRingField == "ringSeconds")
@@ -58,8 +44,7 @@ import Testing
     }
 
     @Test func aPlainEventRetentionGivesNoRetentionSoTheTargetLacksIt() throws {
-        let file = try TargetFile.load(
-            text: "baseURL: http://x\ncapabilities: [faults, eventRetention]\n\(Self.users)", file: "t.yaml")
+        let file = try load("baseURL: http://x\ncapabilities: [faults, eventRetention]\n\(Self.users)")
         #expect(file.eventRetention == nil)
         #expect(!file.target(defaultAppId: "com.example").capabilities.contains(.eventRetention))
     }
