@@ -15,7 +15,9 @@
 ///         return PingStep(device: device)
 ///     }
 ///
-///     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws { run.note("ping \(device)") }
+///     func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+///         context.note("ping \(device)")
+///     }
 /// }
 ///
 /// struct PingProfile: Profile {
@@ -27,7 +29,7 @@ public protocol DecodableStep: ProfileStep {
     /// The keywords scenario files write for steps of this type (one; a family such as `pushToUser`,
     /// `pushBroadcast`, `voipPush` shares one type).
     static var keywords: [String] { get }
-    /// Whether its steps send one request and may run in a `race` (they give it through `request(in:)`).
+    /// Whether its steps send one request and may run in a `race` (they give it through `request(with:)`).
     static var isRequest: Bool { get }
     /// Decodes one step written with `keyword` (one of `keywords`); `path` is the step's field
     /// (`steps[2].webhook`). Problems go to `decoder.d` with the node's mark and the field; nil when the step

@@ -1,10 +1,10 @@
 import JSON
 
-extension ScenarioRun {
+extension RunContext {
     /// Places and cancels one call more than the target keeps events, so that every event the
     /// callee's feed had before has fallen out of retention.
     func overflowEvents(_ o: OverflowEventsStep, step: ScenarioStep) async throws {
-        guard let retention = engine.target.eventRetention, retention > 0 else {
+        guard let retention = target.eventRetention, retention > 0 else {
             throw HarnessStop(message: "\(step.path): the target declares no event retention")
         }
         note("placing and cancelling \(retention + 1) calls to \(o.callee) (the target keeps \(retention) events)")

@@ -2,7 +2,7 @@ import JSON
 import PushMocks
 import Reports
 
-extension ScenarioRun {
+extension RunContext {
     // MARK: What the invariants need
 
     /// Notes what a response or event says about a call: expiry, and when it was seen answered or ended.
@@ -54,15 +54,15 @@ extension ScenarioRun {
         let list = devices.values.sorted { $0.name < $1.name }
         let captures = judgedCaptures()
         let state = callx
-        let events = Self.judgedEvents(state.feeds, ownCalls: ownCalls)
+        let events = CallxRunState.judgedEvents(state.feeds, ownCalls: ownCalls)
         let context = InvariantContext(
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
             },
-            voipTopic: engine.mocks.settings.apnsVoIPTopic, calls: Array(state.calls.values),
-            inFlightMarginMs: engine.inFlightMarginMs, mediaCredentials: state.mediaCredentials,
-            providerSecrets: engine.providerSecrets,
-            levels: InvariantLevels(catalogue: engine.catalogue))
+            voipTopic: mocks.settings.apnsVoIPTopic, calls: Array(state.calls.values),
+            inFlightMarginMs: inFlightMarginMs, mediaCredentials: state.mediaCredentials,
+            providerSecrets: providerSecrets,
+            levels: InvariantLevels(catalogue: catalogue))
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return failures(for: violations, on: "every push and event", note: { $0.message }) { v in
@@ -78,7 +78,9 @@ extension ScenarioRun {
                 }
         }
     }
+}
 
+extension CallxRunState {
     /// The events the invariants judge: those of the scenario's own calls (and any that names no call),
     /// from every feed it read, in feed order.
     static func judgedEvents(_ feeds: [String: FeedState], ownCalls: Set<String>) -> [ObservedEvent] {

@@ -2,7 +2,7 @@ import HTTP
 import JSON
 import Reports
 
-extension ScenarioRun {
+extension RunContext {
     // MARK: Reading the feed
 
     func feedLabel(_ actor: StepActor) -> String {
@@ -16,7 +16,7 @@ extension ScenarioRun {
     func readPage(_ reader: String, cursor: String?, limit: Int?) async throws -> Exchange {
         let feed = try self.feed(reader)
         guard let account = users[feed.user] else { throw HarnessStop(message: "unknown reader '\(reader)'") }
-        var path = engine.target.routes.events + "?installationId=" + TargetRoutes.percentEncode(feed.installationId)
+        var path = target.routes.events + "?installationId=" + TargetRoutes.percentEncode(feed.installationId)
         if let cursor { path += "&cursor=" + TargetRoutes.percentEncode(cursor) }
         if let limit { path += "&limit=\(limit)" }
         var values: [String: JSONValue] = [
@@ -24,15 +24,10 @@ extension ScenarioRun {
         ]
         if let cursor { values["cursor"] = .string(cursor) }
         if let limit { values["limit"] = .int(limit) }
-        let request = wire(
+        return await sendUnrecorded(
             PreparedRequest(
                 actor: reader, method: "GET", path: path, credentials: account.authHeaders, operation: .events,
                 values: values))
-        let result: Result<ClientResponseBox, Error>
-        do { result = .success(ClientResponseBox(try await engine.client.send(clientRequest(request)))) } catch {
-            result = .failure(error)
-        }
-        return exchange(request, result.map(\.response))
     }
 
     /// Adds events not seen before (by eventId) to `reader`'s feed; returns how many were new.
@@ -110,7 +105,7 @@ extension ScenarioRun {
                 return
             }
             if ContinuousClock.now >= deadline { break }
-            try await Task.sleep(for: engine.pollInterval)
+            try await Task.sleep(for: pollInterval)
         }
         let expected = "\(e.type)\(call.map { " for call \($0)" } ?? "") within \(e.within)"
         let check = "\(step.path) expectEvent \(e.type) for \(reader)"
@@ -149,7 +144,7 @@ extension ScenarioRun {
                 return
             }
             if ContinuousClock.now >= deadline { return }
-            try await Task.sleep(for: engine.pollInterval)
+            try await Task.sleep(for: pollInterval)
         }
     }
 
@@ -164,7 +159,7 @@ extension ScenarioRun {
         var gap = false
         var exchanges: [Exchange] = []
         for _ in 0..<(p.drain ? 200 : 1) {
-            let ex = try await readPage(reader, cursor: cursor, limit: p.drain ? engine.target.eventPageLimit : nil)
+            let ex = try await readPage(reader, cursor: cursor, limit: p.drain ? target.eventPageLimit : nil)
             recordResponse(ex)
             exchanges.append(ex)
             guard ex.isSuccess, let json = ex.json else { break }
@@ -199,10 +194,4 @@ extension ScenarioRun {
                 actual: "repeated: " + duplicates.joined(separator: ", "), evidence: exchanges.map(evidence))
         }
     }
-}
-
-/// Lets `Result` carry a response through a `map` (the client's errors are typed differently).
-struct ClientResponseBox: Sendable {
-    var response: ClientResponse
-    init(_ response: ClientResponse) { self.response = response }
 }

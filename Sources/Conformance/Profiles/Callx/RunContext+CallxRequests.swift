@@ -1,6 +1,6 @@
 import JSON
 
-extension ScenarioRun {
+extension RunContext {
     // MARK: The Callx call requests
 
     /// The values of a request about call `callId` by `who`.
@@ -28,14 +28,14 @@ extension ScenarioRun {
         if let video = c.video { body = body.setting("video", to: .bool(video)) }
         // Only scenarios about expiry ring short; every other call rings long enough for a busy machine.
         var values: [String: JSONValue] = ["userId": .string(who.user.userId)]
-        if scenario.needs.contains(.shortRing), let field = engine.target.shortRingField {
+        if scenario.needs.contains(.shortRing), let field = target.shortRingField {
             body = body.setting(field, to: .int(Target.shortRingSeconds))
             // A target's create template places it with {ringSeconds}.
             values["ringSeconds"] = .int(Target.shortRingSeconds)
         }
         body = try merged(body, c.body)
         return PreparedRequest(
-            actor: who.label, method: "POST", path: engine.target.routes.calls, credentials: who.user.authHeaders,
+            actor: who.label, method: "POST", path: target.routes.calls, credentials: who.user.authHeaders,
             body: body, operation: .create, values: values, extraKeys: extraKeys(c.body),
             actorInstallation: who.installationId, claimedCalls: Self.createdCalls(body))
     }
@@ -49,7 +49,7 @@ extension ScenarioRun {
         if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
         body = try merged(body, a.body)
         return PreparedRequest(
-            actor: who.label, method: "POST", path: try callPath(engine.target.routes.answer, a.call),
+            actor: who.label, method: "POST", path: try callPath(target.routes.answer, a.call),
             credentials: who.user.authHeaders, body: body, operation: .answer,
             values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body),
             actorInstallation: who.installationId)
@@ -64,7 +64,7 @@ extension ScenarioRun {
         if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }
         body = try merged(body, e.body)
         return PreparedRequest(
-            actor: who.label, method: "POST", path: try callPath(engine.target.routes.end, e.call),
+            actor: who.label, method: "POST", path: try callPath(target.routes.end, e.call),
             credentials: who.user.authHeaders, body: body, operation: .end,
             values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body),
             actorInstallation: who.installationId)
@@ -73,7 +73,7 @@ extension ScenarioRun {
     /// `get` or `mediaSession` of one call.
     func callRequest(_ r: CallRequestStep) throws -> PreparedRequest {
         let who = try identity(r.actor)
-        let routes = engine.target.routes
+        let routes = target.routes
         if r.keyword == "get" {
             return PreparedRequest(
                 actor: who.label, method: "GET", path: try callPath(routes.call, r.call),

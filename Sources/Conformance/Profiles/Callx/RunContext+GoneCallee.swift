@@ -1,6 +1,6 @@
 import JSON
 
-extension ScenarioRun {
+extension RunContext {
     // MARK: A create to a callee whose tokens are gone
 
     /// A create refused with 404 because the callee has no registered device left, when the scenario

@@ -1,6 +1,6 @@
 import JSON
 
-extension ScenarioRun {
+extension RunContext {
     /// Registers a VoIP token for the installation of each user whose own feed the scenario reads
     /// (`Scenario.feedReadingUsers`), before the first step.
     ///
@@ -13,17 +13,10 @@ extension ScenarioRun {
     /// error, as a device's does.
     func registerFeedInstallations() async throws {
         for name in scenario.feedReadingUsers {
-            guard let account = users[name], userInstallations[name] == nil else { continue }
-            let identity = DeviceIdentity(
-                name: "\(name)'s installation", user: name, kind: .apnsVoip, environment: nil,
-                installationId: userInstallationId(name), tokens: [RandomText.hex(bytes: 32)])
-            registerWithMocks(token: identity.token, device: identity)
-            // Known before the answer comes, so that the registration is tracked (and deleted at clean-up) as a device's.
-            userInstallations[name] = identity
-            let exchange = await send(
-                tokenRegistration(
-                    identity, by: account, actor: name, token: .string(identity.token),
-                    appId: .string(engine.target.appId), environment: nil))
+            guard
+                let exchange = await registerInstallation(
+                    ofUser: name, kind: .apnsVoip, token: RandomText.hex(bytes: 32))
+            else { continue }
             guard exchange.isSuccess else {
                 throw HarnessStop(
                     message: "registering \(name)'s installation (its event feed's) failed: "

@@ -1,6 +1,6 @@
 import JSON
 
-extension ScenarioRun {
+extension RunContext {
     /// After a run on fixed accounts (and its token deletes): ends the calls the run left unfinished, as
     /// their caller `a`, so that the next scenario on the same accounts starts clean. Never judged, not on
     /// the timeline.
@@ -14,7 +14,7 @@ extension ScenarioRun {
                 "reason": .string(t.answeredObservedAtMs == nil ? "callerCancelled" : "remoteEnded"),
             ]
             let r = PreparedRequest(
-                actor: "a", method: "POST", path: TargetRoutes.fill(engine.target.routes.end, ["callId": t.callId]),
+                actor: "a", method: "POST", path: TargetRoutes.fill(target.routes.end, ["callId": t.callId]),
                 credentials: caller.authHeaders, body: body, operation: .end, values: callValues(t.callId, caller))
             await quietlySend(r)
         }

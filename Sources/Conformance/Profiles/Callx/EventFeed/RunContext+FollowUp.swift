@@ -1,6 +1,6 @@
 import JSON
 
-extension ScenarioRun {
+extension RunContext {
     // MARK: Answers without a snapshot
 
     /// `ex` completed with the call's snapshot when the target's 2xx answer to that operation may
@@ -9,14 +9,14 @@ extension ScenarioRun {
     func completed(_ ex: Exchange, _ canonical: PreparedRequest) async -> Exchange {
         guard ex.isSuccess, ex.json?["state"] == nil, let operation = canonical.operation,
             [.create, .answer, .end].contains(operation),
-            engine.target.mapping?[operation].response.snapshotByGet == true,
+            target.mapping?[operation].response.snapshotByGet == true,
             let callId = (canonical.values["callId"] ?? canonical.body?["callId"]).map(TargetMapping.text)
         else { return ex }
         var values = canonical.values
         values["callId"] = .string(callId)
         let get = PreparedRequest(
             actor: canonical.actor, method: "GET",
-            path: TargetRoutes.fill(engine.target.routes.call, ["callId": callId]),
+            path: TargetRoutes.fill(target.routes.call, ["callId": callId]),
             credentials: canonical.credentials, operation: .get, values: values,
             actorInstallation: canonical.actorInstallation)
         let read = await send(get)
