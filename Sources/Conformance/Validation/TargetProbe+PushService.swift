@@ -18,7 +18,8 @@ extension PushServiceProfile: TargetProbing {
         var lines: [TargetProbeLine] = []
         let devices = app.route("devices", seedRoute: PushServiceRoutes.seed["devices"] ?? "/", ["appId": app.appId])
         let register = await send(
-            "POST", devices, body: ScenarioRun.renamed(body, app.fieldNames), app: app, target: target, client: client)
+            "POST", devices, body: app.fieldNames.toService(body, route: "devices"), route: "devices", app: app,
+            target: target, client: client)
         let registered = register.status.map { (200..<300).contains($0) } ?? false
         lines.append(
             TargetProbeLine(
@@ -28,8 +29,7 @@ extension PushServiceProfile: TargetProbing {
         lines.append(
             TargetProbeLine(
                 .notApplicable, "read: the push service's only read (GET notification) needs a notification sent"))
-        let inverse = Dictionary(app.fieldNames.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let answer = register.json.map { ScenarioRun.renamed($0, inverse) }
+        let answer = register.json.map { app.fieldNames.toSeed($0, route: "devices") }
         guard let value = answer?["id"], let id = value.stringValue ?? value.int64Value.map({ String($0) }) else {
             lines.append(
                 TargetProbeLine(
@@ -38,7 +38,7 @@ extension PushServiceProfile: TargetProbing {
         }
         let device = app.route(
             "device", seedRoute: PushServiceRoutes.seed["device"] ?? "/", ["appId": app.appId, "deviceId": id])
-        let remove = await send("DELETE", device, body: nil, app: app, target: target, client: client)
+        let remove = await send("DELETE", device, body: nil, route: "device", app: app, target: target, client: client)
         let removed = remove.status.map { (200..<300).contains($0) } ?? false
         lines.append(
             TargetProbeLine(
@@ -48,13 +48,15 @@ extension PushServiceProfile: TargetProbing {
         return lines
     }
 
-    /// One unauthenticated request to the service (device registration takes no key); its status, JSON answer,
-    /// and a summary for the line.
-    func send(_ method: String, _ path: String, body: JSONValue?, app: ServiceApp, target: Target, client: HTTPClient)
-        async -> (status: Int?, json: JSONValue?, summary: String)
-    {
+    /// One request to the device route `route`, authenticated as the target says that route is (the seed's take
+    /// no key); its status, JSON answer, and a summary for the line.
+    func send(
+        _ method: String, _ path: String, body: JSONValue?, route: String, app: ServiceApp, target: Target,
+        client: HTTPClient
+    ) async -> (status: Int?, json: JSONValue?, summary: String) {
         var headers = HTTPHeaders()
         if body != nil { headers.add("content-type", "application/json") }
+        if let value = (app.routeAuth[route] ?? .none).header(app) { headers.add("authorization", value) }
         do {
             let r = try await client.send(
                 ClientRequest(
