@@ -16,9 +16,11 @@ struct TriggerFixture {
     /// What the reference was given beside the mocks' settings (its secret, App ID and key).
     let environment: [String: String]
 
-    init(profile: String, defects: [String] = [], environment: [String: String] = [:]) async throws {
+    init(
+        profile: String, defects: [String] = [], environment: [String: String] = [:], referenceArguments: [String] = []
+    ) async throws {
         var ports: [Int] = []
-        for _ in 0..<3 { ports.append(try #require(LoopbackPort.free())) }
+        for _ in 0..<4 { ports.append(try #require(LoopbackPort.free())) }
         self.ports = ports
         self.profile = profile
         self.environment = environment
@@ -29,11 +31,13 @@ struct TriggerFixture {
         options.apnsPort = ports[0]
         options.apnsSandboxPort = ports[1]
         options.googlePort = ports[2]
+        options.ports["onesignal"] = ports[3]
         let mocks = try await MockStack.start(options)
         let env = mocks.settings.environmentDictionary.merging(environment) { $1 }
         await mocks.stop()
         reference = try await ReferenceServerProcess.start(
-            arguments: ["--profile", profile, "--port", "0"] + defects.flatMap { ["--defect", $0] },
+            arguments: ["--profile", profile, "--port", "0"] + referenceArguments
+                + defects.flatMap { ["--defect", $0] },
             environment: env)
     }
 
@@ -41,7 +45,8 @@ struct TriggerFixture {
     func arguments(url: String, _ arguments: [String]) -> [String] {
         [
             "trigger", profile, "--url", url, "--mocks-dir", dir.file("mocks"), "--apns-port", "\(ports[0])",
-            "--apns-sandbox-port", "\(ports[1])", "--google-port", "\(ports[2])", "--settle", "1",
+            "--apns-sandbox-port", "\(ports[1])", "--google-port", "\(ports[2])", "--onesignal-port", "\(ports[3])",
+            "--settle", "1",
         ] + arguments
     }
 

@@ -14,8 +14,8 @@ struct TriggerCommand: RingcheckCommand {
         discussion: """
             The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds): one exchange
             with a running backend, its requests and every push ringcheck's mocks receive for it on a timeline
-            (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is dialstack
-            or push-service.
+            (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is dialstack,
+            push-service or onesignal.
 
             dialstack: signs one call.mobile_push_wakeup webhook for --user as DialStack does
             (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of "<t>.<raw body>" with --secret) and posts it to --url,
@@ -42,6 +42,15 @@ struct TriggerCommand: RingcheckCommand {
             pushes settled the counts (GET /notifications/{id}?app_id=) must agree with what the mocks accepted and
             refused (PUSHSVC-COUNT-1..3; PUSHSVC-CALL-6 for an iPhone without a VoIP token).
 
+            onesignal: makes the kit server at --url run one operation (--send user: POST /push/user, broadcast:
+            /push/broadcast, voip: /push/voip; --heading, --content, --data, --options as the seed's PushOptions)
+            and shows the OneSignal request it made on ringcheck's mock OneSignal, where --devices devices of the
+            External ID --user (default: a fresh UUID) are subscribed in the operation's app; the request is judged
+            by suites/onesignal/requirements.yaml (the app and key, the targeting, the VoIP defaults, the options)
+            and the kit's delivered against the mock's recipients (ONESIGNAL-DELIV-1/2). The kit must send to the
+            mock: start it with the settings of --mocks-dir (RINGCHECK_ONESIGNAL_*, serve-reference --profile
+            onesignal --mock-settings) and a fixed --onesignal-port.
+
             Mocks: the command starts ringcheck's mocks (APNs, FCM, OAuth) for the exchange, as `call` does. A
             backend already running reaches them only where it was told they are: give --mocks-dir DIR (the CA, the
             APNs key and the service account are kept there, and the RINGCHECK_* settings written to
@@ -57,12 +66,14 @@ struct TriggerCommand: RingcheckCommand {
               1   a violation (each is printed with its requirement ID)
               2   usage or configuration error (also: the mocks cannot start on the given ports)
               3   inconclusive: the backend could not be reached, a device could not be registered, the key was
-                  refused, or no push reached the mocks although one was due
+                  refused, the kit's answer has no boolean delivered, or no push reached the mocks although one
+                  was due
               130 interrupted (143 on SIGTERM), the virtual devices removed
             """,
         arguments: [
             ArgumentSpec(
-                name: "PROFILE", help: "The profile whose exchange to play: dialstack or push-service.", optional: false
+                name: "PROFILE", help: "The profile whose exchange to play: dialstack, push-service or onesignal.",
+                optional: false
             )
         ],
         options: [
@@ -107,7 +118,9 @@ struct TriggerCommand: RingcheckCommand {
             .value(
                 "api-key", "KEY", help: "push-service: the app's REST API key (prefer the variable: argv is visible).",
                 default: "$\(PushServiceReferenceKit.apiKeyVariable)"),
-            .value("send", "WHAT", help: "push-service: call or notification.", default: "call"),
+            .value(
+                "send", "WHAT", help: "push-service: call or notification; onesignal: user, broadcast or voip.",
+                default: "call; user"),
             .value(
                 "call-id", "ID", help: "push-service: the call's call.id ('' lets the service generate one).",
                 default: "a fresh UUID"),
@@ -119,10 +132,17 @@ struct TriggerCommand: RingcheckCommand {
                 default: "3", number: .seconds(upTo: 600)),
             .flag("no-end", help: "push-service: send no ended for the call."),
             .flag("no-voip", help: "push-service: register the phone without a VoIP token (it must get no call push)."),
-            .value("heading", "TEXT", help: "push-service: the notification's headings.en.", default: "ringcheck"),
             .value(
-                "content", "TEXT", help: "push-service: the notification's contents.en.",
+                "heading", "TEXT", help: "push-service: the notification's headings.en; onesignal: the title.",
+                default: "ringcheck"),
+            .value(
+                "content", "TEXT", help: "push-service: the notification's contents.en; onesignal: the body.",
                 default: "A notification from ringcheck trigger"),
+            .value("data", "JSON", help: "onesignal: the operation's data (an object).", default: "{}"),
+            .value("options", "JSON", help: "onesignal: the operation's PushOptions (an object).", default: "none"),
+            .value(
+                "devices", "N", help: "onesignal: subscribed devices of the External ID on the mock (0: nobody).",
+                default: "1", number: .whole(0...100)),
             .value(
                 "ttl", "S", help: "push-service: the notification's ttl.", default: "none",
                 number: .whole(0...2_419_200)),
@@ -139,6 +159,7 @@ struct TriggerCommand: RingcheckCommand {
             .value(
                 "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral", number: .port),
             .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
+            .value("onesignal-port", "PORT", help: "Port of mock OneSignal.", default: "ephemeral", number: .port),
             .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
         ],
         examples: [
@@ -148,11 +169,12 @@ struct TriggerCommand: RingcheckCommand {
             "ringcheck trigger dialstack --url $URL --user user-b --type call.ringing --json",
             "ringcheck trigger push-service --url http://127.0.0.1:8080 --app-id $APP   # a call, key from the variable",
             "ringcheck trigger push-service --url $URL --app-id $APP --send notification --ttl 600 --json",
+            "ringcheck trigger onesignal --url http://127.0.0.1:8080 --send voip --options '{\"ttl\":30}' --onesignal-port 8446",
         ])
 
     /// The profiles `trigger` knows, each with its options.
     static let profiles: [any TriggerProfileOptions.Type] = [
-        DialStackTriggerOptions.self, PushServiceTriggerOptions.self,
+        DialStackTriggerOptions.self, PushServiceTriggerOptions.self, OneSignalTriggerOptions.self,
     ]
 
     var profile: any TriggerProfileOptions
@@ -171,7 +193,7 @@ struct TriggerCommand: RingcheckCommand {
         guard let kind = Self.profiles.first(where: { $0.profile == profileName }) else {
             throw UsageError(
                 message:
-                    "trigger knows the profiles \(names.joined(separator: " and ")), not '\(Suggestion.shown(profileName))'\(Self.didYouMean(profileName, names))",
+                    "trigger knows the profiles \(names.joined(separator: ", ")), not '\(Suggestion.shown(profileName))'\(Self.didYouMean(profileName, names))",
                 command: name)
         }
         for other in Self.profiles where other.profile != kind.profile {
@@ -186,7 +208,9 @@ struct TriggerCommand: RingcheckCommand {
             let example =
                 kind.profile == DialStackTriggerOptions.profile
                 ? "the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack"
-                : "the service's base URL, e.g. http://127.0.0.1:8080"
+                : kind.profile == OneSignalTriggerOptions.profile
+                    ? "the kit server's base URL, e.g. http://127.0.0.1:8080"
+                    : "the service's base URL, e.g. http://127.0.0.1:8080"
             throw UsageError(message: "--url URL is required: \(example)", command: name)
         }
         let shared = TriggerSharedOptions(
@@ -201,6 +225,7 @@ struct TriggerCommand: RingcheckCommand {
         mockOptions.apnsPort = try arguments.int("apns-port") ?? 0
         mockOptions.apnsSandboxPort = try arguments.int("apns-sandbox-port") ?? 0
         mockOptions.googlePort = try arguments.int("google-port") ?? 0
+        mockOptions.ports["onesignal"] = try arguments.int("onesignal-port") ?? 0
     }
 
     func run() async throws -> ExitCode {
