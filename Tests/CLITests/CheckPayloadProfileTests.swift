@@ -81,6 +81,52 @@ import Testing
         #expect(r.stdout.contains("DIALSTACK-FCM-1 MUST body.message.notification"), "\(r.stdout)")
     }
 
+    /// One VoIP push through the reference kit server wired to the mock OneSignal (as `--mock-settings` wires it);
+    /// the control API's captures and the VoIP app's ID.
+    static func oneSignalVoIPPush(_ defects: Set<OneSignalDefect>) async throws -> (document: String, voipAppId: String)
+    {
+        let mocks = try await MockStack.start(.forTests)
+        let env = mocks.settings.environmentDictionary
+        let standard = try #require(mocks.providers.oneSignal?.standardApp)
+        let voip = try #require(mocks.providers.oneSignal?.voipApp)
+        let configuration = OneSignalConfiguration(
+            standardApp: OneSignalAppCredentials(id: standard.appID, key: standard.apiKey),
+            voipApp: OneSignalAppCredentials(id: voip.appID, key: voip.apiKey),
+            apiURL: try #require(env["RINGCHECK_ONESIGNAL_URL"]), caFile: env["RINGCHECK_CA_FILE"], defects: defects)
+        let kit = try OneSignalServer(options: .init(configuration: configuration))
+        try kit.start()
+        let reply = try await runProcess(
+            "curl",
+            [
+                "-s", "-X", "POST", kit.baseURL + "/push/voip", "-H", "content-type: application/json", "-d",
+                #"{"userId":"6f1c2a0e-0000-4000-8000-000000000001","data":{"room":"r1"}}"#,
+            ], timeout: 30)
+        #expect(reply.stdout.contains("delivered"), "the kit answered: \(reply.stdout)")
+        _ = await mocks.log.waitFor({ $0.mock == .onesignal }, timeout: .seconds(30))
+        let document = captures(mocks)
+        await kit.stop()
+        await mocks.stop()
+        return (document, voip.appID)
+    }
+
+    @Test func oneSignalRequestsAreJudgedByTheRequestRules() async throws {
+        let clean = try await Self.oneSignalVoIPPush([])
+        let ok = try await Self.check(clean.document, ["--profile", "onesignal", "--voip-app-id", clean.voipAppId])
+        #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+        #expect(
+            ok.stdout.contains("1 capture, checked against the onesignal push rules: no violations"), "\(ok.stdout)")
+        let bad = try await Self.oneSignalVoIPPush([.headingsOnVoip])
+        let r = try await Self.check(bad.document, ["--profile", "onesignal", "--voip-app-id", bad.voipAppId])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("ONESIGNAL-VOIP-5 MUST body.headings"), "\(r.stdout)")
+        // Without the VoIP app's ID (the variable empty) VoIP pushes cannot be told: a usage error.
+        let unknown = try await runProcess(
+            RingcheckBinary.path, ["check-payload", "--profile", "onesignal", "-"], input: Array(clean.document.utf8),
+            timeout: 60, environment: ["RINGCHECK_ONESIGNAL_VOIP_APP_ID": ""])
+        #expect(unknown.status == 2, "\(unknown.stdout)\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--voip-app-id ID"), "\(unknown.stderr)")
+    }
+
     @Test(
         arguments: [
             (["--profile", "pushservice"], "{}", "did you mean 'push-service'"),
@@ -88,8 +134,12 @@ import Testing
             (["--profile", "push-service"], #"{"aps":{}}"#, "expected a capture as the control API renders it"),
             (["--profile", "dialstack"], #"{"captures":[{"mock":"apns"}]}"#, "captures[0] is not a capture"),
             (
+                ["--profile", "push-service", "--voip-app-id", "x"], "{}",
+                "--voip-app-id applies to --profile onesignal"
+            ),
+            (
                 ["--profile", "dialstack"], #"{"captures":[{"mock":"oauth","headers":[],"outcome":"accepted"}]}"#,
-                "no APNs or FCM push"
+                "no APNS or FCM request"
             ),
             (["--profile", "dialstack"], "{\"captures\": [", "not valid JSON"),
         ] as [([String], String, String)])

@@ -6,7 +6,7 @@ import Reports
 public enum CapturedPushCheck {
     /// The profiles with a judge of captured pushes.
     public static let judges: [any CapturedPushJudge.Type] = [
-        DialStackCapturedPushes.self, PushServiceCapturedPushes.self,
+        DialStackCapturedPushes.self, PushServiceCapturedPushes.self, OneSignalCapturedRequests.self,
     ]
 
     /// The judge of `profile`, if it has one.
@@ -25,13 +25,16 @@ public enum CapturedPushCheck {
     /// Judges the captures in `document` by `judge`'s rules, each violation at its catalogue level (`levels`;
     /// MUST when the catalogue does not name it).
     public static func check(
-        _ document: JSONValue, judge: any CapturedPushJudge.Type, voipTopic: String?,
+        _ document: JSONValue, judge: any CapturedPushJudge.Type, context: CapturedPushContext,
         levels: [String: RequirementLevel]
     ) throws(PayloadInputError) -> PayloadCheck {
         let (captures, form) = try CaptureDocument.captures(in: document)
-        let pushes = captures.filter { $0.mock == .apns || $0.mock == .fcm }
-        guard !pushes.isEmpty else { throw PayloadInputError("the captures hold no APNs or FCM push") }
-        var violations = judge.violations(of: pushes, voipTopic: voipTopic)
+        let pushes = captures.filter { judge.providers.contains($0.mock) }
+        guard !pushes.isEmpty else {
+            let names = judge.providers.map { $0 == .onesignal ? "OneSignal" : $0.rawValue.uppercased() }
+            throw PayloadInputError("the captures hold no \(names.joined(separator: " or ")) request")
+        }
+        var violations = try judge.violations(of: pushes, context: context)
         for i in violations.indices { violations[i].level = levels[violations[i].requirement.rawValue] ?? .must }
         return PayloadCheck(kind: nil, form: form, violations: violations)
     }

@@ -9,7 +9,7 @@ struct CheckPayloadCommand: RingcheckCommand {
         name: "check-payload",
         abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
         discussion: """
-            --profile callx (the default) is described here; --profile dialstack or push-service judges captures
+            --profile callx (the default) is described here; --profile dialstack, push-service or onesignal judges captures
             (a capture of GET /v1/captures, or its whole {"captures": [...]} answer) by that profile's push rules
             without the requests that caused them (see docs/commands.md).
 
@@ -38,6 +38,12 @@ struct CheckPayloadCommand: RingcheckCommand {
                 help:
                     "Whose push rules: callx, \(CapturedPushCheck.judges.map { $0.profile }.joined(separator: ", ")).",
                 default: "callx"),
+            .value(
+                "app-id", "ID", help: "onesignal: the standard app's ID.",
+                default: "$RINGCHECK_ONESIGNAL_APP_ID, else each request's own"),
+            .value(
+                "voip-app-id", "ID", help: "onesignal: the VoIP app's ID (its requests are VoIP pushes).",
+                default: "$RINGCHECK_ONESIGNAL_VOIP_APP_ID"),
         ],
         examples: [
             "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures?mock=apns\" | ringcheck check-payload -",
@@ -52,6 +58,7 @@ struct CheckPayloadCommand: RingcheckCommand {
     var topic: String?
     /// The judge of captured pushes of another profile than Callx; nil for Callx.
     var judge: (any CapturedPushJudge.Type)?
+    var context = CapturedPushContext()
 
     init(arguments: ParsedArguments) throws {
         file = arguments.positionals[0]
@@ -70,6 +77,16 @@ struct CheckPayloadCommand: RingcheckCommand {
             }
             self.judge = judge
         }
+        let environment = ProcessInfo.processInfo.environment
+        for option in ["app-id", "voip-app-id"] where arguments.value(option) != nil && judge?.profile != "onesignal" {
+            throw UsageError(
+                message: "--\(option) applies to --profile onesignal only", command: Self.configuration.name)
+        }
+        context = CapturedPushContext(
+            voipTopic: arguments.value("topic"),
+            appId: arguments.value("app-id")
+                ?? environment["RINGCHECK_ONESIGNAL_APP_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            voipAppId: arguments.value("voip-app-id") ?? environment["RINGCHECK_ONESIGNAL_VOIP_APP_ID"])
         if let raw = arguments.value("kind") {
             guard let kind = PayloadKind(rawValue: raw.lowercased()) else {
                 throw UsageError(
@@ -106,7 +123,7 @@ struct CheckPayloadCommand: RingcheckCommand {
         do {
             if let judge {
                 check = try CapturedPushCheck.check(
-                    document, judge: judge, voipTopic: topic, levels: CapturedPushCheck.levels(of: judge.profile))
+                    document, judge: judge, context: context, levels: CapturedPushCheck.levels(of: judge.profile))
             } else {
                 check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
             }

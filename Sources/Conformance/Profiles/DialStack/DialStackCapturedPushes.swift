@@ -8,8 +8,11 @@ enum DialStackCapturedPushes: CapturedPushJudge {
     static let unjudged =
         "without the webhooks, the copied caller fields, the user a push went to, redeliveries and the latency are not judged"
 
-    static func violations(of captures: [Capture], voipTopic: String?) -> [Violation] {
-        captures.flatMap { c in
+    static let providers: [MockProviderID] = [.apns, .fcm]
+
+    static func violations(of captures: [Capture], context: CapturedPushContext) -> [Violation] {
+        let voipTopic = context.voipTopic
+        return captures.flatMap { c in
             DialStackInvariants.check(
                 [DialStackJudgedPush(capture: c, device: c.deviceToken ?? c.fcmTarget?.value ?? "?", user: "")],
                 deliveries: [], voipTopic: CapturedPushCheck.voipTopic(voipTopic, for: c))

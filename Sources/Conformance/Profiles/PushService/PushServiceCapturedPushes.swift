@@ -15,7 +15,10 @@ enum PushServiceCapturedPushes: CapturedPushJudge {
     static let unjudged =
         "without the requests, a notification's mapping (alert text, ttl, collapse id, badge, channel), the request's values, the sandbox host and the counts are not judged"
 
-    static func violations(of captures: [Capture], voipTopic: String?) -> [Violation] {
+    static let providers: [MockProviderID] = [.apns, .fcm]
+
+    static func violations(of captures: [Capture], context: CapturedPushContext) -> [Violation] {
+        let voipTopic = context.voipTopic
         var groups: [String: [Capture]] = [:]
         var order: [String] = []
         for c in captures {
