@@ -12,7 +12,7 @@ import PushMocks
 /// ```swift
 /// public actor EchoTrigger: ProfileTrigger {
 ///     // mocks, emit, client, startedWallMs, violations, shown …
-///     public func run() async -> TriggerResult {
+///     public func exchange() async -> TriggerResult {
 ///         let (status, _, _) = await send("POST", url, body: Array("{}".utf8))
 ///         await watch(for: .seconds(3)) { false }
 ///         return verdict(clean: "every rule held", pushes: relevant(after: 0).count)
@@ -31,8 +31,8 @@ public protocol ProfileTrigger: Actor {
     /// The sequence of the last capture put on the timeline.
     var shown: Int { get set }
 
-    /// Runs the exchange, judges it, and removes what it registered (unless told to keep it).
-    func run() async -> TriggerResult
+    /// Runs the exchange, judges it, and removes what it registered (unless told to keep it); `run` calls it.
+    func exchange() async -> TriggerResult
     /// Removes what the trigger registered at the backend (its virtual devices): at the end of `run`, or on Ctrl-C
     /// while `run` is still going. A second call finds nothing left to remove.
     func cleanUp() async
@@ -49,6 +49,14 @@ public protocol ProfileTrigger: Actor {
 }
 
 extension ProfileTrigger {
+    /// Plays the exchange, then removes what it registered (`cleanUp`) and closes the HTTP client.
+    public func run() async -> TriggerResult {
+        defer { client.shutdown() }
+        let result = await exchange()
+        await cleanUp()
+        return result
+    }
+
     // MARK: Timeline and findings
 
     public func entry(

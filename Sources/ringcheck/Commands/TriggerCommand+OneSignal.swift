@@ -18,14 +18,7 @@ struct OneSignalTriggerOptions: TriggerProfileOptions {
         }
         var operation = OneSignalTriggerPlan.Operation.user
         if let send = arguments.value("send") {
-            let names = OneSignalTriggerPlan.Operation.allCases.map(\.rawValue)
-            guard let chosen = OneSignalTriggerPlan.Operation(rawValue: send) else {
-                throw UsageError(
-                    message:
-                        "--send '\(Suggestion.shown(send))' is not a kit operation\(TriggerCommand.didYouMean(send, names)) (\(names.joined(separator: ", ")))",
-                    command: name)
-            }
-            operation = chosen
+            operation = try TriggerCommand.choice("send", send, is: "a kit operation")
         }
         plan = OneSignalTriggerPlan(baseURL: shared.url, operation: operation)
         if let user = shared.user {

@@ -36,14 +36,7 @@ struct PushServiceTriggerOptions: TriggerProfileOptions {
             baseURL: shared.url, appId: appId, apiKey: key,
             externalId: shared.user ?? PushServiceTriggerPlan.freshExternalId())
         if let send = arguments.value("send") {
-            let kinds = PushServiceTriggerPlan.Kind.allCases.map(\.rawValue)
-            guard let kind = PushServiceTriggerPlan.Kind(rawValue: send) else {
-                throw UsageError(
-                    message:
-                        "--send '\(Suggestion.shown(send))' is not something ringcheck sends\(TriggerCommand.didYouMean(send, kinds)) (\(kinds.joined(separator: ", ")))",
-                    command: name)
-            }
-            plan.kind = kind
+            plan.kind = try TriggerCommand.choice("send", send, is: "something ringcheck sends")
         }
         let callOptions = ["call-id", "ring", "end-after", "no-end", "no-voip"]
         let notificationOptions = ["heading", "content", "ttl"]

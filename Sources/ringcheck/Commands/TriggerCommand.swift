@@ -289,6 +289,18 @@ struct TriggerCommand: RingcheckCommand {
         return code
     }
 
+    /// The case of `T` that `--option value` names, else a usage error naming the cases (and the closest one).
+    static func choice<T: RawRepresentable & CaseIterable>(_ option: String, _ value: String, is what: String) throws
+        -> T
+    where T.RawValue == String {
+        if let chosen = T(rawValue: value) { return chosen }
+        let names = T.allCases.map(\.rawValue)
+        throw UsageError(
+            message:
+                "--\(option) '\(Suggestion.shown(value))' is not \(what)\(didYouMean(value, names)) (\(names.joined(separator: ", ")))",
+            command: configuration.name)
+    }
+
     /// `; did you mean 'x'?` when a candidate is close to `word`, else "".
     static func didYouMean(_ word: String, _ candidates: [String]) -> String {
         Suggestion.closest(to: word, among: candidates, limit: 4).map { "; did you mean '\($0)'?" } ?? ""

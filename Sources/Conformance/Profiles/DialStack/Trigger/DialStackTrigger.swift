@@ -42,21 +42,13 @@ public actor DialStackTrigger: ProfileTrigger {
         client = try Target.makeClient(for: plan.webhookURL, caFile: nil, insecureSkipVerify: false)
     }
 
-    /// Runs the exchange and removes the virtual devices again (unless the plan keeps them).
-    public func run() async -> TriggerResult {
-        defer { client.shutdown() }
-        let result = await exchange()
-        if !plan.keepDevices { await cleanUp() }
-        return result
-    }
-
     /// Removes the virtual devices (unless the plan keeps them), once.
     public func cleanUp() async {
         cleanedUp = true
         if !plan.keepDevices { await removeDevices() }
     }
 
-    func exchange() async -> TriggerResult {
+    public func exchange() async -> TriggerResult {
         event = DialStackEvent.make(type: plan.eventType, userId: plan.userId, omit: [])
         event = Self.withNumbers(event, from: plan.fromNumber, to: plan.toNumber)
         callId = event.value(atPath: "data.call_id")?.stringValue ?? ""
@@ -100,7 +92,7 @@ public actor DialStackTrigger: ProfileTrigger {
         for v in DialStackInvariants.check(
             pushes, deliveries: deliveries, voipTopic: mocks?.settings.apnsVoIPTopic ?? "")
         {
-            fail(v.requirement, "push #\(v.sequence) \(v.field): expected \(v.expected), got \(v.actual)")
+            fail(v.requirement, "push #\(v.sequence.map(String.init) ?? "?") \(v.message)")
         }
         let forCall = captures.filter { DialStackPush($0)?.callId == callId && $0.outcome.isAccepted }
         if !plan.signature.isValid && !forCall.isEmpty {

@@ -34,17 +34,10 @@ public actor OneSignalTrigger: ProfileTrigger {
         client = try Target.makeClient(for: plan.baseURL, caFile: nil, insecureSkipVerify: false)
     }
 
-    public func run() async -> TriggerResult {
-        defer { client.shutdown() }
-        let result = await exchange()
-        await cleanUp()
-        return result
-    }
-
     /// Nothing was registered at the kit server: the mock's audience goes with the mocks.
     public func cleanUp() async {}
 
-    func exchange() async -> TriggerResult {
+    public func exchange() async -> TriggerResult {
         guard let mock = mocks?.providers.oneSignal else {
             return result(.inconclusive, "ringcheck's mocks serve no OneSignal", pushes: 0)
         }

@@ -46,20 +46,13 @@ public actor PushServiceTrigger: ProfileTrigger {
         client = try Target.makeClient(for: plan.baseURL, caFile: nil, insecureSkipVerify: false)
     }
 
-    public func run() async -> TriggerResult {
-        defer { client.shutdown() }
-        let result = await exchange()
-        await cleanUp()
-        return result
-    }
-
     /// Removes the virtual devices (unless the plan keeps them), once.
     public func cleanUp() async {
         cleanedUp = true
         if !plan.keepDevices { await removeDevices() }
     }
 
-    func exchange() async -> TriggerResult {
+    public func exchange() async -> TriggerResult {
         if let failure = await registerDevices() { return result(.inconclusive, failure, pushes: 0) }
         shown = mocks?.log.lastSequence ?? 0
         let bookmark = shown
@@ -107,7 +100,7 @@ public actor PushServiceTrigger: ProfileTrigger {
         {
             fail(
                 v.requirement,
-                "push #\(v.sequence.map(String.init) ?? "?") \(v.field): expected \(v.expected), got \(v.actual)")
+                "push #\(v.sequence.map(String.init) ?? "?") \(v.message)")
         }
         let reachedMocks = !captures.isEmpty
         let due = notifications.indices.contains { !dueDevices($0).isEmpty }
