@@ -121,7 +121,9 @@ public struct TargetFileDecoder {
             mocks.options.impersonation = options
             file.mocks = mocks
         }
-        if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
+        if let e = f["lifecycle"] {
+            file.lifecycle = decodeLifecycle(e.value, impersonation: file.mocks?.options.impersonation)
+        }
         for profile in Profiles.all {
             let section = TargetFileSection(entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root)
             if let configuration = profile.decodeTargetFile(section, into: &file, decoder: &self) {

@@ -63,9 +63,9 @@ public struct PushServiceAPI: HTTPHandler {
         return HMAC.constantTimeEquals(Array(String(pieces[1]).trimmedSpaces.utf8), Array(configuration.apiKey.utf8))
     }
 
-    private func forbidden(_ why: String) -> APIResult { ServiceErrors(status: 403, why).result }
+    func forbidden(_ why: String) -> APIResult { ServiceErrors(status: 403, why).result }
 
-    private static let wrongKey =
+    static let wrongKey =
         "Please include a case-sensitive header of Authorization: Key <REST API key> with a valid REST API key"
 
     // MARK: Notifications

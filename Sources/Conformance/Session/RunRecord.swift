@@ -1,8 +1,6 @@
-import Conformance
-import Foundation
 import Reports
 
-/// What `ringcheck run` has finished so far, so that Ctrl-C or SIGTERM still writes the reports of the
+/// What a `RunSession` has finished so far, so that Ctrl-C or SIGTERM still writes the reports of the
 /// scenarios that ran (marked interrupted, the rest listed as not run) before ringcheck exits.
 actor RunRecord {
     private var finished: [String: ScenarioResult] = [:]
@@ -38,18 +36,5 @@ actor RunRecord {
         guard !done, let report, let write else { return }
         done = true
         write(report(finished, Interruption(signalNumber: signal)))
-    }
-}
-
-extension RunCommand {
-    /// The selected scenarios that never ran, with `reason`.
-    static func notRun(_ scenarios: [Scenario], ran: Set<String>, reason: String, rerun: (String) -> String)
-        -> [NotRunScenario]
-    {
-        scenarios.filter { !ran.contains($0.id) }.map {
-            NotRunScenario(
-                id: $0.id, title: $0.title, requirements: $0.requirements, tags: $0.tags, reason: reason,
-                rerunCommand: rerun($0.id))
-        }
     }
 }
