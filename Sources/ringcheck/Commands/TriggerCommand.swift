@@ -257,8 +257,11 @@ struct TriggerCommand: RingcheckCommand {
                 await cleanup.run()
                 return .usage
             }
+            let oneSignal = mocks.settings.extra.first { $0.name == "RINGCHECK_ONESIGNAL_URL" }.map {
+                ", OneSignal \($0.value)"
+            }
             say(
-                "Mocks: APNs \(mocks.settings.apnsURL), sandbox \(mocks.settings.apnsSandboxURL), FCM \(mocks.settings.fcmURL); settings in \(file)"
+                "Mocks: APNs \(mocks.settings.apnsURL), sandbox \(mocks.settings.apnsSandboxURL), FCM \(mocks.settings.fcmURL)\(oneSignal ?? ""); settings in \(file)"
             )
         } else {
             say(
