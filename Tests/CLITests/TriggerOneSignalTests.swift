@@ -47,6 +47,15 @@ import Testing
         #expect(r.stdout.contains("Outcome: violated — violates ONESIGNAL-DELIV-1 (exit 1)"), "\(r.stdout)")
     }
 
+    @Test func anUnreachableKitIsInconclusive() async throws {
+        let port = try #require(LoopbackPort.free())
+        let r = try await RingcheckBinary.run([
+            "trigger", "onesignal", "--url", "http://127.0.0.1:\(port)", "--settle", "0.2",
+        ])
+        #expect(r.status == 3, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("could not be reached"), "\(r.stdout)")
+    }
+
     @Test(arguments: [
         (["--send", "vop"], "did you mean 'voip'"),
         (["--send", "voip", "--heading", "x"], "--send voip sends data only"),
