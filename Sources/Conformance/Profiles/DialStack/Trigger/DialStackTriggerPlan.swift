@@ -45,17 +45,7 @@ public struct DialStackTriggerPlan: Sendable {
         self.webhookURL = webhookURL
         self.secret = secret
         self.userId = userId
-        apiBaseURL = Self.origin(of: webhookURL) ?? webhookURL
-    }
-
-    /// `http://host:port` of `url`; nil when it is not an http(s) URL with a host.
-    public static func origin(of url: String) -> String? {
-        for scheme in ["http://", "https://"] where url.lowercased().hasPrefix(scheme) {
-            let rest = url.dropFirst(scheme.count)
-            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            return authority.isEmpty ? nil : scheme + authority
-        }
-        return nil
+        apiBaseURL = TriggerURL.origin(of: webhookURL) ?? webhookURL
     }
 
     /// Whether the event, as signed, must wake the user's devices.
