@@ -48,3 +48,17 @@ public struct HistoryViolation: Sendable, Equatable, Codable, CustomStringConver
         "\(requirementID) \(level.rawValue) \(rule.rawValue) call \(callId): \(message)"
     }
 }
+
+extension Array where Element == HistoryViolation {
+    /// The violations grouped by rule in the order of `rules` (a profile's list), each group in found order.
+    ///
+    /// ```swift
+    /// findings.history = findings.history.ordered(by: HistoryRule.callx)
+    /// ```
+    public func ordered(by rules: [HistoryRule]) -> [HistoryViolation] {
+        let order = Dictionary(rules.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: Swift.min)
+        return enumerated().sorted {
+            (order[$0.element.rule] ?? 0, $0.offset) < (order[$1.element.rule] ?? 0, $1.offset)
+        }.map(\.element)
+    }
+}

@@ -52,7 +52,7 @@ extension LoadCommand {
         guard Self.profiles.contains(fileProfile) else {
             throw UsageError(
                 message:
-                    "\(path) is for profile '\(fileProfile)': load mode supports \(Self.profiles.joined(separator: " and "))",
+                    "\(path) is for profile '\(fileProfile)': load mode supports \(Self.profilesSentence("and"))",
                 command: "load")
         }
         let backend = try await FileTarget.start(
@@ -85,16 +85,19 @@ extension LoadCommand {
     /// and 3 virtual devices in turn.
     static let embeddedDialStackUsers = (0..<6).map { "l\($0)" }
 
-    /// Starts the mocks and the embedded dialstack reference (in process) with the load users.
-    func startEmbeddedDialStack(cleanup: RunCleanup) async throws -> LoadBackend {
-        guard let kit = ReferenceKits.named(DialStackProfile().name) else {
-            throw UsageError(message: "no embedded dialstack reference", command: "load")
+    /// Starts the mocks and the embedded reference of `profile` (in process): for dialstack with the load users.
+    func startEmbeddedProfile(_ profile: String, cleanup: RunCleanup) async throws -> LoadBackend {
+        guard let kit = ReferenceKits.named(profile) else {
+            throw UsageError(
+                message: "profile '\(profile)' has no embedded reference: give --target FILE", command: "load")
         }
+        let dialStack = profile == DialStackProfile().name
         let embedded = try await kit.startEmbedded(
-            defectNames: defectNames, EmbeddedStart(runs: 1, userNames: Self.embeddedDialStackUsers), cleanup: cleanup)
+            defectNames: defectNames,
+            EmbeddedStart(runs: 1, userNames: dialStack ? Self.embeddedDialStackUsers : []), cleanup: cleanup)
         return LoadBackend(
-            profile: DialStackProfile().name, target: embedded.target, mocks: embedded.mocks, callers: [],
-            callees: Self.embeddedDialStackUsers.compactMap { embedded.target.accounts($0, 0) },
+            profile: profile, target: embedded.target, mocks: embedded.mocks, callers: [],
+            callees: dialStack ? Self.embeddedDialStackUsers.compactMap { embedded.target.accounts($0, 0) } : [],
             watched: WatchedProcess(
                 pid: getpid(),
                 label: "ringcheck itself (embedded reference in process; includes the mocks and the driver)"))
@@ -102,8 +105,12 @@ extension LoadCommand {
 
     /// The workload of the backend's profile.
     func makeWorkload(_ started: LoadBackend) throws -> any LoadWorkload {
-        if started.profile == DialStackProfile().name {
+        switch started.profile {
+        case DialStackProfile().name:
             return try DialStackLoadWorkload(target: started.target, mocks: started.mocks, users: started.callees)
+        case PushServiceProfile().name:
+            return try PushServiceLoadWorkload(target: started.target, mocks: started.mocks)
+        default: break
         }
         return try CallxLoadWorkload(
             target: started.target, mocks: started.mocks, settings: callxSettings, callers: started.callers,

@@ -23,6 +23,13 @@ struct LoadCommand: RingcheckCommand {
             each feed, every event once per feed and none lost without a gap, at most one invitation per device
             and call, none whose send began after the call stopped ringing.
 
+            --profile dialstack posts signed DialStack webhooks instead (wake-ups for users with 1-3 devices,
+            redeliveries, other event types, bad signatures): each wake-up pushes each device of its user once
+            within 30 s and no other user's; nothing for the others. --profile push-service sends notifications and
+            call pairs (incoming, then ended) to users with 1-5 devices, some tokens faulted: every device gets what
+            the rules say once, no incoming-call push after the call's timeout, every ended reaches the devices its
+            incoming reached, and the settled counts agree with the mocks. See docs/commands.md.
+
             Without --target it runs against the embedded reference backend (in process; --reference-process for
             a child process), with callers load-a0, load-a1 and callees load-b0..load-b2. With --target, user a
             calls user b (and c, when the file declares it), through the file's mapping as 'run' does.
@@ -47,7 +54,7 @@ struct LoadCommand: RingcheckCommand {
                 help: "A target file describing the backend (see init-target); default: the embedded reference backend."
             ),
             .value(
-                "profile", "NAME", help: "The profile to load: \(Self.profiles.joined(separator: " or ")).",
+                "profile", "NAME", help: "The profile to load: \(Self.profilesSentence("or")).",
                 default: "callx, or the target file's profile"),
             .value(
                 "rate", "N", help: "Calls started per second.", default: "4 unless --concurrency",
@@ -83,7 +90,12 @@ struct LoadCommand: RingcheckCommand {
         ])
 
     /// The profiles with a load mode.
-    static let profiles = ["callx", "dialstack"]
+    static let profiles = ["callx", "dialstack", "push-service"]
+
+    /// `callx, dialstack or push-service`.
+    static func profilesSentence(_ conjunction: String) -> String {
+        profiles.dropLast().joined(separator: ", ") + " \(conjunction) " + profiles.last!
+    }
 
     var targetFile: String?
     /// `--profile`; nil: callx, or the target file's profile.
@@ -102,7 +114,7 @@ struct LoadCommand: RingcheckCommand {
         profile = try arguments.profileName()
         if let profile, !Self.profiles.contains(profile) {
             throw UsageError(
-                message: "load mode supports \(Self.profiles.joined(separator: " and ")) (not '\(profile)')",
+                message: "load mode supports \(Self.profilesSentence("and")) (not '\(profile)')",
                 command: name)
         }
         let callx = (profile ?? "callx") == "callx"
@@ -149,8 +161,8 @@ struct LoadCommand: RingcheckCommand {
         do {
             if let targetFile {
                 started = try await startTarget(targetFile, cleanup: cleanup)
-            } else if profile == DialStackProfile().name {
-                started = try await startEmbeddedDialStack(cleanup: cleanup)
+            } else if let profile, profile != "callx" {
+                started = try await startEmbeddedProfile(profile, cleanup: cleanup)
             } else {
                 started = try await startEmbedded(cleanup: cleanup)
             }
@@ -218,7 +230,11 @@ struct LoadBackend {
 
     /// How the console names a unit and the pushes that start something.
     var words: LoadConsoleSummary.Words {
-        profile == DialStackProfile().name ? .init(unit: "webhook", invitations: "wake-ups") : .init()
+        switch profile {
+        case DialStackProfile().name: return .init(unit: "webhook", invitations: "wake-ups")
+        case PushServiceProfile().name: return .init(unit: "notification", invitations: "incoming-call pushes")
+        default: return .init()
+        }
     }
 }
 

@@ -71,21 +71,27 @@ extension RunContext {
     }
 
     /// `value` with every object key renamed as `names` says (keys not named stay).
-    static func renamed(_ value: JSONValue, _ names: [String: String]) -> JSONValue {
-        guard !names.isEmpty else { return value }
-        switch value {
-        case .object(let members):
-            return .object(members.map { (key: names[$0.key] ?? $0.key, value: renamed($0.value, names)) })
-        case .array(let items):
-            return .array(items.map { renamed($0, names) })
-        default:
-            return value
-        }
-    }
+    static func renamed(_ value: JSONValue, _ names: [String: String]) -> JSONValue { value.renamingKeys(names) }
 
     /// Judges an answer against a step's expectation (2xx when it has none, else a harness error); body matchers
     /// read the answer with the seed's member names (null when it is not JSON).
     func judgeStatus(_ answer: PushServiceAnswer, _ expect: ResponseExpectation?, what: String) throws {
         try judge(answer.exchange, expect, what: what, json: answer.json ?? .null)
+    }
+}
+
+extension JSONValue {
+    /// The value with every object key renamed as `names` says (keys not named stay): a push service's own member
+    /// names for the seed's (`ServiceApp.fieldNames`), or back.
+    func renamingKeys(_ names: [String: String]) -> JSONValue {
+        guard !names.isEmpty else { return self }
+        switch self {
+        case .object(let members):
+            return .object(members.map { (key: names[$0.key] ?? $0.key, value: $0.value.renamingKeys(names)) })
+        case .array(let items):
+            return .array(items.map { $0.renamingKeys(names) })
+        default:
+            return self
+        }
     }
 }

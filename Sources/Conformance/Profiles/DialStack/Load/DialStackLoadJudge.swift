@@ -130,11 +130,7 @@ final class DialStackLoadJudge: Sendable {
     var findings: Findings {
         state.withLock { s in
             var f = s.findings
-            let order = Dictionary(
-                HistoryRule.dialStack.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: min)
-            f.history = f.history.enumerated().sorted {
-                (order[$0.element.rule] ?? 0, $0.offset) < (order[$1.element.rule] ?? 0, $1.offset)
-            }.map(\.element)
+            f.history = f.history.ordered(by: HistoryRule.dialStack)
             return f
         }
     }
