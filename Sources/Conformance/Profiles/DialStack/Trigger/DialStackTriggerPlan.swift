@@ -52,15 +52,7 @@ public struct DialStackTriggerPlan: Sendable {
     var wakes: Bool { signature.isValid && eventType == DialStackEvent.wakeUpType }
 
     /// The requirement the answer to the first delivery evidences, and the statuses it allows.
-    var answerRule: (requirement: RequirementID, expected: String, ok: (Int) -> Bool) {
-        switch signature {
-        case .valid:
-            let id =
-                eventType == DialStackEvent.wakeUpType ? DialStackRequirement.rawBody : DialStackRequirement.wakeUpOnly
-            return (id, "2xx", { (200..<300).contains($0) })
-        case .wrongSecret, .bodyChanged: return ("DIALSTACK-SIG-2", "401", { $0 == 401 })
-        case .none, .missingTimestamp, .missingV1, .garbage: return ("DIALSTACK-SIG-3", "401", { $0 == 401 })
-        case .stale, .future: return ("DIALSTACK-SIG-4", "401", { $0 == 401 })
-        }
+    var answerRule: (requirement: RequirementID, expected: String, ok: @Sendable (Int) -> Bool) {
+        DialStackAnswerRule.rule(signature: signature, eventType: eventType)
     }
 }
