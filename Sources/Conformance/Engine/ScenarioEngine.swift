@@ -72,7 +72,7 @@ public final class ScenarioEngine: Sendable {
         // With fixed accounts, a run waits for a free slot of them (before its time limit starts).
         let slot = await slots?.acquire()
         let state = ScenarioRun(engine: self, scenario: scenario, run: run, accountIndex: slot ?? run)
-        let limit = scenarioTimeout
+        let limit = scenarioTimeout + .milliseconds(scenario.answerAllowanceMs(on: target))
         let finished = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await state.execute() }
             group.addTask {

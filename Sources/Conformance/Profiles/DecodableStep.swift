@@ -35,10 +35,15 @@ public protocol DecodableStep: ProfileStep {
     /// (`steps[2].webhook`). Problems go to `decoder.d` with the node's mark and the field; nil when the step
     /// cannot be read. Names the step saves go to `decoder.stepSaves`.
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self?
+    /// How much longer than the engine's time limit a scenario may run on `target` because of this step: the
+    /// answer time beyond the usual the target allows it (a DialStack webhook's `webhook.answerTimeout`); 0 for most.
+    func answerAllowanceMs(on target: Target) -> Int
 }
 
 extension DecodableStep {
     public static var isRequest: Bool { false }
+
+    public func answerAllowanceMs(on target: Target) -> Int { 0 }
 
     /// The keyword of a type with one.
     public var keyword: String { Self.keywords[0] }

@@ -84,7 +84,10 @@ public struct PushServiceAPI: HTTPHandler {
             if notification.call != nil && callId.isEmpty && !defects.contains(.noGeneratedID) {
                 callId = RandomIdentifier.uuid()
             }
-            var devices = try store.devices(appId: appId, externalIds: notification.externalIds)
+            let externalIds =
+                defects.contains(.firstExternalIdOnly)
+                ? Array(notification.externalIds.prefix(1)) : notification.externalIds
+            var devices = try store.devices(appId: appId, externalIds: externalIds)
             if notification.call?.action == .ended {
                 let known = Set(devices.map(\.id))
                 devices += try store.devicesOfCall(appId: appId, callId: callId).filter { !known.contains($0.id) }
