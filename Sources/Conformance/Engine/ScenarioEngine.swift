@@ -83,7 +83,7 @@ public final class ScenarioEngine: Sendable {
             group.cancelAll()
             return first
         }
-        let result = await state.result(timedOut: !finished)
+        let result = await state.result(timedOut: !finished, limit: limit)
         if target.cleanUp { await state.cleanUpBackend() }
         if let slot { await slots?.release(slot) }
         return result

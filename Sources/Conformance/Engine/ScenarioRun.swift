@@ -129,11 +129,12 @@ public actor ScenarioRun: RunContext {
         return true
     }
 
-    /// This attempt's result, as the reports render it (re-run command: the plain `ringcheck run <id>`).
-    func result(timedOut: Bool) -> ScenarioResult {
+    /// This attempt's result, as the reports render it (re-run command: the plain `ringcheck run <id>`); `limit` is
+    /// the time it was given (the engine's limit plus what its steps' answers may take).
+    func result(timedOut: Bool, limit: Duration) -> ScenarioResult {
         let status: ScenarioStatus
         if timedOut || !finished {
-            status = .timeout(message: "did not finish within \(engine.scenarioTimeout)")
+            status = .timeout(message: "did not finish within \(limit)")
         } else if !failures.isEmpty {
             status = .fail
         } else if let harnessError {
