@@ -12,8 +12,6 @@ struct PushServicePush: Sendable {
     /// `incoming_call`, `call_ended`, or nil for a normal notification.
     var type: String? { fields["type"]?.stringValue }
     var callId: String? { fields["call_id"]?.stringValue }
-    /// The notification the push answers, when its data kept ringcheck's marker.
-    var marker: String? { fields[PushServiceNotification.markerKey]?.stringValue }
     var isCall: Bool { type == PushServiceNotification.incomingType || type == PushServiceNotification.endedType }
 
     /// nil for a capture that is no push (OAuth).
