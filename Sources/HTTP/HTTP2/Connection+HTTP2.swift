@@ -32,6 +32,10 @@ extension Connection {
             // nghttp2 queued a GOAWAY for the protocol error when it could; send it and close.
             lifecycle = .closeAfterFlush
         }
+        if h2.refusedStreams > 0 {
+            loop.streamsRefused(h2.refusedStreams, connectionID: info.id)
+            h2.refusedStreams = 0
+        }
         if http2PrefaceBytes >= Self.http2PrefaceLength {
             // After the preface, the deadline runs while a request's header block is coming in.
             if !h2.headerBlockOpen {

@@ -26,6 +26,8 @@ public final class CaptureLog: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Streams the listeners refused (`StreamRefusal`): no request, so no capture.
+    let refusalStore = StreamRefusals()
     /// The most captures kept; the oldest are dropped beyond it (a runaway backend must not exhaust memory).
     public let capacity: Int
 
