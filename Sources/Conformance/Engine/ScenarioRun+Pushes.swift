@@ -174,7 +174,11 @@ extension ScenarioRun {
             )
         }
         let sinceMs = e.fromNow ? nowMs : Int64.min
-        let combined: @Sendable (Capture) -> Bool = { c in c.arrivalMs >= sinceMs && predicates.contains { $0.1(c) } }
+        let beforeRefusal = DeadTokenRefusal.sentBeforeRefusal(
+            engine.mocks.log, consumed: consumedPushes, devices: try e.to.map { try device($0) })
+        let combined: @Sendable (Capture) -> Bool = { c in
+            c.arrivalMs >= sinceMs && !beforeRefusal(c) && predicates.contains { $0.1(c) }
+        }
         let found = await engine.mocks.log.waitFor(combined, timeout: e.duration.duration)
         try Task.checkCancellation()
         guard let found else { return }
