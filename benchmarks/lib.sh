@@ -13,16 +13,20 @@ ringcheck_binary() {
 }
 
 # suite_run_options DEFAULT_RUNS "$0" ARGS...: the options of the scripts that run the whole suite
-# N times: -n RUNS, --debug, -h|--help (prints the script's leading comment). Sets `runs` and
-# `config`; exits 2 on an unknown option.
+# N times: -n RUNS, --debug, --target FILE (run against that target file instead of the embedded
+# reference), -h|--help (prints the script's leading comment). Sets `runs`, `config` and `target_args`
+# (the run's `--target FILE`, or nothing); exits 2 on an unknown option.
 suite_run_options() {
-    runs=$1 config=release
+    runs=$1 config=release target_args=()
     local script=$2
     shift 2
     while [ $# -gt 0 ]; do
         case "$1" in
             -n) runs=$2; shift 2 ;;
             --debug) config=debug; shift ;;
+            --target)
+                [ $# -ge 2 ] && [ -f "$2" ] || { echo "--target needs a target file (got '${2:-}')" >&2; exit 2; }
+                target_args=(--target "$2"); shift 2 ;;
             -h|--help) sed -n '2,/^set -euo/p' "$script" | sed '$d'; exit 0 ;;
             *) echo "unknown option $1" >&2; exit 2 ;;
         esac

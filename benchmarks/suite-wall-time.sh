@@ -7,7 +7,11 @@
 # Runs 'ringcheck run --format json' N times (default 3) and reads each report.json; race spreads
 # come from the timeline note each race step writes ("race released K requests within X ms").
 #
-# Usage: benchmarks/suite-wall-time.sh [-n RUNS] [--debug]
+# With --target FILE the suite runs against that target file (its lifecycle starts the backend), so
+# `--target examples/targets/reference-pools.yaml` against no option compares a target with account
+# pools with the embedded run (issue 29's goal: at most 1.5x).
+#
+# Usage: benchmarks/suite-wall-time.sh [-n RUNS] [--debug] [--target FILE]
 #   RINGCHECK_BIN=path  use this binary instead of building one.
 # Needs: swift, /usr/bin/python3.
 set -euo pipefail
@@ -23,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 for i in $(seq 1 "$runs"); do
     start=$(date +%s.%N)
     status=0
-    "$bin" run --format json --report-dir "$work/run$i" >/dev/null 2>"$work/run$i.err" || status=$?
+    "$bin" run "${target_args[@]}" --format json --report-dir "$work/run$i" >/dev/null 2>"$work/run$i.err" || status=$?
     end=$(date +%s.%N)
     echo "$start $end $status" >"$work/run$i.time"
 done

@@ -30,7 +30,10 @@ public enum ConsoleReport {
     /// The failures, then counts and the verdict line. By default failures are grouped by requirement
     /// and check, with one line per push or exchange (`failureGroups`); `verbose` prints every failure
     /// of every scenario with its full evidence (the captures and HTTP exchanges), as the HTML report does.
-    public static func summary(_ input: RunResult, style: ConsoleStyle, verbose: Bool = false) -> String {
+    /// `namingProfile` names the run's profile in the verdict line (`verdictLine`).
+    public static func summary(
+        _ input: RunResult, style: ConsoleStyle, verbose: Bool = false, namingProfile: Bool = false
+    ) -> String {
         let r = input.redacted()
         var out = verbose ? failureDetails(r, style: style) : failureGroups(r, style: style)
         let counts = r.statusCounts
@@ -55,13 +58,14 @@ public enum ConsoleReport {
         if r.merge != nil, !r.notRun.isEmpty {
             out += "Not run: \(r.notRun.count) scenario\(r.notRun.count == 1 ? "" : "s") (\(r.notRun[0].reason))\n"
         }
-        out += verdictLine(r, style: style) + "\n"
+        out += verdictLine(r, style: style, namingProfile: namingProfile) + "\n"
         for notice in r.notices { out += style.paint("Warning: " + notice, .yellow) + "\n" }
         return out
     }
 
-    /// `Verdict: non-conformant (exit 1)`: all that `run --quiet` prints.
-    public static func verdictLine(_ r: RunResult, style: ConsoleStyle) -> String {
+    /// `Verdict: non-conformant (exit 1)`: all that `run --quiet` prints. With `namingProfile` (each
+    /// profile's run in `run --profile all`): `Verdict (callx): non-conformant (exit 1)`.
+    public static func verdictLine(_ r: RunResult, style: ConsoleStyle, namingProfile: Bool = false) -> String {
         let failedShould = r.failedRequirements(.should)
         let verdict: String
         switch r.verdict {
@@ -75,7 +79,8 @@ public enum ConsoleReport {
             verdict = style.paint("non-conformant", .red) + (r.strict ? " (strict: SHOULDs count)" : "")
         case .inconclusive: verdict = style.paint("inconclusive", .yellow)
         }
-        return "Verdict: \(verdict) (exit \(r.exitCode))"
+        let label = namingProfile ? "Verdict (\(clean(r.profile)))" : "Verdict"
+        return "\(label): \(verdict) (exit \(r.exitCode))"
     }
 
     /// Every failure of every failed scenario with its full evidence, for `--verbose`.

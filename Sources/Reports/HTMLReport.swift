@@ -101,9 +101,7 @@ public enum HTMLReport {
         h +=
             "<thead><tr><th>Requirement</th><th>Verdict</th><th>Statement</th><th>Seed section</th><th>Scenarios</th></tr></thead>\n<tbody>\n"
         for row in rows {
-            let links = row.scenarios.map { id in
-                index[id].map { "<a href=\"#s-\($0)\">\(e(id))</a>" } ?? e(id)
-            }.joined(separator: "<br>")
+            let links = scenarioCell(row, index: index)
             h += "<tr><td class=\"id\">\(e(row.requirement.id))</td>"
             let warning = row.verdict == .fail && row.requirement.level == .should && !strict
             let verdict = warning ? "warning" : row.verdict.rawValue
@@ -112,6 +110,18 @@ public enum HTMLReport {
                 "<td>\(e(row.requirement.statement))</td><td>\(e(row.requirement.section))</td><td>\(links)</td></tr>\n"
         }
         return h + "</tbody>\n</table></div>\n"
+    }
+
+    /// The Scenarios cell of a requirement's row: the scenarios a failure was charged to it in ("failed in
+    /// 37: …"), then those that declare it and did not fail on it.
+    static func scenarioCell(_ row: RequirementResult, index: [String: Int]) -> String {
+        let link = { (id: String) in index[id].map { "<a href=\"#s-\($0)\">\(e(id))</a>" } ?? e(id) }
+        guard !row.failedIn.isEmpty else { return row.scenarios.map(link).joined(separator: "<br>") }
+        let failed = Set(row.failedIn)
+        let others = row.scenarios.filter { !failed.contains($0) }
+        var cell = "failed in \(row.failedIn.count):<br>" + row.failedIn.map(link).joined(separator: "<br>")
+        if !others.isEmpty { cell += "<br>also evidenced by:<br>" + others.map(link).joined(separator: "<br>") }
+        return cell
     }
 
     static func scenario(_ s: ScenarioResult, index: Int, run: RunResult) -> String {

@@ -44,8 +44,11 @@ public enum RequirementVerdict: String, Sendable, Equatable, Codable {
 public struct RequirementResult: Sendable, Equatable {
     public var requirement: RequirementInfo
     public var verdict: RequirementVerdict
-    /// IDs of the scenarios that evidence it.
+    /// IDs of the scenarios that evidence it (those that declare it).
     public var scenarios: [String]
+    /// IDs of the failed or flaky scenarios with a failure charged to it, in run order: a check may charge a
+    /// requirement its scenario does not declare (every Callx invariant runs in every scenario).
+    public var failedIn: [String] = []
 }
 
 extension RunResult {
@@ -109,7 +112,11 @@ extension RunResult {
             } else {
                 verdict = .pass
             }
-            return RequirementResult(requirement: info, verdict: verdict, scenarios: evidencing.map(\.id))
+            var result = RequirementResult(requirement: info, verdict: verdict, scenarios: evidencing.map(\.id))
+            result.failedIn = scenarios.filter { s in
+                s.status.isFailure && s.failures.contains { $0.requirement == info.id }
+            }.map(\.id)
+            return result
         }
     }
 }

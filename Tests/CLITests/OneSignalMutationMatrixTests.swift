@@ -22,6 +22,10 @@ import Testing
         ("drop-priority", true, ["ONESIGNAL-OPT-1"]),
         ("drop-collapse-id", true, ["ONESIGNAL-OPT-1"]),
         ("drop-data", false, ["ONESIGNAL-DATA-1"]),
+        ("broadcast-without-segment", false, ["ONESIGNAL-TARGET-2"]),
+        // The caller's contentAvailable false in voip.caller-overrides is dropped too, and the VoIP default takes its place.
+        ("drop-falsy-options", true, ["ONESIGNAL-OPT-1", "ONESIGNAL-VOIP-3"]),
+        ("voip-defaults-over-options", true, ["ONESIGNAL-VOIP-2", "ONESIGNAL-VOIP-3", "ONESIGNAL-VOIP-4"]),
     ]
 
     static let matrix = ProfileMutationMatrix(profile: "onesignal", entries: entries, timeout: 120)
@@ -31,7 +35,7 @@ import Testing
     }
 
     @Test func theConformingKitPassesEveryScenario() async throws {
-        try await Self.matrix.expectConformingPasses(scenarios: 8)
+        try await Self.matrix.expectConformingPasses(scenarios: 10)
     }
 
     @Test func everyDefectFailsExactlyTheRequirementsItBreaks() async throws {

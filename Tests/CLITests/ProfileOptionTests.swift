@@ -111,6 +111,8 @@ import Testing
         let profiles = list.split(separator: "\n").filter { $0.hasPrefix("  ") }
             .compactMap { $0.dropFirst(2).split(separator: ":").first.map(String.init) }
         #expect(profiles.count >= 4 && profiles.first == "callx", "\(profiles)")
+        // Each profile's own verdict line names it; the last line is the worst of them.
+        for name in profiles { #expect(r.stdout.contains("\nVerdict (\(name)): conformant (exit 0)\n"), "\(name)") }
         let junit = try String(contentsOfFile: dir.file("junit.xml"), encoding: .utf8)
         for name in profiles {
             #expect(junit.contains("<testsuite name=\"\(name)\" "), "\(name)")

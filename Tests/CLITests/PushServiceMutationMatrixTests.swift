@@ -21,6 +21,8 @@ import Testing
         ("counts-ignore-failures", true, ["PUSHSVC-COUNT-2", "PUSHSVC-CALL-6"]),
         ("notification-block-on-android", true, ["PUSHSVC-ANDROID-1"]),
         ("normal-priority-calls", true, ["PUSHSVC-ANDROID-2"]),
+        ("normal-priority-ended", false, ["PUSHSVC-ANDROID-3"]),
+        ("first-external-id-only", true, ["PUSHSVC-DEV-1"]),
         ("voip-for-ended", false, ["PUSHSVC-CALL-5"]),
         ("no-generated-id", true, ["PUSHSVC-CALL-3"]),
         ("ignore-ttl", true, ["PUSHSVC-NOTIF-2"]),
@@ -39,7 +41,7 @@ import Testing
     }
 
     @Test func theConformingReferencePassesEveryScenario() async throws {
-        try await Self.matrix.expectConformingPasses(scenarios: 15)
+        try await Self.matrix.expectConformingPasses(scenarios: 16)
     }
 
     @Test func everyDefectFailsExactlyTheRequirementsItBreaks() async throws {

@@ -39,6 +39,8 @@ import Testing
         ("cursor-ahead-no-gap", true, ["CALLX-EVT-8"]),
         ("end-reason-not-stored", false, ["CALLX-CALL-9"]),
         ("invite-last-device-only", true, ["CALLX-INV-7"]),
+        ("flat-caller-snapshot", false, ["CALLX-CALL-3"]),
+        ("bare-stop-signal", true, ["CALLX-FCM-8"]),
     ]
 
     struct Row: Sendable {

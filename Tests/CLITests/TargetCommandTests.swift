@@ -30,6 +30,9 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("baseURL:"))
         #expect(text.contains("# lifecycle:"))
+        // Account pools, shown as the faster way to run against one's own backend.
+        #expect(text.contains("#     - {userId: user-a1, auth: {bearer: token-user-a1}}"))
+        #expect(text.contains("examples/targets/reference-pools.yaml"))
         let again = try await RingcheckBinary.run(["init-target", path])
         #expect(again.status == 2)
         #expect(again.stderr.contains("exists; pass --force"))

@@ -15,7 +15,7 @@ import Testing
         return env
     }
 
-    @Test(arguments: ["reference.yaml", "reference-alternate.yaml", "reference-node.yaml"])
+    @Test(arguments: ["reference.yaml", "reference-alternate.yaml", "reference-node.yaml", "reference-pools.yaml"])
     func anExampleRunsItsRestartScenariosWithNothingInstalled(_ example: String) async throws {
         let text = try String(contentsOfFile: Self.examples + "/" + example, encoding: .utf8)
         #expect(!text.contains("start: [ringcheck"), "the start command needs no ringcheck on PATH")
@@ -39,6 +39,29 @@ import Testing
                 example == "reference-node.yaml" && id == "restart.answered-call-survives" ? "notApplicable" : "pass"
             #expect(status == expected, "\(example) \(id): \(status)")
         }
+    }
+
+    /// The account-pool example: every listed account exists in the backend it starts (its users file), and
+    /// scenarios run at once on different accounts of the pools (a second slot's accounts are used).
+    @Test func thePoolExampleRunsScenariosOnSeveralAccounts() async throws {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.runSuite(
+            [
+                "run", "--target", Self.examples + "/reference-pools.yaml", "basic.*", "--format", "json",
+                "--report-dir", dir.file("r"),
+            ], timeout: 120, environment: Self.withoutRingcheckOnPath)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let report = try String(contentsOfFile: dir.file("r/report.json"), encoding: .utf8)
+        #expect(report.contains("user-a1") && report.contains("user-a2"), "only one slot of the pools was used")
+        let users = try JSONValue.parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: Self.examples + "/reference-users.json"))))
+        let known = Set((users["users"]?.arrayValue ?? []).compactMap { $0["userId"]?.stringValue })
+        let listed = try String(contentsOfFile: Self.examples + "/reference-pools.yaml", encoding: .utf8)
+            .split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "userId: ") else { return nil }
+                return String(line[range.upperBound...].prefix { $0 != "," })
+            }
+        #expect(listed.count == 36 && Set(listed).isSubset(of: known), "\(listed)")
     }
 
     @Test func twoRunsOfOneExampleAtOnceGetTheirOwnPortsAndState() async throws {

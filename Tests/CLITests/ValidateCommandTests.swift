@@ -14,10 +14,84 @@ import Testing
         #expect(r.stdout.contains("reads as a callx target"))
         #expect(r.stdout.contains("the backend started"))
         for user in ["a", "b", "c"] { #expect(r.stdout.contains("✔ user \(user): user-\(user)")) }
+        // One registration, one read and the clean-up, through the file's mapping.
+        #expect(
+            r.stdout.contains(
+                "✔ registration (registerToken) of a new apnsVoip token for user-a: PUT /api/push-registrations → 200"))
+        #expect(r.stdout.contains("✔ read (events) of that installation's feed: GET /api/events → 200"))
+        #expect(
+            r.stdout.contains("✔ clean-up (deleteToken) of that token: DELETE /api/push-registrations/apnsVoip → 2"))
         // The alternate API shape cannot take the reference design's raw requests: named, with the reason.
         #expect(r.stdout.contains("not applicable:"))
         #expect(r.stdout.contains("security.unauthenticated: not applicable"))
         #expect(r.stdout.contains("The target file is ready"))
+    }
+
+    /// Each profile's example target: its registration and clean-up (or why there is none) and exit 0.
+    @Test(arguments: [
+        (
+            "dialstack-reference.yaml",
+            [
+                "✔ registration (registerToken)", "- read: the dialstack profile reads nothing",
+                "✔ clean-up (deleteToken)",
+            ]
+        ),
+        (
+            "push-service-alternate.yaml",
+            [
+                "✔ registration (registerDevice) of an iOS device: POST /v2/apps/",
+                "- read: the push service's only read", "✔ clean-up (removeDevice) of that device: DELETE /v2/apps/",
+            ]
+        ),
+        ("onesignal-reference.yaml", ["- registration and read: a OneSignal kit server registers no device"]),
+    ])
+    func everyProfilesExampleRegistersAndCleansUp(file: String, lines: [String]) async throws {
+        let dir = TemporaryDirectory()
+        let r = try await RingcheckBinary.run(
+            [
+                "validate", "--target", TargetCommandTests.repositoryRoot + "/examples/targets/" + file, "--report-dir",
+                dir.file("r"),
+            ],
+            timeout: 120)
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        for line in lines { #expect(r.stdout.contains(line), "\(r.stdout)") }
+    }
+
+    /// An example target with `from` replaced by `to` (a wrong route): validate exits 3 and names the
+    /// operation whose request the backend refused.
+    @Test(arguments: [
+        (
+            "reference-alternate.yaml", "    path: /api/push-registrations\n", "    path: /api/push-registration\n",
+            "✘ registration (registerToken) of a new apnsVoip token for user-a: PUT /api/push-registration → 404"
+        ),
+        (
+            "reference-alternate.yaml", "    path: /api/events?after", "    path: /api/event?after",
+            "✘ read (events) of that installation's feed: GET /api/event → 404"
+        ),
+        (
+            "reference-alternate.yaml", "    path: /api/push-registrations/{kind}",
+            "    path: /api/push-registration/{kind}",
+            "✘ clean-up (deleteToken) of that token: DELETE /api/push-registration/apnsVoip → 404"
+        ),
+        (
+            "push-service-alternate.yaml", "devices: /v2/apps/{appId}/installations",
+            "devices: /v2/apps/{appId}/installation",
+            "✘ registration (registerDevice) of an iOS device: POST /v2/apps/"
+        ),
+    ])
+    func aWrongRouteIsInconclusiveNamingTheOperation(file: String, from: String, to: String, error: String) async throws
+    {
+        let dir = TemporaryDirectory()
+        let path = dir.file(file)
+        let text = try String(
+            contentsOfFile: TargetCommandTests.repositoryRoot + "/examples/targets/" + file, encoding: .utf8)
+        #expect(text.contains(from), "the example \(file) changed; update this test")
+        try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try await RingcheckBinary.run(
+            ["validate", "--target", path, "--report-dir", dir.file("r")], timeout: 120)
+        #expect(r.status == 3, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr.contains(error), "\(r.stderr)")
+        #expect(!r.stdout.contains("The target file is ready"))
     }
 
     /// `ringcheck validate` of a target file holding `text` (named `name`), its reports in the same folder.

@@ -240,14 +240,38 @@ import Testing
         #expect(error?.message.contains("neither a restart nor a start command") == true)
     }
 
+    static let mocks = MockSettings(
+        apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002",
+        fcmURL: "https://127.0.0.1:1003",
+        oauthTokenURL: "https://127.0.0.1:1004/token", caFile: "/tmp/ca.pem", apnsKeyFile: "/tmp/key.p8",
+        apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsBundleID: "com.example",
+        fcmServiceAccountFile: "/tmp/sa.json", fcmProjectID: "proj", controlURL: "http://127.0.0.1:1005")
+
+    /// `${NAME}` of a mock setting is filled in with the running mocks' value in the environment, the argument
+    /// lists and `ready.url`, once; a shell line is left to the shell, and a name the mocks do not write stays.
+    @Test func theMockSettingsAreFilledInWhereTheConfigurationNamesThem() {
+        let dir = TemporaryDirectory()
+        var configuration = Self.configuration(
+            dir, start: .arguments(["backend", "--apns", "${RINGCHECK_APNS_URL}"]),
+            ready: BackendReadiness(url: "${RINGCHECK_CONTROL_URL}/health"), stop: .shell("stop ${RINGCHECK_APNS_URL}"))
+        configuration.environment = [
+            "CA": "${RINGCHECK_CA_FILE}", "OTHER": "${NOT_A_SETTING}", "PROJECT": "${RINGCHECK_FCM_PROJECT_ID}",
+        ]
+        var mocks = Self.mocks
+        mocks.fcmProjectID = "${RINGCHECK_CA_FILE}"
+        let lifecycle = BackendLifecycle(configuration, mocks: mocks)
+        let filled = lifecycle.configuration
+        #expect(filled.start?.argv == ["backend", "--apns", "https://127.0.0.1:1001"])
+        #expect(filled.ready?.url == "http://127.0.0.1:1005/health")
+        #expect(filled.stop == .shell("stop ${RINGCHECK_APNS_URL}"))
+        #expect(
+            filled.environment == ["CA": "/tmp/ca.pem", "OTHER": "${NOT_A_SETTING}", "PROJECT": "${RINGCHECK_CA_FILE}"])
+        #expect(lifecycle.environment["CA"] == "/tmp/ca.pem")
+    }
+
     @Test func commandsGetTheMockSettingsAndTheTargetsEnvironment() async throws {
         let dir = TemporaryDirectory()
-        let mocks = MockSettings(
-            apnsURL: "https://127.0.0.1:1001", apnsSandboxURL: "https://127.0.0.1:1002",
-            fcmURL: "https://127.0.0.1:1003",
-            oauthTokenURL: "https://127.0.0.1:1004/token", caFile: "/tmp/ca.pem", apnsKeyFile: "/tmp/key.p8",
-            apnsKeyID: "KEYID12345", apnsTeamID: "TEAMID1234", apnsBundleID: "com.example",
-            fcmServiceAccountFile: "/tmp/sa.json", fcmProjectID: "proj", controlURL: "http://127.0.0.1:1005")
+        let mocks = Self.mocks
         var configuration = Self.configuration(
             dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))
         configuration.environment["RINGCHECK_FCM_PROJECT_ID"] = "overridden"

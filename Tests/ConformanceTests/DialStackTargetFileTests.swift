@@ -40,6 +40,21 @@ import Testing
         #expect(target.accounts("c", 0)?.profileUserIds == [:])
     }
 
+    @Test func theWebhookAnswerTimeoutIsTheTargetsOrLongerThanTheSeedsBudget() throws {
+        let base = "baseURL: http://127.0.0.1:9\nprofile: dialstack\n"
+        let plain = try load(base + "webhook: {path: /w, secret: s}\n" + Self.users)
+        #expect(plain.webhook?.answerTimeoutSeconds == 45)
+        let own = try load(base + "webhook: {path: /w, secret: s, answerTimeout: 90s}\n" + Self.users)
+        #expect(own.webhook?.answerTimeoutSeconds == 90)
+        let short = errors(base + "webhook: {path: /w, secret: s, answerTimeout: 10s}\n" + Self.users)
+        #expect(
+            short.count == 1 && short[0].contains("webhook.answerTimeout: 10s is shorter than the 15 s latency bound"),
+            "\(short)")
+        let garbage = errors(base + "webhook: {path: /w, secret: s, answerTimeout: soon}\n" + Self.users)
+        #expect(
+            garbage.count == 1 && garbage[0].contains("webhook.answerTimeout: 'soon' is not a duration"), "\(garbage)")
+    }
+
     @Test func aSecretFromRingchecksEnvironment() throws {
         // A variable the test process already has: setenv here would race other tests' threads reading the
         // environment (a Process.run crashed in memcpy in a loaded run).

@@ -29,6 +29,18 @@ import Testing
         #expect(EmbeddedSuites.names == Profiles.names.sorted())
     }
 
+    /// The EmbedSuites plugin's folder holds a symlink to `suites/`: through it SwiftPM's package structure
+    /// covers the suites' tree, so adding or removing a suite file plans the build again (without it a removed
+    /// file stays a "missing input" of the embedding and fails every build until the plan is redone).
+    @Test func thePluginFolderLinksToTheSuites() throws {
+        let link = ConformanceFixtures.repositoryRoot + "/Plugins/EmbedSuites/suites"
+        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link)
+        #expect(destination == "../../suites")
+        let through = try FileManager.default.contentsOfDirectory(atPath: link).sorted()
+        let direct = try FileManager.default.contentsOfDirectory(atPath: ConformanceFixtures.repositoryRoot + "/suites")
+        #expect(through == direct.sorted())
+    }
+
     @Test(arguments: Profiles.names)
     func anEmbeddedSuiteLoadsAsItsFolderDoes(profile: String) throws {
         let dir = try #require(EmbeddedSuites.directory(profile))

@@ -114,11 +114,11 @@ import Testing
         }
         var feed = FeedState(installationId: "i", user: "b")
         feed.events = [event("mine", "e1", "2"), event("other", "e1", "3"), event("other", "e2", "2")]
-        let judged = ScenarioRun.judgedEvents(["b": feed], ownCalls: ["mine"])
+        let judged = CallxRunState.judgedEvents(["b": feed], ownCalls: ["mine"])
         #expect(judged.map { $0.json["callId"]?.stringValue } == ["mine"])
         #expect(InvariantChecker.check(captures: [], events: judged, context: InvariantContext()).isEmpty)
         // Judged together, the shared eventId would be a violation.
-        let all = ScenarioRun.judgedEvents(["b": feed], ownCalls: ["mine", "other"])
+        let all = CallxRunState.judgedEvents(["b": feed], ownCalls: ["mine", "other"])
         #expect(!InvariantChecker.check(captures: [], events: all, context: InvariantContext()).isEmpty)
     }
 }

@@ -49,6 +49,22 @@ import Testing
         #expect(problems == ["state: expected \"ringing\", got \"accepted\""])
     }
 
+    @Test func aFieldBelowOneThatFailedItsOwnCheckIsNotJudged() {
+        let shape = PathMatcher(path: "caller", conditions: [.type(.object)], requirement: "CALLX-CALL-3")
+        let identity = PathMatcher(path: "caller.userId", conditions: [.equals("u-a")])
+        let flat: JSONValue = ["callerUserId": "u-c", "displayName": "Mallory"]
+        // A flat snapshot fails the shape only: its caller cannot be read where the seed puts it.
+        let onFlat = MatcherEvaluator.mismatchesByRequirement([shape, identity], in: flat, fallback: "CALLX-AUTH-1")
+        #expect(onFlat.map(\.requirement) == ["CALLX-CALL-3"])
+        // Where the caller can be read, the identity is judged, and a claimed caller fails it (not vacuously).
+        let claimed: JSONValue = ["caller": ["userId": "u-c"]]
+        let onClaimed = MatcherEvaluator.mismatchesByRequirement(
+            [shape, identity], in: claimed, fallback: "CALLX-AUTH-1")
+        #expect(onClaimed.map(\.requirement) == ["CALLX-AUTH-1"])
+        let own: JSONValue = ["caller": ["userId": "u-a"]]
+        #expect(MatcherEvaluator.mismatchesByRequirement([shape, identity], in: own, fallback: "CALLX-AUTH-1").isEmpty)
+    }
+
     @Test func resolvedMatchersCompareWithSavedValues() throws {
         let matchers = try resolver.resolve([
             PathMatcher(path: "revision", conditions: [.equals("$call.revision")]),

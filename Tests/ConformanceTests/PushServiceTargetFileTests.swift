@@ -48,9 +48,61 @@ import Testing
         #expect(
             app.route("devices", seedRoute: PushServiceRoutes.seed["devices"]!, ["appId": "x"])
                 == "/api/v1/apps/x/devices")
-        let sent = ScenarioRun.renamed(
-            ["include_aliases": ["external_id": ["u"]], "call": ["id": "c"]], app.fieldNames)
+        let sent = app.fieldNames.toService(
+            ["include_aliases": ["external_id": ["u"]], "call": ["id": "c"]], route: "notifications")
         #expect(sent == ["audience": ["external_id": ["u"]], "call": ["id": "c"]])
+        #expect(app.routeAuth.isEmpty, "the device routes carry no key unless the file says so")
+    }
+
+    /// `fieldNames` scoped to a route or a path: a registration's `id` is the service's `installationId` while a
+    /// call's `id` and a message answer's `id` keep their name; unscoped renames apply at every depth, as before.
+    @Test func fieldNamesMayBeScopedToARouteOrAPath() throws {
+        let file = try load(
+            """
+            serviceApp:
+              appId: a
+              apiKey: k
+              auth: {devices: key, device: bearer}
+              fieldNames:
+                external_id: externalId
+                call.caller_name: callerName
+                devices: {id: installationId, token: pushToken}
+
+            """)
+        let app = try #require(file.target(defaultAppId: "com.example").serviceApp)
+        #expect(app.routeAuth == ["devices": .key, "device": .bearer])
+        let names = app.fieldNames
+        let call: JSONValue = [
+            "include_aliases": ["external_id": ["u"]], "call": ["id": "c", "caller_name": "Ann"], "caller_name": "x",
+        ]
+        #expect(
+            names.toService(call, route: "notifications") == [
+                "include_aliases": ["externalId": ["u"]], "call": ["id": "c", "callerName": "Ann"], "caller_name": "x",
+            ])
+        #expect(
+            names.toSeed(["id": "n1", "externalId": nil], route: "notifications") == ["id": "n1", "external_id": nil])
+        #expect(
+            names.toService(["external_id": "u", "token": "t"], route: "devices") == [
+                "externalId": "u", "pushToken": "t",
+            ])
+        #expect(names.toSeed(["installationId": "d1"], route: "devices") == ["id": "d1"])
+        #expect(names.toSeed(["installationId": "d1"], route: "notifications") == ["installationId": "d1"])
+    }
+
+    @Test func scopedNamesAndRouteAuthMistakesAreNamed() {
+        let base = "serviceApp:\n  appId: a\n  apiKey: k\n"
+        let route = errors(base + "  fieldNames:\n    device_s: {id: x}\n")
+        #expect(route.contains { $0.contains("t.yaml:7:5") && $0.contains("'device_s' is no route") }, "\(route)")
+        let path = errors(base + "  fieldNames:\n    call..id: x\n")
+        #expect(path.contains { $0.contains("not a member name or a dotted path") }, "\(path)")
+        let twice = errors(base + "  fieldNames:\n    call.id: x\n    call.caller_name: x\n")
+        #expect(twice.contains { $0.contains("'x' is already the service's name for 'call.id'") }, "\(twice)")
+        let notifications = errors(base + "  auth: {notifications: key}\n")
+        #expect(
+            notifications.contains {
+                $0.contains("serviceApp.auth.notifications") && $0.contains("carries the authentication each scenario")
+            }, "\(notifications)")
+        #expect(errors(base + "  auth: {devices: token}\n").contains { $0.contains("serviceApp.auth.devices") })
     }
 
     @Test func mistakesAreNamed() {
@@ -82,5 +134,16 @@ import Testing
             errors("serviceApp: {appId: a, apiKey: \"${RINGCHECK_SURELY_UNSET_9}\"}\n").contains {
                 $0.contains("is not set")
             })
+    }
+
+    /// No push-service request or answer goes through the engine's value maps: a `values:` block is refused where
+    /// it stands rather than accepted and ignored.
+    @Test func aValuesBlockIsRefusedWhereItStands() {
+        let found = errors("serviceApp: {appId: a, apiKey: k}\nvalues:\n  reason: {declined: rejected}\n")
+        #expect(
+            found.contains {
+                $0.hasPrefix("t.yaml:4:1:") && $0.contains("values: is not used by the push-service profile")
+            }, "\(found)")
+        #expect(errors("serviceApp: {appId: a, apiKey: k}\n").isEmpty)
     }
 }

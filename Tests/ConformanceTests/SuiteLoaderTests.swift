@@ -235,6 +235,7 @@ import Testing
                 steps:
                   - create: {as: a, callee: b, save: call, expect: {status: any, body: {callId: {notEquals: x}}}}
                   - expectNoPush: {to: b-phone, for: 1s, match: {callx.eventId: {notEquals: $call.callId}}}
+                  - create: {as: a, callee: b, expect: {status: any, bodyWhen: 2xx, body: {state: ringing}}}
                 """
         ])
         let scenario = try #require(try Suite.load(directory: dir.path).scenarios.first)
@@ -242,7 +243,17 @@ import Testing
             case .expectNoPush(let none) = scenario.steps[1].step
         else { throw Failure() }
         #expect(create.options.expect?.anyStatus == true && create.options.expect?.status == nil)
+        #expect(create.options.expect?.bodyOnlyOnSuccess == false)
         #expect(none.match.first?.conditions == [.notEquals("$call.callId")])
+        let second = try #require(scenario.steps[2].step.profileStep(as: CreateCallStep.self))
+        #expect(second.options.expect?.bodyOnlyOnSuccess == true)
+
+        let wrong = try errors(
+            Self.header + """
+                steps:
+                  - create: {as: a, callee: b, save: call, expect: {status: any, bodyWhen: 4xx, body: {state: ringing}}}
+                """)
+        #expect(wrong.count == 1 && wrong[0].contains("expect.bodyWhen: expected 2xx"), "\(wrong)")
     }
 
     @Test func withinNeedsAnOriginAndABound() throws {

@@ -11,9 +11,11 @@ import Testing
 @Suite(.serialized) struct DialStackDefectTests {
     typealias Devices = DialStackWebhookTests
 
-    func start(_ defects: Set<DialStackDefect>, slowPushDelayMs: Int64 = 20_000) async throws -> DialStackReferenceStack
+    func start(_ defects: Set<DialStackDefect>, slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000)
+        async throws -> DialStackReferenceStack
     {
-        let stack = try await DialStackReferenceStack.start(defects: defects, slowPushDelayMs: slowPushDelayMs)
+        let stack = try await DialStackReferenceStack.start(
+            defects: defects, slowPushDelayMs: slowPushDelayMs, slowAnswerDelayMs: slowAnswerDelayMs)
         try await Devices.registerDevices(stack)
         return stack
     }
@@ -28,7 +30,7 @@ import Testing
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(DialStackDefect.allCases.count == 12)
+        #expect(DialStackDefect.allCases.count == 13)
         #expect(Set(DialStackDefect.allCases.map(\.name)).count == DialStackDefect.allCases.count)
         #expect(DialStackDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
         #expect(DialStackDefect.parse(["slow-push", "slow-pushes"]) == ([.slowPush], ["slow-pushes"]))
@@ -176,6 +178,20 @@ import Testing
         let pushes = try await wake(stack)
         #expect(pushes.allSatisfy { $0.arrivalMs - sentMs >= 2_000 })
         #expect(pushes.allSatisfy { $0.outcome == .accepted })
+        await stack.stop()
+    }
+
+    @Test func slowAnswer() async throws {
+        // The defect's 16 s shortened to 2 s: the pushes go out at least that long after the webhook, and the webhook
+        // is answered only once they are in (both lower bounds, which a busy machine only makes larger).
+        let stack = try await start([.slowAnswer], slowAnswerDelayMs: 2_000)
+        let callId = Devices.callId()
+        let sentMs = SystemClock.milliseconds()
+        #expect(try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes()) == 200)
+        let answeredMs = SystemClock.milliseconds()
+        let pushes = stack.pushes(callId: callId)
+        #expect(pushes.count == 3)
+        #expect(pushes.allSatisfy { $0.arrivalMs - sentMs >= 2_000 && $0.arrivalMs <= answeredMs })
         await stack.stop()
     }
 }

@@ -155,14 +155,20 @@ import Testing
         defer { double.server.stop() }
         if defect == .deliveredOnZero { double.answer(recipients: 0) }
         let kit = try Self.kit(double, configured: defect != .sendWhenUnconfigured, defects: [defect])
-        let voip = [.voipThroughStandardApp, .headingsOnVoip, .ttlDefault, .voipNoContentAvailable, .voipPushTypeAlert]
-            .contains(defect)
+        let voip = [
+            .voipThroughStandardApp, .headingsOnVoip, .ttlDefault, .voipNoContentAvailable, .voipPushTypeAlert,
+            .voipDefaultsOverOptions,
+        ].contains(defect)
         let options: JSONValue =
-            defect == .refuseTTLOption
-            ? ["priority": 10, "collapseId": "c", "ttl": 60] : ["priority": 10, "collapseId": "c"]
+            switch defect {
+            case .refuseTTLOption: ["priority": 10, "collapseId": "c", "ttl": 60]
+            case .dropFalsyOptions: ["priority": 10, "collapseId": "c", "ttl": 0, "contentAvailable": false]
+            case .voipDefaultsOverOptions: ["apnsPushTypeOverride": "background", "contentAvailable": false, "ttl": 10]
+            default: ["priority": 10, "collapseId": "c"]
+            }
+        let path = defect == .broadcastWithoutSegment ? "/push/broadcast" : voip ? "/push/voip" : "/push/user"
         let (_, answer) = try await Self.post(
-            kit, voip ? "/push/voip" : "/push/user",
-            ["userId": "u", "title": "t", "body": "b", "data": ["k": "v"], "options": options]
+            kit, path, ["userId": "u", "title": "t", "body": "b", "data": ["k": "v"], "options": options]
         )
         await kit.stop()
         if defect == .refuseTTLOption {
@@ -186,6 +192,11 @@ import Testing
         case .dropCollapseId: #expect(b["collapse_id"] == nil)
         case .dropData: #expect(b["data"] == nil)
         case .refuseTTLOption: break
+        case .broadcastWithoutSegment:
+            #expect(b["included_segments"] == nil && b["include_aliases"] == nil && b["filters"] == nil)
+        case .dropFalsyOptions: #expect(b["ttl"] == nil && b["content_available"] == nil && b["priority"] == 10)
+        case .voipDefaultsOverOptions:
+            #expect(b["apns_push_type_override"] == "voip" && b["content_available"] == true && b["ttl"] == 30)
         }
     }
 }

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func everyDefectHasANameAndASummary() {
-        #expect(PushServiceDefect.allCases.count == 21)
+        #expect(PushServiceDefect.allCases.count == 23)
         #expect(Set(PushServiceDefect.allCases.map(\.name)).count == PushServiceDefect.allCases.count)
         #expect(PushServiceDefect.allCases.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
         #expect(PushServiceDefect.parse(["ignore-ttl", "ignore-ttls"]) == ([.ignoreTTL], ["ignore-ttls"]))
@@ -152,6 +152,29 @@ import Testing
         _ = try await send(stack, PushServiceStack.call(["user-1"]))
         let fcm = try push(stack, .fcm)
         #expect(fcm.fcm?.priority?.uppercased() == "NORMAL" && fcm.fcm?.hasNotification == false)
+        await stack.stop()
+    }
+
+    @Test func normalPriorityEnded() async throws {
+        let stack = try await start([.normalPriorityEnded])
+        let callId = UUID().uuidString.lowercased()
+        _ = try await send(stack, PushServiceStack.call(["user-1"], id: callId))
+        #expect(try push(stack, .fcm).fcm?.priority?.uppercased() == "HIGH")
+        _ = try await send(stack, PushServiceStack.call(["user-1"], action: "ended", id: callId))
+        let ended = try push(stack, .fcm)
+        #expect(ended.callMembers["type"] == "call_ended" && ended.fcm?.priority?.uppercased() == "NORMAL")
+        await stack.stop()
+    }
+
+    @Test func firstExternalIdOnly() async throws {
+        let stack = try await start([.firstExternalIdOnly])
+        let other = "fcm-ps-defect-other:APA91b" + String(repeating: "e", count: 40)
+        try await stack.registerDevice("user-2", platform: "android", token: other)
+        // user-2 is listed second: its tablet gets nothing, while both of user-1's devices get the call.
+        let counts = try await send(stack, PushServiceStack.call(["user-1", "user-2"]))
+        let fcmTokens = stack.pushes.compactMap { $0.json?.value(atPath: "message.token")?.stringValue }
+        #expect(!fcmTokens.contains(other) && fcmTokens.contains(Self.tablet))
+        #expect(counts["successful"]?.intValue == 2)
         await stack.stop()
     }
 

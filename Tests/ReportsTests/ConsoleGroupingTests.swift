@@ -108,6 +108,19 @@ import Testing
         #expect(ConsoleReport.verdictLine(passing, style: Self.plain) == "Verdict: conformant (exit 0)")
     }
 
+    /// Each profile's run in `run --profile all` names its profile in the verdict line, in the summary too.
+    @Test func theVerdictLineNamesTheProfileWhenAsked() {
+        var run = F.mixed
+        run.profile = "dialstack"
+        #expect(
+            ConsoleReport.verdictLine(run, style: Self.plain, namingProfile: true)
+                == "Verdict (dialstack): non-conformant (exit 1)")
+        #expect(
+            ConsoleReport.summary(run, style: Self.plain, namingProfile: true).hasSuffix(
+                "Verdict (dialstack): non-conformant (exit 1)\n"))
+        #expect(ConsoleReport.summary(run, style: Self.plain).hasSuffix("Verdict: non-conformant (exit 1)\n"))
+    }
+
     /// One scenario whose defect two checks saw (the step's expectation and the invariant on every push):
     /// every report shows the requirement once, the second check named on one line.
     @Test func aOneScenarioRunPrintsADefectOnce() {

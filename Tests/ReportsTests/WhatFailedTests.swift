@@ -42,6 +42,27 @@ import Testing
         #expect(sections.last?.contains("st-pass") == true || sections.last?.contains("st-notApplicable") == true)
     }
 
+    /// A requirement charged in scenarios that do not declare it (an invariant every scenario runs) lists
+    /// them in its Scenarios cell, beside the scenarios that declare it and did not fail on it.
+    @Test func theRequirementsTableListsWhereARequirementFailed() throws {
+        let must = F.failure("CALLX-APNS-5", .must)
+        let html = HTMLReport.render(
+            F.run([
+                F.scenario("push.expiration", .pass, requirements: ["CALLX-APNS-5"]),
+                F.scenario("basic.one", .fail, requirements: ["CALLX-ARB-1"], failures: [must]),
+                F.scenario("basic.two", .fail, requirements: ["CALLX-ARB-1"], failures: [must]),
+            ]))
+        let start = try #require(html.range(of: "<tr><td class=\"id\">CALLX-APNS-5</td>"))
+        let row = String(html[start.lowerBound...].prefix { $0 != "\n" })
+        #expect(row.contains("failed in 2:<br><a href=\"#s-"), "\(row)")
+        #expect(row.contains(">basic.one</a><br><a href=\"#s-") && row.contains(">basic.two</a>"), "\(row)")
+        #expect(row.contains("also evidenced by:<br><a href=\"#s-") && row.contains(">push.expiration</a>"), "\(row)")
+        // A requirement nothing failed keeps the scenarios that declare it.
+        let arb = try #require(html.range(of: "<tr><td class=\"id\">CALLX-ARB-1</td>"))
+        let arbRow = String(html[arb.lowerBound...].prefix { $0 != "\n" })
+        #expect(!arbRow.contains("failed in") && arbRow.contains(">basic.one</a><br>"), "\(arbRow)")
+    }
+
     @Test func aCleanRunSaysNothingFailed() {
         let html = HTMLReport.render(F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])]))
         #expect(html.contains("<h2>What failed</h2><p>Nothing failed.</p>"))

@@ -14,9 +14,11 @@ public final class DialStackReferenceStack: Sendable {
     /// The webhook secret both sides know.
     public let secret: String
 
-    /// Starts mocks and backend with `defects`; `slowPushDelayMs` shortens the `slow-push` defect's wait.
+    /// Starts mocks and backend with `defects`; `slowPushDelayMs` and `slowAnswerDelayMs` shorten the `slow-push` and
+    /// `slow-answer` defects' waits.
     public static func start(
-        defects: Set<DialStackDefect> = [], slowPushDelayMs: Int64 = 20_000, logFile: String? = nil,
+        defects: Set<DialStackDefect> = [], slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000,
+        logFile: String? = nil,
         retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 200, maxBackoffMs: 1_000)
     ) async throws -> DialStackReferenceStack {
         let mocks = try await MockStack.start(.forTests)
@@ -26,7 +28,8 @@ public final class DialStackReferenceStack: Sendable {
             let server = try DialStackServer(
                 options: .init(
                     configuration: DialStackConfiguration(
-                        webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects),
+                        webhookSecret: secret, slowPushDelayMs: slowPushDelayMs,
+                        slowAnswerDelayMs: slowAnswerDelayMs, defects: defects),
                     retryPolicy: retryPolicy, logFile: logFile),
                 providers: settings)
             try server.start()

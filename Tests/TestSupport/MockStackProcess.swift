@@ -13,8 +13,11 @@ import Processes
 /// Here a child's output goes to files, its exit is awaited with `waitpid` on a thread of its own, and
 /// it starts with a clean slate (no inherited descriptors, default signal handling, empty mask).
 public enum MockStackProcess {
-    /// Starts `arguments[0]` (looked up on PATH) with stdin from /dev/null and stdout/stderr to files.
-    public static func spawn(_ arguments: [String], stdout: String, stderr: String) throws -> pid_t {
+    /// Starts `arguments[0]` (looked up on PATH) with stdin from /dev/null and stdout/stderr to files;
+    /// `environment` is added to this process's.
+    public static func spawn(
+        _ arguments: [String], stdout: String, stderr: String, environment: [String: String]? = nil
+    ) throws -> pid_t {
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let output = open(stdout, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         let errors = open(stderr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -23,7 +26,7 @@ public enum MockStackProcess {
             throw MockStackClientError(
                 message: "cannot open output files for \(arguments[0]): \(String(cString: strerror(errno)))")
         }
-        return try ChildProcess(arguments, stdin: input, stdout: output, stderr: errors).pid
+        return try ChildProcess(arguments, stdin: input, stdout: output, stderr: errors, environment: environment).pid
     }
 
     /// Waits for `pid` to exit, up to `timeout` seconds, polling (never on the cooperative pool when

@@ -1,5 +1,5 @@
 extension ScenarioEngine {
-    /// Why the clean-up deletes no tokens, or nil. The reference design's delete route is callx's own API;
+    /// Why the clean-up deletes no tokens, or nil. The reference design's delete route is the default profile's own API;
     /// a backend of another profile whose file maps registerToken has its own token API, and a delete
     /// guessed at a route it never declared only collects 404s.
     var tokenCleanUpSkipReason: String? {

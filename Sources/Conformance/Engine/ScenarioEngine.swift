@@ -72,7 +72,7 @@ public final class ScenarioEngine: Sendable {
         // With fixed accounts, a run waits for a free slot of them (before its time limit starts).
         let slot = await slots?.acquire()
         let state = ScenarioRun(engine: self, scenario: scenario, run: run, accountIndex: slot ?? run)
-        let limit = scenarioTimeout
+        let limit = scenarioTimeout + .milliseconds(scenario.answerAllowanceMs(on: target))
         let finished = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await state.execute() }
             group.addTask {
@@ -83,7 +83,7 @@ public final class ScenarioEngine: Sendable {
             group.cancelAll()
             return first
         }
-        let result = await state.result(timedOut: !finished)
+        let result = await state.result(timedOut: !finished, limit: limit)
         if target.cleanUp { await state.cleanUpBackend() }
         if let slot { await slots?.release(slot) }
         return result

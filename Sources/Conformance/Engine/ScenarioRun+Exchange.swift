@@ -18,11 +18,15 @@ public struct OutgoingRequest: Sendable {
     public var answerer: String?
     /// The request's line on the timeline; `<method> <path>` when nil.
     public var summary: String?
+    /// How long to wait for the answer; nil: the client's timeout.
+    public var timeoutSeconds: Double?
 
     public init(
         _ method: String, _ path: String, baseURL: String? = nil, headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = [], actor: String, answerer: String? = nil, summary: String? = nil
+        body: [UInt8] = [], actor: String, answerer: String? = nil, summary: String? = nil,
+        timeoutSeconds: Double? = nil
     ) {
+        self.timeoutSeconds = timeoutSeconds
         self.method = method
         self.path = path
         self.baseURL = baseURL
@@ -113,7 +117,7 @@ extension RunContext {
             let response = try await client.send(
                 ClientRequest(
                     method: request.method, url: (request.baseURL ?? target.baseURL) + request.path,
-                    headers: request.headers, body: request.body))
+                    headers: request.headers, body: request.body, timeoutSeconds: request.timeoutSeconds))
             answer.status = response.status
             answer.body = response.body
             answer.json = try? JSONValue.parse(response.body)
@@ -164,7 +168,7 @@ extension RunContext {
                     actual: "\(status)", evidence: [evidence()])
             }
         }
-        if !expect.body.isEmpty {
+        if !expect.body.isEmpty && (!expect.bodyOnlyOnSuccess || (200..<300).contains(status)) {
             let matchers = try resolver.resolve(expect.body)
             guard let json else {
                 try fail(

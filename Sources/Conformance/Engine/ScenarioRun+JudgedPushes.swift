@@ -5,7 +5,7 @@ extension ScenarioRun {
     // MARK: The pushes a run judges
 
     /// Makes call `id` this scenario's own: the pushes that name it (`PushView.callId`) are judged. A
-    /// profile step that starts a call (Callx's `create`, a DialStack webhook) claims it.
+    /// profile step that starts a call claims it.
     public func claimCall(_ id: String) { ownCalls.insert(id) }
 
     public func captures(for device: DeviceIdentity) -> [Capture] {
@@ -38,9 +38,12 @@ extension ScenarioRun {
         }
     }
 
-    func deviceName(for c: Capture) -> String { device(for: c)?.name ?? "?" }
-
     public func device(for capture: Capture) -> DeviceIdentity? {
         devices.values.sorted { $0.name < $1.name }.first { Self.capture(capture, isFor: $0) }
     }
+}
+
+extension RunContext {
+    /// The name of the scenario device a captured push went to (`?` when it went to none).
+    func deviceName(for c: Capture) -> String { device(for: c)?.name ?? "?" }
 }

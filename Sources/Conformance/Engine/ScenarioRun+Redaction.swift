@@ -6,7 +6,7 @@ import Reports
 extension ScenarioRun {
     /// The values of this run no report may show in full: every token its devices registered (a
     /// registerToken request carries it, and a backend may echo it), what the profiles' run states name
-    /// (`ProfileRunState.reportSecrets`: Callx's media credentials), the providers' secrets and the target's profile configuration's (a signing secret, an
+    /// (`ProfileRunState.reportSecrets`: media credentials a backend issued), the providers' secrets and the target's profile configuration's (a signing secret, an
     /// API key: `ProfileConfiguration.secrets`). Shorter values are left alone: replacing them would mangle
     /// ordinary text.
     func reportSecrets() -> [String] {

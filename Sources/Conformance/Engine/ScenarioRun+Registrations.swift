@@ -8,8 +8,8 @@ struct TokenRegistration: Sendable, Equatable {
 }
 
 extension ScenarioRun {
-    /// Every installation the scenario registers tokens for, by name: its devices and the users'
-    /// installations whose feeds it reads (`registerFeedInstallations`).
+    /// Every installation the scenario registers tokens for, by name: its devices and the users' own
+    /// installations (`registerInstallation(ofUser:kind:token:)`).
     var tokenHolders: [DeviceIdentity] {
         (Array(devices.values) + Array(userInstallations.values)).sorted { $0.name < $1.name }
     }
@@ -17,7 +17,7 @@ extension ScenarioRun {
     /// Registers device `name`'s first token through the target's token registration (its
     /// `registerToken` operation), as its user: what `Profile.registerDevice` does by default. A refusal
     /// stops the scenario as a harness error.
-    func registerToken(ofDevice name: String) async throws {
+    public func registerToken(ofDevice name: String) async throws {
         guard let d = devices[name] else { throw HarnessStop(message: "unknown device '\(name)'") }
         let request = tokenRegistration(
             d, by: try user(d.user), actor: d.name, token: .string(d.tokens.first ?? ""),
@@ -28,6 +28,20 @@ extension ScenarioRun {
                 message:
                     "registering \(name)'s token failed: \(exchange.status.map(String.init) ?? exchange.error ?? "?")")
         }
+    }
+
+    public func registerInstallation(ofUser name: String, kind: VirtualDevice.Kind, token: String) async -> Exchange? {
+        guard let account = users[name], userInstallations[name] == nil else { return nil }
+        let identity = DeviceIdentity(
+            name: "\(name)'s installation", user: name, kind: kind, environment: nil,
+            installationId: userInstallationId(name), tokens: [token])
+        registerWithMocks(token: token, device: identity)
+        // Known before the answer comes, so that the registration is tracked (and deleted at clean-up) as a device's.
+        userInstallations[name] = identity
+        return await send(
+            tokenRegistration(
+                identity, by: account, actor: name, token: .string(token), appId: .string(engine.target.appId),
+                environment: nil))
     }
 
     /// Keeps track of the tokens the backend holds for each device: a granted registration adds one (with

@@ -22,7 +22,7 @@ public struct PreparedRequest: Sendable {
     /// installation on an operation the reference design sends without one gets this one.
     var actorInstallation: String? = nil
     /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
-    /// answer: a request that starts a call names it (Callx's create); nil claims none.
+    /// answer: a request that starts a call names it (a create); nil claims none.
     var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
 }
 
@@ -92,31 +92,6 @@ extension ScenarioRun {
         return values
     }
 
-    /// The keys of a scenario's extra body fields.
-    func extraKeys(_ extra: JSONValue?) -> [String] {
-        extra?.objectValue?.map(\.key) ?? []
-    }
-
-    /// Merges `extra` (a mapping of extra or replacing fields) into `body`.
-    func merged(_ body: JSONValue, _ extra: JSONValue?) throws -> JSONValue {
-        guard let extra, case .object(let members) = try resolver.resolve(extra) else { return body }
-        var out = body
-        for m in members { out = out.setting(m.key, to: m.value) }
-        return out
-    }
-
-    func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
-
-    /// The operation ID a step sends: fresh unless the scenario names one. A target's fixed accounts
-    /// outlive the run, so there a named one is made the run's own (prefixed with its tag): an earlier
-    /// run's `create-1` must not be replayed or conflict.
-    func operationId(_ given: JSONValue?) throws -> JSONValue {
-        guard let given else { return .string(freshOperationId()) }
-        let value = try resolver.resolve(given)
-        if engine.target.accountSlots != nil, case .string(let s) = value { return .string("\(runTag)-\(s)") }
-        return value
-    }
-
     /// The request a request step sends, and its options.
     func prepare(_ step: Step) throws -> (PreparedRequest, RequestOptions) {
         let routes = engine.target.routes
@@ -183,10 +158,6 @@ extension ScenarioRun {
         return parts.count == 2 ? String(parts[0]) + " " : ""
     }
 
-    func wire(_ p: PreparedRequest) -> PreparedRequest { engine.target.wire(p) }
-
-    func clientRequest(_ p: PreparedRequest) -> ClientRequest { engine.target.clientRequest(p) }
-
     func exchange(_ p: PreparedRequest, _ result: Result<ClientResponse, Error>) -> Exchange {
         var headers: [(String, String)] = []
         for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -209,6 +180,13 @@ extension ScenarioRun {
         return ex
     }
 
+    public func sendUnrecorded(_ request: PreparedRequest) async -> Exchange {
+        let p = wire(request)
+        let result: Result<ClientResponse, Error>
+        do { result = .success(try await engine.client.send(clientRequest(p))) } catch { result = .failure(error) }
+        return exchange(p, result)
+    }
+
     public func send(_ canonical: PreparedRequest) async -> Exchange {
         let p = wire(canonical)
         record(.request, p.actor, "\(p.method) \(p.path)", p.body?.serialized())
@@ -216,7 +194,7 @@ extension ScenarioRun {
         do { result = .success(try await engine.client.send(clientRequest(p))) } catch { result = .failure(error) }
         let answered = exchange(p, result)
         recordResponse(answered)
-        let ex = await engine.profile.completedAnswer(answered, to: canonical, in: self)
+        let ex = await engine.profile.completedAnswer(answered, to: canonical, with: self)
         if ex.json != answered.json { recordResponse(ex) }
         noteOwnCall(canonical, ex)
         noteRegistration(canonical, succeeded: ex.isSuccess, answer: try? JSONValue.parse(answered.responseBody))
@@ -228,13 +206,13 @@ extension ScenarioRun {
         for id in canonical.claimedCalls?(ex) ?? [] { claimCall(id) }
     }
 
-    func recordResponse(_ ex: Exchange) {
+    public func recordResponse(_ ex: Exchange) {
         if let status = ex.status {
             var summary = "\(status)"
             if let state = ex.json?["state"]?.stringValue { summary += " \(state)" }
             if let rev = ex.json?["revision"]?.stringValue { summary += " rev \(rev)" }
             record(.response, ex.actor, summary, String(decoding: ex.responseBody.prefix(2000), as: UTF8.self))
-            engine.profile.observeResponse(ex, in: self)
+            engine.profile.observeResponse(ex, with: self)
         } else {
             record(.response, ex.actor, "no response: \(ex.error ?? "?")")
         }
@@ -300,7 +278,7 @@ extension ScenarioRun {
         for (((p, o, sub), entry), c) in zip(zip(prepared, result.entries), canonical) {
             let answered = exchange(p, entry.result.mapError { $0 as Error })
             recordResponse(answered)
-            let ex = await engine.profile.completedAnswer(answered, to: c, in: self)
+            let ex = await engine.profile.completedAnswer(answered, to: c, with: self)
             if ex.json != answered.json { recordResponse(ex) }
             noteOwnCall(c, ex)
             noteRegistration(c, succeeded: ex.isSuccess, answer: try? JSONValue.parse(answered.responseBody))
@@ -319,4 +297,39 @@ extension ScenarioRun {
             }
         }
     }
+}
+
+extension RunContext {
+    // MARK: Request bodies and the wire
+
+    /// The keys of a scenario's extra body fields.
+    func extraKeys(_ extra: JSONValue?) -> [String] {
+        extra?.objectValue?.map(\.key) ?? []
+    }
+
+    /// Merges `extra` (a mapping of extra or replacing fields) into `body`.
+    func merged(_ body: JSONValue, _ extra: JSONValue?) throws -> JSONValue {
+        guard let extra, case .object(let members) = try resolver.resolve(extra) else { return body }
+        var out = body
+        for m in members { out = out.setting(m.key, to: m.value) }
+        return out
+    }
+
+    func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
+
+    /// The operation ID a step sends: fresh unless the scenario names one. A target's fixed accounts
+    /// outlive the run, so there a named one is made the run's own (prefixed with its tag): an earlier
+    /// run's `create-1` must not be replayed or conflict.
+    func operationId(_ given: JSONValue?) throws -> JSONValue {
+        guard let given else { return .string(freshOperationId()) }
+        let value = try resolver.resolve(given)
+        if target.accountSlots != nil, case .string(let s) = value { return .string("\(runTag)-\(s)") }
+        return value
+    }
+
+    /// `p` as the target's API spells it (its mapping's path, body and headers).
+    func wire(_ p: PreparedRequest) -> PreparedRequest { target.wire(p) }
+
+    /// The client request that sends `p` to the target.
+    func clientRequest(_ p: PreparedRequest) -> ClientRequest { target.clientRequest(p) }
 }

@@ -3,13 +3,13 @@ import JSON
 
 extension ScenarioRun {
     /// After a run on fixed accounts: deletes the tokens its devices (and the users' installations whose
-    /// feeds it read) registered, then lets the profile leave the accounts clean (`Profile.cleanUp(in:)`:
-    /// Callx ends the calls it left unfinished), so the next scenario on the same accounts starts clean.
+    /// feeds it read) registered, then lets the profile leave the accounts clean (`Profile.cleanUp(with:)`:
+    /// ending the calls it left unfinished), so the next scenario on the same accounts starts clean.
     /// Never judged, not on the timeline; a delete that fails is counted for the run's warning
     /// (`CleanUpTally`).
     func cleanUpBackend() async {
         await deleteTokens()
-        await engine.profile.cleanUp(in: self)
+        await engine.profile.cleanUp(with: self)
     }
 
     /// Deletes each device's tokens: one request per registration when deleteToken names the token (or a
@@ -52,7 +52,7 @@ extension ScenarioRun {
 
     /// Sends `canonical` without recording it; nil on a 2xx answer, else what came back (`404`, `no answer`).
     @discardableResult
-    func quietlySend(_ canonical: PreparedRequest) async -> String? {
+    public func quietlySend(_ canonical: PreparedRequest) async -> String? {
         guard let response = try? await engine.client.send(clientRequest(wire(canonical))) else { return "no answer" }
         let status =
             engine.target.mapping?.normalize(canonical.operation ?? .get, status: response.status, json: nil)

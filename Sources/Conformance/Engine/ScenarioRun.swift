@@ -45,7 +45,7 @@ public struct Exchange: Sendable {
 /// Public so that a profile's steps and invariants can run on it (`RunContext` is the part they use).
 public actor ScenarioRun: RunContext {
     let engine: ScenarioEngine
-    let scenario: Scenario
+    public let scenario: Scenario
     let run: Int
     /// Picks the accounts: the run number, or the slot it holds of a target's fixed accounts.
     let accountIndex: Int
@@ -56,16 +56,16 @@ public actor ScenarioRun: RunContext {
     /// Captures already on the timeline.
     var timelinePushes: Set<Int> = []
 
-    var users: [String: TargetUser] = [:]
-    var devices: [String: DeviceIdentity] = [:]
+    public internal(set) var users: [String: TargetUser] = [:]
+    public internal(set) var devices: [String: DeviceIdentity] = [:]
     /// Devices whose tokens the scenario made gone (a provider fault saying so, a delete).
-    var goneTokenDevices: Set<String> = []
+    public internal(set) var goneTokenDevices: Set<String> = []
     /// The tokens the backend accepted for each device (by name), in order, with what their answers saved:
     /// what deleteToken names and the clean-up deletes.
     var registrations: [String: [TokenRegistration]] = [:]
     /// The installations of users whose feed the scenario reads, registered at set-up like a device's
-    /// (a profile's `prepare(in:)`: Callx's `registerFeedInstallations`) but not one of the scenario's devices: no step or invariant
-    /// judges their pushes (a conforming backend sends a caller's VoIP installation none).
+    /// (`RunContext.registerInstallation(ofUser:kind:token:)`, from a profile's `prepare(with:)`) but not one of
+    /// the scenario's devices: no step or invariant judges their pushes.
     var userInstallations: [String: DeviceIdentity] = [:]
     public var resolver = ValueResolver(saved: [:])
     var consumedPushes: Set<Int> = []
@@ -74,7 +74,7 @@ public actor ScenarioRun: RunContext {
     var raceSpreads: [Double] = []
     /// The calls this scenario created: only their pushes and events are judged by the invariants (a
     /// target's fixed accounts are shared, so a feed and a device also see other scenarios' calls).
-    var ownCalls: Set<String> = []
+    public internal(set) var ownCalls: Set<String> = []
     var harnessError: String?
     /// What each profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent),
     /// typed by its profile: `profileStates[DialStackProfile.self]` is a `DialStackRunState`.
@@ -94,6 +94,10 @@ public actor ScenarioRun: RunContext {
     public nonisolated var target: Target { engine.target }
     public nonisolated var mocks: MockStack { engine.mocks }
     public nonisolated var client: HTTPClient { engine.client }
+    public nonisolated var pollInterval: Duration { engine.pollInterval }
+    public nonisolated var inFlightMarginMs: Int64 { engine.inFlightMarginMs }
+    public nonisolated var providerSecrets: [String] { engine.providerSecrets }
+    public nonisolated var catalogue: RequirementCatalogue { engine.catalogue }
 
     // MARK: Running
 
@@ -125,11 +129,12 @@ public actor ScenarioRun: RunContext {
         return true
     }
 
-    /// This attempt's result, as the reports render it (re-run command: the plain `ringcheck run <id>`).
-    func result(timedOut: Bool) -> ScenarioResult {
+    /// This attempt's result, as the reports render it (re-run command: the plain `ringcheck run <id>`); `limit` is
+    /// the time it was given (the engine's limit plus what its steps' answers may take).
+    func result(timedOut: Bool, limit: Duration) -> ScenarioResult {
         let status: ScenarioStatus
         if timedOut || !finished {
-            status = .timeout(message: "did not finish within \(engine.scenarioTimeout)")
+            status = .timeout(message: "did not finish within \(limit)")
         } else if !failures.isEmpty {
             status = .fail
         } else if let harnessError {
@@ -174,9 +179,9 @@ public actor ScenarioRun: RunContext {
         resolver.saved["users"] = .object(users.map { ($0.key, ["userId": .string($0.value.userId)]) })
         resolver.saved["run"] = ["tag": .string(runTag), "uuid": .string(RandomText.uuid())]
         for d in scenario.devices where d.registered {
-            try await engine.profile.registerDevice(d, in: self)
+            try await engine.profile.registerDevice(d, with: self)
         }
-        try await engine.profile.prepare(in: self)
+        try await engine.profile.prepare(with: self)
     }
 
     /// The installation scenario user `name` acts from (and reads its feed with) when no device acts.

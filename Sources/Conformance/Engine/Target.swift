@@ -33,34 +33,20 @@ public struct Target: Sendable {
     public var capabilities: Set<Capability>
     /// The app ID (bundle ID) tokens are registered for.
     public var appId: String
-    /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
-    public var eventPageLimit: Int?
-    /// How many events the backend keeps per feed, when it declares the `eventRetention` capability.
-    public var eventRetention: Int?
     /// A file the backend's log lines reach (its output when ringcheck started it), for the
     /// `backendLog` capability: the `expectNotLogged` step reads it.
     public var backendLog: String?
-    /// A create body member through which a scenario that waits for expiry (`needs: [shortRing]`) asks
-    /// for a short ring of `Target.shortRingSeconds` (the embedded reference backend's `ringSeconds`). A
-    /// target with it rings long by default, so calls that are not about expiry never expire before
-    /// their answer on a busy machine; nil when the target's own ring is short (its `shortRing`).
-    public var shortRingField: String?
-    /// How long a call rings when a `shortRing` scenario asks through `shortRingField`.
-    public static let shortRingSeconds = 4
     /// Restarts the backend and returns once it is ready again (the `restartBackend` step); give the
     /// target the `restart` capability with it.
     public var restart: (@Sendable () async throws -> Void)? = nil
-    /// Whether the backend places video calls (a target file declares the `videoCalls` capability);
-    /// scenarios that create a video call are not applicable without it.
-    public var supportsVideo: Bool = true
     /// What each profile knows of the target beyond the engine's fields (DialStack's webhook receiver, a
-    /// push service's app), by its type: a target file's `TargetFile.profileConfiguration`.
+    /// push service's app, an events feed's paging), by its type: a target file's
+    /// `TargetFile.profileConfiguration`.
     public var profileConfiguration = ProfileConfigurations()
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
-        routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String,
-        eventPageLimit: Int? = nil, eventRetention: Int? = nil
+        routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String
     ) {
         self.name = name
         var url = baseURL
@@ -70,17 +56,12 @@ public struct Target: Sendable {
         self.routes = routes
         self.capabilities = capabilities
         self.appId = appId
-        self.eventPageLimit = eventPageLimit
-        self.eventRetention = eventRetention
     }
 
     /// Why `scenario` cannot run against this target, or nil when it can.
     public func notApplicableReason(_ scenario: Scenario) -> String? {
         let missing = scenario.needs.filter { !capabilities.contains($0) }
         if !missing.isEmpty { return "the target lacks " + missing.map(\.rawValue).joined(separator: ", ") }
-        if scenario.needs.contains(.eventRetention) && eventRetention == nil {
-            return "the target lacks eventRetention"
-        }
         if let name = scenario.allUsers.first(where: { accounts($0, 0) == nil }) {
             return "the target has no account for user '\(name)'"
         }
@@ -189,9 +170,4 @@ extension Target {
                 caFile: caFile, insecureSkipVerify: insecureSkipVerify, timeoutSeconds: timeoutSeconds,
                 connectTimeoutSeconds: 5, httpVersion: version))
     }
-}
-
-extension Capability {
-    /// The backend places video calls (a target file's declaration; the embedded backend has it).
-    public static let videoCalls = Capability(rawValue: "videoCalls")
 }

@@ -116,12 +116,17 @@ enum MatcherEvaluator {
     }
 
     /// The mismatches grouped by the requirement each charges: a field's own, else `fallback`; in the
-    /// order the requirements first appear.
+    /// order the requirements first appear. A field below one that failed its own check is not judged: its
+    /// value could not be read where it should be (`caller: {type: object, requirement: CALLX-CALL-3}` fails
+    /// a flat snapshot, and `caller.userId: {equals: …}` beside it, charged to another requirement, is
+    /// neither passed nor failed).
     static func mismatchesByRequirement(_ matchers: [PathMatcher], in document: JSONValue, fallback: String?)
         -> [(requirement: String?, problems: [String])]
     {
         var out: [(requirement: String?, problems: [String])] = []
+        let failedPaths = matchers.filter { !mismatches([$0], in: document).isEmpty }.map(\.path)
         for m in matchers {
+            if failedPaths.contains(where: { m.path.hasPrefix($0 + ".") }) { continue }
             let problems = mismatches([m], in: document)
             guard !problems.isEmpty else { continue }
             let id = m.requirement ?? fallback

@@ -26,8 +26,8 @@ public actor BackendLifecycle {
     private var closed = false
 
     public init(_ configuration: BackendLifecycleConfiguration, mocks: MockSettings?) {
-        self.configuration = configuration
-        environment = configuration.commandEnvironment(mocks: mocks)
+        self.configuration = configuration.filling(mocks)
+        environment = self.configuration.commandEnvironment(mocks: mocks)
         log = BackendLog(path: configuration.logFile)
     }
 

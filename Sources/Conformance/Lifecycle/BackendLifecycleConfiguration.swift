@@ -62,6 +62,25 @@ public struct BackendLifecycleConfiguration: Sendable, Equatable {
     /// Whether ringcheck can restart the backend (a `restart` command, or a `start` to repeat).
     public var canRestart: Bool { restart != nil || start != nil }
 
+    /// The configuration with every `${NAME}` of a mock setting filled in with the running mocks' value: in
+    /// `environment`'s values, the commands' arguments and `ready.url` (a shell line reads them from its
+    /// environment, as the shell would). Other `${…}` stay as they are (the loader refuses unknown ones in
+    /// `environment`).
+    public func filling(_ mocks: MockSettings?) -> Self {
+        guard let mocks else { return self }
+        let variables = TargetRunVariables(
+            Dictionary(mocks.environment.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+        var out = self
+        out.environment = environment.mapValues(variables.fill)
+        func arguments(_ command: BackendCommand?) -> BackendCommand? {
+            guard case .arguments(let argv)? = command else { return command }
+            return .arguments(argv.map(variables.fill))
+        }
+        (out.start, out.stop, out.restart) = (arguments(start), arguments(stop), arguments(restart))
+        if let url = ready?.url { out.ready?.url = variables.fill(url) }
+        return out
+    }
+
     /// The environment the commands get on top of ringcheck's own: the mocks' settings, then `environment`.
     public func commandEnvironment(mocks: MockSettings?) -> [String: String] {
         var env: [String: String] = [:]

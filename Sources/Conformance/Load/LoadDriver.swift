@@ -39,7 +39,8 @@ public final class LoadDriver: Sendable {
         let sampler = watched.map { ProcessSampler(process: $0) }
         if let failure = await workload.prepare(recorder) {
             return LoadResult.setupFailed(
-                failure, profile: workload.profile, target: workload.targetName, plan: plan, startedAtMs: startedMs)
+                failure, profile: workload.profile, target: workload.targetName, plan: plan,
+                summary: plan.summary(unit: workload.unit), startedAtMs: startedMs)
         }
         sampler?.start()
         var callsEndedAt = ContinuousClock.now
@@ -70,18 +71,20 @@ public final class LoadDriver: Sendable {
     {
         let s = recorder.snapshot
         var inconclusive: String?
+        let unit = workload.unit
         if s.finished == 0 {
-            inconclusive = "no call was placed"
+            inconclusive = "no \(unit) was " + (unit == "call" ? "placed" : "sent")
         } else if s.failedCalls * 10 > s.started {
-            inconclusive = "\(s.failedCalls) of \(s.started) calls failed: too few were judged"
+            inconclusive = "\(s.failedCalls) of \(s.started) \(unit)s failed: too few were judged"
         } else if let incomplete = found.incomplete {
             inconclusive = incomplete
         }
         let verdict = LoadReport.verdict(
-            history: found.history, invariants: found.invariants, inconclusive: inconclusive)
+            history: found.history, invariants: found.invariants, inconclusive: inconclusive, strict: plan.strict)
         let report = LoadReport(
             verdict: verdict, exitCode: verdict.exitCode, profile: workload.profile, target: workload.targetName,
-            plan: plan.summary, rate: plan.rate, concurrency: plan.concurrency, startedAtMs: startedAtMs,
+            plan: plan.summary(unit: workload.unit), rate: plan.rate, concurrency: plan.concurrency,
+            startedAtMs: startedAtMs,
             callSeconds: callSeconds, totalSeconds: totalSeconds, callsStarted: s.started, callsFinished: s.finished,
             callsFailed: s.failedCalls, scripts: s.scripts,
             callsPerSecond: callSeconds > 0 ? Double(s.finished) / callSeconds : 0,
@@ -148,7 +151,7 @@ public final class LoadDriver: Sendable {
             defer { was = true }
             return !was
         }
-        if first { recorder.problem("interrupted: no more calls were started") }
+        if first { recorder.problem("interrupted: no more \(workload.unit)s were started") }
     }
 
     var inFlight: Int { recorder.inFlight }
@@ -159,7 +162,7 @@ public final class LoadDriver: Sendable {
             let s = recorder.state.withLock { (started: $0.started, finished: $0.finished, failed: $0.failedCalls) }
             progress(
                 LoadProgress(
-                    started: s.started, finished: s.finished, failed: s.failed,
+                    unit: workload.unit, started: s.started, finished: s.finished, failed: s.failed,
                     elapsedSeconds: Self.seconds(ContinuousClock.now - start), plannedCalls: plan.calls,
                     plannedSeconds: plan.durationSeconds))
             try? await Task.sleep(for: .milliseconds(500))
@@ -190,6 +193,8 @@ public struct WatchedProcess: Sendable, Equatable {
 
 /// How far a load run is, for a progress line.
 public struct LoadProgress: Sendable, Equatable {
+    /// What is started: `call`, `webhook`.
+    public var unit = "call"
     public var started: Int
     public var finished: Int
     public var failed: Int
@@ -197,14 +202,14 @@ public struct LoadProgress: Sendable, Equatable {
     public var plannedCalls: Int?
     public var plannedSeconds: Double?
 
-    /// `12.0 s  calls 48 started, 40 done (2 failed), 8 in flight, 3.3 calls/s`.
+    /// `12.0 s  calls 48 started, 40 done (2 failed), 8 in flight, 3.3 calls/s` (for the unit `call`).
     public var line: String {
         var text = String(format: "%.1f s", elapsedSeconds)
         if let plannedSeconds { text += String(format: "/%.0f s", plannedSeconds) }
-        text += "  calls \(started)" + (plannedCalls.map { "/\($0)" } ?? "") + " started, \(finished) done"
+        text += "  \(unit)s \(started)" + (plannedCalls.map { "/\($0)" } ?? "") + " started, \(finished) done"
         if failed > 0 { text += " (\(failed) failed)" }
         text += ", \(started - finished) in flight"
-        if elapsedSeconds > 0 { text += String(format: ", %.1f calls/s", Double(finished) / elapsedSeconds) }
+        if elapsedSeconds > 0 { text += String(format: ", %.1f \(unit)s/s", Double(finished) / elapsedSeconds) }
         return text
     }
 }

@@ -1,52 +1,43 @@
-/// How a load run drives the backend: how fast, for how long, and with which mix of calls.
+/// How a load run drives the backend: how fast, for how long, and how it is judged. The mix of work (a
+/// profile's knobs: Callx's short ring and retries, DialStack's redeliveries) is the workload's.
 public struct LoadPlan: Sendable, Equatable {
-    /// Calls started per second (open loop); nil with `concurrency`.
+    /// Units (calls, webhooks) started per second (open loop); nil with `concurrency`.
     public var rate: Double?
-    /// Calls kept in flight (closed loop); nil with `rate`.
+    /// Units kept in flight (closed loop); nil with `rate`.
     public var concurrency: Int?
-    /// Stop starting calls after this long (seconds).
+    /// Stop starting units after this long (seconds).
     public var durationSeconds: Double?
-    /// Stop after starting this many calls.
+    /// Stop after starting this many units.
     public var calls: Int?
-    /// At most this many calls in flight in rate mode: past it the driver waits (and the rate it reaches says so).
+    /// At most this many units in flight in rate mode: past it the driver waits (and the rate it reaches says so).
     public var maxInFlight: Int
-    /// How long a call of the `expire` script rings, through the target's short-ring field.
-    public var shortRingSeconds: Int
-    /// Every n-th call retries its create with the same operationId and body; every n-th answer is retried too.
-    public var retryEvery: Int
-    /// How often each feed is read while calls run (milliseconds).
-    public var feedPollMs: Int
-    /// The longest any single wait of a call may take (its invitations, its expiry), in seconds.
-    public var waitLimitSeconds: Double
     /// The hard bound on the whole run, in seconds, whatever else the plan says.
     public var hardLimitSeconds: Double
+    /// Judge SHOULD requirements like MUSTs: any violation makes the run non-conformant (`run --strict`).
+    public var strict: Bool
 
-    /// Creates a plan; with neither rate nor concurrency it runs 4 calls/s; with neither duration nor
+    /// Creates a plan; with neither rate nor concurrency it runs 4 units/s; with neither duration nor
     /// count it runs 10 s.
     public init(
         rate: Double? = nil, concurrency: Int? = nil, durationSeconds: Double? = nil, calls: Int? = nil,
-        maxInFlight: Int = 200, shortRingSeconds: Int = 3, retryEvery: Int = 4, feedPollMs: Int = 250,
-        waitLimitSeconds: Double = 20, hardLimitSeconds: Double = 3_600
+        maxInFlight: Int = 200, hardLimitSeconds: Double = 3_600, strict: Bool = false
     ) {
         self.rate = rate ?? (concurrency == nil ? 4 : nil)
         self.concurrency = concurrency
         self.durationSeconds = durationSeconds ?? (calls == nil ? 10 : nil)
         self.calls = calls
         self.maxInFlight = max(1, maxInFlight)
-        self.shortRingSeconds = max(1, shortRingSeconds)
-        self.retryEvery = max(1, retryEvery)
-        self.feedPollMs = max(10, feedPollMs)
-        self.waitLimitSeconds = waitLimitSeconds
         self.hardLimitSeconds = hardLimitSeconds
+        self.strict = strict
     }
 
-    /// `4 calls/s for 10 s`, `8 in flight, 200 calls`.
-    public var summary: String {
+    /// `4 calls/s, for 10 s`, `8 in flight, 200 calls at most` (`unit` names what is started: `call`, `webhook`).
+    public func summary(unit: String = "call") -> String {
         var parts: [String] = []
-        if let rate { parts.append("\(LoadFigures.format(rate)) calls/s") }
+        if let rate { parts.append("\(LoadFigures.format(rate)) \(unit)s/s") }
         if let concurrency { parts.append("\(concurrency) in flight") }
         if let durationSeconds { parts.append("for \(LoadFigures.format(durationSeconds)) s") }
-        if let calls { parts.append("\(calls) calls at most") }
+        if let calls { parts.append("\(calls) \(unit)s at most") }
         return parts.joined(separator: ", ")
     }
 }

@@ -66,12 +66,13 @@ public struct LoadReport: Sendable, Equatable, Codable {
         return try encoder.encode(self)
     }
 
-    /// The verdict of these findings: a broken MUST is non-conformant; otherwise a run that could not
-    /// judge enough is inconclusive.
-    static func verdict(history: [HistoryViolation], invariants: [LoadInvariantFinding], inconclusive: String?)
-        -> Verdict
-    {
-        if history.contains(where: { $0.level == .must }) || invariants.contains(where: { $0.level == .must }) {
+    /// The verdict of these findings: a broken MUST (with `strict`, any broken requirement) is
+    /// non-conformant; otherwise a run that could not judge enough is inconclusive.
+    static func verdict(
+        history: [HistoryViolation], invariants: [LoadInvariantFinding], inconclusive: String?, strict: Bool = false
+    ) -> Verdict {
+        let counts: (RequirementLevel) -> Bool = { strict || $0 == .must }
+        if history.contains(where: { counts($0.level) }) || invariants.contains(where: { counts($0.level) }) {
             return .nonConformant
         }
         return inconclusive == nil ? .conformant : .inconclusive
@@ -100,13 +101,13 @@ public struct LoadResult: Sendable {
     public var report: LoadReport
 
     /// The result of a run that could not start its calls (devices could not be registered): inconclusive.
-    static func setupFailed(_ reason: String, profile: String, target: String, plan: LoadPlan, startedAtMs: Int64)
-        -> LoadResult
-    {
+    static func setupFailed(
+        _ reason: String, profile: String, target: String, plan: LoadPlan, summary: String, startedAtMs: Int64
+    ) -> LoadResult {
         LoadResult(
             report: LoadReport(
                 verdict: .inconclusive, exitCode: Verdict.inconclusive.exitCode, profile: profile, target: target,
-                plan: plan.summary, rate: plan.rate,
+                plan: summary, rate: plan.rate,
                 concurrency: plan.concurrency, startedAtMs: startedAtMs, callSeconds: 0, totalSeconds: 0,
                 callsStarted: 0, callsFinished: 0, callsFailed: 0, scripts: [:], callsPerSecond: 0, requests: 0,
                 transportErrors: 0, pushes: 0, invitations: 0, endpoints: [], pushLatency: [], resources: nil,

@@ -12,6 +12,7 @@
 /// struct PingWorkload: LoadWorkload {
 ///     let client: HTTPClient
 ///     var profile: String { "ping" }
+///     var unit: String { "ping" }
 ///     var targetName: String { "local" }
 ///     var endpoints: [String] { ["ping"] }
 ///     func prepare(_ recorder: LoadRecorder) async -> String? { nil }
@@ -32,6 +33,8 @@
 public protocol LoadWorkload: Sendable {
     /// The profile's name in the report (`callx`).
     var profile: String { get }
+    /// What one unit of work is called in progress lines and messages (`call`, `webhook`).
+    var unit: String { get }
     /// The target's name in the report.
     var targetName: String { get }
     /// The endpoints whose latencies the report lists, in its order.
@@ -73,4 +76,14 @@ public struct LoadFindings: Sendable {
         self.pushLatency = pushLatency
         self.incomplete = incomplete
     }
+}
+
+/// Why a workload cannot be set up for a target (no webhook, no user): a configuration error (exit 2).
+public struct LoadSetupError: Error, CustomStringConvertible {
+    public var message: String
+
+    /// Creates a value from its parts.
+    public init(message: String) { self.message = message }
+
+    public var description: String { message }
 }

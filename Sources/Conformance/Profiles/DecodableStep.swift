@@ -15,7 +15,9 @@
 ///         return PingStep(device: device)
 ///     }
 ///
-///     func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws { run.note("ping \(device)") }
+///     func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+///         context.note("ping \(device)")
+///     }
 /// }
 ///
 /// struct PingProfile: Profile {
@@ -27,16 +29,21 @@ public protocol DecodableStep: ProfileStep {
     /// The keywords scenario files write for steps of this type (one; a family such as `pushToUser`,
     /// `pushBroadcast`, `voipPush` shares one type).
     static var keywords: [String] { get }
-    /// Whether its steps send one request and may run in a `race` (they give it through `request(in:)`).
+    /// Whether its steps send one request and may run in a `race` (they give it through `request(with:)`).
     static var isRequest: Bool { get }
     /// Decodes one step written with `keyword` (one of `keywords`); `path` is the step's field
     /// (`steps[2].webhook`). Problems go to `decoder.d` with the node's mark and the field; nil when the step
     /// cannot be read. Names the step saves go to `decoder.stepSaves`.
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self?
+    /// How much longer than the engine's time limit a scenario may run on `target` because of this step: the
+    /// answer time beyond the usual the target allows it (a DialStack webhook's `webhook.answerTimeout`); 0 for most.
+    func answerAllowanceMs(on target: Target) -> Int
 }
 
 extension DecodableStep {
     public static var isRequest: Bool { false }
+
+    public func answerAllowanceMs(on target: Target) -> Int { 0 }
 
     /// The keyword of a type with one.
     public var keyword: String { Self.keywords[0] }

@@ -6,8 +6,7 @@ import Reports
 /// reads, its default push type, its invariants and its own per-run state (`RunState`). The engine knows
 /// a profile only through this protocol and the `Profiles.all` list. A profile's steps and invariants
 /// reach the run through `RunContext` (send, record, note, fail, values, users, devices, mocks,
-/// captures, time, its own state); the Callx profile, older than it, still takes the whole `ScenarioRun`
-/// (`perform(_:in:)`, `invariantFailures(in:)`) until it moves to it.
+/// captures, time, its own state), its one way in: no profile sees the engine's `ScenarioRun`.
 ///
 /// ```swift
 /// struct PagerProfile: Profile {
@@ -37,7 +36,7 @@ import Reports
 /// ```
 /// and one line in `Profiles.all`.
 public protocol Profile: Sendable {
-    /// What the profile keeps of one scenario run (`ProfileRunState`), in `ScenarioRun.profileStates[Self.self]`;
+    /// What the profile keeps of one scenario run (`ProfileRunState`), in `RunContext.profileStates[Self.self]`;
     /// `NoRunState` when it keeps nothing.
     associatedtype RunState: ProfileRunState = NoRunState
     /// `callx`, `dialstack`, … (the `--profile` value, suite.yaml's `profile:`, a target file's `profile:`).
@@ -65,33 +64,31 @@ public protocol Profile: Sendable {
     /// The type `expectPush` means when the scenario gives none (`call.invited` for callx); nil: any.
     var defaultPushType: String? { get }
     /// The profile's invariants over one finished scenario run (`context.judgedCaptures()` are the pushes
-    /// of its devices for its own calls): failures charged to the profile's own requirement IDs. The
-    /// default runs `invariantFailures(in:)`.
+    /// of its devices for its own calls): failures charged to the profile's own requirement IDs. None by
+    /// default.
     func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure]
-    /// The invariants of a profile not yet on `RunContext`, given the whole run; none by default.
-    func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure]
     /// Notes what an answer the backend gave says, for the profile's invariants and clean-up (Callx:
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
-    func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun)
+    func observeResponse(_ exchange: Exchange, with context: isolated any RunContext)
     /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
     /// the first step, as its app would at install; throws `HarnessStop` when the backend refuses. The
     /// default registers its token through the target's token registration
-    /// (`ScenarioRun.registerToken(ofDevice:)`, the request a `registerToken` step sends).
-    func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws
+    /// (`RunContext.registerToken(ofDevice:)`, the request a `registerToken` step sends).
+    func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws
     /// The answer a step is judged by, from the one the backend gave to `request` (Callx: a create, answer
     /// or end whose mapped answer carries no snapshot is completed by a follow-up get). Called for every
     /// answer a step gets, after it is on the timeline. The default returns `exchange`.
-    func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, in run: isolated ScenarioRun) async
-        -> Exchange
+    func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, with context: isolated any RunContext)
+        async -> Exchange
     /// Runs after the engine registered the scenario's devices, before the first step (Callx: registers
     /// the installations whose event feeds the scenario reads). Throws `HarnessStop` when the scenario
     /// cannot start. The default does nothing.
-    func prepare(in run: isolated ScenarioRun) async throws
+    func prepare(with context: isolated any RunContext) async throws
     /// Runs after a scenario on fixed accounts, once the engine deleted its devices' tokens: leaves the
     /// accounts as the next scenario needs them (Callx: ends the calls the scenario left unfinished).
     /// Never judged, not on the timeline. The default does nothing.
-    func cleanUp(in run: isolated ScenarioRun) async
+    func cleanUp(with context: isolated any RunContext) async
 
     // MARK: The profile's part of a target file
 
@@ -127,22 +124,25 @@ public protocol Profile: Sendable {
     /// The capabilities the profile's scenarios may need beyond the engine's (`Capability.known` is their
     /// union). None by default.
     var capabilities: [Capability] { get }
+    /// Those of `capabilities` a target file may declare with a value (`{eventRetention: 40}`): the engine
+    /// accepts that form for them and hands the value to `decodeTargetFile(_:into:decoder:)` in
+    /// `TargetFileSection.capabilityValues`. None by default.
+    var valuedCapabilities: [Capability] { get }
+    /// Names a target file's `capabilities:` may list beyond `capabilities`, declarations no scenario needs
+    /// (Callx's `answerByMediaRequest`, `videoCalls`). None by default.
+    var targetFileCapabilities: [String] { get }
 }
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
     public var stepTypes: [any DecodableStep.Type] { [] }
-    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
-        guard let run = context as? ScenarioRun else { return [] }
-        return await invariantFailures(in: run)
-    }
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] { [] }
-    public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {}
-    public func completedAnswer(_ exchange: Exchange, to request: PreparedRequest, in run: isolated ScenarioRun)
-        async -> Exchange
-    { exchange }
-    public func prepare(in run: isolated ScenarioRun) async throws {}
-    public func cleanUp(in run: isolated ScenarioRun) async {}
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] { [] }
+    public func observeResponse(_ exchange: Exchange, with context: isolated any RunContext) {}
+    public func completedAnswer(
+        _ exchange: Exchange, to request: PreparedRequest, with context: isolated any RunContext
+    ) async -> Exchange { exchange }
+    public func prepare(with context: isolated any RunContext) async throws {}
+    public func cleanUp(with context: isolated any RunContext) async {}
     public var targetFileKeys: [String] { [] }
     public func decodeTargetFile(
         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
@@ -150,8 +150,10 @@ extension Profile {
     public var targetNeedsUsers: Bool { true }
     public var targetFileTemplate: String { "" }
     public var capabilities: [Capability] { [] }
-    public func registerDevice(_ device: VirtualDevice, in run: isolated ScenarioRun) async throws {
-        try await run.registerToken(ofDevice: device.name)
+    public var valuedCapabilities: [Capability] { [] }
+    public var targetFileCapabilities: [String] { [] }
+    public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
+        try await context.registerToken(ofDevice: device.name)
     }
 }
 
@@ -160,17 +162,11 @@ public protocol ProfileStep: Sendable {
     /// The step's keyword in scenario files.
     var keyword: String { get }
     /// Runs the step on the run's actor, through the part of the run a step may use (`RunContext`).
-    /// Throws `HarnessStop` for set-up failures; records check failures with `context.fail`. A step
-    /// implements this or (not yet moved to the context) `perform(_:in:)`, which the default runs.
+    /// Throws `HarnessStop` for set-up failures; records check failures with `context.fail`.
     func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws
-    /// Runs a step not yet moved to `RunContext`, given the whole run.
-    func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws
     /// For a request step (one of the profile's `requestStepKeywords`): the request it sends and its
-    /// options, so that a `race` can release it together with others; nil otherwise. The default runs
-    /// `request(in:)`.
+    /// options, so that a `race` can release it together with others; nil (the default) otherwise.
     func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)?
-    /// The request of a step not yet moved to `RunContext`, given the whole run; nil by default.
-    func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)?
     /// The steps it holds (a step that nests others); none by default.
     var nestedSteps: [ScenarioStep] { get }
     /// How long the step waits whatever the backend does, in milliseconds (a fixed wait, an
@@ -190,21 +186,7 @@ public protocol ProfileStep: Sendable {
 }
 
 extension ProfileStep {
-    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
-        guard let run = context as? ScenarioRun else {
-            throw HarnessStop(message: "\(step.path): \(keyword) runs only in the engine's run")
-        }
-        try await perform(step, in: run)
-    }
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        throw HarnessStop(message: "\(step.path): \(keyword) implements neither perform(_:with:) nor perform(_:in:)")
-    }
-    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
-        guard let run = context as? ScenarioRun else { return nil }
-        // The context is the run: this is its own executor.
-        return try run.assumeIsolated { run in try request(in: run) }
-    }
-    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? { nil }
+    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? { nil }
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }
     public var feedReaders: [String] { [] }
@@ -235,7 +217,7 @@ public struct PushView: Sendable, Equatable {
     /// The push's type (`call.invited`, `call.mobile_push_wakeup`), when it has one.
     public var type: String?
     /// The call it belongs to, when it names one. A push that names a call is judged (invariants,
-    /// timeline) only when the scenario made that call its own (`ScenarioRun.claimCall`; Callx's
+    /// timeline) only when the scenario made that call its own (`RunContext.claimCall`; Callx's
     /// `create` does); a push that names none is always judged.
     public var callId: String?
     /// A few words for the timeline and evidence: `call.invited rev 3`.

@@ -14,7 +14,7 @@ import Reports
 ///     var user: String
 ///     var keyword: String { "ping" }
 ///
-///     func perform(_ step: ScenarioStep, in context: isolated any RunContext) async throws {
+///     func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
 ///         let account = try context.user(user)
 ///         let request = PreparedRequest(
 ///             actor: user, method: "GET", path: "/ping", credentials: account.authHeaders)
@@ -56,6 +56,28 @@ public protocol RunContext: Actor {
     var resolver: ValueResolver { get set }
     /// Every profile's state of this run, typed by its profile (`ProfileRunState`).
     var profileStates: ProfileRunStates { get set }
+    /// The scenario this run plays: its steps, users, devices and needs (`needs: [shortRing]`).
+    var scenario: Scenario { get }
+    /// Every scenario user's account, by name, signed in.
+    var users: [String: TargetUser] { get }
+    /// Every scenario device, by name.
+    var devices: [String: DeviceIdentity] { get }
+    /// The devices whose tokens the scenario made gone (a provider fault saying so, a granted delete).
+    var goneTokenDevices: Set<String> { get }
+    /// The calls the scenario made its own (`claimCall`): only their pushes are judged.
+    var ownCalls: Set<String> { get }
+
+    // MARK: The run's settings
+
+    /// How long a wait that reads the backend again and again (a feed) sleeps between reads.
+    var pollInterval: Duration { get }
+    /// How long after the engine saw a call stop ringing a push about it may still arrive (in flight).
+    var inFlightMarginMs: Int64 { get }
+    /// The base64 lines of the private keys the mocks gave the backend (APNs key, service account):
+    /// none may travel in a push.
+    var providerSecrets: [String] { get }
+    /// The suite's requirements, with their levels.
+    var catalogue: RequirementCatalogue { get }
 
     // MARK: Talking to the backend
 
@@ -66,6 +88,24 @@ public protocol RunContext: Actor {
     func judge(_ exchange: Exchange, _ options: RequestOptions, step: ScenarioStep, inRace: Bool) throws
     /// The exchange as evidence, credentials redacted.
     func evidence(_ exchange: Exchange) -> EvidenceItem
+    /// Sends `request` (through the target's mapping) and returns the answer, putting neither on the
+    /// timeline and showing the answer to no profile hook: for a read a wait repeats (a feed's pages),
+    /// which the caller records with `recordResponse` when it matters.
+    func sendUnrecorded(_ request: PreparedRequest) async -> Exchange
+    /// Puts an answer on the timeline and shows it to the profile (`Profile.observeResponse`).
+    func recordResponse(_ exchange: Exchange)
+    /// Sends `request` as clean-up: not on the timeline, never judged. Nil on a 2xx answer, else what came
+    /// back (`404`, `no answer`).
+    @discardableResult
+    func quietlySend(_ request: PreparedRequest) async -> String?
+    /// Registers scenario device `name`'s first token through the target's token registration, as its
+    /// user (what `Profile.registerDevice` does by default); throws `HarnessStop` when the backend refuses.
+    func registerToken(ofDevice name: String) async throws
+    /// Registers `token` (of a `kind` device) for scenario user `name`'s own installation, the one it acts
+    /// from when no device acts: tracked and deleted at clean-up like a device's token, but no scenario
+    /// device, so no step or invariant judges its pushes. The answer; nil when the user has no account
+    /// or its installation is already registered.
+    func registerInstallation(ofUser name: String, kind: VirtualDevice.Kind, token: String) async -> Exchange?
 
     // MARK: Pushes
 

@@ -21,3 +21,18 @@ extension Scenario {
         }
     }
 }
+
+extension Scenario {
+    /// How much longer than the engine's scenario time limit the scenario may run on `target`, in milliseconds: the
+    /// extra answer time its profile steps allow (each DialStack webhook may take `webhook.answerTimeout` to be
+    /// answered), so a slow answer is judged as evidence instead of the scenario timing out.
+    public func answerAllowanceMs(on target: Target) -> Int { Self.answerAllowanceMs(steps, on: target) }
+
+    private static func answerAllowanceMs(_ steps: [ScenarioStep], on target: Target) -> Int {
+        steps.reduce(0) { total, step in
+            guard case .profile(let p) = step.step else { return total }
+            let own = (p.base as? any DecodableStep)?.answerAllowanceMs(on: target) ?? 0
+            return total + own + answerAllowanceMs(p.base.nestedSteps, on: target)
+        }
+    }
+}

@@ -85,29 +85,13 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let faults = Capability(rawValue: "faults")
     /// The backend honours APNs sandbox registrations.
     public static let sandbox = Capability(rawValue: "sandbox")
-    /// The call's ring time is short enough to wait for expiry within a run.
-    public static let shortRing = Capability(rawValue: "shortRing")
-    /// The backend can be made to forget old events, so a cursor falls behind its retention.
-    public static let eventRetention = Capability(rawValue: "eventRetention")
-    /// The backend sends Android push signals (call.accepted / call.ended over FCM).
-    public static let pushSignals = Capability(rawValue: "pushSignals")
-    /// The backend issues media sessions.
-    public static let mediaSession = Capability(rawValue: "mediaSession")
     /// ringcheck can restart the backend.
     public static let restart = Capability(rawValue: "restart")
     /// ringcheck can read what the backend logs (it started the backend, or the target names the file).
     public static let backendLog = Capability(rawValue: "backendLog")
-    /// Answering is an operation of its own, not a side effect of asking for media (a target file
-    /// declaring `answerByMediaRequest` lacks it).
-    public static let answerEndpoint = Capability(rawValue: "answerEndpoint")
-    /// The backend honours operationId idempotency keys on create, answer and end.
-    public static let idempotency = Capability(rawValue: "idempotency")
 
     /// The capabilities the engine itself knows.
-    static let engineKnown: [Capability] = [
-        .faults, .sandbox, .shortRing, .eventRetention, .pushSignals, .mediaSession, .restart, .backendLog,
-        .answerEndpoint, .idempotency,
-    ]
+    static let engineKnown: [Capability] = [.faults, .sandbox, .restart, .backendLog]
 
     /// Every capability a scenario may need: the engine's, then each registered profile's
     /// (`Profile.capabilities`) in registry order.

@@ -153,7 +153,7 @@ extension ScenarioDecoder {
     // MARK: - Response expectations and matchers
 
     mutating func responseExpectation(_ node: YAMLNode, _ path: String) -> ResponseExpectation? {
-        guard let f = d.mapping(node, path, known: ["status", "body", "requirement"]) else { return nil }
+        guard let f = d.mapping(node, path, known: ["status", "body", "bodyWhen", "requirement"]) else { return nil }
         var out = ResponseExpectation()
         if let e = f["status"] {
             if let items = e.value.items {
@@ -173,6 +173,13 @@ extension ScenarioDecoder {
             }
         }
         if let e = f["body"] { out.body = matchers(e.value, path + ".body") }
+        if let e = f["bodyWhen"] {
+            if e.value.json == .string("2xx") {
+                out.bodyOnlyOnSuccess = true
+            } else {
+                d.error(e.value.mark, path + ".bodyWhen", "expected 2xx (judge the body only on a 2xx answer)")
+            }
+        }
         if let e = f["requirement"] { out.requirement = requirement(e.value, path + ".requirement") }
         return out
     }

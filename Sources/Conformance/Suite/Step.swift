@@ -95,12 +95,19 @@ public struct ResponseExpectation: Sendable, Equatable {
     /// `status: any`: the status is not judged (the body still is).
     public var anyStatus: Bool
     public var body: [PathMatcher]
+    /// `bodyWhen: 2xx`: the body is judged only on a 2xx answer (a refusal the status allows has no snapshot
+    /// to judge).
+    public var bodyOnlyOnSuccess: Bool
     public var requirement: String?
 
-    public init(status: [Int]? = nil, anyStatus: Bool = false, body: [PathMatcher] = [], requirement: String? = nil) {
+    public init(
+        status: [Int]? = nil, anyStatus: Bool = false, body: [PathMatcher] = [], bodyOnlyOnSuccess: Bool = false,
+        requirement: String? = nil
+    ) {
         self.status = status
         self.anyStatus = anyStatus
         self.body = body
+        self.bodyOnlyOnSuccess = bodyOnlyOnSuccess
         self.requirement = requirement
     }
 }

@@ -82,6 +82,9 @@ public struct TargetFileSection {
     public var entries: [String: YAMLMapEntry]
     /// The whole file.
     public var root: YAMLNode
+    /// The values of the profile's `valuedCapabilities` that `capabilities:` declares as `{name: value}`, by
+    /// name, with their field for errors (`capabilities[3].eventRetention`).
+    public var capabilityValues: [String: (path: String, value: YAMLNode)] = [:]
 
     /// The entry of top-level key `key`, if the file gives it.
     public subscript(_ key: String) -> YAMLMapEntry? { entries[key] }

@@ -15,13 +15,6 @@ public struct TargetFile: Sendable {
     /// The app ID tokens are registered for; nil uses the mocks' bundle ID.
     public var appId: String?
     public var capabilities: Set<Capability>
-    /// How many events the backend keeps per feed, when it declares `eventRetention: N`.
-    public var eventRetention: Int?
-    /// The create body member through which a call asks for a short ring, from `{shortRing: FIELD}`:
-    /// the backend rings long by default and only the scenarios that wait for expiry ask for a short one.
-    public var shortRingField: String?
-    /// The events page size the engine asks for while draining.
-    public var eventPageLimit: Int?
     /// Scenario user name (`a` caller, `b` callee, `c` outsider, …) → its pool of accounts.
     public var users: [String: [TargetAccount]]
     public var mapping: TargetMapping
@@ -31,7 +24,7 @@ public struct TargetFile: Sendable {
     public var mocks: TargetMocks?
     public var lifecycle: TargetLifecycle?
     /// The profile the backend is judged by (`profile:`, a registered profile's name); nil when the
-    /// file names none (then `--profile`, or callx).
+    /// file names none (then `--profile`, or the default profile).
     public var profile: String? = nil
     /// What each profile decoded from its own keys of the file (`Profile.decodeTargetFile`), by its type.
     public var profileConfiguration = ProfileConfigurations()

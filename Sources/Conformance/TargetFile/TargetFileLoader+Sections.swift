@@ -72,14 +72,15 @@ extension TargetFileDecoder {
     }
 
     /// `lifecycle: {start, ready: {url, timeout}, stop, restart, environment}`.
-    mutating func decodeLifecycle(_ node: YAMLNode) -> TargetLifecycle? {
+    mutating func decodeLifecycle(_ node: YAMLNode, impersonation: ImpersonationOptions?) -> TargetLifecycle? {
         let keys = ["start", "ready", "stop", "restart", "environment"]
         guard let f = d.mapping(node, "lifecycle", known: keys) else { return nil }
         var out = TargetLifecycle()
         out.start = f["start"].flatMap { decodeCommand($0.value, "lifecycle.start") }
         out.stop = f["stop"].flatMap { decodeCommand($0.value, "lifecycle.stop") }
         out.restart = f["restart"].flatMap { decodeCommand($0.value, "lifecycle.restart") }
-        out.environment = f["environment"].flatMap { stringMap($0.value, "lifecycle.environment") } ?? [:]
+        out.environment =
+            f["environment"].flatMap { lifecycleEnvironment($0.value, impersonation: impersonation) } ?? [:]
         if let e = f["ready"],
             let r = d.mapping(e.value, "lifecycle.ready", known: ["url", "timeout"], required: ["url"])
         {

@@ -51,7 +51,7 @@ public struct TargetFileDecoder {
 
     /// The top-level keys the engine reads itself.
     static let engineKeys = [
-        "name", "baseURL", "tls", "appId", "capabilities", "eventPageLimit", "users", "installation", "operations",
+        "name", "baseURL", "tls", "appId", "capabilities", "users", "installation", "operations",
         "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile",
     ]
 
@@ -59,8 +59,22 @@ public struct TargetFileDecoder {
     /// (`Profile.targetFileKeys`) in registry order.
     static let topKeys = engineKeys + Profiles.all.flatMap(\.targetFileKeys)
 
-    /// Capabilities a target may declare beyond the scenarios' ones.
-    static let mappingCapabilities = ["answerByMediaRequest", "videoCalls"]
+    /// Every name a target file's `capabilities:` may list: the engine's capabilities, then each registered
+    /// profile's (`Profile.capabilities`, then its `targetFileCapabilities`) in registry order.
+    static let knownCapabilities: [String] = {
+        var out = Capability.engineKnown.map(\.rawValue)
+        for profile in Profiles.all {
+            for name in profile.capabilities.map(\.rawValue) + profile.targetFileCapabilities where !out.contains(name)
+            {
+                out.append(name)
+            }
+        }
+        return out
+    }()
+
+    /// The capabilities a target file may declare with a value (`{name: value}`): each profile's
+    /// `valuedCapabilities`.
+    static let valuedCapabilities = Set(Profiles.all.flatMap(\.valuedCapabilities).map(\.rawValue))
 
     mutating func decode(_ root: YAMLNode) -> TargetFile? {
         // A profile that makes its IDs per scenario and signs in as no user needs no users.
@@ -78,7 +92,7 @@ public struct TargetFileDecoder {
         while baseURL.hasSuffix("/") { baseURL.removeLast() }
         var file = TargetFile(
             path: d.file, directory: directory, name: baseURL, baseURL: baseURL, caFile: nil, insecureSkipVerify: false,
-            appId: nil, capabilities: [], eventRetention: nil, eventPageLimit: nil, users: [:],
+            appId: nil, capabilities: [], users: [:],
             mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
         if let e = f["name"], let s = d.label(e.value, "name") { file.name = s }
         if let e = f["profile"], let name = d.nonEmptyString(e.value, "profile") {
@@ -90,15 +104,14 @@ public struct TargetFileDecoder {
         }
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
-        file.eventPageLimit = f["eventPageLimit"].flatMap { d.int($0.value, "eventPageLimit", min: 1) }
         file.cleanUp = f["cleanUp"].flatMap { d.bool($0.value, "cleanUp") } ?? true
         var answerByMedia = false
+        var capabilityValues: [String: (path: String, value: YAMLNode)] = [:]
         if let e = f["capabilities"] {
             let declared = decodeCapabilities(e.value)
-            (file.capabilities, file.eventRetention, answerByMedia) = (
-                declared.set, declared.retention, declared.answerByMedia
+            (file.capabilities, capabilityValues, answerByMedia) = (
+                declared.set, declared.values, declared.answerByMedia
             )
-            file.shortRingField = declared.shortRingField
         }
         if let e = f["users"] { file.users = decodeUsers(e.value, checkNeeded: usersRequired) }
         let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
@@ -121,9 +134,15 @@ public struct TargetFileDecoder {
             mocks.options.impersonation = options
             file.mocks = mocks
         }
-        if let e = f["lifecycle"] { file.lifecycle = decodeLifecycle(e.value) }
+        if let e = f["lifecycle"] {
+            file.lifecycle = decodeLifecycle(e.value, impersonation: file.mocks?.options.impersonation)
+        }
         for profile in Profiles.all {
-            let section = TargetFileSection(entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root)
+            let section = TargetFileSection(
+                entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root,
+                capabilityValues: capabilityValues.filter { name, _ in
+                    profile.valuedCapabilities.contains { $0.rawValue == name }
+                })
             if let configuration = profile.decodeTargetFile(section, into: &file, decoder: &self) {
                 file.profileConfiguration.insert(configuration)
             }
@@ -162,33 +181,29 @@ public struct TargetFileDecoder {
     /// What `capabilities:` declares.
     struct DeclaredCapabilities {
         var set: Set<Capability> = []
-        var retention: Int?
+        /// The values of those declared as `{name: value}` (a profile's `valuedCapabilities`), by name, with
+        /// their field (`capabilities[3].eventRetention`).
+        var values: [String: (path: String, value: YAMLNode)] = [:]
         var answerByMedia = false
-        /// From `{shortRing: FIELD}`: the create body member that asks for a short ring.
-        var shortRingField: String?
     }
 
-    /// The declared capabilities, the event retention, whether answers are media requests, and the
-    /// create member through which a call asks for a short ring.
+    /// The declared capabilities, the values of those declared with one (for their profile's
+    /// `decodeTargetFile`), and whether answers are media requests.
     mutating func decodeCapabilities(_ node: YAMLNode) -> DeclaredCapabilities {
         guard let items = node.items else {
             d.error(node.mark, "capabilities", "expected a list such as [faults, shortRing], got \(node.kindName)")
             return DeclaredCapabilities()
         }
-        let known = Capability.known.map(\.rawValue) + Self.mappingCapabilities
+        let known = Self.knownCapabilities
         var out: Set<Capability> = []
-        var retention: Int?
+        var values: [String: (path: String, value: YAMLNode)] = [:]
         var answerByMedia = false
-        var shortRingField: String?
         for (i, item) in items.enumerated() {
             let path = "capabilities[\(i)]"
             var name: String?
-            if let entries = item.entries, entries.count == 1, entries[0].key == Capability.eventRetention.rawValue {
+            if let entries = item.entries, entries.count == 1, Self.valuedCapabilities.contains(entries[0].key) {
                 name = entries[0].key
-                retention = d.int(entries[0].value, path + ".eventRetention", min: 1)
-            } else if let entries = item.entries, entries.count == 1, entries[0].key == Capability.shortRing.rawValue {
-                name = entries[0].key
-                shortRingField = d.nonEmptyString(entries[0].value, path + ".shortRing")
+                values[entries[0].key] = (path + "." + entries[0].key, entries[0].value)
             } else {
                 name = d.string(item, path)
             }
@@ -209,7 +224,6 @@ public struct TargetFileDecoder {
         if answerByMedia && out.contains(.answerEndpoint) {
             d.error(node.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
         }
-        return DeclaredCapabilities(
-            set: out, retention: retention, answerByMedia: answerByMedia, shortRingField: shortRingField)
+        return DeclaredCapabilities(set: out, values: values, answerByMedia: answerByMedia)
     }
 }

@@ -49,6 +49,13 @@ extension TargetFile {
           a: {userId: user-a, auth: {bearer: token-user-a}}
           b: {userId: user-b, auth: {bearer: token-user-b}}
           c: {userId: user-c, auth: {bearer: token-user-c}}
+        # Faster runs: with one account per user scenarios run one at a time (the reference suite takes
+        # about five times as long as with fresh accounts). Account pools run as many at once as each
+        # list is long (run's default --concurrency is 12); create the accounts in the backend once:
+        #   a:
+        #     - {userId: user-a1, auth: {bearer: token-user-a1}}
+        #     - {userId: user-a2, auth: {bearer: token-user-a2}}
+        #   (b and c likewise, lists as long; see examples/targets/reference-pools.yaml)
         # How else a user may sign in (the token is sent as `send` says; default Authorization: Bearer):
         #   auth: {headers: {X-Api-Key: secret-b}}
         #   auth:

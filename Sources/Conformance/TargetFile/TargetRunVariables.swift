@@ -21,11 +21,31 @@ public struct TargetRunVariables: Sendable, Equatable {
         self.values = values
     }
 
-    /// `text` with every `${NAME}` of a known variable replaced (others stay as they are).
+    /// `text` with every `${NAME}` of a known variable replaced (others stay as they are), in one pass: a
+    /// value that itself holds `${…}` is not filled again.
     public func fill(_ text: String) -> String {
-        var out = text
-        for (name, value) in values { out = out.replacingOccurrences(of: "${\(name)}", with: value) }
-        return out
+        guard text.contains("${") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            out += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else { break }
+            let name = String(rest[open.upperBound..<close])
+            out += values[name] ?? String(rest[open.lowerBound...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// The text between `${` and `}` of every reference in `text`, in order (an unclosed `${` is none).
+    public static func references(in text: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "${"), let close = rest[open.upperBound...].firstIndex(of: "}") {
+            names.append(String(rest[open.upperBound..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
     }
 
     func fill(_ command: BackendCommand?) -> BackendCommand? {

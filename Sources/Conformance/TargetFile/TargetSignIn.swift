@@ -98,8 +98,6 @@ extension TargetFile {
         let needsSignIn = users.values.contains { pool in
             pool.contains { if case .headers = $0.auth { return false } else { return true } }
         }
-        var capabilities = self.capabilities
-        if eventRetention != nil { capabilities.insert(.eventRetention) }
         var target = Target(
             name: name, baseURL: baseURL,
             accounts: { name, slot in
@@ -113,11 +111,8 @@ extension TargetFile {
                 user.profileUserIds = account.profileUserIds
                 return user
             },
-            capabilities: capabilities, appId: appId ?? defaultAppId, eventPageLimit: eventPageLimit,
-            eventRetention: eventRetention)
+            capabilities: capabilities, appId: appId ?? defaultAppId)
         target.mapping = mapping
-        target.supportsVideo = capabilities.contains(.videoCalls)
-        target.shortRingField = shortRingField
         target.roles = users.keys.sorted()
         target.accountSlots = poolSize
         target.cleanUp = cleanUp

@@ -59,40 +59,22 @@ public final class FCMMock: HTTPHandler {
             capture.secrets.append(CaptureSecret(value: bearer, replacement: "<redacted>"))
         }
 
-        let fault = faults?.next(mock: .fcm, deviceToken: target?.value)
-        capture.fault = fault
-        await fault?.delay()
-
-        var response: HTTPResponse
-        if fault?.plan.connection == .reset {
-            response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
-            capture.outcome = .rejected(reason: "ConnectionReset")
-            capture.detail = "fault \(fault?.planID ?? ""): connection reset without a response"
-        } else if let respond = fault?.plan.respond {
-            let code = respond.errorCode.flatMap(FCMErrorCode.init(rawValue:)) ?? .forStatus(respond.status ?? 500)
-            var error = GoogleError(code, respond.message)
-            if let status = respond.status { error.httpStatus = status }
-            response = error.response
-            capture.outcome = .rejected(reason: error.reason)
-            capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
-        } else {
-            do throws(GoogleError) {
+        return await FaultedAnswer.answer(
+            capture, fault: faults?.next(mock: .fcm, deviceToken: target?.value), log: log,
+            injected: { respond, _ in
+                let code = respond.errorCode.flatMap(FCMErrorCode.init(rawValue:)) ?? .forStatus(respond.status ?? 500)
+                var error = GoogleError(code, respond.message)
+                if let status = respond.status { error.httpStatus = status }
+                return MockRefusal(response: error.response, reason: error.reason, detail: respond.message)
+            },
+            judge: { (capture: inout Capture) throws(GoogleError) -> HTTPResponse in
                 let info = try validate(request, json: capture.json, nowMs: now, capture: &capture)
                 let id = info.validateOnly ? "fake_message_id" : "0:\(now)%\(MockIDs.hex(SecureRandom.bytes(8)))"
                 let body: JSONValue = ["name": .string("projects/\(info.project)/messages/\(id)")]
-                response = HTTPResponse.json(
+                return HTTPResponse.json(
                     200, body.bytes(), headers: ["content-type": "application/json; charset=UTF-8"])
-                capture.outcome = .accepted
-            } catch {
-                response = error.response
-                capture.outcome = .rejected(reason: error.reason)
-                capture.detail = error.message
-            }
-        }
-        fault?.finish(&response, goawayDebug: "")
-        capture.response = response
-        log.record(capture)
-        return response
+            },
+            refused: { MockRefusal(response: $0.response, reason: $0.reason, detail: $0.message) })
     }
 
     /// Path, method, credentials, project, body and device state, in the order Google checks them.

@@ -89,24 +89,16 @@ public final class OAuthMock: HTTPHandler {
         if let assertion = params["assertion"], !assertion.isEmpty {
             capture.secrets.append(CaptureSecret(value: assertion, replacement: Redaction.jwtPlaceholder(assertion)))
         }
-        let fault = faults?.next(mock: .oauth, deviceToken: nil)
-        capture.fault = fault
-        await fault?.delay()
-
-        var response: HTTPResponse
-        if fault?.plan.connection == .reset {
-            response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
-            capture.outcome = .rejected(reason: "ConnectionReset")
-        } else if let respond = fault?.plan.respond {
-            let status = respond.status ?? 400
-            let error = OAuthError(
-                status, respond.reason ?? (status >= 500 ? "internal_failure" : "invalid_grant"),
-                respond.message ?? "Injected by ringcheck fault \(fault?.planID ?? "")")
-            response = error.response
-            capture.outcome = .rejected(reason: error.error)
-            capture.detail = error.description
-        } else {
-            do throws(OAuthError) {
+        return await FaultedAnswer.answer(
+            capture, fault: faults?.next(mock: .oauth, deviceToken: nil), log: log,
+            injected: { respond, planID in
+                let status = respond.status ?? 400
+                let error = OAuthError(
+                    status, respond.reason ?? (status >= 500 ? "internal_failure" : "invalid_grant"),
+                    respond.message ?? "Injected by ringcheck fault \(planID)")
+                return MockRefusal(response: error.response, reason: error.error, detail: error.description)
+            },
+            judge: { (capture: inout Capture) throws(OAuthError) -> HTTPResponse in
                 let (client, scope) = try validate(request, params: params, nowMs: now)
                 let grant = tokens.issue(clientEmail: client, scope: scope, nowMs: now)
                 capture.secrets.append(CaptureSecret(value: grant.token, replacement: "<redacted>"))
@@ -115,19 +107,10 @@ public final class OAuthMock: HTTPHandler {
                     "access_token": .string(grant.token), "expires_in": .int(AccessTokenStore.defaultLifetimeSeconds),
                     "token_type": "Bearer",
                 ]
-                response = HTTPResponse.json(
+                return HTTPResponse.json(
                     200, body.bytes(), headers: ["content-type": "application/json; charset=utf-8"])
-                capture.outcome = .accepted
-            } catch {
-                response = error.response
-                capture.outcome = .rejected(reason: error.error)
-                capture.detail = error.description
-            }
-        }
-        fault?.finish(&response, goawayDebug: "")
-        capture.response = response
-        log.record(capture)
-        return response
+            },
+            refused: { MockRefusal(response: $0.response, reason: $0.error, detail: $0.description) })
     }
 
     /// The request's parameters from a JSON object body or a form body (later duplicates win).

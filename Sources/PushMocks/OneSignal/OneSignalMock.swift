@@ -111,40 +111,24 @@ public final class OneSignalMock: HTTPHandler {
             capture.secrets.append(CaptureSecret(value: credential.key, replacement: "<redacted>"))
         }
 
-        let fault = faults?.next(mock: .onesignal, deviceToken: nil)
-        capture.fault = fault
-        await fault?.delay()
-
-        var response: HTTPResponse
-        if fault?.plan.connection == .reset {
-            response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
-            capture.outcome = .rejected(reason: "ConnectionReset")
-            capture.detail = "fault \(fault?.planID ?? ""): connection reset without a response"
-        } else if let respond = fault?.plan.respond {
-            let error = OneSignalError(
-                respond.status ?? 500,
-                [respond.message ?? respond.reason ?? "Injected by ringcheck fault \(fault?.planID ?? "")"])
-            response = error.response
-            capture.outcome = .rejected(reason: error.reason)
-            capture.detail = "fault \(fault?.planID ?? "")"
-        } else {
-            do throws(OneSignalError) {
+        return await FaultedAnswer.answer(
+            capture, fault: faults?.next(mock: .onesignal, deviceToken: nil), log: log,
+            injected: { respond, planID in
+                let error = OneSignalError(
+                    respond.status ?? 500,
+                    [respond.message ?? respond.reason ?? "Injected by ringcheck fault \(planID)"])
+                return MockRefusal(response: error.response, reason: error.reason, detail: nil)
+            },
+            judge: { (capture: inout Capture) throws(OneSignalError) -> HTTPResponse in
                 let answered = try answer(request, json: json, nowMs: now)
-                response = answered.response
-                capture.outcome = .accepted
                 if answered.repeated {
                     capture.detail = "a repeated idempotency_key: the first request's answer again, nothing sent"
                 }
-            } catch {
-                response = error.response
-                capture.outcome = .rejected(reason: error.reason)
-                capture.detail = error.messages.joined(separator: "; ")
-            }
-        }
-        fault?.finish(&response, goawayDebug: "")
-        capture.response = response
-        log.record(capture)
-        return response
+                return answered.response
+            },
+            refused: {
+                MockRefusal(response: $0.response, reason: $0.reason, detail: $0.messages.joined(separator: "; "))
+            })
     }
 
     /// The key of an `Authorization: Key <key>` or `Basic <key>` header (the key as-is, as OneSignal's

@@ -97,6 +97,20 @@ public struct MockSettings: Sendable, Equatable {
         "RINGCHECK_FCM_SERVICE_ACCOUNT", "RINGCHECK_FCM_PROJECT_ID", "RINGCHECK_CONTROL_URL",
     ]
 
+    /// Every variable a stack of `providers` writes: the built-in ones, the providers' own, and the impersonation
+    /// ones when the stack impersonates (`RINGCHECK_IMPERSONATE_ADDRESSES` with listeners, `RINGCHECK_HTTPS_PROXY`
+    /// with a proxy). A target's `lifecycle.environment` may name any of them as `${NAME}`.
+    public static func names(
+        providers: [any MockProvider.Type] = MockProviders.registered, impersonation: ImpersonationOptions? = nil
+    ) -> Set<String> {
+        var out = builtInNames.union(providers.flatMap { $0.settingNames })
+        if let impersonation {
+            if !impersonation.listen.isEmpty { out.insert("RINGCHECK_IMPERSONATE_ADDRESSES") }
+            if impersonation.proxy != nil { out.insert("RINGCHECK_HTTPS_PROXY") }
+        }
+        return out
+    }
+
     /// The topic of VoIP pushes: `<bundle ID>.voip` (`RINGCHECK_APNS_VOIP_TOPIC`).
     public var apnsVoIPTopic: String { apnsBundleID + ".voip" }
 

@@ -28,6 +28,8 @@ public enum CallxDefect: String, ReferenceDefect {
     case cursorAheadNoGap = "cursor-ahead-no-gap"
     case endReasonNotStored = "end-reason-not-stored"
     case inviteLastDeviceOnly = "invite-last-device-only"
+    case flatCallerSnapshot = "flat-caller-snapshot"
+    case bareStopSignal = "bare-stop-signal"
 
     /// One line for `--help`: what the backend does wrong with this switch on.
     public var summary: String {
@@ -62,6 +64,10 @@ public enum CallxDefect: String, ReferenceDefect {
             return "the end reason is not stored: ended snapshots say remoteEnded whatever was asked"
         case .inviteLastDeviceOnly:
             return "one push token per user: only the callee's most recently registered device gets the invitation"
+        case .flatCallerSnapshot:
+            return "snapshots spread the caller flat (callerUserId, displayName, handle) instead of a caller object"
+        case .bareStopSignal:
+            return "FCM call.ended stop signals carry only type, callId and reason (no eventId, revision, occurredAtMs)"
         }
     }
 }

@@ -41,7 +41,7 @@ public struct DialStackAPI: HTTPHandler {
             guard request.method.uppercased() == "POST" else {
                 return HTTPResponse(status: 405, headers: ["allow": "POST"], body: Array("use POST\n".utf8))
             }
-            return receiveWebhook(request)
+            return await receiveWebhook(request)
         }
         return await route(request).response
     }
@@ -77,8 +77,9 @@ public struct DialStackAPI: HTTPHandler {
 
     // MARK: Webhooks
 
-    /// Verifies, parses, deduplicates and (for a wake-up) starts the pushes; answers at once.
-    func receiveWebhook(_ request: HTTPRequest) -> HTTPResponse {
+    /// Verifies, parses, deduplicates and (for a wake-up) starts the pushes; answers at once (with the
+    /// `slow-answer` defect: once the pushes are done).
+    func receiveWebhook(_ request: HTTPRequest) async -> HTTPResponse {
         let now = clock()
         let verdict = verify(request, nowMs: now)
         guard verdict.isValid else {
@@ -103,7 +104,8 @@ public struct DialStackAPI: HTTPHandler {
         var devices = defects.contains(.wrongUser) ? tokens.allDevices : tokens.devices(ofUser: userId)
         if defects.contains(.firstDeviceOnly) { devices = Array(devices.prefix(1)) }
         log?.write("\(name): waking \(devices.count) device(s) of user \(userId)")
-        sender.wake(devices, for: event, receivedAtMs: now)
+        let pushes = sender.wake(devices, for: event, receivedAtMs: now)
+        if defects.contains(.slowAnswer) { await pushes?.value }
         return .text(200, "OK")
     }
 

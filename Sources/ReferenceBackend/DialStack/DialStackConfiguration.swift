@@ -12,6 +12,9 @@ public struct DialStackConfiguration: Sendable {
     public var wakeWindowSeconds: Int64
     /// How long the `slow-push` defect waits before sending.
     public var slowPushDelayMs: Int64
+    /// How long the `slow-answer` defect waits before sending (and so before answering the webhook): a little
+    /// over the 15 s latency bound, so its runs stay short.
+    public var slowAnswerDelayMs: Int64
     /// How long an event ID is remembered, so a redelivery does not ring again.
     public var eventRetentionSeconds: Int64
     /// The defects switched on; empty for a conforming backend.
@@ -19,14 +22,15 @@ public struct DialStackConfiguration: Sendable {
 
     public init(
         webhookSecret: String, webhookPath: String = "/webhooks/dialstack", signatureToleranceSeconds: Int64 = 300,
-        wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, eventRetentionSeconds: Int64 = 86_400,
-        defects: Set<DialStackDefect> = []
+        wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000,
+        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = []
     ) {
         self.webhookSecret = webhookSecret
         self.webhookPath = webhookPath
         self.signatureToleranceSeconds = signatureToleranceSeconds
         self.wakeWindowSeconds = wakeWindowSeconds
         self.slowPushDelayMs = slowPushDelayMs
+        self.slowAnswerDelayMs = slowAnswerDelayMs
         self.eventRetentionSeconds = eventRetentionSeconds
         self.defects = defects
     }

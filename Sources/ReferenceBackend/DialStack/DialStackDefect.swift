@@ -15,6 +15,7 @@ public enum DialStackDefect: String, ReferenceDefect {
     case wrongUser = "wrong-user"
     case ringTwiceOnRedelivery = "ring-twice-on-redelivery"
     case slowPush = "slow-push"
+    case slowAnswer = "slow-answer"
 
     /// One line for `--help`: what the backend does wrong with this switch on.
     public var summary: String {
@@ -33,6 +34,8 @@ public enum DialStackDefect: String, ReferenceDefect {
         case .ringTwiceOnRedelivery:
             return "a redelivered event (same id, or same content without one) wakes the devices again"
         case .slowPush: return "pushes go out about 20 s after the webhook, well past the latency bound"
+        case .slowAnswer:
+            return "the webhook is answered only after its pushes, which go out 16 s after it (past the latency bound)"
         }
     }
 }

@@ -38,14 +38,18 @@ public final class DialStackPushSender: Sendable {
         self.log = log
     }
 
-    /// Starts waking `devices` for `event`, received at `receivedAtMs`; returns at once.
-    func wake(_ devices: [PushRegistration], for event: DialStackWebhookEvent, receivedAtMs: Int64) {
-        guard !devices.isEmpty else { return }
-        state.withLock { state in
-            guard !state.stopped else { return }
+    /// Starts waking `devices` for `event`, received at `receivedAtMs`; returns at once, with the task that ends
+    /// when every device's push is accepted, refused or given up (nil when none starts).
+    @discardableResult
+    func wake(_ devices: [PushRegistration], for event: DialStackWebhookEvent, receivedAtMs: Int64) -> Task<
+        Void, Never
+    >? {
+        guard !devices.isEmpty else { return nil }
+        return state.withLock { state -> Task<Void, Never>? in
+            guard !state.stopped else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.running[id] = Task {
+            let task = Task {
                 await withTaskGroup(of: Void.self) { group in
                     for (i, device) in devices.enumerated() {
                         group.addTask {
@@ -56,6 +60,8 @@ public final class DialStackPushSender: Sendable {
                 }
                 _ = self.state.withLock { $0.running.removeValue(forKey: id) }
             }
+            state.running[id] = task
+            return task
         }
     }
 
@@ -86,6 +92,9 @@ public final class DialStackPushSender: Sendable {
         let deadlineMs = receivedAtMs + configuration.wakeWindowSeconds * 1000
         if configuration.defects.contains(.slowPush) {
             try? await Task.sleep(for: .milliseconds(configuration.slowPushDelayMs))
+        }
+        if configuration.defects.contains(.slowAnswer) {
+            try? await Task.sleep(for: .milliseconds(configuration.slowAnswerDelayMs))
         }
         var attempt = 0
         while !Task.isCancelled {

@@ -17,6 +17,9 @@ public enum OneSignalDefect: String, ReferenceDefect {
     case dropCollapseId = "drop-collapse-id"
     case dropData = "drop-data"
     case refuseTTLOption = "refuse-ttl-option"
+    case broadcastWithoutSegment = "broadcast-without-segment"
+    case dropFalsyOptions = "drop-falsy-options"
+    case voipDefaultsOverOptions = "voip-defaults-over-options"
 
     /// One line for `--help`: what the kit does wrong with this switch on.
     public var summary: String {
@@ -36,6 +39,14 @@ public enum OneSignalDefect: String, ReferenceDefect {
         case .dropData: return "the data given to a push is not passed on"
         case .refuseTTLOption:
             return "a send given the ttl option makes no request (its SDK refuses the value) and reports not delivered"
+        case .broadcastWithoutSegment:
+            return "broadcasts name no target and no segment (OneSignal refuses them with 400)"
+        case .dropFalsyOptions:
+            return
+                "options given with a falsy value (ttl 0, contentAvailable false) are dropped, as `if (options.ttl)` does"
+        case .voipDefaultsOverOptions:
+            return
+                "VoIP pushes always carry the call defaults (voip, content_available true, ttl 30), whatever the options say"
         }
     }
 }

@@ -37,7 +37,7 @@ public struct OneSignalRequestBuilder: Sendable {
                 members.append(("include_aliases", ["external_id": [.string(userId)]]))
                 members.append(("target_channel", "push"))
             }
-        } else {
+        } else if !defects.contains(.broadcastWithoutSegment) {
             members.append(("included_segments", [.string(Self.broadcastSegment)]))
         }
         let visible = push.kind != .voip || defects.contains(.headingsOnVoip)
@@ -47,6 +47,16 @@ public struct OneSignalRequestBuilder: Sendable {
         }
         if let data = push.data, !defects.contains(.dropData) { members.append(("data", data)) }
         var options = push.options
+        if defects.contains(.dropFalsyOptions) {
+            if options.ttl == 0 { options.ttl = nil }
+            if options.contentAvailable == false { options.contentAvailable = nil }
+            if options.priority == 0 { options.priority = nil }
+        }
+        if push.kind == .voip && defects.contains(.voipDefaultsOverOptions) {
+            options.apnsPushTypeOverride = nil
+            options.contentAvailable = nil
+            options.ttl = nil
+        }
         if push.kind == .voip {
             if options.apnsPushTypeOverride == nil {
                 options.apnsPushTypeOverride = defects.contains(.voipPushTypeAlert) ? "alert" : "voip"

@@ -63,9 +63,9 @@ public struct PushServiceAPI: HTTPHandler {
         return HMAC.constantTimeEquals(Array(String(pieces[1]).trimmedSpaces.utf8), Array(configuration.apiKey.utf8))
     }
 
-    private func forbidden(_ why: String) -> APIResult { ServiceErrors(status: 403, why).result }
+    func forbidden(_ why: String) -> APIResult { ServiceErrors(status: 403, why).result }
 
-    private static let wrongKey =
+    static let wrongKey =
         "Please include a case-sensitive header of Authorization: Key <REST API key> with a valid REST API key"
 
     // MARK: Notifications
@@ -84,7 +84,10 @@ public struct PushServiceAPI: HTTPHandler {
             if notification.call != nil && callId.isEmpty && !defects.contains(.noGeneratedID) {
                 callId = RandomIdentifier.uuid()
             }
-            var devices = try store.devices(appId: appId, externalIds: notification.externalIds)
+            let externalIds =
+                defects.contains(.firstExternalIdOnly)
+                ? Array(notification.externalIds.prefix(1)) : notification.externalIds
+            var devices = try store.devices(appId: appId, externalIds: externalIds)
             if notification.call?.action == .ended {
                 let known = Set(devices.map(\.id))
                 devices += try store.devicesOfCall(appId: appId, callId: callId).filter { !known.contains($0.id) }

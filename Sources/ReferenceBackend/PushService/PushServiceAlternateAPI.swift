@@ -8,6 +8,10 @@ public enum PushServiceAPIShape: String, Sendable, Equatable, CaseIterable {
     case reference
     /// `PushServiceAlternateAPI`.
     case alternate
+    /// `PushServiceAlternateAPI` whose installation routes also want the REST key and whose registration answers
+    /// `{"installationId"}` (while a message's answer keeps `id`): a target needs `serviceApp.auth` and a
+    /// `fieldNames` rename scoped to the devices route.
+    case alternateKeyed = "alternate-keyed"
 }
 
 /// The reference push service behind a differently shaped API (`--api-shape alternate`): the same rules,
@@ -22,6 +26,8 @@ public enum PushServiceAPIShape: String, Sendable, Equatable, CaseIterable {
 /// - `GET /v2/messages/{id}?appId=` → `delivered`, `rejected`, `errored`, `pending`, `queuedAt`, `completedAt`.
 public struct PushServiceAlternateAPI: HTTPHandler {
     let inner: PushServiceAPI
+    /// `alternate-keyed`: the installation routes want the REST key, and a registration answers `installationId`.
+    var keyedInstallations = false
 
     /// The seed's member name → this shape's (applied to every object key of every body, both ways).
     public static let fieldNames: [String: String] = [
@@ -46,9 +52,17 @@ public struct PushServiceAlternateAPI: HTTPHandler {
         case ("GET", 3) where parts.starts(with: ["v2", "messages"]):
             result = inner.notification(parts[2], appId: request.query["appId"], authorization: authorization)
         case ("POST", 4) where parts[0] == "v2" && parts[1] == "apps" && parts[3] == "installations":
-            result = inner.registerDevice(appId: parts[2], body: body)
+            if keyedInstallations && !inner.authorized(authorization) {
+                result = inner.forbidden(PushServiceAPI.wrongKey)
+            } else {
+                let answer = inner.registerDevice(appId: parts[2], body: body)
+                let named = keyedInstallations ? Self.renamed(answer.body) { $0 == "id" ? "installationId" : $0 } : nil
+                result = named.map { APIResult(status: answer.status, body: $0) } ?? answer
+            }
         case ("DELETE", 5) where parts[0] == "v2" && parts[1] == "apps" && parts[3] == "installations":
-            result = inner.deleteDevice(appId: parts[2], id: parts[4])
+            result =
+                keyedInstallations && !inner.authorized(authorization)
+                ? inner.forbidden(PushServiceAPI.wrongKey) : inner.deleteDevice(appId: parts[2], id: parts[4])
         default:
             result = ServiceErrors(status: 404, "no route \(request.method) \(request.path)").result
         }
@@ -64,8 +78,13 @@ public struct PushServiceAlternateAPI: HTTPHandler {
 
     /// An answer in this shape's names.
     static func fromSeed(_ bytes: [UInt8]) -> [UInt8] {
-        guard !bytes.isEmpty, let json = try? JSONValue.parse(bytes) else { return bytes }
-        return renamed(json) { fieldNames[$0] ?? $0 }.bytes()
+        renamed(bytes) { fieldNames[$0] ?? $0 } ?? bytes
+    }
+
+    /// `bytes` (JSON) with every object key renamed, nil when they are no JSON.
+    static func renamed(_ bytes: [UInt8], _ name: (String) -> String) -> [UInt8]? {
+        guard !bytes.isEmpty, let json = try? JSONValue.parse(bytes) else { return nil }
+        return renamed(json, name).bytes()
     }
 
     static func renamed(_ value: JSONValue, _ name: (String) -> String) -> JSONValue {

@@ -66,7 +66,8 @@ public final class PushServiceServer: Sendable {
         self.api = api
         // Bodies are never logged: registrations carry push tokens.
         let shaped: any HTTPHandler =
-            configuration.apiShape == .alternate ? PushServiceAlternateAPI(inner: api) : api
+            configuration.apiShape == .reference
+            ? api : PushServiceAlternateAPI(inner: api, keyedInstallations: configuration.apiShape == .alternateKeyed)
         let handler: any HTTPHandler = log.map { LoggingHandler(inner: shaped, log: $0, logBodies: false) } ?? shaped
         server = HTTPServer(
             configuration: .init(host: options.host, port: options.port, loopCount: options.loopCount),

@@ -54,7 +54,7 @@ struct ServicePushBuilder: Sendable {
             if let title = n.title { data.append(("title", .string(title))) }
             if let body = n.body { data.append(("body", .string(body))) }
             var android: [(key: String, value: JSONValue)] = [
-                ("priority", defects.contains(.normalPriorityCalls) ? "normal" : "high")
+                ("priority", normalPriority(call.action) ? "normal" : "high")
             ]
             if call.action == .incoming { android.append(("ttl", .string("\(timeout)s"))) }
             var message: [(key: String, value: JSONValue)] = [
@@ -115,6 +115,11 @@ struct ServicePushBuilder: Sendable {
     }
 
     /// The seed's call members, all strings (but under `numeric-payload-values`), then `data`.
+    /// Whether a defect sends this call action's Android message at normal priority.
+    private func normalPriority(_ action: ServiceNotification.Call.Action) -> Bool {
+        defects.contains(action == .incoming ? .normalPriorityCalls : .normalPriorityEnded)
+    }
+
     private func callMembers(_ call: ServiceNotification.Call, _ n: ServiceNotification, callId: String, timeout: Int64)
         -> [(key: String, value: JSONValue)]
     {

@@ -9,6 +9,10 @@ struct CheckPayloadCommand: RingcheckCommand {
         name: "check-payload",
         abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
         discussion: """
+            --profile callx (the default) is described here; --profile dialstack, push-service or onesignal judges captures
+            (a capture of GET /v1/captures, or its whole {"captures": [...]} answer) by that profile's push rules
+            without the requests that caused them (see docs/commands.md).
+
             FILE (or - for standard input) holds one JSON document:
               - a capture as the control API returns it (an item of GET /v1/captures), or the whole
                 {"captures": [...]} answer, which also gets the checks across pushes (duplicate invitations);
@@ -29,10 +33,22 @@ struct CheckPayloadCommand: RingcheckCommand {
             .value(
                 "topic", "TOPIC", help: "The apns-topic VoIP pushes must carry (bundle ID + .voip).",
                 default: "any topic ending in .voip"),
+            .value(
+                "profile", "NAME",
+                help:
+                    "Whose push rules: callx, \(CapturedPushCheck.judges.map { $0.profile }.joined(separator: ", ")).",
+                default: "callx"),
+            .value(
+                "app-id", "ID", help: "onesignal: the standard app's ID.",
+                default: "$RINGCHECK_ONESIGNAL_APP_ID, else each request's own"),
+            .value(
+                "voip-app-id", "ID", help: "onesignal: the VoIP app's ID (its requests are VoIP pushes).",
+                default: "$RINGCHECK_ONESIGNAL_VOIP_APP_ID"),
         ],
         examples: [
             "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures?mock=apns\" | ringcheck check-payload -",
             "ringcheck check-payload --kind fcm message.json",
+            "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures\" | ringcheck check-payload --profile push-service -",
             "echo '{\"aps\":{},\"callx\":{\"schemaVersion\":1,\"type\":\"call.invited\",\"callId\":\"c1\","
                 + "\"displayName\":\"Alex\",\"handle\":\"callx:a\"}}' | ringcheck check-payload -",
         ])
@@ -40,9 +56,37 @@ struct CheckPayloadCommand: RingcheckCommand {
     var file: String
     var kind: PayloadKind?
     var topic: String?
+    /// The judge of captured pushes of another profile than Callx; nil for Callx.
+    var judge: (any CapturedPushJudge.Type)?
+    var context = CapturedPushContext()
 
     init(arguments: ParsedArguments) throws {
         file = arguments.positionals[0]
+        if let profile = arguments.value("profile"), profile != CallxProfile().name {
+            let names = [CallxProfile().name] + CapturedPushCheck.judges.map { $0.profile }
+            guard let judge = CapturedPushCheck.judge(profile) else {
+                throw UsageError(
+                    message:
+                        "--profile '\(Suggestion.shown(profile))' has no push rules to check\(TriggerCommand.didYouMean(profile, names)) (\(names.joined(separator: ", ")))",
+                    command: Self.configuration.name)
+            }
+            if arguments.value("kind") != nil {
+                throw UsageError(
+                    message: "--kind is the callx profile's: --profile \(profile) judges captures",
+                    command: Self.configuration.name)
+            }
+            self.judge = judge
+        }
+        let environment = ProcessInfo.processInfo.environment
+        for option in ["app-id", "voip-app-id"] where arguments.value(option) != nil && judge?.profile != "onesignal" {
+            throw UsageError(
+                message: "--\(option) applies to --profile onesignal only", command: Self.configuration.name)
+        }
+        context = CapturedPushContext(
+            voipTopic: arguments.value("topic"),
+            appId: arguments.value("app-id")
+                ?? environment["RINGCHECK_ONESIGNAL_APP_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            voipAppId: arguments.value("voip-app-id") ?? environment["RINGCHECK_ONESIGNAL_VOIP_APP_ID"])
         if let raw = arguments.value("kind") {
             guard let kind = PayloadKind(rawValue: raw.lowercased()) else {
                 throw UsageError(
@@ -77,20 +121,30 @@ struct CheckPayloadCommand: RingcheckCommand {
         }
         let check: PayloadCheck
         do {
-            check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
+            if let judge {
+                check = try CapturedPushCheck.check(
+                    document, judge: judge, context: context, levels: CapturedPushCheck.levels(of: judge.profile))
+            } else {
+                check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
+            }
         } catch {
             Console.error("ringcheck check-payload: \(name): \(error.message)")
             return .usage
         }
-        Console.out(Self.render(check, name: name))
+        if let judge {
+            Console.out(Self.render(check, name: name, profile: "the \(judge.profile) push rules"))
+            Console.out("  (\(judge.unjudged))")
+        } else {
+            Console.out(Self.render(check, name: name))
+        }
         return check.violations.violatesMust ? .nonConformant : .success
     }
 
     /// The report: a summary line, then one line per violation.
-    static func render(_ check: PayloadCheck, name: String) -> String {
+    static func render(_ check: PayloadCheck, name: String, profile given: String? = nil) -> String {
         let musts = check.violations.filter { $0.level == .must }.count
         let shoulds = check.violations.count - musts
-        let profile = check.kind.map { "the \($0.rawValue) profile" } ?? "the apns and fcm profiles"
+        let profile = given ?? check.kind.map { "the \($0.rawValue) profile" } ?? "the apns and fcm profiles"
         var out = "\(name): \(check.form), checked against \(profile): "
         if check.violations.isEmpty {
             out += "no violations\n"

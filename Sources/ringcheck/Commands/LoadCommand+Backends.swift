@@ -34,17 +34,26 @@ extension LoadCommand {
                     "ringcheck itself (embedded reference in process, SQLite file; includes the mocks and the driver)")
         }
         return LoadBackend(
-            target: embedded.target, mocks: embedded.mocks,
+            profile: "callx", target: embedded.target, mocks: embedded.mocks,
             callers: Self.embeddedCallers.compactMap { accounts($0, 0) },
             callees: Self.embeddedCallees.compactMap { accounts($0, 0) }, watched: watched)
     }
 
     /// Starts the mocks (and the backend, when the file's lifecycle says how) for `--target FILE`: user
-    /// a calls b (and c when the file declares it).
+    /// a calls b (and c when the file declares it); for dialstack, webhooks wake the devices of b (and a
+    /// and c).
     func startTarget(_ path: String, cleanup: RunCleanup) async throws -> LoadBackend {
         let file = try FileTarget.load(path, users: .call(caller: "a", callee: "b"))
-        if let profile = file.profile, profile != "callx" {
-            throw UsageError(message: "\(path) is for profile '\(profile)': load mode supports callx", command: "load")
+        let fileProfile = file.profile ?? "callx"
+        if let profile, profile != fileProfile {
+            throw UsageError(
+                message: "\(path) is for profile '\(fileProfile)', not --profile \(profile)", command: "load")
+        }
+        guard Self.profiles.contains(fileProfile) else {
+            throw UsageError(
+                message:
+                    "\(path) is for profile '\(fileProfile)': load mode supports \(Self.profilesSentence("and"))",
+                command: "load")
         }
         let backend = try await FileTarget.start(
             file, announce: true, log: reportDir + "/backend.log", cleanup: cleanup)
@@ -61,6 +70,50 @@ extension LoadCommand {
         if let pid = await backend.lifecycle?.pid {
             watched = WatchedProcess(pid: pid, label: "backend (child process started by the target file's lifecycle)")
         }
-        return LoadBackend(target: target, mocks: backend.mocks, callers: callers, callees: callees, watched: watched)
+        if fileProfile == DialStackProfile().name {
+            callees = callers + callees
+            callers = []
+        }
+        return LoadBackend(
+            profile: fileProfile, target: target, mocks: backend.mocks, callers: callers, callees: callees,
+            watched: watched)
+    }
+}
+
+extension LoadCommand {
+    /// The embedded dialstack reference's load users: `u0-l0` … `u0-l5` (bearer `token-u0-l0` …), with 1, 2
+    /// and 3 virtual devices in turn.
+    static let embeddedDialStackUsers = (0..<6).map { "l\($0)" }
+
+    /// Starts the mocks and the embedded reference of `profile` (in process): for dialstack with the load users.
+    func startEmbeddedProfile(_ profile: String, cleanup: RunCleanup) async throws -> LoadBackend {
+        guard let kit = ReferenceKits.named(profile) else {
+            throw UsageError(
+                message: "profile '\(profile)' has no embedded reference: give --target FILE", command: "load")
+        }
+        let dialStack = profile == DialStackProfile().name
+        let embedded = try await kit.startEmbedded(
+            defectNames: defectNames,
+            EmbeddedStart(runs: 1, userNames: dialStack ? Self.embeddedDialStackUsers : []), cleanup: cleanup)
+        return LoadBackend(
+            profile: profile, target: embedded.target, mocks: embedded.mocks, callers: [],
+            callees: dialStack ? Self.embeddedDialStackUsers.compactMap { embedded.target.accounts($0, 0) } : [],
+            watched: WatchedProcess(
+                pid: getpid(),
+                label: "ringcheck itself (embedded reference in process; includes the mocks and the driver)"))
+    }
+
+    /// The workload of the backend's profile.
+    func makeWorkload(_ started: LoadBackend) throws -> any LoadWorkload {
+        switch started.profile {
+        case DialStackProfile().name:
+            return try DialStackLoadWorkload(target: started.target, mocks: started.mocks, users: started.callees)
+        case PushServiceProfile().name:
+            return try PushServiceLoadWorkload(target: started.target, mocks: started.mocks)
+        default: break
+        }
+        return try CallxLoadWorkload(
+            target: started.target, mocks: started.mocks, settings: callxSettings, callers: started.callers,
+            callees: started.callees)
     }
 }

@@ -23,6 +23,13 @@ struct LoadCommand: RingcheckCommand {
             each feed, every event once per feed and none lost without a gap, at most one invitation per device
             and call, none whose send began after the call stopped ringing.
 
+            --profile dialstack posts signed DialStack webhooks instead (wake-ups for users with 1-3 devices,
+            redeliveries, other event types, bad signatures): each wake-up pushes each device of its user once
+            within 30 s and no other user's; nothing for the others. --profile push-service sends notifications and
+            call pairs (incoming, then ended) to users with 1-5 devices, some tokens faulted: every device gets what
+            the rules say once, no incoming-call push after the call's timeout, every ended reaches the devices its
+            incoming reached, and the settled counts agree with the mocks. See docs/commands.md.
+
             Without --target it runs against the embedded reference backend (in process; --reference-process for
             a child process), with callers load-a0, load-a1 and callees load-b0..load-b2. With --target, user a
             calls user b (and c, when the file declares it), through the file's mapping as 'run' does.
@@ -46,7 +53,9 @@ struct LoadCommand: RingcheckCommand {
                 "target", "FILE",
                 help: "A target file describing the backend (see init-target); default: the embedded reference backend."
             ),
-            .value("profile", "NAME", help: "The profile to load (load mode supports callx).", default: "callx"),
+            .value(
+                "profile", "NAME", help: "The profile to load: \(Self.profilesSentence("or")).",
+                default: "callx, or the target file's profile"),
             .value(
                 "rate", "N", help: "Calls started per second.", default: "4 unless --concurrency",
                 number: NumberRange(0, 10_000, lowerExclusive: true)),
@@ -60,13 +69,15 @@ struct LoadCommand: RingcheckCommand {
                 "max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200",
                 number: .whole(1...10_000)),
             .value(
-                "short-ring", "S", help: "How long the calls that should expire ring (whole seconds).", default: "3",
-                number: .whole(1...60)),
+                "short-ring", "S", help: "How long the calls that should expire ring (whole seconds; callx).",
+                default: "3", number: .whole(1...60)),
+            .flag("strict", help: "Judge SHOULD requirements like MUSTs: any violation exits 1."),
             .value(
                 "report-dir", "DIR", help: "Where load-report.json (and backend.log) are written.",
                 default: "reports/load"),
             .flag(
-                "reference-process", help: "Run the embedded reference backend as a child process (serve-reference)."),
+                "reference-process",
+                help: "Run the embedded reference backend as a child process (serve-reference; callx)."),
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
@@ -75,21 +86,38 @@ struct LoadCommand: RingcheckCommand {
             "ringcheck load --rate 5 --duration 10",
             "ringcheck load --calls 100 --concurrency 8 --reference-defect racy-answer   # exit 1, names the calls",
             "ringcheck load --target backend.yaml --rate 20 --duration 60",
+            "ringcheck load --profile dialstack --calls 40 --rate 8 --reference-defect wrong-user   # exit 1",
         ])
 
+    /// The profiles with a load mode.
+    static let profiles = ["callx", "dialstack", "push-service"]
+
+    /// `callx, dialstack or push-service`.
+    static func profilesSentence(_ conjunction: String) -> String {
+        profiles.dropLast().joined(separator: ", ") + " \(conjunction) " + profiles.last!
+    }
+
     var targetFile: String?
+    /// `--profile`; nil: callx, or the target file's profile.
+    var profile: String?
     var plan: LoadPlan
+    var callxSettings: CallxLoadSettings
     var reportDir: String
     var asChildProcess: Bool
     var defects: Set<CallxDefect>
+    /// `--reference-defect` names for another profile's embedded reference (checked against its kit).
+    var defectNames: [String]
 
     init(arguments: ParsedArguments) throws {
         let name = Self.configuration.name
         targetFile = arguments.value("target")
-        if let profile = arguments.value("profile"), profile != "callx" {
-            _ = try arguments.profileName()
-            throw UsageError(message: "load mode supports callx (not '\(profile)')", command: name)
+        profile = try arguments.profileName()
+        if let profile, !Self.profiles.contains(profile) {
+            throw UsageError(
+                message: "load mode supports \(Self.profilesSentence("and")) (not '\(profile)')",
+                command: name)
         }
+        let callx = (profile ?? "callx") == "callx"
         let rate = try arguments.double("rate")
         let concurrency = try arguments.int("concurrency")
         if rate != nil && concurrency != nil {
@@ -101,11 +129,22 @@ struct LoadCommand: RingcheckCommand {
         let shortRing = try arguments.int("short-ring") ?? 3
         plan = LoadPlan(
             rate: rate, concurrency: concurrency, durationSeconds: duration, calls: calls, maxInFlight: maxInFlight,
-            shortRingSeconds: shortRing)
+            strict: arguments.flag("strict"))
+        callxSettings = CallxLoadSettings(shortRingSeconds: shortRing)
         reportDir = arguments.value("report-dir") ?? "reports/load"
         asChildProcess = arguments.flag("reference-process")
-        defects = try arguments.referenceDefects()
-        if targetFile != nil && (!defects.isEmpty || asChildProcess) {
+        defectNames = arguments.all("reference-defect")
+        if callx {
+            defects = try arguments.referenceDefects()
+        } else {
+            defects = []
+            if arguments.value("short-ring") != nil || asChildProcess {
+                let option = asChildProcess ? "reference-process" : "short-ring"
+                throw UsageError(message: "--\(option) applies to --profile callx only", command: name)
+            }
+            if let kit = ReferenceKits.named(profile ?? "") { try kit.checkRunDefects(defectNames) }
+        }
+        if targetFile != nil && (!defectNames.isEmpty || asChildProcess) {
             throw UsageError(
                 message: "--reference-defect and --reference-process apply to the embedded backend, not to --target",
                 command: name)
@@ -122,6 +161,8 @@ struct LoadCommand: RingcheckCommand {
         do {
             if let targetFile {
                 started = try await startTarget(targetFile, cleanup: cleanup)
+            } else if let profile, profile != "callx" {
+                started = try await startEmbeddedProfile(profile, cleanup: cleanup)
             } else {
                 started = try await startEmbedded(cleanup: cleanup)
             }
@@ -140,9 +181,7 @@ struct LoadCommand: RingcheckCommand {
         let progress = LoadProgressLine()
         let result: LoadResult
         do {
-            let workload = try CallxLoadWorkload(
-                target: started.target, mocks: started.mocks, plan: plan, callers: started.callers,
-                callees: started.callees)
+            let workload = try makeWorkload(started)
             let driver = LoadDriver(
                 workload: workload, plan: plan, watched: started.watched, progress: { progress.show($0) })
             if watching {
@@ -153,8 +192,13 @@ struct LoadCommand: RingcheckCommand {
                 }
             }
             // Announced once a signal is the driver's to handle (a script may interrupt from here on).
-            Console.out("ringcheck load: callx on \(started.target.name) (\(started.target.baseURL)): \(plan.summary)")
+            Console.out(
+                "ringcheck load: \(workload.profile) on \(started.target.name) (\(started.target.baseURL)): "
+                    + plan.summary(unit: workload.unit))
             result = await driver.run()
+        } catch let error as LoadSetupError {
+            await cleanup.run()
+            throw ConfigurationError(message: error.message)
         } catch {
             await cleanup.run()
             Console.error("ringcheck load: cannot start the HTTP client: \(error)")
@@ -169,18 +213,29 @@ struct LoadCommand: RingcheckCommand {
         do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
             Console.error("ringcheck load: cannot write \(path): \(error)")
         }
-        Console.out(LoadConsoleSummary.render(report) + "report: \(path)\n")
+        Console.out(LoadConsoleSummary.render(report, words: started.words) + "report: \(path)\n")
         return ExitCode(rawValue: report.exitCode) ?? .inconclusive
     }
 }
 
-/// What a load run drives: the target, its mocks, who calls whom, and the process to watch.
+/// What a load run drives: the target, its mocks, who calls whom (callx) or whose devices wake (the
+/// callees, dialstack), and the process to watch.
 struct LoadBackend {
+    var profile: String
     var target: Target
     var mocks: MockStack
     var callers: [TargetUser]
     var callees: [TargetUser]
     var watched: WatchedProcess?
+
+    /// How the console names a unit and the pushes that start something.
+    var words: LoadConsoleSummary.Words {
+        switch profile {
+        case DialStackProfile().name: return .init(unit: "webhook", invitations: "wake-ups")
+        case PushServiceProfile().name: return .init(unit: "notification", invitations: "incoming-call pushes")
+        default: return .init()
+        }
+    }
 }
 
 /// The progress line: rewritten in place on a terminal (standard error), nothing otherwise.

@@ -6,16 +6,24 @@ enum LoadConsoleSummary {
     /// At most this many violations of one rule are printed; load-report.json has them all.
     static let perRule = 10
 
-    static func render(_ r: LoadReport) -> String {
+    /// How the summary names a unit of work (`call`, `webhook`) and the pushes that start something
+    /// (`invitations`, `wake-ups`).
+    struct Words {
+        var unit = "call"
+        var invitations = "invitations"
+    }
+
+    static func render(_ r: LoadReport, words: Words = Words()) -> String {
         var out = ""
+        let unit = words.unit
         var scripts = r.scripts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if !scripts.isEmpty { scripts = " [\(scripts)]" }
         out +=
-            "calls: \(r.callsStarted) started, \(r.callsFinished) finished (\(r.callsFailed) failed) in "
-            + "\(LoadFigures.format(r.callSeconds)) s: \(LoadFigures.format(r.callsPerSecond)) calls/s sustained\(scripts)\n"
+            "\(unit)s: \(r.callsStarted) started, \(r.callsFinished) finished (\(r.callsFailed) failed) in "
+            + "\(LoadFigures.format(r.callSeconds)) s: \(LoadFigures.format(r.callsPerSecond)) \(unit)s/s sustained\(scripts)\n"
         out +=
             "requests: \(r.requests) (\(r.transportErrors) without an answer); pushes: \(r.pushes) "
-            + "(\(r.invitations) invitations)\n"
+            + "(\(r.invitations) \(words.invitations))\n"
         if !r.endpoints.isEmpty || !r.pushLatency.isEmpty {
             out += "latency (ms)" + pad("", 22) + "     n     p50     p90     p99     max\n"
             for f in r.endpoints + r.pushLatency { out += row(f) }
@@ -37,7 +45,8 @@ enum LoadConsoleSummary {
         for p in r.problems.prefix(5) { out += "note: \(p)\n" }
         if let why = r.inconclusiveReason { out += "inconclusive: \(why)\n" }
         if let i = r.interrupted {
-            out += "interrupted by \(i.signal): calls in flight finished; the verdict covers the calls that ran\n"
+            out +=
+                "interrupted by \(i.signal): \(unit)s in flight finished; the verdict covers the \(unit)s that ran\n"
         }
         out += "verdict: \(r.verdict.label) (exit \(r.exitCode))\n"
         return out

@@ -4,13 +4,15 @@ import Foundation
 extension RunCommand {
     /// `--profile all`: every reference kit's profile, its whole suite against its embedded
     /// reference, reports in `<report-dir>/<profile>/` and the combined junit.xml and summary.md in
-    /// `<report-dir>` (`writeCombinedReports`); one verdict line per profile, and the worst exit code.
+    /// `<report-dir>` (`writeCombinedReports`); each profile's own verdict line names it (`Verdict (callx): …`),
+    /// then one line per profile and the worst exit code.
     func runEveryProfile() async throws -> ExitCode {
         var verdicts: [(name: String, code: ExitCode)] = []
         for kit in ReferenceKits.all {
             let name = kit.name
             var one = self
             one.allProfiles = false
+            one.namesProfileInVerdict = true
             one.profileName = name
             one.suitePath = ParsedArguments.resolvedSuite(kit.profile.suiteDirectory)
             one.reportDir = reportDir + "/" + name

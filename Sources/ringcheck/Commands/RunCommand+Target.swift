@@ -3,19 +3,6 @@ import Foundation
 import HTTP
 import PushMocks
 
-/// What `ringcheck run` tests: a target with the mocks its pushes reach (both stopped by the run's cleanup).
-struct RunBackend {
-    let target: Target
-    let mocks: MockStack
-    /// Most scenarios the target can run at once (its pool of fixed accounts), nil for no limit.
-    var maxConcurrency: Int?
-    /// The backend's lifecycle when ringcheck started it (`ringcheck load` watches its CPU and memory).
-    var lifecycle: BackendLifecycle? = nil
-    /// A second instance of the backend for the scenarios that restart it, run beside the others
-    /// (the embedded reference's; a target file describes one backend, so its restarts run alone).
-    var restartTarget: Target? = nil
-}
-
 /// Why a target cannot be tested (unreachable, mocks that cannot start): the run is inconclusive.
 struct TargetUnavailable: Error, CustomStringConvertible {
     var message: String
@@ -85,7 +72,9 @@ enum FileTarget {
     /// `environment` applied, as the started backend gets them.
     static func settingsSummary(_ mocks: MockStack, _ file: TargetFile) -> String {
         settingsSummary(
-            mocks.settings, name: file.name, path: file.path, overrides: file.lifecycle?.environment ?? [:],
+            mocks.settings, name: file.name, path: file.path,
+            overrides: file.lifecycle?.configuration(directory: "", logFile: "").filling(mocks.settings).environment
+                ?? [:],
             fixedMocks: file.mocks != nil)
     }
 

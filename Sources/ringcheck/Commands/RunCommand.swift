@@ -108,6 +108,8 @@ struct RunCommand: RingcheckCommand {
     var profileName: String?
     /// `--profile all`.
     var allProfiles: Bool
+    /// Whether the verdict line names the profile (each profile's run in `--profile all`).
+    var namesProfileInVerdict = false
     /// `--suite` as given (nil: the profile's).
     var suiteOption: String?
     var suitePath: String
@@ -255,11 +257,15 @@ struct RunCommand: RingcheckCommand {
         let suite = try SuiteChoice.loadSuite(suitePath)
         let source = targetFile?.profile != nil ? "the target file \(targetPath ?? "")" : "--profile"
         try suite.checkProfile(profileName, source: source, command: Self.configuration.name)
-        let reference = targetFile == nil ? try referenceDefects(for: suite.profile.name) : nil
-        let session = RunSession(
-            command: self, profile: suite.profile, catalogue: suite.catalogue,
-            scenarios: try selectScenarios(from: suite.scenarios), shard: shardFacts(of: suite.scenarios),
-            reference: reference.map { (kit: $0.0, defects: $0.1) })
-        return try await session.run()
+        let choice: RunBackendChoice
+        if let targetFile {
+            choice = .file(targetFile)
+        } else {
+            let (kit, defects) = try referenceDefects(for: suite.profile.name)
+            choice = .reference(kit: kit, defects: defects)
+        }
+        let scenarios = try selectScenarios(from: suite.scenarios)
+        let outcome = try await session(suite: suite, scenarios: scenarios, backend: choice).run()
+        return ExitCode(rawValue: outcome.exitCode) ?? .inconclusive
     }
 }

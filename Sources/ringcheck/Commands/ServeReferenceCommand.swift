@@ -27,6 +27,10 @@ struct ServeReferenceCommand: RingcheckCommand {
                           {requestId, reason}, POST /api/v2/calls/{id}/media-token {requestId} (from the
                           callee's device while it rings: the answer; 200 {call, media}), and
                           GET /api/events?after=CURSOR&max=N ({events, cursor, gap}). /v1 routes are 404.
+              node        the alternate routes with a real public backend's other differences: token kind
+                          voip, no idempotency keys, numeric revisions and cursors, its own names for
+                          states and end reasons, a media token that is a JWT and answers without a
+                          snapshot (examples/targets/reference-node.yaml judges it).
 
             EXIT CODES: 0 after a stop by signal, 13 when another process listens on --port (the line
             'ringcheck serve-reference: HOST:PORT is in use' says which; a supervisor can pick another port),
@@ -54,7 +58,8 @@ struct ServeReferenceCommand: RingcheckCommand {
                 default: "user-a, user-b, user-c"),
             .value("defect", "NAME", help: "Switch on a defect (see DEFECTS above).", repeatable: true),
             .value(
-                "api-shape", "SHAPE", help: "Which HTTP API to serve: reference or alternate (see API SHAPES above).",
+                "api-shape", "SHAPE",
+                help: "Which HTTP API to serve: reference, alternate or node (see API SHAPES above).",
                 default: "reference"),
             .value(
                 "log", "FILE",

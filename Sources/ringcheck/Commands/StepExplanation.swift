@@ -121,7 +121,9 @@ enum StepExplanation {
         "get": "Reads the call's state", "decline": "Declines the call", "cancel": "Cancels the call",
         "pollEvents": "Polls the event stream", "expectEvent": "Waits for an event",
         "expectNoEvent": "Checks that no such event arrives", "overflowEvents": "Fills the event queue past its limit",
-        "waitUntilExpiry": "Waits until the unanswered call expires", "webhook": "Sends the backend a webhook",
+        "waitUntilExpiry": "Waits until the unanswered call expires",
+        "webhook":
+            "Sends the backend a webhook and waits for its answer (\(Int(DialStackTiming.webhookAnswerTimeoutSeconds)) s, or the target's webhook.answerTimeout)",
         "notify": "Asks the push service to send a notification", "registerDevice": "Registers a device",
         "removeDevice": "Removes a device", "getNotification": "Reads a notification's state",
         "mediaSession": "Asks for a media session",

@@ -4,23 +4,52 @@ import InputLimits
 import PushMocks
 import Signing
 
-/// `ringcheck trigger dialstack`: fire one signed DialStack event at a running backend and show what it did.
+/// `ringcheck trigger PROFILE`: fire one profile exchange at a running backend and show what it did. The profile's
+/// part (`TriggerProfileOptions`) reads its options and makes its `ProfileTrigger`; this command starts the mocks,
+/// prints the timeline and the verdict, and removes the virtual devices again, on Ctrl-C too.
 struct TriggerCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
         name: "trigger",
         abstract: "Fire one profile event at a running backend: show the answer and every push it caused, judged.",
         discussion: """
-            The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds). Only the dialstack
-            profile is available so far: it signs one call.mobile_push_wakeup webhook for --user as DialStack does
-            (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of "<t>.<raw body>" with --secret) and posts it to --url,
-            then shows the answer and every push ringcheck's mocks receive for the event, and judges them by the
-            dialstack profile's rules (suites/dialstack/requirements.yaml).
+            The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds): one exchange
+            with a running backend, its requests and every push ringcheck's mocks receive for it on a timeline
+            (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is dialstack,
+            push-service or onesignal.
 
-            Devices: unless --no-devices, two virtual devices of --user, a phone (APNs VoIP, sandbox) and a tablet
-            (FCM), register through the backend's token API (PUT {api}/v1/installations/{id}/push-tokens/{kind} with
-            Authorization: Bearer --bearer, as the dialstack reference takes them) before the event, and are deleted
-            afterwards; each must be woken within 30 s (DIALSTACK-WAKE-1). --bystander USER also registers a phone
-            of another user that must get nothing (DIALSTACK-WAKE-2).
+            dialstack: signs one call.mobile_push_wakeup webhook for --user as DialStack does
+            (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of "<t>.<raw body>" with --secret) and posts it to --url,
+            then shows the answer and every push for the event, judged by suites/dialstack/requirements.yaml.
+            Unless --no-devices, two virtual devices of --user, a phone (APNs VoIP, sandbox) and a tablet (FCM),
+            register through the backend's token API (PUT {api}/v1/installations/{id}/push-tokens/{kind} with
+            Authorization: Bearer --bearer, as the dialstack reference takes them) before the event, and are
+            deleted afterwards; each must be woken within 30 s (DIALSTACK-WAKE-1). --bystander USER also registers
+            a phone of another user that must get nothing (DIALSTACK-WAKE-2). Negative cases: --signature
+            wrong-secret (or none, garbage, body-changed, …) and --signature stale must be answered 401 and push
+            nothing; --type call.incoming or call.ringing must be answered 2xx and push nothing; --redeliver N
+            delivers the same event (same id, signed anew) N more times once its pushes arrived: no device may
+            ring again (DIALSTACK-DEDUP-1).
+
+            push-service: plays the app server of --app-id (Authorization: Key --api-key) against the service at
+            --url. Unless --no-devices, a virtual phone (iOS, sandbox, with a PushKit VoIP token unless --no-voip)
+            and tablet (Android) register for the external ID --user (default: a fresh one) through
+            POST /api/v1/apps/{appId}/devices, and are deleted afterwards. --send call (the default) sends the
+            call's incoming (call.id --call-id, timeout --ring) and, --end-after S later, its ended with the same id;
+            --send notification one notification (--heading, --content, --ttl). Every push is judged by
+            suites/push-service/requirements.yaml (a call as VoIP with priority 10 on iOS and a high-priority data
+            message on Android, the seed's keys as strings, ended to the same devices with the same call_id, a
+            notification's alert, ttl, …), every device must be reached within 30 s (PUSHSVC-DEV-1), and once the
+            pushes settled the counts (GET /notifications/{id}?app_id=) must agree with what the mocks accepted and
+            refused (PUSHSVC-COUNT-1..3; PUSHSVC-CALL-6 for an iPhone without a VoIP token).
+
+            onesignal: makes the kit server at --url run one operation (--send user: POST /push/user, broadcast:
+            /push/broadcast, voip: /push/voip; --heading, --content, --data, --options as the seed's PushOptions)
+            and shows the OneSignal request it made on ringcheck's mock OneSignal, where --devices devices of the
+            External ID --user (default: a fresh UUID) are subscribed in the operation's app; the request is judged
+            by suites/onesignal/requirements.yaml (the app and key, the targeting, the VoIP defaults, the options)
+            and the kit's delivered against the mock's recipients (ONESIGNAL-DELIV-1/2). The kit must send to the
+            mock: start it with the settings of --mocks-dir (RINGCHECK_ONESIGNAL_*, serve-reference --profile
+            onesignal --mock-settings) and a fixed --onesignal-port.
 
             Mocks: the command starts ringcheck's mocks (APNs, FCM, OAuth) for the exchange, as `call` does. A
             backend already running reaches them only where it was told they are: give --mocks-dir DIR (the CA, the
@@ -29,45 +58,95 @@ struct TriggerCommand: RingcheckCommand {
             with those settings, and trigger as often as you like. When no push reaches the mocks (the backend pushes
             to the real APNs/FCM), the answer alone is shown and judged, and the summary says so.
 
-            Negative cases: --signature wrong-secret (or none, garbage, body-changed, …) and --signature stale must be
-            answered 401 and push nothing; --type call.incoming or call.ringing must be answered 2xx and push
-            nothing; --redeliver N delivers the same event (same id, signed anew) N more times once its pushes
-            arrived: no device may ring again (DIALSTACK-DEDUP-1).
+            Ctrl-C (or SIGTERM) removes the virtual devices registered so far and stops the mocks, then exits 130
+            (143).
 
             EXIT STATUS:
               0   every rule held
               1   a violation (each is printed with its requirement ID)
               2   usage or configuration error (also: the mocks cannot start on the given ports)
-              3   inconclusive: the backend could not be reached, a device could not be registered, or no push
-                  reached the mocks although one was due
+              3   inconclusive: the backend could not be reached, a device could not be registered, the key was
+                  refused, the kit's answer has no boolean delivered, or no push reached the mocks although one
+                  was due
+              130 interrupted (143 on SIGTERM), the virtual devices removed
             """,
         arguments: [
-            ArgumentSpec(name: "PROFILE", help: "The profile whose event to send: dialstack.", optional: false)
+            ArgumentSpec(
+                name: "PROFILE", help: "The profile whose exchange to play: dialstack, push-service or onesignal.",
+                optional: false
+            )
         ],
         options: [
-            .value("url", "URL", help: "The backend's webhook URL (http://host:port/webhooks/dialstack). Required."),
             .value(
-                "secret", "SECRET", help: "The webhook signing secret.",
-                default: "$\(Self.secretVariable)"),
-            .value("user", "USER", help: "data.user_id: whose devices the event wakes. Required."),
-            .value("from", "NUMBER", help: "data.from_number.", default: "+14155551234"),
-            .value("to", "NUMBER", help: "data.to_number.", default: "+14155559876"),
+                "url", "URL",
+                help:
+                    "dialstack: the backend's webhook URL (http://host:port/webhooks/dialstack); push-service: the service's base URL. Required."
+            ),
             .value(
-                "type", "TYPE", help: "The event type: \(DialStackTriggerPlan.eventTypes.joined(separator: ", ")).",
+                "user", "USER",
+                help:
+                    "dialstack: data.user_id, whose devices the event wakes (required); push-service: the external ID.",
+                default: "push-service: a fresh ringcheck-trigger-… ID"),
+            .value(
+                "secret", "SECRET", help: "dialstack: the webhook signing secret.",
+                default: "$\(DialStackTriggerOptions.secretVariable)"),
+            .value("from", "NUMBER", help: "dialstack: data.from_number.", default: "+14155551234"),
+            .value("to", "NUMBER", help: "dialstack: data.to_number.", default: "+14155559876"),
+            .value(
+                "type", "TYPE",
+                help: "dialstack: the event type: \(DialStackTriggerPlan.eventTypes.joined(separator: ", ")).",
                 default: "call.mobile_push_wakeup"),
             .value(
                 "signature", "HOW",
-                help: "How to sign: \(WebhookSignatureVariant.names.joined(separator: ", ")).", default: "valid"),
+                help: "dialstack: how to sign: \(WebhookSignatureVariant.names.joined(separator: ", ")).",
+                default: "valid"),
             .value(
-                "redeliver", "N", help: "Deliver the same event N more times once its pushes arrived.", default: "0",
-                number: .whole(0...100)),
-            .value("bearer", "TOKEN", help: "--user's bearer token for the token API.", default: "token-<user>"),
-            .flag("no-devices", help: "Register no virtual device (the backend's own devices are woken)."),
+                "redeliver", "N", help: "dialstack: deliver the same event N more times once its pushes arrived.",
+                default: "0", number: .whole(0...100)),
             .value(
-                "bystander", "USER", help: "Also register a phone of USER, which must get no push for the event."),
+                "bearer", "TOKEN", help: "dialstack: --user's bearer token for the token API.", default: "token-<user>"),
             .value(
-                "bystander-bearer", "TOKEN", help: "The bystander's bearer token.", default: "token-<bystander>"),
-            .value("api", "URL", help: "Where the token API is.", default: "the origin of --url"),
+                "bystander", "USER",
+                help: "dialstack: also register a phone of USER, which must get no push for the event."),
+            .value(
+                "bystander-bearer", "TOKEN", help: "dialstack: the bystander's bearer token.",
+                default: "token-<bystander>"),
+            .value("api", "URL", help: "dialstack: where the token API is.", default: "the origin of --url"),
+            .value(
+                "app-id", "ID", help: "push-service: the app's App ID.",
+                default: "$\(PushServiceReferenceKit.appIdVariable)"),
+            .value(
+                "api-key", "KEY", help: "push-service: the app's REST API key (prefer the variable: argv is visible).",
+                default: "$\(PushServiceReferenceKit.apiKeyVariable)"),
+            .value(
+                "send", "WHAT", help: "push-service: call or notification; onesignal: user, broadcast or voip.",
+                default: "call; user"),
+            .value(
+                "call-id", "ID", help: "push-service: the call's call.id ('' lets the service generate one).",
+                default: "a fresh UUID"),
+            .value(
+                "ring", "S", help: "push-service: the call's timeout (how long it rings).", default: "30",
+                number: .whole(1...86_400)),
+            .value(
+                "end-after", "S", help: "push-service: send the call's ended this long after its incoming.",
+                default: "3", number: .seconds(upTo: 600)),
+            .flag("no-end", help: "push-service: send no ended for the call."),
+            .flag("no-voip", help: "push-service: register the phone without a VoIP token (it must get no call push)."),
+            .value(
+                "heading", "TEXT", help: "push-service: the notification's headings.en; onesignal: the title.",
+                default: "ringcheck"),
+            .value(
+                "content", "TEXT", help: "push-service: the notification's contents.en; onesignal: the body.",
+                default: "A notification from ringcheck trigger"),
+            .value("data", "JSON", help: "onesignal: the operation's data (an object).", default: "{}"),
+            .value("options", "JSON", help: "onesignal: the operation's PushOptions (an object).", default: "none"),
+            .value(
+                "devices", "N", help: "onesignal: subscribed devices of the External ID on the mock (0: nobody).",
+                default: "1", number: .whole(0...100)),
+            .value(
+                "ttl", "S", help: "push-service: the notification's ttl.", default: "none",
+                number: .whole(0...2_419_200)),
+            .flag("no-devices", help: "Register no virtual device (the backend's own devices are pushed)."),
             .value(
                 "settle", "S", help: "How long to watch for more pushes after the last expected one.", default: "3",
                 number: .seconds(upTo: 600)),
@@ -80,6 +159,7 @@ struct TriggerCommand: RingcheckCommand {
             .value(
                 "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral", number: .port),
             .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
+            .value("onesignal-port", "PORT", help: "Port of mock OneSignal.", default: "ephemeral", number: .port),
             .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
         ],
         examples: [
@@ -87,12 +167,17 @@ struct TriggerCommand: RingcheckCommand {
             "ringcheck trigger dialstack --url $URL --user user-b --redeliver 2          # no second ring",
             "ringcheck trigger dialstack --url $URL --user user-b --signature stale      # 401, no push",
             "ringcheck trigger dialstack --url $URL --user user-b --type call.ringing --json",
+            "ringcheck trigger push-service --url http://127.0.0.1:8080 --app-id $APP   # a call, key from the variable",
+            "ringcheck trigger push-service --url $URL --app-id $APP --send notification --ttl 600 --json",
+            "ringcheck trigger onesignal --url http://127.0.0.1:8080 --send voip --options '{\"ttl\":30}' --onesignal-port 8446",
         ])
 
-    /// Where the secret comes from without --secret: the variable `serve-reference --profile dialstack` reads.
-    static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
+    /// The profiles `trigger` knows, each with its options.
+    static let profiles: [any TriggerProfileOptions.Type] = [
+        DialStackTriggerOptions.self, PushServiceTriggerOptions.self, OneSignalTriggerOptions.self,
+    ]
 
-    var plan: DialStackTriggerPlan
+    var profile: any TriggerProfileOptions
     var json: Bool
     var mockOptions = MockStack.Options()
     var mocksDir: String?
@@ -103,73 +188,35 @@ struct TriggerCommand: RingcheckCommand {
 
     init(arguments: ParsedArguments, environment: [String: String]) throws {
         let name = Self.configuration.name
-        let profile = arguments.positionals.first ?? ""
-        guard profile == DialStackProfile().name else {
-            throw UsageError(
-                message: "trigger knows the dialstack profile only so far, not '\(Suggestion.shown(profile))'",
-                command: name)
-        }
-        guard let url = arguments.value("url"), DialStackTriggerPlan.origin(of: url) != nil else {
-            throw UsageError(
-                message: "--url URL is required: the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack",
-                command: name)
-        }
-        guard let secret = arguments.value("secret") ?? environment[Self.secretVariable],
-            !secret.isEmpty
-        else {
+        let profileName = arguments.positionals.first ?? ""
+        let names = Self.profiles.map { $0.profile }
+        guard let kind = Self.profiles.first(where: { $0.profile == profileName }) else {
             throw UsageError(
                 message:
-                    "--secret SECRET (or \(Self.secretVariable)) is required: DialStack signs with it",
+                    "trigger knows the profiles \(names.joined(separator: ", ")), not '\(Suggestion.shown(profileName))'\(Self.didYouMean(profileName, names))",
                 command: name)
         }
-        guard let user = arguments.value("user"), !user.isEmpty else {
-            throw UsageError(message: "--user USER is required: the data.user_id whose devices wake", command: name)
-        }
-        plan = DialStackTriggerPlan(webhookURL: url, secret: secret, userId: user)
-        plan.fromNumber = arguments.value("from")
-        plan.toNumber = arguments.value("to")
-        if let type = arguments.value("type") {
-            guard DialStackTriggerPlan.eventTypes.contains(type) else {
+        for other in Self.profiles where other.profile != kind.profile {
+            for option in other.ownOptions
+            where !kind.ownOptions.contains(option) && (arguments.value(option) != nil || arguments.flag(option)) {
                 throw UsageError(
-                    message:
-                        "--type '\(Suggestion.shown(type))' is not an event ringcheck sends\(Self.didYouMean(type, DialStackTriggerPlan.eventTypes)) (\(DialStackTriggerPlan.eventTypes.joined(separator: ", ")))",
+                    message: "--\(option) is a \(other.profile) option: it does not apply to trigger \(kind.profile)",
                     command: name)
             }
-            plan.eventType = type
         }
-        if let how = arguments.value("signature") {
-            guard let variant = WebhookSignatureVariant(name: how) else {
-                throw UsageError(
-                    message:
-                        "--signature '\(Suggestion.shown(how))' is not a way to sign\(Self.didYouMean(how, WebhookSignatureVariant.names)) (\(WebhookSignatureVariant.names.joined(separator: ", ")))",
-                    command: name)
-            }
-            plan.signature = variant
+        guard let url = arguments.value("url"), TriggerURL.origin(of: url) != nil else {
+            let example =
+                kind.profile == DialStackTriggerOptions.profile
+                ? "the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack"
+                : kind.profile == OneSignalTriggerOptions.profile
+                    ? "the kit server's base URL, e.g. http://127.0.0.1:8080"
+                    : "the service's base URL, e.g. http://127.0.0.1:8080"
+            throw UsageError(message: "--url URL is required: \(example)", command: name)
         }
-        plan.redeliveries = try arguments.int("redeliver") ?? 0
-        if arguments.flag("no-devices") {
-            for option in ["bearer", "bystander", "bystander-bearer"] where arguments.value(option) != nil {
-                throw UsageError(message: "--no-devices registers no device: --\(option) does not apply", command: name)
-            }
-        } else {
-            plan.bearer = arguments.value("bearer") ?? "token-\(user)"
-        }
-        if let bystander = arguments.value("bystander") {
-            guard bystander != user else {
-                throw UsageError(message: "--bystander must be another user than --user '\(user)'", command: name)
-            }
-            plan.bystander = (bystander, arguments.value("bystander-bearer") ?? "token-\(bystander)")
-        } else if arguments.value("bystander-bearer") != nil {
-            throw UsageError(message: "--bystander-bearer needs --bystander USER", command: name)
-        }
-        if let api = arguments.value("api") {
-            guard let origin = DialStackTriggerPlan.origin(of: api) else {
-                throw UsageError(message: "--api '\(Suggestion.shown(api))' is not an http(s) URL", command: name)
-            }
-            plan.apiBaseURL = api.count > origin.count ? api : origin
-        }
-        if let settle = try arguments.duration("settle") { plan.settle = settle }
-        plan.keepDevices = arguments.flag("keep-devices")
+        let shared = TriggerSharedOptions(
+            url: url, user: arguments.value("user"), noDevices: arguments.flag("no-devices"),
+            keepDevices: arguments.flag("keep-devices"), settle: try arguments.duration("settle"))
+        profile = try kind.init(arguments, shared: shared, environment: environment)
         json = arguments.flag("json")
         mocksDir = arguments.value("mocks-dir")
         mockOptions.stateDirectory = mocksDir
@@ -178,45 +225,83 @@ struct TriggerCommand: RingcheckCommand {
         mockOptions.apnsPort = try arguments.int("apns-port") ?? 0
         mockOptions.apnsSandboxPort = try arguments.int("apns-sandbox-port") ?? 0
         mockOptions.googlePort = try arguments.int("google-port") ?? 0
+        mockOptions.ports["onesignal"] = try arguments.int("onesignal-port") ?? 0
     }
 
     func run() async throws -> ExitCode {
+        let printer = CallTimelinePrinter(json: json)
+        // Ctrl-C / SIGTERM: the virtual devices are removed, then the mocks stopped (actions run newest first).
+        let cleanup = RunCleanup()
+        let started = Date()
+        do {
+            try cleanup.exitOnSignal(command: Self.configuration.name) { signal in
+                printer.print(
+                    CallTimelineEntry(
+                        elapsed: Date().timeIntervalSince(started), kind: .note,
+                        message: "interrupted (signal \(signal)): removing the virtual devices",
+                        fields: [("signal", .int(Int(signal)))]))
+            }
+        } catch {
+            Console.error("ringcheck trigger: Ctrl-C will not remove the virtual devices: \(error)")
+        }
         let mocks: MockStack
         do { mocks = try await MockStack.start(mockOptions) } catch {
             Console.error("ringcheck trigger: cannot start the mocks: \(error)")
             return .usage
         }
-        defer { mocks.stop() }
+        await cleanup.add { await mocks.stop() }
         if let mocksDir {
             let file = (mocksDir as NSString).appendingPathComponent("mocks.env")
             do { try mocks.settings.envFile().write(toFile: file, atomically: true, encoding: .utf8) } catch {
                 Console.error("ringcheck trigger: cannot write \(file): \(error.localizedDescription)")
+                await cleanup.run()
                 return .usage
             }
+            let oneSignal = mocks.settings.extra.first { $0.name == "RINGCHECK_ONESIGNAL_URL" }.map {
+                ", OneSignal \($0.value)"
+            }
             say(
-                "Mocks: APNs \(mocks.settings.apnsURL), sandbox \(mocks.settings.apnsSandboxURL), FCM \(mocks.settings.fcmURL); settings in \(file)"
+                "Mocks: APNs \(mocks.settings.apnsURL), sandbox \(mocks.settings.apnsSandboxURL), FCM \(mocks.settings.fcmURL)\(oneSignal ?? ""); settings in \(file)"
             )
         } else {
             say(
                 "Mocks: APNs \(mocks.settings.apnsURL), FCM \(mocks.settings.fcmURL) (fresh keys and ports: a running "
                     + "backend reaches them only with --mocks-dir and fixed ports, see --help)")
         }
-        let printer = CallTimelinePrinter(json: json)
-        let trigger: DialStackTrigger
-        do { trigger = try DialStackTrigger(plan: plan, mocks: mocks) { printer.print($0) } } catch {
+        let trigger: any ProfileTrigger
+        do { trigger = try profile.trigger(mocks: mocks) { printer.print($0) } } catch {
             Console.error("ringcheck trigger: cannot start the HTTP client: \(error)")
+            await cleanup.run()
             return .inconclusive
         }
-        say("Triggering \(plan.eventType) for \(plan.userId) at \(plan.webhookURL)")
+        await cleanup.add { await trigger.cleanUp() }
+        say(profile.announcement)
         let result = await trigger.run()
+        await cleanup.run()
         let code: ExitCode
         switch result.outcome {
         case .clean: code = .success
         case .violated: code = .nonConformant
         case .inconclusive: code = .inconclusive
         }
-        printSummary(result, code)
+        if json {
+            Console.out(result.json.setting("exitStatus", to: .int(code.rawValue)).serialized())
+        } else {
+            Console.out(result.textLines(exitStatus: code.rawValue).joined(separator: "\n"))
+        }
         return code
+    }
+
+    /// The case of `T` that `--option value` names, else a usage error naming the cases (and the closest one).
+    static func choice<T: RawRepresentable & CaseIterable>(_ option: String, _ value: String, is what: String) throws
+        -> T
+    where T.RawValue == String {
+        if let chosen = T(rawValue: value) { return chosen }
+        let names = T.allCases.map(\.rawValue)
+        throw UsageError(
+            message:
+                "--\(option) '\(Suggestion.shown(value))' is not \(what)\(didYouMean(value, names)) (\(names.joined(separator: ", ")))",
+            command: configuration.name)
     }
 
     /// `; did you mean 'x'?` when a candidate is close to `word`, else "".
@@ -227,18 +312,5 @@ struct TriggerCommand: RingcheckCommand {
     /// A line for the reader: stdout in text mode, stderr beside NDJSON.
     func say(_ text: String) {
         if json { Console.error("ringcheck trigger: " + text) } else { Console.out(text) }
-    }
-
-    func printSummary(_ r: DialStackTriggerResult, _ code: ExitCode) {
-        if json {
-            Console.out(r.json.setting("exitStatus", to: .int(code.rawValue)).serialized())
-            return
-        }
-        var lines = ["", "Outcome: \(r.outcome.rawValue) — \(r.detail) (exit \(code.rawValue))"]
-        lines.append("Event \(r.eventId), call \(r.callId)")
-        lines.append(
-            "Answers: \(r.answers.map { $0.map(String.init) ?? "none" }.joined(separator: ", ")); pushes: \(r.pushes)")
-        for v in r.violations { lines.append("Violation \(v.requirement): \(v.message)") }
-        Console.out(lines.joined(separator: "\n"))
     }
 }

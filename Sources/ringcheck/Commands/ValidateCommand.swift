@@ -3,8 +3,9 @@ import Foundation
 
 /// `ringcheck validate --target FILE`: checks a target file before a run, the step CI examples call
 /// "check the target file". It reads and expands the file, starts the mocks and the backend as a run
-/// would, checks the backend answers, signs every account in, and says which scenarios would run and
-/// which are not applicable and why. Nothing is judged.
+/// would, checks the backend answers, signs every account in, makes one registration and one read through
+/// the target's routes and mapping (`TargetProbe`, removing what it registered), and says which scenarios
+/// would run and which are not applicable and why. Nothing is judged.
 struct ValidateCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
         name: "validate",
@@ -13,11 +14,15 @@ struct ValidateCommand: RingcheckCommand {
             Reads and expands the target file (every problem at once, with file:line:column and field), starts
             the mocks and, when the file's lifecycle says how, the backend (its output in <report-dir>/backend.log),
             checks that the backend answers at its base URL, signs each account of each user in (a login
-            request or token command, as the run would), and prints which of the profile's scenarios would run
-            and which are not applicable, with the reason. Everything it started is stopped before it exits.
+            request or token command, as the run would), makes one registration and one read through the file's
+            routes and mapping as the first user (callx: a device token and its installation's events feed;
+            dialstack: a device token; push-service: a device) and removes what it registered, and prints which
+            of the profile's scenarios would run and which are not applicable, with the reason. Everything it
+            started is stopped before it exits.
 
             Exit status: 0 the file is usable, 2 the file (or an option) has problems, 3 the backend did not
-            start, does not answer, or refused a sign-in.
+            start, does not answer, refused a sign-in, or refused the registration, the read or the clean-up
+            (the line names the operation, the request as it went and the answer).
             """,
         options: [
             .value("target", "FILE", help: "The target file to check (required)."),
@@ -78,6 +83,18 @@ struct ValidateCommand: RingcheckCommand {
         Console.out("✔ the mocks are up; the backend \(started)answers at \(backend.target.baseURL)")
 
         let signInFailures = await signInEveryAccount(backend.target)
+        var probeFailed = false
+        if signInFailures.isEmpty {
+            for line in await TargetProbe.run(suite.profile, on: backend.target) {
+                switch line.outcome {
+                case .worked: Console.out("✔ \(line.text)")
+                case .notApplicable: Console.out("- \(line.text): not applicable")
+                case .failed:
+                    Console.error("✘ \(line.text)")
+                    probeFailed = true
+                }
+            }
+        }
         var lines: [String] = []
         let scenarios = suite.scenarios
         var applicable = 0
@@ -93,7 +110,7 @@ struct ValidateCommand: RingcheckCommand {
                 + (lines.isEmpty ? "" : "; \(lines.count) not applicable:"))
         for line in lines { Console.out(line) }
         await cleanup.run()
-        if !signInFailures.isEmpty { return .inconclusive }
+        if !signInFailures.isEmpty || probeFailed { return .inconclusive }
         if applicable == 0 {
             Console.error("✘ no scenario of suite \(suite.catalogue.suite.id) can run against this target")
             return .usage

@@ -23,7 +23,9 @@ struct PushServiceReferenceKit: ReferenceKit {
         The App ID and key come from \(appIdVariable) and \(apiKeyVariable), or are generated (the
         key into a mode-0600 file whose path is printed, removed on exit; never the key). --db keeps devices and the delivery queue across restarts. --api-shape alternate
         serves the same service under /v2 (installations, messages) with other member names (appId,
-        audience, externalId, os, pushToken, pushKitToken, heading, message, …; the seed's routes 404).
+        audience, externalId, os, pushToken, pushKitToken, heading, message, …; the seed's routes 404);
+        alternate-keyed also wants the REST key on the installation routes and answers a registration
+        {installationId}.
         --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
         """
     let inapplicableOptions = ["ring-seconds", "event-retention", "users", "webhook-secret"]
@@ -123,12 +125,21 @@ struct ServedPushService: ServedReference {
               profile      push-service (OneSignal-style push service)
               app id       \(options.configuration.appId)
               rest key     \(key) (Authorization: Key …)
-              api shape    \(options.configuration.apiShape == .alternate ? "alternate (routes under /v2, other member names)" : "reference (the seed's routes)")
+              api shape    \(Self.shapeLine(options.configuration.apiShape))
               database     \(ServeReferenceCommand.databaseLine(options.database))
               APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), bundle \(providers.apnsBundleID)
               FCM          \(providers.fcmURL)
               defects      \(ServeReferenceCommand.defectsLine(options.configuration.defects))
             Press Ctrl-C to stop.
             """
+    }
+
+    /// The banner's `api shape` line.
+    static func shapeLine(_ shape: PushServiceAPIShape) -> String {
+        switch shape {
+        case .reference: return "reference (the seed's routes)"
+        case .alternate: return "alternate (routes under /v2, other member names)"
+        case .alternateKeyed: return "alternate-keyed (routes under /v2, other member names, keyed installations)"
+        }
     }
 }

@@ -29,21 +29,21 @@ public struct CallxProfile: Profile {
             summary: "\(callx?["type"]?.stringValue ?? "?") rev \(callx?["revision"]?.stringValue ?? "?")")
     }
 
-    public func invariantFailures(in run: isolated ScenarioRun) async -> [CheckFailure] {
-        run.callxInvariantFailures()
+    public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
+        context.callxInvariantFailures()
     }
 
     /// A call's snapshot (what the invariants and the clean-up know of the call) and the media
     /// credentials a 2xx answer issued (which no push may carry).
-    public func observeResponse(_ exchange: Exchange, in run: isolated ScenarioRun) {
+    public func observeResponse(_ exchange: Exchange, with context: isolated any RunContext) {
         guard let status = exchange.status else { return }
         if let json = exchange.json, let callId = json["callId"]?.stringValue, json["state"] != nil {
-            run.callx.snapshots[callId] = json
-            run.observeCall(json, isEvent: false)
+            context.callx.snapshots[callId] = json
+            context.observeCall(json, isEvent: false)
         }
-        if let media = exchange.media, (200..<300).contains(status) { run.observeMediaSession(media) }
+        if let media = exchange.media, (200..<300).contains(status) { context.observeMediaSession(media) }
     }
 
     /// Ends the calls the run left unfinished.
-    public func cleanUp(in run: isolated ScenarioRun) async { await run.endUnfinishedCalls() }
+    public func cleanUp(with context: isolated any RunContext) async { await context.endUnfinishedCalls() }
 }

@@ -27,7 +27,7 @@ public struct CallxRunState: ProfileRunState {
     public var reportSecrets: [String] { mediaCredentials }
 }
 
-extension ScenarioRun {
+extension RunContext {
     /// The Callx profile's state of this run.
     var callx: CallxRunState {
         get { profileStates[CallxProfile.self] }
@@ -40,7 +40,7 @@ extension ScenarioRun {
         if let feed = callx.feeds[reader] { return feed }
         let feed: FeedState
         if users[reader] != nil {
-            feed = FeedState(installationId: userInstallationId(reader), user: reader)
+            feed = FeedState(installationId: try identity(.user(reader)).installationId, user: reader)
         } else if let d = devices[reader] {
             feed = FeedState(installationId: d.installationId, user: d.user)
         } else {

@@ -33,16 +33,16 @@ public struct CreateCallStep: DecodableStep, Equatable {
             ? "creates a video call, and the target does not declare videoCalls" : nil
     }
 
-    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
-        (try run.createRequest(self), options)
+    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
+        (try context.createRequest(self), options)
     }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        let request = try run.createRequest(self)
-        let exchange = await run.send(request)
-        run.observeCreate(request, exchange)
-        if run.acceptsRefusalForGoneTokens(exchange, request, self) { return }
-        try run.judge(exchange, options, step: step, inRace: false)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        let request = try context.createRequest(self)
+        let exchange = await context.send(request)
+        context.observeCreate(request, exchange)
+        if context.acceptsRefusalForGoneTokens(exchange, request, self) { return }
+        try context.judge(exchange, options, step: step, inRace: false)
     }
 }
 
@@ -66,12 +66,12 @@ public struct AnswerCallStep: DecodableStep, Equatable {
         decoder.decodeAnswer(node, path)
     }
 
-    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
-        (try run.answerRequest(self), options)
+    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
+        (try context.answerRequest(self), options)
     }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.sendAndJudge(try run.answerRequest(self), options, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.sendAndJudge(try context.answerRequest(self), options, step: step)
     }
 }
 
@@ -93,12 +93,12 @@ public struct EndCallStep: DecodableStep, Equatable {
         decoder.decodeEnd(node, path)
     }
 
-    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
-        (try run.endRequest(self), options)
+    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
+        (try context.endRequest(self), options)
     }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.sendAndJudge(try run.endRequest(self), options, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.sendAndJudge(try context.endRequest(self), options, step: step)
     }
 }
 
@@ -119,12 +119,12 @@ public struct CallRequestStep: DecodableStep, Equatable {
         decoder.decodeCallRead(keyword, node, path)
     }
 
-    public func request(in run: isolated ScenarioRun) throws -> (PreparedRequest, RequestOptions)? {
-        (try run.callRequest(self), options)
+    public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? {
+        (try context.callRequest(self), options)
     }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.sendAndJudge(try run.callRequest(self), options, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.sendAndJudge(try context.callRequest(self), options, step: step)
     }
 }
 
@@ -148,8 +148,8 @@ public struct PollEventsStep: DecodableStep, Equatable {
     }
     public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.pollEvents(self, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.pollEvents(self, step: step)
     }
 }
 
@@ -172,8 +172,8 @@ public struct ExpectEventStep: DecodableStep, Equatable {
     }
     public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.expectEvent(self, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.expectEvent(self, step: step)
     }
 }
 
@@ -195,8 +195,8 @@ public struct ExpectNoEventStep: DecodableStep, Equatable {
     }
     public var feedReaders: [String] { actor.userName.map { [$0] } ?? [] }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.expectNoEvent(self, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.expectNoEvent(self, step: step)
     }
 }
 
@@ -217,8 +217,8 @@ public struct OverflowEventsStep: DecodableStep, Equatable {
         decoder.decodeOverflowEvents(node, path)
     }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        try await run.overflowEvents(self, step: step)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        try await context.overflowEvents(self, step: step)
     }
 }
 
@@ -240,13 +240,13 @@ public struct WaitUntilExpiryStep: DecodableStep, Equatable {
     /// A short ring (the calls that scenarios wait out are made with `shortRing`) and the margin.
     public var expectedWaitMs: Int { Target.shortRingSeconds * 1000 + margin.milliseconds }
 
-    public func perform(_ step: ScenarioStep, in run: isolated ScenarioRun) async throws {
-        let call = try run.resolver.resolve(self.call)
+    public func perform(_ step: ScenarioStep, with context: isolated any RunContext) async throws {
+        let call = try context.resolver.resolve(self.call)
         guard let expires = call["expiresAtMs"]?.epochMsValue else {
             throw HarnessStop(message: "\(step.path): the saved call has no integer expiresAtMs")
         }
         // In Double: a backend's absurd expiresAtMs must not trap; the scenario's time limit bounds the wait.
-        let waitMs = Double(expires) + Double(margin.milliseconds) - Double(run.nowMs)
+        let waitMs = Double(expires) + Double(margin.milliseconds) - Double(context.nowMs)
         if waitMs > 0 { try await Task.sleep(for: .milliseconds(Int64(min(waitMs, 86_400_000)))) }
     }
 }

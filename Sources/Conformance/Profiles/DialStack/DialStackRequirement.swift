@@ -28,7 +28,7 @@ enum DialStackRequirement {
 }
 
 /// The time rules the profile judges by.
-enum DialStackTiming {
+public enum DialStackTiming {
     /// The seed's TTL for both pushes: `apns-expiration` at most this long after arrival, FCM ttl at most this.
     static let pushTTLSeconds: Int64 = 30
     /// A backend may round its clock up to the next second before adding the TTL.
@@ -38,4 +38,8 @@ enum DialStackTiming {
     /// half of it. A conforming backend needs a few ms; 5 s was too tight: 7 s were seen for a first FCM push (OAuth
     /// exchange included) on a 2-core machine running the whole test suite beside four compilers.
     static let latencyBoundMs: Int64 = 15_000
+    /// How long ringcheck waits for a webhook's answer unless the target says otherwise (`webhook.answerTimeout`):
+    /// the seed's handler answers only once its pushes are sent, so the wait must outlast the latency bound and the
+    /// seed's 30 s budget, or a slow backend would read as a harness error rather than a late push.
+    public static let webhookAnswerTimeoutSeconds: Double = 45
 }

@@ -30,6 +30,11 @@ struct WebhookStep: DecodableStep, Equatable {
 
     static let headerName = "x-dialstack-signature"
 
+    /// The webhook's answer may take the target's `webhook.answerTimeout`.
+    func answerAllowanceMs(on target: Target) -> Int {
+        target.webhook.map { Int($0.answerTimeoutSeconds * 1000) } ?? 0
+    }
+
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
         guard let endpoint = run.target.webhook else {
             throw HarnessStop(
@@ -54,7 +59,7 @@ struct WebhookStep: DecodableStep, Equatable {
         let answer = await run.exchange(
             OutgoingRequest(
                 "POST", endpoint.path, headers: headers, body: signed.body, actor: "dialstack",
-                summary: "POST \(endpoint.path): \(described)"))
+                summary: "POST \(endpoint.path): \(described)", timeoutSeconds: endpoint.answerTimeoutSeconds))
         var data: [String: String] = [:]
         for member in event["data"]?.objectValue ?? [] { data[member.key] = member.value.stringValue }
         run.dialStack.deliveries.append(

@@ -5,6 +5,8 @@ enum OneSignalRequirement {
     static let unconfigured: RequirementID = "ONESIGNAL-CONF-1"
     /// A push to a user targets `include_aliases.external_id = [userId]`.
     static let targeting: RequirementID = "ONESIGNAL-TARGET-1"
+    /// A broadcast names its audience (a segment or filters).
+    static let broadcastTargeting: RequirementID = "ONESIGNAL-TARGET-2"
     /// A 200 with 0 recipients is not delivered.
     static let zeroNotDelivered: RequirementID = "ONESIGNAL-DELIV-1"
     /// One recipient or more is delivered.

@@ -31,7 +31,8 @@ enum OneSignalRules {
 
     /// The rules over each request, in the order their findings are reported.
     static let requests: [RequestRule] = [
-        unconfigured, standardApp, voipApp, targeting, content, voipDataOnly, voipPushType, voipContentAvailable,
+        unconfigured, standardApp, voipApp, targeting, broadcastTargeting, content, voipDataOnly, voipPushType,
+        voipContentAvailable,
         voipTTL, options,
     ]
     /// The rules over each operation.
@@ -82,6 +83,20 @@ enum OneSignalRules {
                 "body.include_aliases", expected: "{\"external_id\": [\"\(externalId)\"]} and no other targeting",
                 actual: "include_aliases.external_id \(aliases?.serialized() ?? "absent")"
                     + (others.isEmpty ? "" : ", also \(others.joined(separator: ", "))"))
+        }
+    }
+
+    /// ONESIGNAL-TARGET-2: a broadcast names its audience; OneSignal answers one without any target 400.
+    static let broadcastTargeting = RequestRule(R.broadcastTargeting) { s, found in
+        guard !s.operation.unconfigured, s.operation.kind == .pushBroadcast else { return }
+        let named = (["include_aliases"] + OneSignalInvariants.otherTargeting).filter { field in
+            guard let value = s.body[field], !value.isNull else { return false }
+            return value.arrayValue.map { !$0.isEmpty } ?? true
+        }
+        if named.isEmpty {
+            found.add(
+                "body.included_segments", expected: "an audience (included_segments or filters)",
+                actual: "no targeting parameter (OneSignal answers 400)")
         }
     }
 

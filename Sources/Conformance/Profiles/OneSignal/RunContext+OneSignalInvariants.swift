@@ -7,12 +7,7 @@ extension RunContext {
     func oneSignalInvariantFailures() -> [CheckFailure] {
         guard let mock = mocks.providers.oneSignal else { return [] }
         let captures = oneSignalCaptures()
-        let requests = captures.map { c in
-            OneSignalRequest(
-                sequence: c.sequence, arrivalMs: c.arrivalMs, authorization: c.headers["authorization"],
-                body: c.json ?? .null, status: c.response.status,
-                recipients: (try? JSONValue.parse(c.response.body))?["recipients"]?.intValue ?? 0)
-        }
+        let requests = captures.map(OneSignalRequest.init)
         for c in captures {
             record(.note, "onesignal", "request #\(c.sequence) → \(c.response.status)")
         }

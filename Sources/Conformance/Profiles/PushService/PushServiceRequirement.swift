@@ -25,7 +25,10 @@ enum PushServiceRequirement {
     /// No `incoming_call` push after the call's `timeout` (its ring) ended.
     static let noLateCall: RequirementID = "PUSHSVC-CALL-8"
     static let androidDataOnly: RequirementID = "PUSHSVC-ANDROID-1"
+    /// An `incoming_call` FCM message has priority high.
     static let androidPriority: RequirementID = "PUSHSVC-ANDROID-2"
+    /// A `call_ended` FCM message has priority high (a SHOULD: the seed names no priority for it).
+    static let androidEndedPriority: RequirementID = "PUSHSVC-ANDROID-3"
     static let strings: RequirementID = "PUSHSVC-PAYLOAD-1"
     static let keys: RequirementID = "PUSHSVC-PAYLOAD-2"
     static let deadVoIPDeleted: RequirementID = "PUSHSVC-VOIP-1"
@@ -46,7 +49,8 @@ enum PushServiceRequirement {
         otherUser, sandbox,
         removed, callVoIP, callPriority, generatedId, endedSameId, endedNotVoIP, noVoIPTokenFailed, noDuplicate,
         noLateCall,
-        androidDataOnly, androidPriority, strings, keys, deadVoIPDeleted, deadVoIPKeepsDevice, tokenAuth, alert, ttl,
+        androidDataOnly, androidPriority, androidEndedPriority, strings, keys, deadVoIPDeleted, deadVoIPKeepsDevice,
+        tokenAuth, alert, ttl,
         collapse, badge, channel, countFields, counts, settles,
     ]
 }

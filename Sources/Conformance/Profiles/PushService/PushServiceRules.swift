@@ -47,7 +47,8 @@ enum PushServiceRules {
     /// The rules, in the order their findings are reported.
     static let all: [PushRule] = [
         removed, deadVoIPDeleted, noDuplicate, strings, keys, endedSameId, generatedId, noLateCall, callVoIP,
-        callPriority, endedNotVoIP, alert, ttl, collapse, badge, channel, androidDataOnly, androidPriority, sandbox,
+        callPriority, endedNotVoIP, alert, ttl, collapse, badge, channel, androidDataOnly, androidPriority,
+        androidEndedPriority, sandbox,
         tokenAuth,
     ]
 
@@ -203,7 +204,17 @@ enum PushServiceRules {
     }
 
     static let androidPriority = PushRule(R.androidPriority) { s, found in
-        guard s.capture.mock == .fcm, s.kind == N.incomingType || s.kind == N.endedType else { return }
+        highPriority(s, ofKind: N.incomingType, found: &found)
+    }
+
+    /// The seed names no priority for an ended call: its own rule, a SHOULD.
+    static let androidEndedPriority = PushRule(R.androidEndedPriority) { s, found in
+        highPriority(s, ofKind: N.endedType, found: &found)
+    }
+
+    /// Adds a finding when an FCM message of `kind` does not carry `android.priority` high.
+    private static func highPriority(_ s: PushServicePushSubject, ofKind kind: String, found: inout RuleFindings) {
+        guard s.capture.mock == .fcm, s.kind == kind else { return }
         let priority = s.capture.json?["message"]?.value(atPath: "android.priority")
         if priority?.stringValue?.uppercased() != "HIGH" {
             found.add("body.message.android.priority", expected: "high", actual: priority?.serialized() ?? "absent")

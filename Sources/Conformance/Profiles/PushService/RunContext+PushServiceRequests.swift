@@ -44,16 +44,18 @@ extension RunContext {
     /// raw bytes. Throws `HarnessStop` when the service does not answer.
     func pushServiceRequest(
         _ method: String, route: String, values: [String: String] = [:], json: JSONValue? = nil,
-        raw: [UInt8]? = nil, auth: PushServiceAuth, step path: String
+        raw: [UInt8]? = nil, auth asked: PushServiceAuth, step path: String
     ) async throws -> PushServiceAnswer {
         let app = try serviceApp(path)
+        // A device route the service wants authenticated carries the key the target names for it.
+        let auth = asked == .none ? app.routeAuth[route] ?? .none : asked
         var filled = values
         filled["appId"] = filled["appId"] ?? app.appId
         let routePath = app.route(route, seedRoute: PushServiceRoutes.seed[route] ?? "/", filled)
         var headers = HTTPHeaders()
         var body: [UInt8] = []
         if let json {
-            body = Array(Self.renamed(json, app.fieldNames).serialized().utf8)
+            body = Array(app.fieldNames.toService(json, route: route).serialized().utf8)
             headers.add("content-type", "application/json")
         } else if let raw {
             body = raw
@@ -65,22 +67,8 @@ extension RunContext {
                 method, routePath, headers: headers, body: body, actor: "app-server", answerer: "push-service",
                 summary: "\(method) \(routePath) (auth \(auth.rawValue))"))
         let status = try answered(exchange.status, error: exchange.error, what: "\(path) \(method) \(routePath)")
-        let inverse = Dictionary(app.fieldNames.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
         return PushServiceAnswer(
-            exchange: exchange, status: status, json: exchange.json.map { Self.renamed($0, inverse) })
-    }
-
-    /// `value` with every object key renamed as `names` says (keys not named stay).
-    static func renamed(_ value: JSONValue, _ names: [String: String]) -> JSONValue {
-        guard !names.isEmpty else { return value }
-        switch value {
-        case .object(let members):
-            return .object(members.map { (key: names[$0.key] ?? $0.key, value: renamed($0.value, names)) })
-        case .array(let items):
-            return .array(items.map { renamed($0, names) })
-        default:
-            return value
-        }
+            exchange: exchange, status: status, json: exchange.json.map { app.fieldNames.toSeed($0, route: route) })
     }
 
     /// Judges an answer against a step's expectation (2xx when it has none, else a harness error); body matchers

@@ -27,7 +27,11 @@ public struct CallxAPI: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        await route(request).response
+        let result = await route(request)
+        guard service.defects.contains(.flatCallerSnapshot), let json = try? JSONValue.parse(result.body) else {
+            return result.response
+        }
+        return APIResult(status: result.status, json: CallxMessages.flatCaller(json)).response
     }
 
     // MARK: Routing

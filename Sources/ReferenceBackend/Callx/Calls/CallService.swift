@@ -130,7 +130,8 @@ public final class CallService: Sendable {
         where audience.includes(installationId: registration.installationId) {
             guard registration.kind == .fcm || defects.contains(.voipStopSignal) else { continue }
             try tx.enqueuePush(
-                purpose: .stopSignal, callId: call.callId, registration: registration, payload: body,
+                purpose: .stopSignal, callId: call.callId, registration: registration,
+                payload: defects.contains(.bareStopSignal) ? CallxMessages.bare(body) : body,
                 validUntilMs: call.expiresAtMs, nowMs: nowMs)
         }
     }

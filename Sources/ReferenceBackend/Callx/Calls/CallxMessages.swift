@@ -37,6 +37,27 @@ enum CallxMessages {
         return .object(members)
     }
 
+    /// A stop signal without the event's identity and time (the `bare-stop-signal` defect): schemaVersion,
+    /// type, callId and reason only.
+    static func bare(_ event: JSONValue) -> JSONValue {
+        .object((event.objectValue ?? []).filter { !["eventId", "revision", "occurredAtMs"].contains($0.key) })
+    }
+
+    /// A snapshot (or a conflict carrying one) with the caller spread flat (the `flat-caller-snapshot`
+    /// defect): `callerUserId`, `displayName` and `handle` in place of the `caller` object.
+    static func flatCaller(_ snapshot: JSONValue) -> JSONValue {
+        guard let members = snapshot.objectValue, let caller = snapshot["caller"]?.objectValue else { return snapshot }
+        var out: [(key: String, value: JSONValue)] = []
+        for member in members {
+            guard member.key == "caller" else {
+                out.append(member)
+                continue
+            }
+            for (key, value) in caller { out.append((key == "userId" ? "callerUserId" : key, value)) }
+        }
+        return .object(out)
+    }
+
     /// A new event ID.
     static func newEventId() -> String { "evt-" + RandomIdentifier.uuid() }
 }

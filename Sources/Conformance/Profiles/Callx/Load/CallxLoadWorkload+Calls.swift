@@ -22,7 +22,7 @@ extension CallxLoadWorkload {
             "operationId": .string(Self.operationId()),
         ]
         if script == .expire, let field = target.shortRingField {
-            body = body.setting(field, to: .int(Int64(plan.shortRingSeconds)))
+            body = body.setting(field, to: .int(Int64(settings.shortRingSeconds)))
         }
         let create = await perform(.create, callId: callId, as: caller, body: body)
         guard create.succeeded else {
@@ -37,12 +37,12 @@ extension CallxLoadWorkload {
         var failure: String?
         // A retried create, as after a lost response: same operationId, same body.
         // Only against a target that declares idempotency: one without it is not judged on retries.
-        if retries && index % plan.retryEvery == 0 {
+        if retries && index % settings.retryEvery == 0 {
             await perform(.create, callId: callId, as: caller, body: body, isRetry: true)
         }
         if mocks != nil,
             !(await judge.waitForInvitations(
-                callId, count: phones.count, timeout: .milliseconds(Int64(plan.waitLimitSeconds * 1000))))
+                callId, count: phones.count, timeout: .milliseconds(Int64(settings.waitLimitSeconds * 1000))))
         {
             recorder.problem("call \(callId): not every device's invitation reached the mocks within the wait limit")
         }
@@ -114,15 +114,15 @@ extension CallxLoadWorkload {
     /// Waits past the call's expiry and reads its snapshot until it shows the call ended; the reason
     /// when it never did within the wait limit.
     func awaitExpiry(_ callId: String, _ caller: TargetUser, expiresAtMs: Int64?) async -> String? {
-        let expires = expiresAtMs ?? (LoadDriver.wallMs() + Int64(plan.shortRingSeconds) * 1000)
+        let expires = expiresAtMs ?? (LoadDriver.wallMs() + Int64(settings.shortRingSeconds) * 1000)
         let wait = max(0, expires - LoadDriver.wallMs()) + 300
-        try? await Task.sleep(for: .milliseconds(min(wait, Int64(plan.waitLimitSeconds * 1000))))
-        let deadline = ContinuousClock.now + .milliseconds(Int64(plan.waitLimitSeconds * 1000))
+        try? await Task.sleep(for: .milliseconds(min(wait, Int64(settings.waitLimitSeconds * 1000))))
+        let deadline = ContinuousClock.now + .milliseconds(Int64(settings.waitLimitSeconds * 1000))
         while ContinuousClock.now < deadline {
             let op = await perform(.get, callId: callId, as: caller)
             if op.state == "ended" { return nil }
             try? await Task.sleep(for: .milliseconds(250))
         }
-        return "call \(callId) was still not ended \(LoadFigures.format(plan.waitLimitSeconds)) s after its expiry"
+        return "call \(callId) was still not ended \(LoadFigures.format(settings.waitLimitSeconds)) s after its expiry"
     }
 }

@@ -105,7 +105,7 @@ extension CallxLoadWorkload {
     func follow(_ feed: (installation: String, user: TargetUser), until stopped: @Sendable () -> Bool) async {
         while !stopped() {
             let full = await readPage(feed, record: true)
-            if full != true { try? await Task.sleep(for: .milliseconds(plan.feedPollMs)) }
+            if full != true { try? await Task.sleep(for: .milliseconds(settings.feedPollMs)) }
         }
     }
 

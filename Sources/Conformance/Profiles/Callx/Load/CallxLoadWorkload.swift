@@ -10,13 +10,14 @@ import Synchronization
 /// call's history is judged as it closes (`LoadJudge`: `HistoryChecker` and the profile's invariants).
 ///
 /// ```swift
-/// let workload = try CallxLoadWorkload(target: target, mocks: mocks, plan: plan, callers: [a], callees: [b])
+/// let workload = try CallxLoadWorkload(
+///     target: target, mocks: mocks, settings: CallxLoadSettings(), callers: [a], callees: [b])
 /// let result = await LoadDriver(workload: workload, plan: plan).run()
 /// ```
 public final class CallxLoadWorkload: LoadWorkload {
     let target: Target
     let mocks: MockStack?
-    let plan: LoadPlan
+    let settings: CallxLoadSettings
     let callers: [TargetUser]
     let callees: [TargetUser]
     /// One installation per caller, registered (an APNs VoIP token) before the calls, whose feed the
@@ -36,17 +37,18 @@ public final class CallxLoadWorkload: LoadWorkload {
     let recorderBox = Mutex<LoadRecorder?>(nil)
 
     public var profile: String { "callx" }
+    public var unit: String { "call" }
     public var targetName: String { target.name }
     public var endpoints: [String] { LoadOperation.Kind.allCases.map(\.rawValue) }
 
     /// Calls from `callers` to `callees` (at least one each, different users) of `target`, whose pushes
     /// `mocks` capture (nil: a target whose pushes go elsewhere).
-    public init(target: Target, mocks: MockStack?, plan: LoadPlan, callers: [TargetUser], callees: [TargetUser])
-        throws
-    {
+    public init(
+        target: Target, mocks: MockStack?, settings: CallxLoadSettings, callers: [TargetUser], callees: [TargetUser]
+    ) throws {
         self.target = target
         self.mocks = mocks
-        self.plan = plan
+        self.settings = settings
         self.callers = callers
         self.callees = callees
         let prefix = VirtualCallee.freshPrefix("load")
@@ -80,7 +82,7 @@ public final class CallxLoadWorkload: LoadWorkload {
             },
             installations: Dictionary(
                 all.map { ($0.token.lowercased(), $0.installationId) }, uniquingKeysWith: { a, _ in a }),
-            inFlightMarginMs: Self.inFlightMarginMs, waitLimitSeconds: plan.waitLimitSeconds)
+            inFlightMarginMs: Self.inFlightMarginMs, waitLimitSeconds: settings.waitLimitSeconds)
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }
@@ -112,20 +114,7 @@ public final class CallxLoadWorkload: LoadWorkload {
     }
 
     /// Waits until the mocks have been quiet for a second (pushes still in flight arrive), at most 10 s.
-    public func settle() async {
-        guard let log = mocks?.log else { return }
-        var last = log.lastSequence
-        var quietSince = ContinuousClock.now
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline && ContinuousClock.now - quietSince < .seconds(1) {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = log.lastSequence
-            if now != last {
-                last = now
-                quietSince = .now
-            }
-        }
-    }
+    public func settle() async { await mocks?.log.waitUntilQuiet() }
 
     public func finish(_ recorder: LoadRecorder) async -> LoadFindings {
         var drained = true

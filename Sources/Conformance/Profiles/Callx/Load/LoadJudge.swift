@@ -256,11 +256,7 @@ final class LoadJudge: Sendable {
                 judge(call, record, drained: drained, into: &f)
             }
             judgeLate(captures: lateCaptures, events: lateEvents, into: &f)
-            let order = Dictionary(
-                HistoryViolation.Rule.allCases.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: min)
-            f.history = f.history.enumerated().sorted {
-                (order[$0.element.rule] ?? 0, $0.offset) < (order[$1.element.rule] ?? 0, $1.offset)
-            }.map(\.element)
+            f.history = f.history.ordered(by: HistoryRule.callx)
             return f
         }
     }

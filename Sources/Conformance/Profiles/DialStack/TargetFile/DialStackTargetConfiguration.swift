@@ -16,10 +16,17 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var path: String
     /// The secret both sides sign with (a secret: reports redact it).
     public var secret: String
+    /// How long ringcheck waits for the webhook's answer (`webhook.answerTimeout`): longer than the seed's 30 s
+    /// budget, so a backend that answers only after its pushes, however slowly, has its latency judged
+    /// (DIALSTACK-LAT-1) instead of the run stopping on a harness error.
+    public var answerTimeoutSeconds: Double
 
-    public init(path: String, secret: String) {
+    public init(
+        path: String, secret: String, answerTimeoutSeconds: Double = DialStackTiming.webhookAnswerTimeoutSeconds
+    ) {
         self.path = path
         self.secret = secret
+        self.answerTimeoutSeconds = answerTimeoutSeconds
     }
 }
 

@@ -5,6 +5,8 @@ extension TargetFileDecoder {
     /// `webhook: {path: /…, secret: S | ${NAME}}` or `{path, secretEnv: NAME}`: where the backend takes signed
     /// webhooks and the secret both sides sign with. `${NAME}` is read from ringcheck's environment now;
     /// `secretEnv` makes ringcheck generate a secret and give it to the backend it starts as that variable.
+    /// `answerTimeout` (a duration, at least the 15 s latency bound; default 45s) is how long ringcheck waits for
+    /// each webhook's answer.
     mutating func decodeWebhook(_ entry: YAMLMapEntry?, into file: inout TargetFile, root: YAMLNode)
         -> DialStackTargetConfiguration?
     {
@@ -19,7 +21,8 @@ extension TargetFileDecoder {
             return nil
         }
         guard
-            let f = d.mapping(entry.value, "webhook", known: ["path", "secret", "secretEnv"], required: ["path"])
+            let f = d.mapping(
+                entry.value, "webhook", known: ["path", "secret", "secretEnv", "answerTimeout"], required: ["path"])
         else { return nil }
         let path = f["path"].flatMap { d.nonEmptyString($0.value, "webhook.path") }
         if let path, !path.hasPrefix("/"), let e = f["path"] {
@@ -59,8 +62,21 @@ extension TargetFileDecoder {
         case (nil, nil):
             d.error(entry.value.mark, "webhook", "missing 'secret' (or 'secretEnv: NAME' for ringcheck to make one)")
         }
+        var answerTimeoutSeconds = DialStackTiming.webhookAnswerTimeoutSeconds
+        if let e = f["answerTimeout"], let timeout = d.duration(e.value, "webhook.answerTimeout") {
+            let boundSeconds = Double(DialStackTiming.latencyBoundMs) / 1000
+            if Double(timeout.milliseconds) / 1000 < boundSeconds {
+                d.error(
+                    e.value.mark, "webhook.answerTimeout",
+                    "\(e.value.scalarText ?? "?") is shorter than the \(Int(boundSeconds)) s latency bound: a backend that answers after its pushes would read as a harness error, not a late push (DIALSTACK-LAT-1)"
+                )
+            } else {
+                answerTimeoutSeconds = Double(timeout.milliseconds) / 1000
+            }
+        }
         guard let path, let secret else { return nil }
         return DialStackTargetConfiguration(
-            webhook: WebhookEndpoint(path: path, secret: secret), secretVariable: secretVariable)
+            webhook: WebhookEndpoint(path: path, secret: secret, answerTimeoutSeconds: answerTimeoutSeconds),
+            secretVariable: secretVariable)
     }
 }

@@ -24,7 +24,7 @@ extension DialStackTrigger {
             wanted.append((d, bystander.userId, bystander.bearer))
         }
         let target = registrationTarget
-        for (d, user, bearer) in wanted {
+        for (d, user, bearer) in wanted where !cleanedUp {
             let registration = d.registration(on: target)
             let (status, error) = await send(
                 "PUT", target.baseURL + registration.path, bearer: bearer, body: registration.body.serialized())
@@ -42,14 +42,19 @@ extension DialStackTrigger {
                     .setup,
                     "registered virtual \(d.name) for \(user): \(d.kind.rawValue)\(d.environment.map { " (\($0.rawValue))" } ?? "") token \(Redaction.shortToken(d.token)) → \(status)",
                     [("device", .string(d.name)), ("user", .string(user)), ("pushKind", .string(d.kind.rawValue))]))
+            // Ctrl-C came while this one registered: the clean-up already ran, so it is removed here.
+            if cleanedUp { await removeDevices() }
         }
         return nil
     }
 
-    /// Deletes the tokens registered, newest first; a refused delete is a note.
+    /// Deletes the tokens registered, newest first; a refused delete is a note. The list is taken first, so a
+    /// second caller (Ctrl-C during the first) deletes nothing twice.
     func removeDevices() async {
         let target = registrationTarget
-        for (d, user, bearer) in devices.reversed() {
+        let registered = devices
+        devices = []
+        for (d, user, bearer) in registered.reversed() {
             let path = d.registration(on: target).path
             let (status, error) = await send("DELETE", target.baseURL + path, bearer: bearer, body: nil)
             let answer = status.map(String.init) ?? "no response (\(error ?? "?"))"
@@ -62,7 +67,6 @@ extension DialStackTrigger {
                         : "could not remove virtual \(d.name) of \(user): DELETE \(path) → \(answer); the backend may keep its token",
                     [("device", .string(d.name))]))
         }
-        devices = []
     }
 
     /// The backend as the token API sees it: the plan's API base, the mocks' bundle ID as the app ID.
@@ -76,13 +80,8 @@ extension DialStackTrigger {
         var headers = HTTPHeaders()
         headers.add("authorization", "Bearer \(bearer)")
         if body != nil { headers.add("content-type", "application/json") }
-        do {
-            let r = try await client.send(
-                ClientRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) } ?? []))
-            return (r.status, nil)
-        } catch {
-            return (nil, "\(error)")
-        }
+        let r = await send(method, url, headers: headers, body: body.map { Array($0.utf8) } ?? [])
+        return (r.status, r.error)
     }
 
     // MARK: The webhook
@@ -98,19 +97,9 @@ extension DialStackTrigger {
         let eventId = event["id"]?.stringValue ?? ""
         let type = event["type"]?.stringValue ?? ""
         let sentAtMs = Int64(Date().timeIntervalSince1970 * 1000)
-        var status: Int?
-        var answer: String
-        do {
-            let r = try await client.send(
-                ClientRequest(method: "POST", url: plan.webhookURL, headers: headers, body: signed.body))
-            status = r.status
-            answer = "\(r.status)"
-            let text = String(decoding: r.body.prefix(200), as: UTF8.self)
-                .replacingOccurrences(of: "\n", with: " ")
-            if !text.isEmpty { answer += " " + text }
-        } catch {
-            answer = "no response (\(error))"
-        }
+        let r = await send("POST", plan.webhookURL, headers: headers, body: signed.body)
+        let status = r.status
+        let answer = Self.answerText(r.status, r.body, r.error)
         var data: [String: String] = [:]
         for member in event["data"]?.objectValue ?? [] { data[member.key] = member.value.stringValue }
         deliveries.append(
@@ -128,65 +117,21 @@ extension DialStackTrigger {
         return status
     }
 
-    static func path(of url: String) -> String {
-        guard let origin = DialStackTriggerPlan.origin(of: url) else { return url }
-        let rest = String(url.dropFirst(origin.count))
-        return rest.isEmpty ? "/" : rest
-    }
-
     // MARK: Watching the mocks
 
-    /// Shows the event's pushes as they arrive, for at most `duration` or until `done` holds.
-    func watch(for duration: Duration, until done: @Sendable () async -> Bool) async {
-        guard let log = mocks?.log else { return }
-        let deadline = ContinuousClock.now + duration
-        while ContinuousClock.now < deadline {
-            showNewPushes()
-            if await done() { return }
-            let after = shown
-            let id = callId
-            _ = await log.waitFor(
-                { $0.sequence > after && DialStackPush($0)?.callId == id },
-                timeout: min(.milliseconds(500), deadline - ContinuousClock.now))
-        }
-        showNewPushes()
-    }
-
-    /// Puts the relevant pushes that arrived since the last look on the timeline.
-    func showNewPushes() {
-        let fresh = relevant(after: shown)
-        for c in fresh {
-            shown = max(shown, c.sequence)
-            emit(entry(.push, describe(c), fields(c), atMs: c.arrivalMs))
-        }
+    /// A push for the event.
+    public func arrivals() -> @Sendable (Capture) -> Bool {
+        let id = callId
+        return { DialStackPush($0)?.callId == id }
     }
 
     /// `APNs sandbox accepted VoIP wake-up for call_… to phone (voip, priority 10, apns-expiration 1765…)`.
-    func describe(_ c: Capture) -> String {
+    public func describe(_ c: Capture) -> String {
         let device = devices.first { Self.capture(c, isFor: $0.device) }?.device.name ?? Self.shortTarget(c)
-        var provider = c.mock == .apns ? "APNs" : "FCM"
-        if c.environment == .sandbox { provider += " sandbox" }
-        let what = DialStackPush(c)?.view.summary ?? "push"
-        guard c.outcome.isAccepted else {
-            return
-                "#\(c.sequence) \(provider) rejected \(what) to \(device): \(c.outcome.reason ?? "?") (\(c.response.status))"
-        }
-        var details: [String] = []
-        if let apns = c.apns {
-            if let t = apns.effectivePushType ?? apns.pushType { details.append(t) }
-            if let p = apns.priority { details.append("priority \(p)") }
-            if let e = apns.expiration { details.append("apns-expiration \(e)") }
-        }
-        if let fcm = c.fcm {
-            if let p = fcm.priority { details.append("priority \(p)") }
-            if let ttl = fcm.ttlSeconds { details.append("ttl " + JSONValue.double(ttl).serialized() + "s") }
-            if fcm.hasNotification { details.append("notification block") }
-        }
-        return "#\(c.sequence) \(provider) accepted \(what) to \(device)"
-            + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        return pushLine(c, what: DialStackPush(c)?.view.summary ?? "push", device: device)
     }
 
-    func fields(_ c: Capture) -> [(key: String, value: JSONValue)] {
+    public func fields(_ c: Capture) -> [(key: String, value: JSONValue)] {
         let device = devices.first { Self.capture(c, isFor: $0.device) }
         return [
             ("sequence", .int(c.sequence)), ("provider", .string(c.mock.rawValue)),

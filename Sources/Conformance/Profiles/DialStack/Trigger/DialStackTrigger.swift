@@ -13,20 +13,22 @@ import PushMocks
 /// let trigger = try DialStackTrigger(plan: plan, mocks: mocks) { print($0.message) }
 /// let result = await trigger.run()
 /// ```
-public actor DialStackTrigger {
+public actor DialStackTrigger: ProfileTrigger {
     let plan: DialStackTriggerPlan
     /// ringcheck's mocks, when the backend pushes to them.
-    let mocks: MockStack?
-    let emit: @Sendable (CallTimelineEntry) -> Void
-    let client: HTTPClient
-    let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
+    public let mocks: MockStack?
+    public let emit: @Sendable (CallTimelineEntry) -> Void
+    public let client: HTTPClient
+    public let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
 
     /// The virtual devices registered, with their user.
     var devices: [(device: VirtualCallee, user: String, bearer: String)] = []
+    /// Set once the devices were removed (at the end, or on Ctrl-C): no device registers after it.
+    var cleanedUp = false
     var deliveries: [DialStackDelivery] = []
-    var violations: [DialStackTriggerResult.Violation] = []
+    public var violations: [TriggerResult.Violation] = []
     /// The last capture put on the timeline.
-    var shown = 0
+    public var shown = 0
     var event: JSONValue = .null
     var callId = ""
 
@@ -40,15 +42,13 @@ public actor DialStackTrigger {
         client = try Target.makeClient(for: plan.webhookURL, caFile: nil, insecureSkipVerify: false)
     }
 
-    /// Runs the exchange and removes the virtual devices again (unless the plan keeps them).
-    public func run() async -> DialStackTriggerResult {
-        defer { client.shutdown() }
-        let result = await exchange()
+    /// Removes the virtual devices (unless the plan keeps them), once.
+    public func cleanUp() async {
+        cleanedUp = true
         if !plan.keepDevices { await removeDevices() }
-        return result
     }
 
-    func exchange() async -> DialStackTriggerResult {
+    public func exchange() async -> TriggerResult {
         event = DialStackEvent.make(type: plan.eventType, userId: plan.userId, omit: [])
         event = Self.withNumbers(event, from: plan.fromNumber, to: plan.toNumber)
         callId = event.value(atPath: "data.call_id")?.stringValue ?? ""
@@ -82,7 +82,7 @@ public actor DialStackTrigger {
 
     // MARK: Judging
 
-    func judge(after bookmark: Int, ownDevices: [VirtualCallee]) -> DialStackTriggerResult {
+    func judge(after bookmark: Int, ownDevices: [VirtualCallee]) -> TriggerResult {
         let captures = relevant(after: bookmark)
         let pushes = captures.map { c -> DialStackJudgedPush in
             let owner = devices.first { Self.capture(c, isFor: $0.device) }
@@ -92,7 +92,7 @@ public actor DialStackTrigger {
         for v in DialStackInvariants.check(
             pushes, deliveries: deliveries, voipTopic: mocks?.settings.apnsVoIPTopic ?? "")
         {
-            fail(v.requirement, "push #\(v.sequence) \(v.field): expected \(v.expected), got \(v.actual)")
+            fail(v.requirement, "push #\(v.sequence.map(String.init) ?? "?") \(v.message)")
         }
         let forCall = captures.filter { DialStackPush($0)?.callId == callId && $0.outcome.isAccepted }
         if !plan.signature.isValid && !forCall.isEmpty {
@@ -127,12 +127,7 @@ public actor DialStackTrigger {
                     .note,
                     "no push reached ringcheck's mocks (no virtual device registered): only the answer was judged"))
         }
-        if violations.isEmpty {
-            return result(.clean, "every rule of the dialstack profile held", pushes: captures.count)
-        }
-        return result(
-            .violated, "violates " + Set(violations.map(\.requirement)).sorted().joined(separator: ", "),
-            pushes: captures.count)
+        return verdict(clean: "every rule of the dialstack profile held", pushes: captures.count)
     }
 
     /// The devices of `own` without an accepted push since `bookmark` (they were registered for this exchange, so
@@ -145,7 +140,7 @@ public actor DialStackTrigger {
     }
 
     /// The pushes since `bookmark` for the event, or to a virtual device.
-    func relevant(after bookmark: Int) -> [Capture] {
+    public func relevant(after bookmark: Int) -> [Capture] {
         let id = callId
         let own = devices.map(\.device)
         return mocks?.log.captures { c in
@@ -154,33 +149,12 @@ public actor DialStackTrigger {
         } ?? []
     }
 
-    func fail(_ requirement: RequirementID, _ message: String) {
-        violations.append(.init(requirement: requirement.rawValue, message: message))
-        emit(entry(.finding, "\(requirement): \(message)", [("requirement", .string(requirement.rawValue))]))
-    }
-
-    func result(_ outcome: DialStackTriggerResult.Outcome, _ detail: String, pushes: Int = 0)
-        -> DialStackTriggerResult
-    {
-        DialStackTriggerResult(
-            outcome: outcome, detail: detail, eventId: event["id"]?.stringValue ?? "", callId: callId,
-            answers: deliveries.map(\.status), pushes: pushes, violations: violations)
-    }
-
-    // MARK: Timeline
-
-    func entry(
-        _ kind: CallTimelineEntry.Kind, _ message: String, _ fields: [(key: String, value: JSONValue)] = [],
-        atMs: Int64? = nil
-    ) -> CallTimelineEntry {
-        let now = atMs ?? Int64(Date().timeIntervalSince1970 * 1000)
-        return CallTimelineEntry(
-            elapsed: Double(now - startedWallMs) / 1000, kind: kind, message: message, fields: fields)
-    }
-
-    static func seconds(_ d: Duration) -> String {
-        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        return s == s.rounded() ? "\(Int(s))" : String(format: "%.1f", s)
+    public func result(_ outcome: TriggerResult.Outcome, _ detail: String, pushes: Int = 0) -> TriggerResult {
+        let eventId = event["id"]?.stringValue ?? ""
+        return TriggerResult(
+            outcome: outcome, detail: detail, facts: [("eventId", .string(eventId)), ("callId", .string(callId))],
+            factsLine: "Event \(eventId), call \(callId)", answers: deliveries.map(\.status), pushes: pushes,
+            violations: violations)
     }
 
     /// `data.from_number` / `data.to_number` replaced when given.

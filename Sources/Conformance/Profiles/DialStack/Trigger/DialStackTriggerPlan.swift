@@ -45,32 +45,14 @@ public struct DialStackTriggerPlan: Sendable {
         self.webhookURL = webhookURL
         self.secret = secret
         self.userId = userId
-        apiBaseURL = Self.origin(of: webhookURL) ?? webhookURL
-    }
-
-    /// `http://host:port` of `url`; nil when it is not an http(s) URL with a host.
-    public static func origin(of url: String) -> String? {
-        for scheme in ["http://", "https://"] where url.lowercased().hasPrefix(scheme) {
-            let rest = url.dropFirst(scheme.count)
-            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            return authority.isEmpty ? nil : scheme + authority
-        }
-        return nil
+        apiBaseURL = TriggerURL.origin(of: webhookURL) ?? webhookURL
     }
 
     /// Whether the event, as signed, must wake the user's devices.
     var wakes: Bool { signature.isValid && eventType == DialStackEvent.wakeUpType }
 
     /// The requirement the answer to the first delivery evidences, and the statuses it allows.
-    var answerRule: (requirement: RequirementID, expected: String, ok: (Int) -> Bool) {
-        switch signature {
-        case .valid:
-            let id =
-                eventType == DialStackEvent.wakeUpType ? DialStackRequirement.rawBody : DialStackRequirement.wakeUpOnly
-            return (id, "2xx", { (200..<300).contains($0) })
-        case .wrongSecret, .bodyChanged: return ("DIALSTACK-SIG-2", "401", { $0 == 401 })
-        case .none, .missingTimestamp, .missingV1, .garbage: return ("DIALSTACK-SIG-3", "401", { $0 == 401 })
-        case .stale, .future: return ("DIALSTACK-SIG-4", "401", { $0 == 401 })
-        }
+    var answerRule: (requirement: RequirementID, expected: String, ok: @Sendable (Int) -> Bool) {
+        DialStackAnswerRule.rule(signature: signature, eventType: eventType)
     }
 }

@@ -28,7 +28,8 @@ extension PushServiceProfile {
     public func decodeTargetFile(
         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
     ) -> (any ProfileConfiguration)? {
-        decoder.decodeServiceApp(section["serviceApp"], into: &file, root: section.root).map {
+        if file.profile == Self.profileName { decoder.refuseValueMaps(section.root) }
+        return decoder.decodeServiceApp(section["serviceApp"], into: &file, root: section.root).map {
             PushServiceTargetConfiguration(app: $0)
         }
     }

@@ -8,11 +8,16 @@ public struct ServiceApp: Sendable, Equatable {
     /// Route templates by the profile's route name, where the service's routes differ from the seed's
     /// (`{appId}`, `{deviceId}`, `{notificationId}` are filled in); a name not here keeps the seed's route.
     public var routes: [String: String]
-    /// Body member names by the seed's name, where the service names a member otherwise (applied to every
-    /// object key ringcheck sends and read back from every answer).
-    public var fieldNames: [String: String]
+    /// Body member names by the seed's name, where the service names a member otherwise (applied to the object
+    /// keys ringcheck sends and read back from the answers: everywhere, at one path, or on one route).
+    public var fieldNames: ServiceFieldNames
+    /// How the device routes (`devices`, `device`) authenticate, where the service wants the REST key on them
+    /// (`serviceApp.auth`); the seed sends none.
+    var routeAuth: [String: PushServiceAuth] = [:]
 
-    public init(appId: String, apiKey: String, routes: [String: String] = [:], fieldNames: [String: String] = [:]) {
+    public init(
+        appId: String, apiKey: String, routes: [String: String] = [:], fieldNames: ServiceFieldNames = .init()
+    ) {
         self.appId = appId
         self.apiKey = apiKey
         self.routes = routes

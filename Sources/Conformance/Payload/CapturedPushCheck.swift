@@ -1,0 +1,49 @@
+import JSON
+import PushMocks
+import Reports
+
+/// `check-payload --profile P` for the profiles whose pushes are judged from captures.
+public enum CapturedPushCheck {
+    /// The profiles with a judge of captured pushes.
+    public static let judges: [any CapturedPushJudge.Type] = [
+        DialStackCapturedPushes.self, PushServiceCapturedPushes.self, OneSignalCapturedRequests.self,
+    ]
+
+    /// The judge of `profile`, if it has one.
+    public static func judge(_ profile: String) -> (any CapturedPushJudge.Type)? {
+        judges.first { $0.profile == profile }
+    }
+
+    /// The levels of the profile's requirements, from its embedded suite's catalogue.
+    public static func levels(of profile: String) -> [String: RequirementLevel] {
+        guard let directory = EmbeddedSuites.directory(profile),
+            let catalogue = try? RequirementCatalogue.load(suiteDirectory: directory)
+        else { return [:] }
+        return Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Judges the captures in `document` by `judge`'s rules, each violation at its catalogue level (`levels`;
+    /// MUST when the catalogue does not name it).
+    public static func check(
+        _ document: JSONValue, judge: any CapturedPushJudge.Type, context: CapturedPushContext,
+        levels: [String: RequirementLevel]
+    ) throws(PayloadInputError) -> PayloadCheck {
+        let (captures, form) = try CaptureDocument.captures(in: document)
+        let pushes = captures.filter { judge.providers.contains($0.mock) }
+        guard !pushes.isEmpty else {
+            let names = judge.providers.map { $0 == .onesignal ? "OneSignal" : $0.rawValue.uppercased() }
+            throw PayloadInputError("the captures hold no \(names.joined(separator: " or ")) request")
+        }
+        var violations = try judge.violations(of: pushes, context: context)
+        for i in violations.indices { violations[i].level = levels[violations[i].requirement.rawValue] ?? .must }
+        return PayloadCheck(kind: nil, form: form, violations: violations)
+    }
+
+    /// The VoIP topic a capture is judged against: the one given, else its own topic when that ends in `.voip`,
+    /// else its topic with `.voip` added (so a call on the app's alert topic is caught).
+    public static func voipTopic(_ given: String?, for c: Capture) -> String {
+        if let given { return given }
+        let topic = c.headers["apns-topic"] ?? ""
+        return topic.hasSuffix(".voip") ? topic : topic + ".voip"
+    }
+}

@@ -1,0 +1,40 @@
+import PushMocks
+
+/// One profile's judging of captured pushes for `ringcheck check-payload --profile P`: its push rules over the
+/// captures alone, without the requests that caused them (what rests on a request — its values, its time — is not
+/// judged). The levels are the profile's catalogue's.
+///
+/// ```swift
+/// struct EchoCapturedPushes: CapturedPushJudge {
+///     static let profile = "echo"
+///     static let providers: [MockProviderID] = [.apns, .fcm]
+///     static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)
+///         -> [Violation] { … }
+/// }
+/// ```
+public protocol CapturedPushJudge: Sendable {
+    /// The profile's name (`--profile`).
+    static var profile: String { get }
+    /// What the captures alone cannot show, said once beside the result.
+    static var unjudged: String { get }
+    /// The mocks whose captures it judges (the others are skipped).
+    static var providers: [MockProviderID] { get }
+    /// The profile's push rules over `captures` (of `providers` only); throws when `context` lacks what they need.
+    static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)
+        -> [Violation]
+}
+
+/// What `check-payload` knows beside the captures: `--topic`, and the app IDs of `--app-id`/`--voip-app-id`
+/// (OneSignal's, from `RINGCHECK_ONESIGNAL_APP_ID`/`_VOIP_APP_ID` unless given).
+public struct CapturedPushContext: Sendable {
+    /// The apns-topic VoIP pushes must carry; nil: each push's own (see `CapturedPushCheck.voipTopic`).
+    public var voipTopic: String?
+    public var appId: String?
+    public var voipAppId: String?
+
+    public init(voipTopic: String? = nil, appId: String? = nil, voipAppId: String? = nil) {
+        self.voipTopic = voipTopic
+        self.appId = appId
+        self.voipAppId = voipAppId
+    }
+}
