@@ -1,9 +1,20 @@
 /// How deleting each scenario's tokens went over a whole run. A clean-up is never judged, but one that
 /// fails leaves tokens registered on shared accounts, so later scenarios push to them too: the run
-/// warns once, in the console and in every report.
+/// warns once, in the console and in every report. A delete answered 404 means the token is gone (the
+/// backend may have dropped it itself after a provider called it dead): it counts as cleaned, unless no
+/// delete of the run succeeded — then the route itself is in doubt, and the 404s are warned about.
+///
+/// ```swift
+/// let tally = CleanUpTally()
+/// await tally.recordDelete(failure: nil)
+/// await tally.recordDelete(failure: "404")  // gone already: cleaned
+/// await CleanUpTally.warnings([tally], route: "DELETE /v1/tokens/{token}", skipReason: nil)  // []
+/// ```
 public actor CleanUpTally {
     /// Registrations the backend should still have held when their scenario ended.
     private var attempted = 0
+    /// Deletes answered 2xx.
+    private var succeeded = 0
     /// Failed deletes by their outcome (`404`, `no answer`).
     private var failures: [String: Int] = [:]
     /// Devices left registered because the target declares no way to delete their tokens.
@@ -13,21 +24,27 @@ public actor CleanUpTally {
 
     func recordDelete(failure: String?) {
         attempted += 1
-        if let failure { failures[failure, default: 0] += 1 }
+        if let failure { failures[failure, default: 0] += 1 } else { succeeded += 1 }
     }
 
     func recordSkipped(devices: Int) { skipped += devices }
 
+    /// The outcome of a delete whose token the backend no longer had.
+    static let notFound = "404"
+
     /// The run's warnings about its clean-up over `tallies` (a run may have two engines), given the
     /// route deletes went to and why deletes were skipped.
     public static func warnings(_ tallies: [CleanUpTally], route: String, skipReason: String?) async -> [String] {
-        var (attempted, skipped) = (0, 0)
+        var (attempted, skipped, succeeded) = (0, 0, 0)
         var failures: [String: Int] = [:]
         for t in tallies {
             attempted += await t.attempted
             skipped += await t.skipped
+            succeeded += await t.succeeded
             for (k, v) in await t.failures { failures[k, default: 0] += v }
         }
+        // Gone already: cleaned, where the route has shown it deletes.
+        if succeeded > 0 { failures[notFound] = nil }
         var out: [String] = []
         if skipped > 0, let skipReason {
             out.append(

@@ -62,14 +62,16 @@ extension ScenarioRun {
 
     func pushEvidence(_ d: DeviceIdentity) -> [EvidenceItem] {
         let all = engine.mocks.log.captures { Self.capture($0, isFor: d) }
-        if all.isEmpty { return [EvidenceItem(kind: .note, title: "no push reached \(d.name)", text: "")] }
+        let refused = StreamRefusalEvidence.items(
+            engine.mocks.log.refusals(sinceMs: startedWallMs), device: d, startedMs: startedWallMs)
+        if all.isEmpty { return [EvidenceItem(kind: .note, title: "no push reached \(d.name)", text: "")] + refused }
         return all.suffix(6).map { c in
             EvidenceItem(
                 kind: .push,
                 title:
                     "\(d.name): \(pushSummary(c)) → \(c.response.status)\(consumedPushes.contains(c.sequence) ? " (already matched)" : "")",
                 text: c.json(revealSecrets: false).serialized(pretty: true))
-        }
+        } + refused
     }
 
     /// What the profile says of a push in a few words (`call.invited rev 3`).
@@ -172,7 +174,11 @@ extension ScenarioRun {
             )
         }
         let sinceMs = e.fromNow ? nowMs : Int64.min
-        let combined: @Sendable (Capture) -> Bool = { c in c.arrivalMs >= sinceMs && predicates.contains { $0.1(c) } }
+        let beforeRefusal = DeadTokenRefusal.sentBeforeRefusal(
+            engine.mocks.log, consumed: consumedPushes, devices: try e.to.map { try device($0) })
+        let combined: @Sendable (Capture) -> Bool = { c in
+            c.arrivalMs >= sinceMs && !beforeRefusal(c) && predicates.contains { $0.1(c) }
+        }
         let found = await engine.mocks.log.waitFor(combined, timeout: e.duration.duration)
         try Task.checkCancellation()
         guard let found else { return }

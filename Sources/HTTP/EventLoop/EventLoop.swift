@@ -408,6 +408,11 @@ final class EventLoop: @unchecked Sendable {
     /// The handler when it can answer on this thread (cast once: a dynamic cast per batch adds up).
     private let immediateHandler: (any HTTPImmediateHandler)?
 
+    /// Tells the handler that connection `id` refused `count` streams (`HTTPImmediateHandler.streamsRefused`).
+    func streamsRefused(_ count: Int, connectionID id: UInt64) {
+        immediateHandler?.streamsRefused(count, connectionID: id)
+    }
+
     /// Delivers what `handler` answers at once and returns the requests it left for the pool.
     private func answerImmediately(
         _ items: [PendingDispatch], _ handler: any HTTPImmediateHandler

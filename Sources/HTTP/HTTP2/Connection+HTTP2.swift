@@ -32,6 +32,10 @@ extension Connection {
             // nghttp2 queued a GOAWAY for the protocol error when it could; send it and close.
             lifecycle = .closeAfterFlush
         }
+        if h2.refusedStreams > 0 {
+            loop.streamsRefused(h2.refusedStreams, connectionID: info.id)
+            h2.refusedStreams = 0
+        }
         if http2PrefaceBytes >= Self.http2PrefaceLength {
             // After the preface, the deadline runs while a request's header block is coming in.
             if !h2.headerBlockOpen {
@@ -51,6 +55,7 @@ extension Connection {
         progressMs = lastActivity
         // The requests completed by the bytes just received arrived together: one clock read.
         let arrivalMs = rc_wall_ms()
+        let arrivalOrder = ArrivalOrder.next()
         for stream in h2.completed {
             if stream.headersTooLarge {
                 h2.submitResponse(streamID: stream.id, .text(431, "request header block too large\n"))
@@ -61,10 +66,11 @@ extension Connection {
                 // The stream's fields move into the request (it reads nothing of them once dispatched
                 // but the method): taking them, not copying, spares a retain and a release of each.
                 let authority = stream.authority ?? stream.headers["host"]
-                let request = HTTPRequest(
+                var request = HTTPRequest(
                     method: stream.method, target: take(&stream.path, leaving: ""), authority: authority,
                     headers: take(&stream.headers, leaving: HTTPHeaders()), body: take(&stream.body, leaving: []),
                     version: .http2, origin: origin, streamID: stream.id, arrivalMs: arrivalMs)
+                request.arrivalOrder = arrivalOrder
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }

@@ -21,6 +21,9 @@ final class HTTP2Session {
     @exclusivity(unchecked) var completed: [HTTP2Stream] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
     @exclusivity(unchecked) var abortRequested = false
+    /// Streams refused (RST_STREAM REFUSED_STREAM: one more than the SETTINGS_MAX_CONCURRENT_STREAMS the session
+    /// had sent) since the connection last took the count.
+    @exclusivity(unchecked) var refusedStreams = 0
     /// A header block (HEADERS and its CONTINUATIONs, which nothing may interleave) began and is not
     /// complete yet.
     @exclusivity(unchecked) private(set) var headerBlockOpen = false
@@ -62,6 +65,7 @@ final class HTTP2Session {
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameRecv)
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunkRecv)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(callbacks, onInvalidFrameRecv)
 
         var option: OpaquePointer?
         guard nghttp2_option_new(&option) == 0, let option else {
@@ -465,6 +469,15 @@ private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, user in
     withOwner(user) {
         $0.frameReceived(
             type: frame.pointee.hd.type, flags: frame.pointee.hd.flags, streamID: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private let onInvalidFrameRecv: nghttp2_on_invalid_frame_recv_callback = { _, frame, libError, user in
+    if let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
+        libError == NGHTTP2_ERR_REFUSED_STREAM.rawValue
+    {
+        withOwner(user) { $0.refusedStreams += 1 }
     }
     return 0
 }

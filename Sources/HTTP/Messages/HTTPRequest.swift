@@ -119,6 +119,8 @@ public struct HTTPRequest: Sendable {
     public var streamID: Int32?
     /// Wall-clock arrival of the complete request, in milliseconds since the UNIX epoch.
     public var arrivalMs: Int64
+    /// Where the server's read of the complete request falls in `ArrivalOrder` (0: not read by a server).
+    public var arrivalOrder: UInt64 = 0
 
     public init(
         method: String, target: String, authority: String? = nil, headers: HTTPHeaders = HTTPHeaders(),

@@ -72,10 +72,17 @@ public protocol HTTPImmediateHandler: HTTPHandler {
     /// `.setMaxConcurrentStreams` is applied this way. Called on the event-loop thread, so it must not
     /// block; nil (the default) changes nothing.
     func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective?
+
+    /// HTTP/2 connection `connectionID` refused `count` streams (RST_STREAM REFUSED_STREAM: the client opened
+    /// more than the SETTINGS_MAX_CONCURRENT_STREAMS sent to it). The refused requests' headers are never
+    /// read, so no request is handed on for them. Called on the event-loop thread, so it must not block;
+    /// the default does nothing.
+    func streamsRefused(_ count: Int, connectionID: UInt64)
 }
 
 extension HTTPImmediateHandler {
     public func directiveOnArrival(of request: HTTPRequest) -> ConnectionDirective? { nil }
+    public func streamsRefused(_ count: Int, connectionID: UInt64) {}
 }
 
 /// An `HTTPHandler` made from a closure.

@@ -51,10 +51,11 @@ extension Connection {
                     HTTP1Exchange(
                         seq: seq, isHead: head.method == "HEAD", keepAlive: keepAlive, closeAfter: false, response: nil)
                 )
-                let request = HTTPRequest(
+                var request = HTTPRequest(
                     method: head.method, target: head.target, authority: head.headers["host"], headers: head.headers,
                     body: body, version: .http1_1, origin: origin, streamID: nil,
                     arrivalMs: rc_wall_ms())
+                request.arrivalOrder = ArrivalOrder.next()
                 loop.dispatch(request, connectionID: info.id, token: seq)
             }
         }

@@ -151,6 +151,15 @@ public final class APNsMock: HTTPImmediateHandler {
             ? .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams) : nil
     }
 
+    /// Records the streams the listener refused on connection `id` (a second stream before a valid provider token,
+    /// as real APNs refuses it) in the capture log, for the device evidence of a push that never came.
+    public func streamsRefused(_ count: Int, connectionID id: UInt64) {
+        log.recordRefusal(
+            StreamRefusal(
+                mock: .apns, environment: environment, connectionID: id, count: count, atMs: clock(),
+                tokenAccepted: isAuthenticated(id)))
+    }
+
     /// Whether connection `id` has sent a request with a valid provider token.
     func isAuthenticated(_ id: UInt64) -> Bool {
         state.withLock { $0.lastAuthenticatedConnection == id || $0.authenticatedConnections.contains(id) }

@@ -137,6 +137,17 @@ public struct Capture: Sendable {
             storage.sequence = newValue
         }
     }
+    /// Where the listener's read of the request falls in `ArrivalOrder` (0: not read by a listener).
+    public var arrivalOrder: UInt64 { storage.request.arrivalOrder }
+    /// Where the mock's recording of it (just before its answer was written) falls in `ArrivalOrder`; 0
+    /// until recorded.
+    public var decidedOrder: UInt64 {
+        get { storage.decidedOrder }
+        set {
+            makeUnique()
+            storage.decidedOrder = newValue
+        }
+    }
     /// Arrival of the complete request, ms since the UNIX epoch.
     public var arrivalMs: Int64 {
         get { storage.arrivalMs }
@@ -447,6 +458,7 @@ public struct Capture: Sendable {
     // capture alone holds it; shared storage is never written.
     private final class Storage: @unchecked Sendable {
         var sequence: Int
+        var decidedOrder: UInt64 = 0
         var arrivalMs: Int64
         var mock: MockProviderID
         var environment: APNsEnvironment?
@@ -505,6 +517,7 @@ public struct Capture: Sendable {
 
         init(copying other: Storage) {
             sequence = other.sequence
+            decidedOrder = other.decidedOrder
             arrivalMs = other.arrivalMs
             mock = other.mock
             environment = other.environment

@@ -1,3 +1,4 @@
+import HTTP
 import Synchronization
 
 /// The shared record of every request every mock received, accepted or rejected, in arrival order.
@@ -26,6 +27,8 @@ public final class CaptureLog: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Streams the listeners refused (`StreamRefusal`): no request, so no capture.
+    let refusalStore = StreamRefusals()
     /// The most captures kept; the oldest are dropped beyond it (a runaway backend must not exhaust memory).
     public let capacity: Int
 
@@ -61,6 +64,7 @@ public final class CaptureLog: Sendable {
         var diverted: (consumer: @Sendable (Capture) -> Void, capture: Capture)?
         let sequence = state.withLock { state -> Int in
             pending!.sequence = state.nextSequence
+            pending!.decidedOrder = ArrivalOrder.next()
             let sequence = state.nextSequence
             state.nextSequence += 1
             if !state.waiters.isEmpty {

@@ -28,26 +28,47 @@ enum OneSignalInvariants {
     ]
 
     /// Every violation of the profile's rules (`OneSignalRules`): each request against the operation it answers
-    /// (the latest sent before it arrived), then each operation against the requests that answered it.
+    /// (`OneSignalAttribution`, by content), then each operation against the requests that answered it.
     static func check(
         _ requests: [OneSignalRequest], operations: [OneSignalOperation], standard: OneSignalApp, voip: OneSignalApp
     ) -> [Violation] {
+        judge(requests, operations: operations, standard: standard, voip: voip).violations
+    }
+
+    /// `check`, with a note for every request that fits more than one operation alike: it is judged by no rule,
+    /// and the operations it fits are not judged on what they answered (`delivered`).
+    static func judge(
+        _ requests: [OneSignalRequest], operations: [OneSignalOperation], standard: OneSignalApp, voip: OneSignalApp
+    ) -> (violations: [Violation], notes: [String]) {
         var out: [Violation] = []
+        var notes: [String] = []
         var byOperation: [Int: [OneSignalRequest]] = [:]
+        var unsure: Set<Int> = []
         for r in requests {
-            guard let index = operations.lastIndex(where: { $0.sentAtMs <= r.arrivalMs }) else { continue }
+            let index: Int
+            switch OneSignalAttribution.of(r, operations, standard: standard, voip: voip) {
+            case .request(let i): index = i
+            case .none: continue
+            case .unattributed(let candidates):
+                unsure.formUnion(candidates)
+                notes.append(
+                    "OneSignal request #\(r.sequence) is unattributed: its content fits operations "
+                        + candidates.map { "#\($0 + 1) (\(operations[$0].kind.rawValue))" }.joined(separator: " and ")
+                        + " alike, so it is judged by no rule and those operations' delivered is not judged")
+                continue
+            }
             byOperation[index, default: []].append(r)
             let subject = OneSignalRequestSubject(
                 request: r, operation: operations[index], standard: standard, voip: voip)
             out += OneSignalRules.requests.violations(of: subject, captures: [r.sequence])
         }
-        for (index, op) in operations.enumerated() {
+        for (index, op) in operations.enumerated() where !unsure.contains(index) {
             let answered = byOperation[index] ?? []
             out += OneSignalRules.operations.violations(
                 of: OneSignalOperationSubject(operation: op, answered: answered),
                 captures: answered.last.map { [$0.sequence] } ?? [])
         }
-        return out
+        return (out, notes)
     }
 
     /// The key of `Authorization: Key <key>` or `Basic <key>`.

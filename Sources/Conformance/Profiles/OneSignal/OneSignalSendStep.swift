@@ -93,9 +93,9 @@ struct OneSignalSendStep: DecodableStep, Equatable {
             }
             for (name, value) in credentials.sorted(by: { $0.key < $1.key }) { headers.add(name, value) }
         }
-        // Requests are told apart by time (the latest operation sent before a request arrived), on the millisecond
-        // clock of the captures: begin after the clock has passed the previous operation's answer, so a request
-        // of that one can never look as if it came after this one began.
+        // Requests are told apart by content (`OneSignalAttribution`), among the operations begun before they
+        // arrived: begin after the millisecond clock of the captures has passed the previous operation's answer, so
+        // that two operations alike stay apart when one answered before the other began.
         if let previous = context.oneSignal.operations.last?.answeredAtMs {
             while context.nowMs <= previous { try await Task.sleep(nanoseconds: 200_000) }
         }

@@ -11,8 +11,9 @@ extension RunContext {
         for c in captures {
             record(.note, "onesignal", "request #\(c.sequence) → \(c.response.status)")
         }
-        let violations = OneSignalInvariants.check(
+        let (violations, notes) = OneSignalInvariants.judge(
             requests, operations: oneSignal.operations, standard: mock.standardApp, voip: mock.voipApp)
+        for text in notes { record(.note, "onesignal", text) }
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return failures(for: violations, on: "every OneSignal request") { v in
             v.sequence.flatMap { bySequence[$0] }.map { c in

@@ -45,7 +45,7 @@ struct NotifyStep: DecodableStep, Equatable {
         run.pushService.notifications.append(
             PushServiceNotification(
                 marker: marker, body: json ?? .null, sentAtMs: sentAtMs, status: answer.status, id: id,
-                devices: devices, save: save, answeredAtMs: answeredAtMs))
+                devices: devices, users: targeted.sorted(), save: save, answeredAtMs: answeredAtMs))
         try run.judgeStatus(answer, expect, what: "\(step.path) notify")
     }
 

@@ -17,20 +17,34 @@ struct PushServiceCounts: Sendable, Equatable {
     var failedOrErrored = 0
     /// Devices no push reached at all (neither accepted nor refused): a service that never sent counts none.
     var unattempted = 0
+    /// Devices a push reached that fits this notification and another one alike (`PushServiceAttribution`): what
+    /// they count as cannot be told, so the counts are not judged.
+    var ambiguous: [String] = []
 
-    /// The counts for `notification`'s `devices`, read (settled) at `readAtMs`.
+    /// The counts for `notification`'s `devices`, read (settled) at `readAtMs`: a device's attempts are the pushes
+    /// to its tokens that `PushServiceAttribution` ties to `notification` among `notifications` (every request of
+    /// the run; nil: `notification` alone).
     static func expected(
         for notification: PushServiceNotification, devices: [PushServiceDevice], captures: [Capture],
-        readAtMs: Int64? = nil
+        notifications: [PushServiceNotification]? = nil, readAtMs: Int64? = nil
     ) -> PushServiceCounts {
+        let all = notifications ?? [notification]
+        let own = all.firstIndex { $0.marker == notification.marker }
         var out = PushServiceCounts()
         // The service can have given up on the ring only once it ended, and it ended no earlier than this.
         let ringEnded = notification.earliestRingEndMs.map { end in readAtMs.map { $0 >= end } ?? false } ?? false
         for d in devices {
-            let attempts = captures.filter { c in
-                guard let token = token(of: c), d.tokens.contains(where: { $0.lowercased() == token.lowercased() })
-                else { return false }
-                return PushServicePush(c)?.marker == notification.marker
+            var attempts: [Capture] = []
+            for c in captures {
+                guard let token = token(of: c), d.tokens.contains(where: { $0.lowercased() == token.lowercased() }),
+                    let p = PushServicePush(c)
+                else { continue }
+                switch PushServiceAttribution.of(c, p, device: d, all) {
+                case .request(let i) where i == own: attempts.append(c)
+                case .unattributed(let candidates) where own.map(candidates.contains) ?? false:
+                    if !out.ambiguous.contains(d.name) { out.ambiguous.append(d.name) }
+                default: break
+                }
             }
             if attempts.contains(where: { $0.outcome.isAccepted }) {
                 out.successful += 1

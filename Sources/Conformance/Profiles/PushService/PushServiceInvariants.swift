@@ -20,7 +20,17 @@ enum PushServiceInvariants {
         _ pushes: [PushServiceJudgedPush], notifications: [PushServiceNotification], bundleId: String,
         voipTopic: String
     ) -> [Violation] {
+        judge(pushes, notifications: notifications, bundleId: bundleId, voipTopic: voipTopic).violations
+    }
+
+    /// `check`, with a note for every push that could answer more than one request (`PushServiceAttribution`):
+    /// such a push is judged by no rule, since a guess could charge the wrong request.
+    static func judge(
+        _ pushes: [PushServiceJudgedPush], notifications: [PushServiceNotification], bundleId: String,
+        voipTopic: String
+    ) -> (violations: [Violation], notes: [String]) {
         var out: [Violation] = []
+        var notes: [String] = []
         var accepted: [String: Int] = [:]
         // Per notification, the call_id its pushes carry (a generated one must be the same everywhere).
         var callIds: [String: (id: String, device: String)] = [:]
@@ -29,7 +39,17 @@ enum PushServiceInvariants {
             let c = push.capture
             guard let p = PushServicePush(c) else { continue }
             let d = push.device
-            let n = notification(of: p, arrivalMs: c.arrivalMs, notifications)
+            let n: PushServiceNotification?
+            switch PushServiceAttribution.of(c, p, device: d, notifications) {
+            case .request(let i): n = notifications[i]
+            case .none: n = nil
+            case .unattributed(let candidates):
+                notes.append(
+                    "push #\(c.sequence) to \(d.name) is unattributed: its content fits "
+                        + candidates.map { "request \(notifications[$0].marker)" }.joined(separator: " and ")
+                        + " alike, so no rule that reads its request judges it")
+                continue
+            }
             let token = PushServiceCounts.token(of: c)?.lowercased()
             let toVoIP = token != nil && token == d.voipToken?.lowercased()
             let dead =
@@ -63,7 +83,7 @@ enum PushServiceInvariants {
                 bundleId: bundleId, voipTopic: voipTopic)
             out += PushServiceRules.all.violations(of: subject, captures: [c.sequence])
         }
-        return out
+        return (out, notes)
     }
 
     /// A payload value as the seed's all-strings payload writes it: a string, or a number's or boolean's text.
@@ -76,14 +96,6 @@ enum PushServiceInvariants {
         }
     }
 
-    /// The notification a push answers: the one its marker names, else the latest sent before it arrived.
-    static func notification(of p: PushServicePush, arrivalMs: Int64, _ all: [PushServiceNotification])
-        -> PushServiceNotification?
-    {
-        if let marker = p.marker, let n = all.first(where: { $0.marker == marker }) { return n }
-        return all.last { $0.sentAtMs <= arrivalMs && $0.accepted }
-    }
-
     // MARK: Calls
 
     /// How long after its ring's end an incoming-call push may still arrive: one a service takes from its queue just
@@ -92,17 +104,17 @@ enum PushServiceInvariants {
     static let lateCallMarginMs: Int64 = 5_000
 
     /// PUSHSVC-CALL-8: an `incoming_call` push that reached the provider after its call stopped ringing. The push is
-    /// tied to its request by content — the request's `call.id` as the push's `call_id`, or ringcheck's marker for a
-    /// generated id — never by time; that request's ring ended at the latest `timeout` seconds (the request's, else
+    /// tied to its request by content — the request's `call.id` as the push's `call_id`, or for a generated id the
+    /// request `PushServiceAttribution` tied it to (`tiedTo`) — never by time; that request's ring ended at the latest `timeout` seconds (the request's, else
     /// the `timeout` the push itself carries) after its answer came back. A push tied to no request is not judged.
-    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N]) -> Violation? {
+    static func lateCall(_ c: Capture, _ p: PushServicePush, _ all: [N], tiedTo: N?) -> Violation? {
         guard p.type == N.incomingType else { return nil }
         let pushed = p.fields["timeout"]?.stringValue.flatMap { Int64($0) }.flatMap(N.usableRing)
         var latestEnd: Int64?
         for n in all where n.accepted && n.action == "incoming" {
             let same =
                 n.givenCallId.map { $0.lowercased() == p.callId?.lowercased() }
-                ?? (p.marker.map { $0 == n.marker } ?? false)
+                ?? (tiedTo?.marker == n.marker)
             guard same, let seconds = n.ringSeconds ?? pushed else { continue }
             let end = (n.answeredAtMs ?? n.sentAtMs) + seconds * 1000
             latestEnd = max(latestEnd ?? end, end)

@@ -19,6 +19,8 @@ struct PushServiceNotification: Sendable, Equatable {
     var id: String?
     /// The scenario devices the request targets (of its `include_aliases.external_id`), with the request valid.
     var devices: [String]
+    /// The scenario users the request targets (`notify`'s `to`), removed devices' users included.
+    var users: [String] = []
     /// The name the step saved the answer under (what `getNotification` names).
     var save: String?
     /// Wall-clock milliseconds when the answer came back: the service accepted the request (and a call began to

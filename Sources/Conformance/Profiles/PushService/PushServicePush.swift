@@ -12,9 +12,27 @@ struct PushServicePush: Sendable {
     /// `incoming_call`, `call_ended`, or nil for a normal notification.
     var type: String? { fields["type"]?.stringValue }
     var callId: String? { fields["call_id"]?.stringValue }
-    /// The notification the push answers, when its data kept ringcheck's marker.
-    var marker: String? { fields[PushServiceNotification.markerKey]?.stringValue }
     var isCall: Bool { type == PushServiceNotification.incomingType || type == PushServiceNotification.endedType }
+    /// ringcheck's marker wherever the service put it: the first `ringcheck_ref` member at any depth of the payload,
+    /// also inside a JSON text (OneSignal nests a notification's data under `custom`). For the tools that made every
+    /// request themselves with unique markers (load, check-payload); a run's scenarios tie a push to its request
+    /// through `PushServiceAttribution`.
+    var marker: String? { Self.member(PushServiceNotification.markerKey, in: fields, depth: 0) }
+
+    private static func member(_ key: String, in value: JSONValue, depth: Int) -> String? {
+        guard depth < 16 else { return nil }
+        switch value {
+        case .object(let members):
+            if let found = members.first(where: { $0.key == key })?.value.stringValue { return found }
+            return members.lazy.compactMap { member(key, in: $0.value, depth: depth + 1) }.first
+        case .array(let items):
+            return items.lazy.compactMap { member(key, in: $0, depth: depth + 1) }.first
+        case .string(let text) where text.count <= 1 << 16 && text.contains(key):
+            return (try? JSONValue.parse(text)).flatMap { member(key, in: $0, depth: depth + 1) }
+        default:
+            return nil
+        }
+    }
 
     /// nil for a capture that is no push (OAuth).
     init?(_ capture: Capture) {

@@ -9,7 +9,7 @@ struct PushServicePushSubject: Sendable {
     var capture: Capture
     var push: PushServicePush
     var device: PushServiceDevice
-    /// The notification the push answers (`PushServiceInvariants.notification`), if any.
+    /// The notification the push answers (`PushServiceAttribution`), if any.
     var notification: PushServiceNotification?
     /// `incoming_call`, `call_ended` or `notification`.
     var kind: String
@@ -157,7 +157,8 @@ enum PushServiceRules {
     }
 
     static let noLateCall = PushRule(R.noLateCall) { s, found in
-        guard let late = PushServiceInvariants.lateCall(s.capture, s.push, s.notifications) else { return }
+        guard let late = PushServiceInvariants.lateCall(s.capture, s.push, s.notifications, tiedTo: s.notification)
+        else { return }
         found.add(late.field, expected: late.expected, actual: late.actual)
     }
 

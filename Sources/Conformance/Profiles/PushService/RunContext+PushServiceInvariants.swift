@@ -19,9 +19,10 @@ extension RunContext {
             return PushServiceJudgedPush(capture: c, device: d)
         }
         let settings = mocks.settings
-        let violations = PushServiceInvariants.check(
+        let (violations, notes) = PushServiceInvariants.judge(
             pushes, notifications: pushService.notifications, bundleId: settings.apnsBundleID,
             voipTopic: settings.apnsVoIPTopic)
+        for text in notes { record(.note, "push-service", text) }
         let bySequence = Dictionary(pushes.map { ($0.capture.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return failures(for: violations, on: "every push") { v in
             v.sequence.flatMap { bySequence[$0] }.map { [pushEvidence($0.capture, to: $0.device.name)] } ?? []

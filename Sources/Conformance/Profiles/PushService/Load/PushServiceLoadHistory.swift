@@ -76,7 +76,9 @@ enum PushServiceLoadHistory {
                 }
             }
             for c in byMarker[n.marker] ?? [] where n.action == "incoming" && c.outcome.isAccepted {
-                guard let p = PushServicePush(c), let late = PushServiceInvariants.lateCall(c, p, all) else { continue }
+                guard let p = PushServicePush(c), let late = PushServiceInvariants.lateCall(c, p, all, tiedTo: n) else {
+                    continue
+                }
                 let token = PushServiceCounts.token(of: c)?.lowercased()
                 let device = r.devices.first { $0.tokens.contains { $0.lowercased() == token } }?.name ?? "a device"
                 add(.noLateCall, PushServiceRequirement.noLateCall, r, "\(device): \(late.actual)")
