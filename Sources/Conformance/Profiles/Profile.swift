@@ -71,6 +71,11 @@ public protocol Profile: Sendable {
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, with context: isolated any RunContext)
+    /// Pushes an `expectNoPush` charged to `requirement` about call `call` leaves out because they reached the
+    /// mocks before what the requirement forbids pushes after (Callx: CALLX-EXP-2 leaves out those read before
+    /// the call's end request left). Judged by `ArrivalOrder`, never by milliseconds. The default leaves out none.
+    func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
+        -> @Sendable (Capture) -> Bool
     /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
     /// the first step, as its app would at install; throws `HarnessStop` when the backend refuses. The
     /// default registers its token through the target's token registration
@@ -138,6 +143,9 @@ extension Profile {
     public var stepTypes: [any DecodableStep.Type] { [] }
     public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] { [] }
     public func observeResponse(_ exchange: Exchange, with context: isolated any RunContext) {}
+    public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
+        -> @Sendable (Capture) -> Bool
+    { { _ in false } }
     public func completedAnswer(
         _ exchange: Exchange, to request: PreparedRequest, with context: isolated any RunContext
     ) async -> Exchange { exchange }

@@ -44,6 +44,13 @@ public struct CallxProfile: Profile {
         if let media = exchange.media, (200..<300).contains(status) { context.observeMediaSession(media) }
     }
 
+    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`).
+    public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
+        -> @Sendable (Capture) -> Bool
+    {
+        AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: context.callx.calls)
+    }
+
     /// Ends the calls the run left unfinished.
     public func cleanUp(with context: isolated any RunContext) async { await context.endUnfinishedCalls() }
 }

@@ -1,3 +1,4 @@
+import HTTP
 import JSON
 
 extension RunContext {
@@ -63,11 +64,20 @@ extension RunContext {
         ]
         if who.isDevice { body = body.setting("installationId", to: .string(who.installationId)) }
         body = try merged(body, e.body)
+        noteEndRequestLeaving(try resolver.string(e.call))
         return PreparedRequest(
             actor: who.label, method: "POST", path: try callPath(target.routes.end, e.call),
             credentials: who.user.authHeaders, body: body, operation: .end,
             values: callValues(try resolver.string(e.call), who.user), extraKeys: extraKeys(e.body),
             actorInstallation: who.installationId)
+    }
+
+    /// Takes the end request's place in `ArrivalOrder` for call `callId` just before it leaves (the request is
+    /// built right before it is sent, alone or in a race); the first end request of a call keeps its place.
+    func noteEndRequestLeaving(_ callId: String) {
+        var t = callx.calls[callId] ?? CallTimeline(callId: callId)
+        if t.endRequestOrder == nil { t.endRequestOrder = ArrivalOrder.next() }
+        callx.calls[callId] = t
     }
 
     /// `get` or `mediaSession` of one call.

@@ -92,6 +92,10 @@ public struct CallTimeline: Sendable, Equatable {
     public var answeredObservedAtMs: Int64?
     /// When the engine saw the call ended (cancelled, declined, hung up or expired).
     public var endedObservedAtMs: Int64?
+    /// Where the first end request for the call fell in `ArrivalOrder`, taken just before it left: a push the
+    /// mocks read before that position arrived before the end was asked for, so it is no push "after the end"
+    /// (CALLX-EXP-2, `AfterTheEnd`). Nil while no end request was sent.
+    public var endRequestOrder: UInt64?
 
     /// Creates a value from its parts.
     public init(

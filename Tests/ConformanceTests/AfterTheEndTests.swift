@@ -1,0 +1,51 @@
+import HTTP
+import PushMocks
+import TestSupport
+import Testing
+
+@testable import Conformance
+
+/// CALLX-EXP-2's "no invitation after the end" leaves out a push the mocks read before the end request left (a
+/// second copy of the invitation, sent before anyone asked for the end) and charges one read after it, whichever
+/// the mock handled first and although all arrived in the same millisecond.
+@Suite struct AfterTheEndTests {
+    static let start: Int64 = 1_790_000_000_000
+    let f = MockFixture(startMs: start)
+    static let token = String(repeating: "ab", count: 32)
+
+    func push(arrivalOrder: UInt64) -> HTTPRequest {
+        var r = f.apnsRequest(token: Self.token)
+        r.arrivalMs = Self.start
+        r.arrivalOrder = arrivalOrder
+        return r
+    }
+
+    @Test func aCopyReadBeforeTheEndRequestLeftIsNotAfterTheEndOneReadAfterIs() async throws {
+        for round in 0..<50 {
+            _ = f.mocks.log.clear()
+            f.clock.set(ms: Self.start)
+            let before = push(arrivalOrder: ArrivalOrder.next())
+            var calls = ["call-1": CallTimeline(callId: "call-1")]
+            calls["call-1"]?.endRequestOrder = ArrivalOrder.next()
+            let after = push(arrivalOrder: ArrivalOrder.next())
+            let apns = f.mocks.apns(.production)
+            // Both orders of handling: the mock's order of recording says nothing about which came first.
+            let (firstHandled, secondHandled) = round % 2 == 0 ? (before, after) : (after, before)
+            _ = await apns.handle(firstHandled)
+            _ = await apns.handle(secondHandled)
+            let log = f.mocks.log.captures()
+            #expect(log.count == 2)
+            let copy = try #require(log.first { $0.arrivalOrder == before.arrivalOrder })
+            let late = try #require(log.first { $0.arrivalOrder == after.arrivalOrder })
+            #expect(copy.arrivalMs == late.arrivalMs, "the same millisecond")
+            let leftOut = AfterTheEnd.arrivedBeforeEnd(requirement: "CALLX-EXP-2", call: "call-1", calls: calls)
+            #expect(leftOut(copy), "round \(round): read before the end request left: not after the end")
+            #expect(!leftOut(late), "round \(round): read after the end request left: after the end")
+            // Only CALLX-EXP-2's "after" is the end request, and only the call that was ended.
+            let other = AfterTheEnd.arrivedBeforeEnd(requirement: "CALLX-INV-7", call: "call-1", calls: calls)
+            #expect(!other(copy))
+            let notEnded = AfterTheEnd.arrivedBeforeEnd(requirement: "CALLX-EXP-2", call: "call-2", calls: calls)
+            #expect(!notEnded(copy))
+        }
+    }
+}
