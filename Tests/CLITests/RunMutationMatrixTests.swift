@@ -41,6 +41,7 @@ import Testing
         ("invite-last-device-only", true, ["CALLX-INV-7"]),
         ("flat-caller-snapshot", false, ["CALLX-CALL-3"]),
         ("bare-stop-signal", true, ["CALLX-FCM-8"]),
+        ("duplicate-invite", true, ["CALLX-OUTBOX-4"]),
     ]
 
     struct Row: Sendable {

@@ -30,6 +30,7 @@ public enum CallxDefect: String, ReferenceDefect {
     case inviteLastDeviceOnly = "invite-last-device-only"
     case flatCallerSnapshot = "flat-caller-snapshot"
     case bareStopSignal = "bare-stop-signal"
+    case duplicateInvite = "duplicate-invite"
 
     /// One line for `--help`: what the backend does wrong with this switch on.
     public var summary: String {
@@ -68,6 +69,8 @@ public enum CallxDefect: String, ReferenceDefect {
             return "snapshots spread the caller flat (callerUserId, displayName, handle) instead of a caller object"
         case .bareStopSignal:
             return "FCM call.ended stop signals carry only type, callId and reason (no eventId, revision, occurredAtMs)"
+        case .duplicateInvite:
+            return "each invitation is queued twice, with two eventIds, and both copies go out together"
         }
     }
 }

@@ -113,12 +113,16 @@ public final class CallService: Sendable {
         {
             registrations = [last]
         }
+        // The defect sends every invitation twice, each copy with its own eventId.
+        let copies = defects.contains(.duplicateInvite) ? 2 : 1
         for registration in registrations {
-            let payload = CallxMessages.invitation(
-                call: call, eventId: CallxMessages.newEventId(), issuedAtMs: nowMs)
-            try tx.enqueuePush(
-                purpose: .invitation, callId: call.callId, registration: registration, payload: payload,
-                validUntilMs: call.expiresAtMs, nowMs: nowMs)
+            for _ in 0..<copies {
+                let payload = CallxMessages.invitation(
+                    call: call, eventId: CallxMessages.newEventId(), issuedAtMs: nowMs)
+                try tx.enqueuePush(
+                    purpose: .invitation, callId: call.callId, registration: registration, payload: payload,
+                    validUntilMs: call.expiresAtMs, nowMs: nowMs)
+            }
         }
     }
 
