@@ -13,21 +13,14 @@ import Testing
     let f = MockFixture(startMs: start)
     static let token = String(repeating: "ab", count: 32)
 
-    func push(arrivalOrder: UInt64) -> HTTPRequest {
-        var r = f.apnsRequest(token: Self.token)
-        r.arrivalMs = Self.start
-        r.arrivalOrder = arrivalOrder
-        return r
-    }
-
     @Test func aCopyReadBeforeTheEndRequestLeftIsNotAfterTheEndOneReadAfterIs() async throws {
         for round in 0..<50 {
             _ = f.mocks.log.clear()
             f.clock.set(ms: Self.start)
-            let before = push(arrivalOrder: ArrivalOrder.next())
+            let before = f.apnsRequest(token: Self.token, readAt: ArrivalOrder.next())
             var calls = ["call-1": CallTimeline(callId: "call-1")]
             calls["call-1"]?.endRequestOrder = ArrivalOrder.next()
-            let after = push(arrivalOrder: ArrivalOrder.next())
+            let after = f.apnsRequest(token: Self.token, readAt: ArrivalOrder.next())
             let apns = f.mocks.apns(.production)
             // Both orders of handling: the mock's order of recording says nothing about which came first.
             let (firstHandled, secondHandled) = round % 2 == 0 ? (before, after) : (after, before)

@@ -14,13 +14,6 @@ import Testing
     /// Not hexadecimal: APNs answers 400 BadDeviceToken, a token that will never work.
     static let badToken = String(repeating: "zz", count: 32)
 
-    func push(arrivalOrder: UInt64) -> HTTPRequest {
-        var r = f.apnsRequest(token: Self.badToken)
-        r.arrivalMs = Self.start
-        r.arrivalOrder = arrivalOrder
-        return r
-    }
-
     @Test func aCopyThatArrivedWithTheRefusedOneIsNoReuseOneAfterItsAnswerIs() async throws {
         let phone = DeviceIdentity(
             name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
@@ -29,8 +22,8 @@ import Testing
             _ = f.mocks.log.clear()
             f.clock.set(ms: Self.start)
             // Both copies were read before the mock decided on either (the same read, the same millisecond).
-            let first = push(arrivalOrder: ArrivalOrder.next())
-            let copy = push(arrivalOrder: ArrivalOrder.next())
+            let first = f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next())
+            let copy = f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next())
             let apns = f.mocks.apns(.production)
             // Whichever the mock handles first is the one the scenario matched as the refusal.
             let (refusedRequest, otherRequest) = round % 2 == 0 ? (first, copy) : (copy, first)
@@ -45,7 +38,7 @@ import Testing
                 f.mocks.log, consumed: [refusal.sequence], devices: [phone])
             #expect(before(duplicate), "round \(round): the copy arrived before the refusal's answer")
             // A push read after the mock recorded the refusal could have known of it: reuse.
-            _ = await apns.handle(push(arrivalOrder: ArrivalOrder.next()))
+            _ = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
             let later = try #require(f.mocks.log.captures().last)
             #expect(!before(later), "round \(round): a push after the answer is reuse")
         }

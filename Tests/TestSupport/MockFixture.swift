@@ -78,6 +78,19 @@ public struct MockFixture: Sendable {
         ]
     }
 
+    /// An APNs push to `token` that the listener read at position `arrivalOrder` of `ArrivalOrder` (the mocks'
+    /// order of reads), at the fixture clock's millisecond: tests of what arrived before what put several in
+    /// the same millisecond and tell them apart by this order only.
+    ///
+    /// ```swift
+    /// let first = f.apnsRequest(token: token, readAt: ArrivalOrder.next())
+    /// ```
+    public func apnsRequest(token: String, readAt arrivalOrder: UInt64) -> HTTPRequest {
+        var r = apnsRequest(token: token)
+        r.arrivalOrder = arrivalOrder
+        return r
+    }
+
     /// A request to an APNs mock. `headers` replace the VoIP defaults of the same name; a nil value removes one.
     public func apnsRequest(
         token: String = deviceToken, headers overrides: [(String, String?)] = [], extraHeaders: [(String, String)] = [],
