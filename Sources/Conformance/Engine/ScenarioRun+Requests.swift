@@ -112,13 +112,14 @@ extension ScenarioRun {
         case .request(let r):
             var label = "anonymous"
             var credentials: [String: String]?
-            if let actor = r.actor {
+            // The installation the actor acts from (a user's own app's): a target that places the
+            // installation elsewhere than the reference design gets it there, as on mapped requests.
+            var installation: String?
+            if let actor = r.actor ?? (r.auth != .none ? .user("a") : nil) {
                 let who = try identity(actor)
                 label = who.label
                 credentials = who.user.authHeaders
-            } else if r.auth != .none {
-                credentials = try user("a").authHeaders
-                label = "a"
+                installation = who.installationId
             }
             switch r.auth {
             case .session: break
@@ -132,8 +133,9 @@ extension ScenarioRun {
             return (
                 PreparedRequest(
                     actor: label, method: r.method.uppercased(), path: try resolver.string(r.path),
-                    credentials: credentials,
-                    headers: headers, body: try r.body.map { try resolver.resolve($0) }), r.options
+                    credentials: credentials, headers: headers, body: try r.body.map { try resolver.resolve($0) },
+                    values: installation.map { ["installationId": .string($0)] } ?? [:],
+                    actorInstallation: installation), r.options
             )
         case .profile(let p):
             guard let prepared = try p.base.request(with: self) else {

@@ -2,9 +2,9 @@ import HTTP
 import JSON
 
 extension TargetMapping {
-    /// The target's request for the canonical request `p` (unchanged when `p` is no abstract operation).
+    /// The target's request for the canonical request `p` (a raw request's: `applyRaw`).
     func apply(_ p: PreparedRequest) -> PreparedRequest {
-        guard let operation = p.operation else { return p }
+        guard let operation = p.operation else { return applyRaw(p) }
         let m = self[operation]
         var values = p.values
         for member in p.body?.objectValue ?? [] { values[member.key] = member.value }
@@ -32,26 +32,61 @@ extension TargetMapping {
         for (name, template) in m.headers.sorted(by: { $0.key < $1.key }) {
             headers.append((name.lowercased(), Self.interpolate(template, values, used: &used) ?? ""))
         }
-        // The reference design sends no installation on create and get; a target that places one
-        // there gets the actor's own (the caller's is its event feed's).
-        let placedElsewhere = OperationMapping.reference(operation).installation == .none && m.installation != .none
-        let canonical = p.values["installationId"] != nil || p.body?["installationId"] != nil
-        if let installation = canonical
-            ? values["installationId"].map(Self.text) : placedElsewhere ? p.actorInstallation : nil
-        {
-            switch m.installation {
-            case .path, .none: break
-            case .header(let name): headers.append((name.lowercased(), installation))
-            case .body(let name):
-                if !used.contains("installationId") {
-                    body = (body ?? .object([])).setting(name, to: .string(installation))
-                }
-            case .query(let name): params.append(name + "=" + TargetRoutes.percentEncode(installation))
-            }
+        if let installation = carriedInstallation(p, operation, values) {
+            Self.place(installation, m.installation, &headers, &body, &params, used: used)
         }
         out.path = path + (params.isEmpty ? "" : "?" + params.joined(separator: "&"))
         out.headers = headers
         out.body = body
+        return out
+    }
+
+    // MARK: The installation
+
+    /// The installation `p`, a request for `operation` with `values`, carries: the canonical one (a
+    /// device's), else the actor's own where the target places one and the reference design sends none
+    /// (create and get; the caller's is its event feed's).
+    func carriedInstallation(_ p: PreparedRequest, _ operation: TargetOperation, _ values: [String: JSONValue])
+        -> String?
+    {
+        let placedElsewhere =
+            OperationMapping.reference(operation).installation == .none
+            && self[operation].installation != .none
+        let canonical = p.values["installationId"] != nil || p.body?["installationId"] != nil
+        return canonical ? values["installationId"].map(Self.text) : placedElsewhere ? p.actorInstallation : nil
+    }
+
+    /// Puts `installation` where `placement` says (a path placement is the path template's own).
+    static func place(
+        _ installation: String, _ placement: InstallationPlacement, _ headers: inout [(String, String)],
+        _ body: inout JSONValue?, _ params: inout [String], used: Set<String>
+    ) {
+        switch placement {
+        case .path, .none: break
+        case .header(let name): headers.append((name.lowercased(), installation))
+        case .body(let name):
+            if !used.contains("installationId") {
+                body = (body ?? .object([])).setting(name, to: .string(installation))
+            }
+        case .query(let name): params.append(name + "=" + TargetRoutes.percentEncode(installation))
+        }
+    }
+
+    /// A raw request (no operation) as the target wants it: where the target places the installation of
+    /// the operation whose reference route it names elsewhere than the reference design does, it gets the
+    /// one a mapped request would carry (`carriedInstallation`); its method, path and body stay as written.
+    func applyRaw(_ p: PreparedRequest) -> PreparedRequest {
+        guard let operation = Self.referenceOperation(method: p.method, path: p.path),
+            self[operation].installation != OperationMapping.reference(operation).installation
+        else { return p }
+        var values = p.values
+        for member in p.body?.objectValue ?? [] { values[member.key] = member.value }
+        guard let installation = carriedInstallation(p, operation, values) else { return p }
+        var out = p
+        let (path, query) = Self.splitQuery(p.path)
+        var params = (query ?? "").split(separator: "&").map(String.init)
+        Self.place(installation, self[operation].installation, &out.headers, &out.body, &params, used: [])
+        out.path = path + (params.isEmpty ? "" : "?" + params.joined(separator: "&"))
         return out
     }
 
