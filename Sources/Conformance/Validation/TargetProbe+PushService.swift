@@ -16,10 +16,8 @@ extension PushServiceProfile: TargetProbing {
             "sandbox": .bool(target.capabilities.contains(.sandbox)),
         ]
         var lines: [TargetProbeLine] = []
-        let devices = app.route("devices", seedRoute: PushServiceRoutes.seed["devices"] ?? "/", ["appId": app.appId])
-        let register = await send(
-            "POST", devices, body: app.fieldNames.toService(body, route: "devices"), route: "devices", app: app,
-            target: target, client: client)
+        let register = await send("POST", route: "devices", json: body, app: app, target: target, client: client)
+        let devices = register.path
         let registered = register.status.map { (200..<300).contains($0) } ?? false
         lines.append(
             TargetProbeLine(
@@ -36,9 +34,9 @@ extension PushServiceProfile: TargetProbing {
                     .failed, "clean-up (removeDevice): the registration's answer has no 'id' to remove the device by"))
             return lines
         }
-        let device = app.route(
-            "device", seedRoute: PushServiceRoutes.seed["device"] ?? "/", ["appId": app.appId, "deviceId": id])
-        let remove = await send("DELETE", device, body: nil, route: "device", app: app, target: target, client: client)
+        let remove = await send(
+            "DELETE", route: "device", values: ["deviceId": id], app: app, target: target, client: client)
+        let device = remove.path
         let removed = remove.status.map { (200..<300).contains($0) } ?? false
         lines.append(
             TargetProbeLine(
@@ -48,24 +46,21 @@ extension PushServiceProfile: TargetProbing {
         return lines
     }
 
-    /// One request to the device route `route`, authenticated as the target says that route is (the seed's take
-    /// no key); its status, JSON answer, and a summary for the line.
+    /// One request to the device route `route`, made as `ServiceApp.request` makes every push-service request
+    /// (authenticated as the target says that route is); its path, status, JSON answer, and a summary for the line.
     func send(
-        _ method: String, _ path: String, body: JSONValue?, route: String, app: ServiceApp, target: Target,
-        client: HTTPClient
-    ) async -> (status: Int?, json: JSONValue?, summary: String) {
-        var headers = HTTPHeaders()
-        if body != nil { headers.add("content-type", "application/json") }
-        if let value = (app.routeAuth[route] ?? .none).header(app) { headers.add("authorization", value) }
+        _ method: String, route: String, values: [String: String] = [:], json: JSONValue? = nil, app: ServiceApp,
+        target: Target, client: HTTPClient
+    ) async -> (path: String, status: Int?, json: JSONValue?, summary: String) {
+        let request = app.request(route: route, values: values, json: json, auth: .none)
         do {
             let r = try await client.send(
                 ClientRequest(
-                    method: method, url: target.baseURL + path, headers: headers,
-                    body: body.map { Array($0.serialized().utf8) } ?? []))
+                    method: method, url: target.baseURL + request.path, headers: request.headers, body: request.body))
             let json = try? JSONValue.parse(r.body)
-            return (r.status, json, TargetProbe.summary(status: r.status, json: json, error: nil))
+            return (request.path, r.status, json, TargetProbe.summary(status: r.status, json: json, error: nil))
         } catch {
-            return (nil, nil, TargetProbe.summary(status: nil, json: nil, error: "\(error)"))
+            return (request.path, nil, nil, TargetProbe.summary(status: nil, json: nil, error: "\(error)"))
         }
     }
 }

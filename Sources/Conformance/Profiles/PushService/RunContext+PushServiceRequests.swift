@@ -47,21 +47,8 @@ extension RunContext {
         raw: [UInt8]? = nil, auth asked: PushServiceAuth, step path: String
     ) async throws -> PushServiceAnswer {
         let app = try serviceApp(path)
-        // A device route the service wants authenticated carries the key the target names for it.
-        let auth = asked == .none ? app.routeAuth[route] ?? .none : asked
-        var filled = values
-        filled["appId"] = filled["appId"] ?? app.appId
-        let routePath = app.route(route, seedRoute: PushServiceRoutes.seed[route] ?? "/", filled)
-        var headers = HTTPHeaders()
-        var body: [UInt8] = []
-        if let json {
-            body = Array(app.fieldNames.toService(json, route: route).serialized().utf8)
-            headers.add("content-type", "application/json")
-        } else if let raw {
-            body = raw
-            headers.add("content-type", "application/json")
-        }
-        if let value = auth.header(app) { headers.add("authorization", value) }
+        let (routePath, headers, body, auth) = app.request(
+            route: route, values: values, json: json, raw: raw, auth: asked)
         let exchange = await self.exchange(
             OutgoingRequest(
                 method, routePath, headers: headers, body: body, actor: "app-server", answerer: "push-service",

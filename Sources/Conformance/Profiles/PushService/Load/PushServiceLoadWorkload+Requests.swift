@@ -12,19 +12,8 @@ extension PushServiceLoadWorkload {
         _ method: String, route: String, values: [String: String] = [:], json: JSONValue? = nil, auth: Bool,
         endpoint: String
     ) async -> (status: Int?, json: JSONValue?) {
-        var filled = values
-        filled["appId"] = filled["appId"] ?? app.appId
-        var headers = HTTPHeaders()
-        var body: [UInt8] = []
-        if let json {
-            body = Array(app.fieldNames.toService(json, route: route).serialized().utf8)
-            headers.add("content-type", "application/json")
-        }
-        // A device route the service wants authenticated carries the key the target names for it.
-        if let value = (auth ? .key : app.routeAuth[route] ?? .none).header(app) {
-            headers.add("authorization", value)
-        }
-        let path = app.route(route, seedRoute: PushServiceRoutes.seed[route] ?? "/", filled)
+        let (path, headers, body, _) = app.request(
+            route: route, values: values, json: json, auth: auth ? .key : .none)
         let invoked = ContinuousClock.now
         do {
             let r = try await client.send(

@@ -84,12 +84,8 @@ extension PushServiceTrigger {
 
     /// A seed route with the app's ID (and `values`) filled in.
     func route(_ name: String, _ values: [String: String] = [:]) -> String {
-        var path = PushServiceRoutes.seed[name] ?? "/"
-        for (key, value) in values.merging(["appId": plan.appId], uniquingKeysWith: { a, _ in a }) {
-            path = path.replacingOccurrences(
-                of: "{\(key)}", with: value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value)
-        }
-        return path
+        TargetRoutes.fill(
+            PushServiceRoutes.seed[name] ?? "/", values.merging(["appId": plan.appId], uniquingKeysWith: { a, _ in a }))
     }
 
     /// The request headers of the app server: `Authorization: Key <REST key>`.
