@@ -96,7 +96,7 @@ struct LoadCommand: RingcheckCommand {
     /// The profiles with a load mode.
     static let profiles = ["callx", "dialstack", "push-service", "onesignal"]
 
-    /// `callx, dialstack or push-service`.
+    /// `callx, dialstack, push-service or onesignal`.
     static func profilesSentence(_ conjunction: String) -> String {
         profiles.dropLast().joined(separator: ", ") + " \(conjunction) " + profiles.last!
     }
