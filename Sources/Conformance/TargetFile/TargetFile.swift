@@ -106,6 +106,10 @@ public struct TargetLifecycle: Sendable, Equatable {
     public var stop: BackendCommand?
     public var restart: BackendCommand?
     public var environment: [String: String] = [:]
+    /// How many instances of the backend `start` may start (`instances: 2`): the second, on its own
+    /// `${RINGCHECK_BACKEND_PORT}` and `${RINGCHECK_BACKEND_STATE_DIR}`, runs the scenarios that must run
+    /// alone (`Scenario.runsAlone`) beside the others; 1 runs them after the others on the one instance.
+    public var instances = 1
 
     /// The lifecycle's configuration for a run whose backend output goes to `logFile`.
     public func configuration(directory: String, logFile: String) -> BackendLifecycleConfiguration {

@@ -136,6 +136,7 @@ public struct TargetFileDecoder {
         }
         if let e = f["lifecycle"] {
             file.lifecycle = decodeLifecycle(e.value, impersonation: file.mocks?.options.impersonation)
+            checkInstances(e.value, file)
         }
         for profile in Profiles.all {
             let section = TargetFileSection(

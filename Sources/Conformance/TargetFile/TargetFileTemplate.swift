@@ -155,6 +155,9 @@ extension TargetFile {
         # baseURL, ready.url, the commands and environment, e.g.
         #   baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
         #   start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --port, "${RINGCHECK_BACKEND_PORT}"]
+        # With such a baseURL, `instances: 2` starts a second instance (its own port and state folder) for
+        # the scenarios that must run alone (restarts, broken push connections), beside the others:
+        #   instances: 2
 
         """
     }
