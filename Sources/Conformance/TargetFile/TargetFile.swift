@@ -17,6 +17,9 @@ public struct TargetFile: Sendable {
     public var capabilities: Set<Capability>
     /// Scenario user name (`a` caller, `b` callee, `c` outsider, …) → its pool of accounts.
     public var users: [String: [TargetAccount]]
+    /// `accounts:`: how ringcheck creates the accounts when the run starts (`provisioningAccounts`),
+    /// filling `users`; nil when the file lists them.
+    public var accountProvisioning: TargetAccountProvisioning? = nil
     public var mapping: TargetMapping
     /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
     public var cleanUp: Bool
@@ -33,7 +36,10 @@ public struct TargetFile: Sendable {
     public var needsUsers: Bool { profile.flatMap(Profiles.named)?.targetNeedsUsers ?? true }
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
-    public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }
+    public var poolSize: Int {
+        if users.isEmpty, let p = accountProvisioning { return p.perUser }
+        return max(users.values.map(\.count).min() ?? 1, 1)
+    }
 }
 
 /// One account of a fixed test user.

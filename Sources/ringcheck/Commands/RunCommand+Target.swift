@@ -63,7 +63,11 @@ enum FileTarget {
             } catch { throw TargetUnavailable(message: "cannot start the backend: \(error)") }
         }
         try await checkReachable(file)
-        var target = file.target(defaultAppId: mocks.providers.credentials.bundleID)
+        let provisioned: TargetFile
+        do { provisioned = try await file.provisioningAccounts() } catch {
+            throw TargetUnavailable(message: "cannot create the accounts: \(error)")
+        }
+        var target = provisioned.target(defaultAppId: mocks.providers.credentials.bundleID)
         if let lifecycle {
             target.restart(through: lifecycle)
             if file.lifecycle?.start != nil {
