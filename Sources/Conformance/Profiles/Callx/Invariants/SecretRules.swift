@@ -19,32 +19,30 @@ enum SecretRules {
     /// The rules, in the order their findings are reported.
     static let all: [PushRule] = [mediaCredentials, providerSecrets, credentialLookingFields]
 
-    /// The texts a known value is searched in: the body as sent, and each payload part.
-    static func texts(_ s: CallxPushSubject) -> [String] {
-        [s.push.bodyText] + s.payloads.map { $0.value.serialized() }
+    /// The distinct `values` of at least `bytes` UTF-8 bytes that the push carries: in its body as sent or in a
+    /// payload part.
+    static func known(_ values: [String], atLeast bytes: Int, in s: CallxPushSubject) -> [String] {
+        let texts = [s.push.bodyText] + s.payloads.map { $0.value.serialized() }
+        return Set(values).filter { value in
+            value.utf8.count >= bytes && texts.contains { $0.contains(value) }
+        }
     }
 
     /// CALLX-SEC-1: no media credential the backend issued in this scenario.
     static let mediaCredentials = PushRule(R.noMediaCredentials) { s, found in
-        let texts = texts(s)
-        for credential in Set(s.context.mediaCredentials) where credential.utf8.count >= 4 {
-            if texts.contains(where: { $0.contains(credential) }) {
-                found.add(
-                    "body", expected: "no media credentials in a push",
-                    actual: "a media credential issued in this scenario (\(SecretScan.redacted(credential)))")
-            }
+        for credential in known(s.context.mediaCredentials, atLeast: 4, in: s) {
+            found.add(
+                "body", expected: "no media credentials in a push",
+                actual: "a media credential issued in this scenario (\(SecretScan.redacted(credential)))")
         }
     }
 
     /// CALLX-SEC-2: no provider secret, and no PEM private key.
     static let providerSecrets = PushRule(R.noProviderSecrets) { s, found in
-        let texts = texts(s)
-        for secret in Set(s.context.providerSecrets) where secret.utf8.count >= 8 {
-            if texts.contains(where: { $0.contains(secret) }) {
-                found.add(
-                    "body", expected: "no provider secrets in a push",
-                    actual: "a provider secret (\(SecretScan.redacted(secret)))")
-            }
+        for secret in known(s.context.providerSecrets, atLeast: 8, in: s) {
+            found.add(
+                "body", expected: "no provider secrets in a push",
+                actual: "a provider secret (\(SecretScan.redacted(secret)))")
         }
         if s.push.bodyText.contains("PRIVATE KEY") {
             found.add("body", expected: "no provider secrets in a push", actual: "PEM private-key text")
