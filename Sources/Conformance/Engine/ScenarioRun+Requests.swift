@@ -13,7 +13,7 @@ public struct PreparedRequest: Sendable {
     var headers: [(String, String)] = []
     var body: JSONValue?
     /// The abstract operation (nil for a raw request), which a target's mapping turns into its own request.
-    var operation: TargetOperation?
+    var operation: RequestOperation?
     /// The operation's values beside the body's members (path and query parameters, the installation, the user).
     var values: [String: JSONValue] = [:]
     /// Body members the scenario added or replaced (sent even when the target's body template omits them).
@@ -71,8 +71,8 @@ extension ScenarioRun {
         if d.kind.hasEnvironments {
             body.append(("apnsEnvironment", .string((environment ?? .production).rawValue)))
         }
-        let path = TargetRoutes.fill(
-            engine.target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+        let path = RequestTemplate.fill(
+            engine.target.tokenRoute, ["installationId": d.installationId, "kind": d.kind.rawValue])
         return PreparedRequest(
             actor: actor, method: "PUT", path: path, credentials: account.authHeaders, body: .object(body),
             operation: .registerToken, values: deviceValues(d, account))
@@ -94,15 +94,14 @@ extension ScenarioRun {
 
     /// The request a request step sends, and its options.
     func prepare(_ step: Step) throws -> (PreparedRequest, RequestOptions) {
-        let routes = engine.target.routes
         switch step {
         case .registerToken(let r):
             return (try registerRequest(r), r.options)
         case .deleteToken(let r):
             guard let d = devices[r.device] else { throw HarnessStop(message: "unknown device '\(r.device)'") }
             let account = try user(r.asUser ?? d.user)
-            let path = TargetRoutes.fill(
-                routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+            let path = RequestTemplate.fill(
+                engine.target.tokenRoute, ["installationId": d.installationId, "kind": d.kind.rawValue])
             return (
                 PreparedRequest(
                     actor: r.asUser ?? d.name, method: "DELETE", path: path, credentials: account.authHeaders,

@@ -1,7 +1,8 @@
 import JSON
 import PushMocks
 
-/// A loaded `--target` file: the backend under test and how ringcheck reaches, signs in to and maps it.
+/// A loaded `--target` file: the backend under test and how ringcheck reaches and signs in to it; how it
+/// maps the canonical requests is its profiles' part (`profileConfiguration`).
 public struct TargetFile: Sendable {
     /// The file as given (errors and reports name it).
     public var path: String
@@ -17,7 +18,6 @@ public struct TargetFile: Sendable {
     public var capabilities: Set<Capability>
     /// Scenario user name (`a` caller, `b` callee, `c` outsider, …) → its pool of accounts.
     public var users: [String: [TargetAccount]]
-    public var mapping: TargetMapping
     /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
     public var cleanUp: Bool
     /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).

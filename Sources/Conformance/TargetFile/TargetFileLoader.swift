@@ -51,8 +51,8 @@ public struct TargetFileDecoder {
 
     /// The top-level keys the engine reads itself.
     static let engineKeys = [
-        "name", "baseURL", "tls", "appId", "capabilities", "users", "installation", "operations",
-        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile",
+        "name", "baseURL", "tls", "appId", "capabilities", "users", "cleanUp", "mocks", "impersonate", "lifecycle",
+        "profile",
     ]
 
     /// Every top-level key a target file may give: the engine's, then each registered profile's
@@ -92,8 +92,7 @@ public struct TargetFileDecoder {
         while baseURL.hasSuffix("/") { baseURL.removeLast() }
         var file = TargetFile(
             path: d.file, directory: directory, name: baseURL, baseURL: baseURL, caFile: nil, insecureSkipVerify: false,
-            appId: nil, capabilities: [], users: [:],
-            mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
+            appId: nil, capabilities: [], users: [:], cleanUp: true, mocks: nil, lifecycle: nil)
         if let e = f["name"], let s = d.label(e.value, "name") { file.name = s }
         if let e = f["profile"], let name = d.nonEmptyString(e.value, "profile") {
             if Profiles.named(name) == nil {
@@ -105,29 +104,12 @@ public struct TargetFileDecoder {
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
         file.cleanUp = f["cleanUp"].flatMap { d.bool($0.value, "cleanUp") } ?? true
-        var answerByMedia = false
-        var capabilityValues: [String: (path: String, value: YAMLNode)] = [:]
+        var declared = DeclaredCapabilities()
         if let e = f["capabilities"] {
-            let declared = decodeCapabilities(e.value)
-            (file.capabilities, capabilityValues, answerByMedia) = (
-                declared.set, declared.values, declared.answerByMedia
-            )
+            declared = decodeCapabilities(e.value)
+            file.capabilities = declared.set
         }
         if let e = f["users"] { file.users = decodeUsers(e.value, checkNeeded: usersRequired) }
-        let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
-        file.mapping = decodeOperations(
-            f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
-            mark: f["operations"]?.keyMark ?? root.mark)
-        if let e = f["values"] { file.mapping.values = decodeValues(e.value) }
-        if let e = f["numbers"] { file.mapping.numbers = decodeNumbers(e.value) }
-        if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
-        if file.capabilities.contains(.idempotency), let e = f["capabilities"] {
-            for operation in [TargetOperation.create, .answer, .end] where !file.mapping[operation].carriesOperationId {
-                d.error(
-                    e.value.mark, "capabilities",
-                    "'idempotency' is declared, but operations.\(operation.rawValue) sends no {operationId}")
-            }
-        }
         if let e = f["mocks"] { file.mocks = decodeMocks(e.value) }
         if let e = f["impersonate"], let options = decodeImpersonate(e.value) {
             var mocks = file.mocks ?? TargetMocks()
@@ -140,9 +122,10 @@ public struct TargetFileDecoder {
         for profile in Profiles.all {
             let section = TargetFileSection(
                 entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root,
-                capabilityValues: capabilityValues.filter { name, _ in
+                capabilityValues: declared.values.filter { name, _ in
                     profile.valuedCapabilities.contains { $0.rawValue == name }
-                })
+                },
+                declaredCapabilityNames: declared.names.intersection(profile.targetFileCapabilities))
             if let configuration = profile.decodeTargetFile(section, into: &file, decoder: &self) {
                 file.profileConfiguration.insert(configuration)
             }
@@ -184,6 +167,8 @@ public struct TargetFileDecoder {
         /// The values of those declared as `{name: value}` (a profile's `valuedCapabilities`), by name, with
         /// their field (`capabilities[3].eventRetention`).
         var values: [String: (path: String, value: YAMLNode)] = [:]
+        /// Every name the list gives (also those that are no `Capability`, a profile's `targetFileCapabilities`).
+        var names: Set<String> = []
         var answerByMedia = false
     }
 
@@ -198,6 +183,7 @@ public struct TargetFileDecoder {
         var out: Set<Capability> = []
         var values: [String: (path: String, value: YAMLNode)] = [:]
         var answerByMedia = false
+        var names: Set<String> = []
         for (i, item) in items.enumerated() {
             let path = "capabilities[\(i)]"
             var name: String?
@@ -215,6 +201,7 @@ public struct TargetFileDecoder {
                 )
                 continue
             }
+            names.insert(name)
             if name == "answerByMediaRequest" {
                 answerByMedia = true
             } else {
@@ -224,6 +211,6 @@ public struct TargetFileDecoder {
         if answerByMedia && out.contains(.answerEndpoint) {
             d.error(node.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
         }
-        return DeclaredCapabilities(set: out, values: values, answerByMedia: answerByMedia)
+        return DeclaredCapabilities(set: out, values: values, names: names, answerByMedia: answerByMedia)
     }
 }

@@ -10,7 +10,7 @@ extension RunContext {
     }
 
     func callPath(_ template: String, _ call: JSONValue) throws -> String {
-        TargetRoutes.fill(template, ["callId": try resolver.string(call)])
+        RequestTemplate.fill(template, ["callId": try resolver.string(call)])
     }
 
     /// The calls a create makes the run's own: the one it names, and the one the backend answered with.
