@@ -167,13 +167,12 @@ public struct TargetFileDecoder {
         /// The values of those declared as `{name: value}` (a profile's `valuedCapabilities`), by name, with
         /// their field (`capabilities[3].eventRetention`).
         var values: [String: (path: String, value: YAMLNode)] = [:]
-        /// Every name the list gives (also those that are no `Capability`, a profile's `targetFileCapabilities`).
+        /// Every name the list gives (a profile's `targetFileCapabilities` among them).
         var names: Set<String> = []
-        var answerByMedia = false
     }
 
     /// The declared capabilities, the values of those declared with one (for their profile's
-    /// `decodeTargetFile`), and whether answers are media requests.
+    /// `decodeTargetFile`), and the names the list gives.
     mutating func decodeCapabilities(_ node: YAMLNode) -> DeclaredCapabilities {
         guard let items = node.items else {
             d.error(node.mark, "capabilities", "expected a list such as [faults, shortRing], got \(node.kindName)")
@@ -182,7 +181,6 @@ public struct TargetFileDecoder {
         let known = Self.knownCapabilities
         var out: Set<Capability> = []
         var values: [String: (path: String, value: YAMLNode)] = [:]
-        var answerByMedia = false
         var names: Set<String> = []
         for (i, item) in items.enumerated() {
             let path = "capabilities[\(i)]"
@@ -202,15 +200,8 @@ public struct TargetFileDecoder {
                 continue
             }
             names.insert(name)
-            if name == "answerByMediaRequest" {
-                answerByMedia = true
-            } else {
-                out.insert(Capability(rawValue: name))
-            }
+            out.insert(Capability(rawValue: name))
         }
-        if answerByMedia && out.contains(.answerEndpoint) {
-            d.error(node.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
-        }
-        return DeclaredCapabilities(set: out, values: values, names: names, answerByMedia: answerByMedia)
+        return DeclaredCapabilities(set: out, values: values, names: names)
     }
 }

@@ -1,10 +1,15 @@
 extension TargetFileDecoder {
     /// The file's mapping of the reference design (`operations:` with `installation:` and
     /// `answerByMediaRequest`, `values:`, `numbers:`); a target that answers by media request lacks the
-    /// `answerEndpoint` capability, and one declaring `idempotency` must send `{operationId}` on
-    /// create, answer and end.
+    /// `answerEndpoint` capability (`answerByMediaRequest` is no capability itself), and one declaring
+    /// `idempotency` must send `{operationId}` on create, answer and end.
     mutating func decodeMapping(_ section: TargetFileSection, into file: inout TargetFile) -> TargetMapping {
-        let answerByMedia = section.declaredCapabilityNames.contains("answerByMediaRequest")
+        let answerByMedia = section.declaredCapabilityNames.contains(Self.answerByMediaRequest)
+        let capabilities = section.root.entries?.first(where: { $0.key == "capabilities" })
+        file.capabilities.remove(Capability(rawValue: Self.answerByMediaRequest))
+        if answerByMedia, file.capabilities.contains(.answerEndpoint), let e = capabilities {
+            d.error(e.value.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
+        }
         let installation = section["installation"].flatMap { decodeInstallation($0.value, "installation") }
         var mapping = decodeOperations(
             section["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
@@ -12,9 +17,7 @@ extension TargetFileDecoder {
         if let e = section["values"] { mapping.values = decodeValues(e.value) }
         if let e = section["numbers"] { mapping.numbers = decodeNumbers(e.value) }
         if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
-        if file.capabilities.contains(.idempotency),
-            let e = section.root.entries?.first(where: { $0.key == "capabilities" })
-        {
+        if file.capabilities.contains(.idempotency), let e = capabilities {
             for operation in [TargetOperation.create, .answer, .end] where !mapping[operation].carriesOperationId {
                 d.error(
                     e.value.mark, "capabilities",
@@ -23,4 +26,7 @@ extension TargetFileDecoder {
         }
         return mapping
     }
+
+    /// The `capabilities:` name of a target whose callee answers by asking for a media session.
+    static let answerByMediaRequest = "answerByMediaRequest"
 }
