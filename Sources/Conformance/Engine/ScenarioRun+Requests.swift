@@ -24,6 +24,9 @@ public struct PreparedRequest: Sendable {
     /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
     /// answer: a request that starts a call names it (a create); nil claims none.
     var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
+    /// Whether an answer to this request wins a `race` (what its `winners` counts): a request whose
+    /// answer may say another request won (a Callx answer) says so; nil: a 2xx answer wins.
+    var wins: (@Sendable (Exchange) -> Bool)? = nil
 }
 
 extension ScenarioRun {
@@ -249,24 +252,13 @@ extension ScenarioRun {
 
     // MARK: Race
 
-    /// Whether a raced request won: a 2xx answer, except an answer whose snapshot names another
-    /// installation as the winner (the seed lets a later answer get the winner's snapshot, with any status).
-    static func isWinner(_ ex: Exchange, answeringAs installation: String?) -> Bool {
-        guard ex.isSuccess else { return false }
-        guard let installation, let winner = ex.json?["answeredByInstallationId"]?.stringValue else { return true }
-        return winner == installation
-    }
-
     func race(_ r: RaceStep, step: ScenarioStep) async throws {
         var prepared: [(PreparedRequest, RequestOptions, ScenarioStep)] = []
-        // The installation each raced answer answers as (before a target's mapping moves it).
-        var answering: [String?] = []
         var canonical: [PreparedRequest] = []
         for sub in r.steps {
             let (p, o) = try prepare(sub.step)
             canonical.append(p)
             prepared.append((wire(p), o, sub))
-            answering.append(p.operation == .answer ? p.body?["installationId"]?.stringValue : nil)
         }
         for (p, _, _) in prepared { record(.request, p.actor, "\(p.method) \(p.path) (race)", p.body?.serialized()) }
         let result: RaceResult
@@ -287,7 +279,7 @@ extension ScenarioRun {
             try judge(ex, o, step: sub, inRace: true)
         }
         if let winners = r.winners {
-            let got = zip(exchanges, answering).filter { Self.isWinner($0.0, answeringAs: $0.1) }.count
+            let got = zip(exchanges, canonical).filter { ex, c in c.wins?(ex) ?? ex.isSuccess }.count
             if got != winners {
                 try fail(
                     r.requirement, check: "\(step.path) race: requests answered 2xx",
