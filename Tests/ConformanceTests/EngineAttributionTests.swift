@@ -94,13 +94,13 @@ import Testing
                 winner.map { ["state": "accepted", "answeredByInstallationId": .string($0)] } ?? ["state": "accepted"]
             return ex
         }
-        #expect(ScenarioRun.isWinner(exchange(200, winner: "phone"), answeringAs: "phone"))
-        #expect(!ScenarioRun.isWinner(exchange(200, winner: "phone"), answeringAs: "tablet"))
-        #expect(!ScenarioRun.isWinner(exchange(409, winner: "phone"), answeringAs: "tablet"))
+        #expect(CallxProfile.isWinner(exchange(200, winner: "phone"), answeringAs: "phone"))
+        #expect(!CallxProfile.isWinner(exchange(200, winner: "phone"), answeringAs: "tablet"))
+        #expect(!CallxProfile.isWinner(exchange(409, winner: "phone"), answeringAs: "tablet"))
         // Without a winner in the snapshot, a 2xx is a win (two of them are two winners).
-        #expect(ScenarioRun.isWinner(exchange(200, winner: nil), answeringAs: "tablet"))
+        #expect(CallxProfile.isWinner(exchange(200, winner: nil), answeringAs: "tablet"))
         // Not an answer: any 2xx.
-        #expect(ScenarioRun.isWinner(exchange(201, winner: nil), answeringAs: nil))
+        #expect(CallxProfile.isWinner(exchange(201, winner: nil), answeringAs: nil))
     }
 
     /// Fixed accounts are shared between scenarios: the invariants judge only the events of the

@@ -100,7 +100,7 @@ import Testing
         #expect(fcm.contains(":APA91b") && fcm.count > 100)
         let uuid = RandomText.uuid()
         #expect(uuid.count == 36 && uuid.split(separator: "-").count == 5)
-        #expect(TargetRoutes.fill("/v1/calls/{callId}", ["callId": "a b/c"]) == "/v1/calls/a%20b%2Fc")
+        #expect(RequestTemplate.fill("/v1/calls/{callId}", ["callId": "a b/c"]) == "/v1/calls/a%20b%2Fc")
     }
 }
 

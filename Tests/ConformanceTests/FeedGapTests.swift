@@ -11,8 +11,11 @@ import Testing
             .mapping
     }
 
-    /// A target without a target file's mapping: the reference design's shape.
-    let plain = Target(name: "t", baseURL: "http://h", accounts: { _, _ in nil }, capabilities: [], appId: "app")
+    /// A Callx target without a target file's mapping: the reference design's shape, read by Callx's
+    /// configuration (a target without one is read in the engine's canonical shape, no feed in it).
+    let plain = Target(
+        name: "t", baseURL: "http://h", accounts: { _, _ in nil }, capabilities: [], appId: "app",
+        eventPageLimit: nil, eventRetention: nil)
 
     @Test func everyExplicitSignalIsAGap() throws {
         let signals: [JSONValue] = [

@@ -3,21 +3,13 @@ extension ScenarioEngine {
     /// a backend of another profile whose file maps registerToken has its own token API, and a delete
     /// guessed at a route it never declared only collects 404s.
     var tokenCleanUpSkipReason: String? {
-        guard let mapping = target.mapping, profile.name != Profiles.defaultProfile.name,
-            mapping.declared.contains(.registerToken), !mapping.isReference(.registerToken),
-            !mapping.declared.contains(.deleteToken)
+        guard profile.name != Profiles.defaultProfile.name, let register = target.apiMapping.registrationWithoutDelete
         else { return nil }
-        let register = mapping[.registerToken]
-        return
-            "the target file maps operations.registerToken (\(register.method) \(register.path)) but not operations.deleteToken"
+        return "the target file maps operations.registerToken (\(register)) but not operations.deleteToken"
     }
 
     /// The route token deletes go to, as the target file (or the reference design) names it.
-    var deleteTokenRoute: String {
-        guard let mapping = target.mapping else { return "DELETE " + target.routes.pushToken }
-        let m = mapping[.deleteToken]
-        return "\(m.method) \(m.path)"
-    }
+    var deleteTokenRoute: String { target.apiMapping.deleteTokenRoute }
 
     /// The run's warnings about its token clean-up, over every engine it used (one for the scenarios that
     /// run alone too): empty when every delete worked.

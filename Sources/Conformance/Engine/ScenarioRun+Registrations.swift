@@ -53,7 +53,7 @@ extension ScenarioRun {
             let d = tokenHolders.first(where: { $0.installationId == installation })
         else { return }
         if operation == .deleteToken {
-            if engine.target.mapping?.deletesPerToken == true {
+            if engine.target.apiMapping.deletesPerToken {
                 registrations[d.name]?.removeAll { $0.token == canonical.values["token"]?.stringValue }
             } else {
                 registrations[d.name] = []
@@ -62,12 +62,11 @@ extension ScenarioRun {
         }
         guard let token = canonical.body?["token"]?.stringValue else { return }
         var registration = TokenRegistration(token: token)
-        if let saved = engine.target.mapping?.savedValues(ofRegistration: answer) {
-            registration.saved = saved.values
-            // Said once here: every later delete of this token would go to a path without it.
-            for (name, path) in saved.missing {
-                note("the registration's answer has no '\(path)' (response.save.\(name)): {\(name)} stays empty")
-            }
+        let saved = engine.target.apiMapping.savedValues(ofRegistration: answer)
+        registration.saved = saved.values
+        // Said once here: every later delete of this token would go to a path without it.
+        for (name, path) in saved.missing {
+            note("the registration's answer has no '\(path)' (response.save.\(name)): {\(name)} stays empty")
         }
         registrations[d.name, default: []].removeAll { $0.token == token }
         registrations[d.name, default: []].append(registration)

@@ -13,7 +13,7 @@ public struct PreparedRequest: Sendable {
     var headers: [(String, String)] = []
     var body: JSONValue?
     /// The abstract operation (nil for a raw request), which a target's mapping turns into its own request.
-    var operation: TargetOperation?
+    var operation: RequestOperation?
     /// The operation's values beside the body's members (path and query parameters, the installation, the user).
     var values: [String: JSONValue] = [:]
     /// Body members the scenario added or replaced (sent even when the target's body template omits them).
@@ -24,6 +24,9 @@ public struct PreparedRequest: Sendable {
     /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
     /// answer: a request that starts a call names it (a create); nil claims none.
     var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
+    /// Whether an answer to this request wins a `race` (what its `winners` counts): a request whose
+    /// answer may say another request won (a Callx answer) says so; nil: a 2xx answer wins.
+    var wins: (@Sendable (Exchange) -> Bool)? = nil
 }
 
 extension ScenarioRun {
@@ -71,8 +74,8 @@ extension ScenarioRun {
         if d.kind.hasEnvironments {
             body.append(("apnsEnvironment", .string((environment ?? .production).rawValue)))
         }
-        let path = TargetRoutes.fill(
-            engine.target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+        let path = RequestTemplate.fill(
+            engine.target.tokenRoute, ["installationId": d.installationId, "kind": d.kind.rawValue])
         return PreparedRequest(
             actor: actor, method: "PUT", path: path, credentials: account.authHeaders, body: .object(body),
             operation: .registerToken, values: deviceValues(d, account))
@@ -94,15 +97,14 @@ extension ScenarioRun {
 
     /// The request a request step sends, and its options.
     func prepare(_ step: Step) throws -> (PreparedRequest, RequestOptions) {
-        let routes = engine.target.routes
         switch step {
         case .registerToken(let r):
             return (try registerRequest(r), r.options)
         case .deleteToken(let r):
             guard let d = devices[r.device] else { throw HarnessStop(message: "unknown device '\(r.device)'") }
             let account = try user(r.asUser ?? d.user)
-            let path = TargetRoutes.fill(
-                routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+            let path = RequestTemplate.fill(
+                engine.target.tokenRoute, ["installationId": d.installationId, "kind": d.kind.rawValue])
             return (
                 PreparedRequest(
                     actor: r.asUser ?? d.name, method: "DELETE", path: path, credentials: account.authHeaders,
@@ -250,24 +252,13 @@ extension ScenarioRun {
 
     // MARK: Race
 
-    /// Whether a raced request won: a 2xx answer, except an answer whose snapshot names another
-    /// installation as the winner (the seed lets a later answer get the winner's snapshot, with any status).
-    static func isWinner(_ ex: Exchange, answeringAs installation: String?) -> Bool {
-        guard ex.isSuccess else { return false }
-        guard let installation, let winner = ex.json?["answeredByInstallationId"]?.stringValue else { return true }
-        return winner == installation
-    }
-
     func race(_ r: RaceStep, step: ScenarioStep) async throws {
         var prepared: [(PreparedRequest, RequestOptions, ScenarioStep)] = []
-        // The installation each raced answer answers as (before a target's mapping moves it).
-        var answering: [String?] = []
         var canonical: [PreparedRequest] = []
         for sub in r.steps {
             let (p, o) = try prepare(sub.step)
             canonical.append(p)
             prepared.append((wire(p), o, sub))
-            answering.append(p.operation == .answer ? p.body?["installationId"]?.stringValue : nil)
         }
         for (p, _, _) in prepared { record(.request, p.actor, "\(p.method) \(p.path) (race)", p.body?.serialized()) }
         let result: RaceResult
@@ -288,7 +279,7 @@ extension ScenarioRun {
             try judge(ex, o, step: sub, inRace: true)
         }
         if let winners = r.winners {
-            let got = zip(exchanges, answering).filter { Self.isWinner($0.0, answeringAs: $0.1) }.count
+            let got = zip(exchanges, canonical).filter { ex, c in c.wins?(ex) ?? ex.isSuccess }.count
             if got != winners {
                 try fail(
                     r.requirement, check: "\(step.path) race: requests answered 2xx",

@@ -20,7 +20,7 @@ extension ScenarioRun {
             await engine.cleanUpTally.recordSkipped(devices: registrations.values.filter { !$0.isEmpty }.count)
             return
         }
-        let perToken = engine.target.mapping?.deletesPerToken == true
+        let perToken = engine.target.apiMapping.deletesPerToken
         for d in tokenHolders {
             let registered = registrations[d.name] ?? []
             let owners = [d.user] + users.keys.sorted().filter { $0 != d.user }
@@ -31,8 +31,8 @@ extension ScenarioRun {
                     guard let account = users[owner] else { continue }
                     let r = PreparedRequest(
                         actor: owner, method: "DELETE",
-                        path: TargetRoutes.fill(
-                            engine.target.routes.pushToken,
+                        path: RequestTemplate.fill(
+                            engine.target.tokenRoute,
                             ["installationId": d.installationId, "kind": d.kind.rawValue]),
                         credentials: account.authHeaders, operation: .deleteToken,
                         values: deviceValues(d, account, registration: registration))
@@ -54,9 +54,7 @@ extension ScenarioRun {
     @discardableResult
     public func quietlySend(_ canonical: PreparedRequest) async -> String? {
         guard let response = try? await engine.client.send(clientRequest(wire(canonical))) else { return "no answer" }
-        let status =
-            engine.target.mapping?.normalize(canonical.operation ?? .get, status: response.status, json: nil)
-            .status ?? response.status
+        let status = engine.target.normalize(canonical.operation, status: response.status, json: nil).status
         return (200..<300).contains(status) ? nil : String(status)
     }
 }

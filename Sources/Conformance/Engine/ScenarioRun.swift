@@ -34,7 +34,7 @@ public struct Exchange: Sendable {
     var responseBody: [UInt8] = []
     var json: JSONValue?
     var error: String?
-    var operation: TargetOperation?
+    var operation: RequestOperation?
     /// The media-session object of the (normalized) response, if it carried one.
     var media: JSONValue?
 

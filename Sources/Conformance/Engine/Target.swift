@@ -1,7 +1,7 @@
 import HTTP
 
-/// A backend under test as the engine talks to it: where it listens, how each test user signs in,
-/// its routes and what it can do. `--target FILE` builds one from a target file (`TargetFile`);
+/// A backend under test as the engine talks to it: where it listens, how each test user signs in and
+/// what it can do; how its API differs from the canonical requests is its profiles' (`apiMapping`). `--target FILE` builds one from a target file (`TargetFile`);
 /// without it the CLI builds one for the embedded reference backend.
 public struct Target: Sendable {
     /// How reports name the target (`embedded reference backend`, a base URL).
@@ -12,10 +12,6 @@ public struct Target: Sendable {
     /// accounts, so runs never interfere); nil when the target has no account for it. With
     /// `accountSlots`, the second argument is the slot the run holds instead.
     public var accounts: @Sendable (_ name: String, _ run: Int) -> TargetUser?
-    /// The reference design's routes: the canonical requests the engine builds.
-    public var routes: TargetRoutes
-    /// How canonical requests and responses map to this target's API; nil when it speaks the reference design.
-    public var mapping: TargetMapping?
     /// Fixed accounts: how many scenarios may run at once, each holding one slot of accounts (nil when
     /// every run gets fresh accounts).
     public var accountSlots: Int?
@@ -40,20 +36,19 @@ public struct Target: Sendable {
     /// target the `restart` capability with it.
     public var restart: (@Sendable () async throws -> Void)? = nil
     /// What each profile knows of the target beyond the engine's fields (DialStack's webhook receiver, a
-    /// push service's app, an events feed's paging), by its type: a target file's
+    /// push service's app, Callx's routes and API mapping), by its type: a target file's
     /// `TargetFile.profileConfiguration`.
     public var profileConfiguration = ProfileConfigurations()
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,
-        routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String
+        capabilities: Set<Capability>, appId: String
     ) {
         self.name = name
         var url = baseURL
         while url.hasSuffix("/") { url.removeLast() }
         self.baseURL = url
         self.accounts = accounts
-        self.routes = routes
         self.capabilities = capabilities
         self.appId = appId
     }
@@ -66,7 +61,7 @@ public struct Target: Sendable {
             return "the target has no account for user '\(name)'"
         }
         if let reason = stepNotApplicableReason(scenario.steps) { return reason }
-        return mapping?.rawRequestProblem(scenario)
+        return apiMapping.notApplicableReason(scenario)
     }
 
     /// Why the first profile step (at the top or in a race) that cannot run against this target cannot
@@ -107,49 +102,6 @@ public struct TargetUser: Sendable, Equatable {
     public init(userId: String, authHeaders: [String: String]) {
         self.userId = userId
         self.authHeaders = Dictionary(authHeaders.map { ($0.key.lowercased(), $0.value) }) { _, last in last }
-    }
-}
-
-/// The routes of the reference design; a target file may change them.
-public struct TargetRoutes: Sendable, Equatable {
-    /// `{installationId}` and `{kind}` are replaced.
-    public var pushToken = "/v1/installations/{installationId}/push-tokens/{kind}"
-    public var calls = "/v1/calls"
-    /// `{callId}` is replaced.
-    public var call = "/v1/calls/{callId}"
-    public var answer = "/v1/calls/{callId}/answer"
-    public var end = "/v1/calls/{callId}/end"
-    public var mediaSession = "/v1/calls/{callId}/media-session"
-    /// The feed of one installation; the engine adds `installationId` and `cursor` query parameters.
-    public var events = "/v1/call-events"
-
-    public init() {}
-
-    /// `template` with `{name}` placeholders replaced by percent-encoded values.
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
-        var out = template
-        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: percentEncode(value)) }
-        return out
-    }
-
-    /// Percent-encodes everything but unreserved characters (RFC 3986).
-    public static func percentEncode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            let c = Character(Unicode.Scalar(byte))
-            if c.isASCII && (c.isLetter || c.isNumber || "-._~".contains(c)) {
-                out.append(c)
-            } else {
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
 

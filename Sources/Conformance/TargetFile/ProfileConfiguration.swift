@@ -26,6 +26,9 @@ public protocol ProfileConfiguration: Sendable {
     /// The configuration as a run's `Target` carries it: with what needs the target file's sign-in (the
     /// headers of an operation that has its own `auth`). Itself by default.
     func forTarget(signIn: TargetSignIn) -> Self
+    /// How the target's API differs from the canonical requests, when this configuration says
+    /// (Callx's `operations:`, `installation:`, `values:`, `numbers:`). Nil by default.
+    var apiMapping: (any TargetAPIMapping)? { get }
 }
 
 extension ProfileConfiguration {
@@ -33,6 +36,7 @@ extension ProfileConfiguration {
     public var runVariableTexts: [String] { [] }
     public func filling(_ variables: TargetRunVariables) -> Self { self }
     public func forTarget(signIn: TargetSignIn) -> Self { self }
+    public var apiMapping: (any TargetAPIMapping)? { nil }
 }
 
 /// The profiles' configurations of one target, each under its own type: one opaque value for the
@@ -53,6 +57,9 @@ public struct ProfileConfigurations: Sendable {
     mutating func insert(_ configuration: any ProfileConfiguration) {
         byType[ObjectIdentifier(Swift.type(of: configuration))] = configuration
     }
+
+    /// The API mapping a configuration supplies (`ProfileConfiguration.apiMapping`), if one does.
+    var apiMapping: (any TargetAPIMapping)? { byType.values.lazy.compactMap(\.apiMapping).first }
 
     /// Every configuration's secrets.
     public var secrets: [String] { byType.values.flatMap(\.secrets) }
@@ -85,6 +92,8 @@ public struct TargetFileSection {
     /// The values of the profile's `valuedCapabilities` that `capabilities:` declares as `{name: value}`, by
     /// name, with their field for errors (`capabilities[3].eventRetention`).
     public var capabilityValues: [String: (path: String, value: YAMLNode)] = [:]
+    /// The profile's `targetFileCapabilities` that `capabilities:` lists (Callx's `answerByMediaRequest`).
+    public var declaredCapabilityNames: Set<String> = []
 
     /// The entry of top-level key `key`, if the file gives it.
     public subscript(_ key: String) -> YAMLMapEntry? { entries[key] }

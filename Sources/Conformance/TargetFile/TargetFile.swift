@@ -1,7 +1,8 @@
 import JSON
 import PushMocks
 
-/// A loaded `--target` file: the backend under test and how ringcheck reaches, signs in to and maps it.
+/// A loaded `--target` file: the backend under test and how ringcheck reaches and signs in to it; how it
+/// maps the canonical requests is its profiles' part (`profileConfiguration`).
 public struct TargetFile: Sendable {
     /// The file as given (errors and reports name it).
     public var path: String
@@ -20,7 +21,6 @@ public struct TargetFile: Sendable {
     /// `accounts:`: how ringcheck creates the accounts when the run starts (`provisioningAccounts`),
     /// filling `users`; nil when the file lists them.
     public var accountProvisioning: TargetAccountProvisioning? = nil
-    public var mapping: TargetMapping
     /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
     public var cleanUp: Bool
     /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).

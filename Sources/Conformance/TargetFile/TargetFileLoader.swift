@@ -51,8 +51,8 @@ public struct TargetFileDecoder {
 
     /// The top-level keys the engine reads itself.
     static let engineKeys = [
-        "name", "baseURL", "tls", "appId", "capabilities", "users", "installation", "operations",
-        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "accounts",
+        "name", "baseURL", "tls", "appId", "capabilities", "users", "cleanUp", "mocks", "impersonate", "lifecycle",
+        "profile", "accounts",
     ]
 
     /// Every top-level key a target file may give: the engine's, then each registered profile's
@@ -94,8 +94,7 @@ public struct TargetFileDecoder {
         while baseURL.hasSuffix("/") { baseURL.removeLast() }
         var file = TargetFile(
             path: d.file, directory: directory, name: baseURL, baseURL: baseURL, caFile: nil, insecureSkipVerify: false,
-            appId: nil, capabilities: [], users: [:],
-            mapping: TargetMapping(), cleanUp: true, mocks: nil, lifecycle: nil)
+            appId: nil, capabilities: [], users: [:], cleanUp: true, mocks: nil, lifecycle: nil)
         if let e = f["name"], let s = d.label(e.value, "name") { file.name = s }
         if let e = f["profile"], let name = d.nonEmptyString(e.value, "profile") {
             if Profiles.named(name) == nil {
@@ -107,31 +106,14 @@ public struct TargetFileDecoder {
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
         file.cleanUp = f["cleanUp"].flatMap { d.bool($0.value, "cleanUp") } ?? true
-        var answerByMedia = false
-        var capabilityValues: [String: (path: String, value: YAMLNode)] = [:]
+        var declared = DeclaredCapabilities()
         if let e = f["capabilities"] {
-            let declared = decodeCapabilities(e.value)
-            (file.capabilities, capabilityValues, answerByMedia) = (
-                declared.set, declared.values, declared.answerByMedia
-            )
+            declared = decodeCapabilities(e.value)
+            file.capabilities = declared.set
         }
         if let e = f["users"] { file.users = decodeUsers(e.value, checkNeeded: usersRequired) }
         file.accountProvisioning = f["accounts"].flatMap { decodeAccountProvisioning($0.value) }
         if usersRequired { checkAccountSources(f, file) }
-        let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
-        file.mapping = decodeOperations(
-            f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
-            mark: f["operations"]?.keyMark ?? root.mark)
-        if let e = f["values"] { file.mapping.values = decodeValues(e.value) }
-        if let e = f["numbers"] { file.mapping.numbers = decodeNumbers(e.value) }
-        if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
-        if file.capabilities.contains(.idempotency), let e = f["capabilities"] {
-            for operation in [TargetOperation.create, .answer, .end] where !file.mapping[operation].carriesOperationId {
-                d.error(
-                    e.value.mark, "capabilities",
-                    "'idempotency' is declared, but operations.\(operation.rawValue) sends no {operationId}")
-            }
-        }
         if let e = f["mocks"] { file.mocks = decodeMocks(e.value) }
         if let e = f["impersonate"], let options = decodeImpersonate(e.value) {
             var mocks = file.mocks ?? TargetMocks()
@@ -145,9 +127,10 @@ public struct TargetFileDecoder {
         for profile in Profiles.all {
             let section = TargetFileSection(
                 entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root,
-                capabilityValues: capabilityValues.filter { name, _ in
+                capabilityValues: declared.values.filter { name, _ in
                     profile.valuedCapabilities.contains { $0.rawValue == name }
-                })
+                },
+                declaredCapabilityNames: declared.names.intersection(profile.targetFileCapabilities))
             if let configuration = profile.decodeTargetFile(section, into: &file, decoder: &self) {
                 file.profileConfiguration.insert(configuration)
             }
@@ -189,11 +172,12 @@ public struct TargetFileDecoder {
         /// The values of those declared as `{name: value}` (a profile's `valuedCapabilities`), by name, with
         /// their field (`capabilities[3].eventRetention`).
         var values: [String: (path: String, value: YAMLNode)] = [:]
-        var answerByMedia = false
+        /// Every name the list gives (a profile's `targetFileCapabilities` among them).
+        var names: Set<String> = []
     }
 
     /// The declared capabilities, the values of those declared with one (for their profile's
-    /// `decodeTargetFile`), and whether answers are media requests.
+    /// `decodeTargetFile`), and the names the list gives.
     mutating func decodeCapabilities(_ node: YAMLNode) -> DeclaredCapabilities {
         guard let items = node.items else {
             d.error(node.mark, "capabilities", "expected a list such as [faults, shortRing], got \(node.kindName)")
@@ -202,7 +186,7 @@ public struct TargetFileDecoder {
         let known = Self.knownCapabilities
         var out: Set<Capability> = []
         var values: [String: (path: String, value: YAMLNode)] = [:]
-        var answerByMedia = false
+        var names: Set<String> = []
         for (i, item) in items.enumerated() {
             let path = "capabilities[\(i)]"
             var name: String?
@@ -220,15 +204,9 @@ public struct TargetFileDecoder {
                 )
                 continue
             }
-            if name == "answerByMediaRequest" {
-                answerByMedia = true
-            } else {
-                out.insert(Capability(rawValue: name))
-            }
+            names.insert(name)
+            out.insert(Capability(rawValue: name))
         }
-        if answerByMedia && out.contains(.answerEndpoint) {
-            d.error(node.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
-        }
-        return DeclaredCapabilities(set: out, values: values, answerByMedia: answerByMedia)
+        return DeclaredCapabilities(set: out, values: values, names: names)
     }
 }

@@ -47,7 +47,7 @@ public actor TargetSignIn {
         for (n, v) in login.headers.sorted(by: { $0.key < $1.key }) { headers.add(n.lowercased(), v) }
         var body: [UInt8] = []
         if let template = login.body {
-            body = Array((TargetMapping.render(template, values, used: &used) ?? .null).serialized().utf8)
+            body = Array((RequestTemplate.render(template, values, used: &used) ?? .null).serialized().utf8)
             if headers["content-type"] == nil { headers.add("content-type", "application/json") }
         }
         let client = try Target.makeClient(
@@ -112,7 +112,6 @@ extension TargetFile {
                 return user
             },
             capabilities: capabilities, appId: appId ?? defaultAppId)
-        target.mapping = mapping
         target.roles = users.keys.sorted()
         target.accountSlots = poolSize
         target.cleanUp = cleanUp

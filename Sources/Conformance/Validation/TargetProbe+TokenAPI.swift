@@ -34,13 +34,12 @@ extension TargetProbe {
                 "registration (registerToken) of a new \(device.kind.rawValue) token for \(account.userId): "
                     + "\(register.sent) → \(answer)"))
         guard registered else { return lines }
-        if let saved = target.mapping?.savedValues(ofRegistration: register.raw) {
-            for (name, value) in saved.values { values[name] = value }
-            for (name, path) in saved.missing {
-                lines.append(
-                    TargetProbeLine(
-                        .failed, "registration: its answer has no '\(path)' (registerToken.response.save.\(name))"))
-            }
+        let saved = target.apiMapping.savedValues(ofRegistration: register.raw)
+        for (name, value) in saved.values { values[name] = value }
+        for (name, path) in saved.missing {
+            lines.append(
+                TargetProbeLine(
+                    .failed, "registration: its answer has no '\(path)' (registerToken.response.save.\(name))"))
         }
 
         if readFeed {
@@ -74,7 +73,7 @@ extension TargetProbe {
     static func readEvents(of device: VirtualCallee, account: TargetUser, target: Target, client: HTTPClient)
         async -> TargetProbeLine
     {
-        let path = target.routes.events + "?installationId=" + TargetRoutes.percentEncode(device.installationId)
+        let path = target.routes.events + "?installationId=" + RequestTemplate.percentEncode(device.installationId)
         let read = await send(
             PreparedRequest(
                 actor: account.userId, method: "GET", path: path, credentials: account.authHeaders,

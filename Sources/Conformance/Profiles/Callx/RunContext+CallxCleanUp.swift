@@ -14,7 +14,7 @@ extension RunContext {
                 "reason": .string(t.answeredObservedAtMs == nil ? "callerCancelled" : "remoteEnded"),
             ]
             let r = PreparedRequest(
-                actor: "a", method: "POST", path: TargetRoutes.fill(target.routes.end, ["callId": t.callId]),
+                actor: "a", method: "POST", path: RequestTemplate.fill(target.routes.end, ["callId": t.callId]),
                 credentials: caller.authHeaders, body: body, operation: .end, values: callValues(t.callId, caller))
             await quietlySend(r)
         }

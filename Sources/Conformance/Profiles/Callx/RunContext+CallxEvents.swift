@@ -16,8 +16,8 @@ extension RunContext {
     func readPage(_ reader: String, cursor: String?, limit: Int?) async throws -> Exchange {
         let feed = try self.feed(reader)
         guard let account = users[feed.user] else { throw HarnessStop(message: "unknown reader '\(reader)'") }
-        var path = target.routes.events + "?installationId=" + TargetRoutes.percentEncode(feed.installationId)
-        if let cursor { path += "&cursor=" + TargetRoutes.percentEncode(cursor) }
+        var path = target.routes.events + "?installationId=" + RequestTemplate.percentEncode(feed.installationId)
+        if let cursor { path += "&cursor=" + RequestTemplate.percentEncode(cursor) }
         if let limit { path += "&limit=\(limit)" }
         var values: [String: JSONValue] = [
             "installationId": .string(feed.installationId), "userId": .string(account.userId),

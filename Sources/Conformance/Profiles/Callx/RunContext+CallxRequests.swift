@@ -10,7 +10,7 @@ extension RunContext {
     }
 
     func callPath(_ template: String, _ call: JSONValue) throws -> String {
-        TargetRoutes.fill(template, ["callId": try resolver.string(call)])
+        RequestTemplate.fill(template, ["callId": try resolver.string(call)])
     }
 
     /// The calls a create makes the run's own: the one it names, and the one the backend answered with.
@@ -49,11 +49,14 @@ extension RunContext {
         ]
         if let rev = a.expectedRevision { body = body.setting("expectedRevision", to: try resolver.resolve(rev)) }
         body = try merged(body, a.body)
+        // The installation the answer answers as (before a target's mapping moves it).
+        let answering = body["installationId"]?.stringValue
         return PreparedRequest(
             actor: who.label, method: "POST", path: try callPath(target.routes.answer, a.call),
             credentials: who.user.authHeaders, body: body, operation: .answer,
             values: callValues(try resolver.string(a.call), who.user), extraKeys: extraKeys(a.body),
-            actorInstallation: who.installationId)
+            actorInstallation: who.installationId,
+            wins: { CallxProfile.isWinner($0, answeringAs: answering) })
     }
 
     func endRequest(_ e: EndCallStep) throws -> PreparedRequest {
@@ -97,5 +100,15 @@ extension RunContext {
             values: callValues(try resolver.string(r.call), who.user).merging(
                 ["operationId": .string(freshOperationId())]) { a, _ in a },
             actorInstallation: who.installationId)
+    }
+}
+
+extension CallxProfile {
+    /// Whether a raced answer won: a 2xx answer, except one whose snapshot names another installation
+    /// as the winner (the seed lets a later answer get the winner's snapshot, with any status).
+    static func isWinner(_ ex: Exchange, answeringAs installation: String?) -> Bool {
+        guard ex.isSuccess else { return false }
+        guard let installation, let winner = ex.json?["answeredByInstallationId"]?.stringValue else { return true }
+        return winner == installation
     }
 }

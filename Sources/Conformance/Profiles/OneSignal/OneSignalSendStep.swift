@@ -39,8 +39,8 @@ struct OneSignalSendStep: DecodableStep, Equatable {
         let values = Dictionary(request.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         var used: Set<String> = []
         // The loader admits only placeholders the operation fills, so a path always renders.
-        let path = TargetMapping.interpolate(mapping.path, values, encode: true, used: &used) ?? mapping.path
-        let body = mapping.body.flatMap { TargetMapping.render($0, values, used: &used) } ?? .object(request)
+        let path = RequestTemplate.interpolate(mapping.path, values, encode: true, used: &used) ?? mapping.path
+        let body = mapping.body.flatMap { RequestTemplate.render($0, values, used: &used) } ?? .object(request)
         return (path, body.bytes())
     }
 

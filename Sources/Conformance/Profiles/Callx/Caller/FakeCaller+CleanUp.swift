@@ -19,8 +19,8 @@ extension FakeCaller {
             var values = d.registration(on: target).values
             values["token"] = .string(d.token)
             for (name, value) in r.saved { values[name] = value }
-            let path = TargetRoutes.fill(
-                target.routes.pushToken, ["installationId": d.installationId, "kind": d.kind.rawValue])
+            let path = RequestTemplate.fill(
+                target.tokenRoute, ["installationId": d.installationId, "kind": d.kind.rawValue])
             let reply = await send(.deleteToken, "DELETE", path, as: r.user, values: values)
             if reply.ok {
                 entry(

@@ -26,7 +26,7 @@ extension FakeCaller {
             return
         }
         let path: String
-        let operation: TargetOperation
+        let operation: RequestOperation
         var body: JSONValue = ["operationId": .string(operationId()), "installationId": .string(device.installationId)]
         switch response.action {
         case .answer:

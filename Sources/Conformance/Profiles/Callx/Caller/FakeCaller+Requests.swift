@@ -27,7 +27,7 @@ extension FakeCaller {
     /// Sends `operation` in the reference design's shape, as the target's mapping (if any) turns it into
     /// the backend's own request, and reads the answer back into the reference shape.
     func send(
-        _ operation: TargetOperation, _ method: String, _ path: String, as user: TargetUser, body: JSONValue? = nil,
+        _ operation: RequestOperation, _ method: String, _ path: String, as user: TargetUser, body: JSONValue? = nil,
         values: [String: JSONValue] = [:]
     ) async -> Reply {
         var values = values
@@ -50,7 +50,7 @@ extension FakeCaller {
         }
     }
 
-    func callPath(_ template: String) -> String { TargetRoutes.fill(template, ["callId": callId]) }
+    func callPath(_ template: String) -> String { RequestTemplate.fill(template, ["callId": callId]) }
 
     func operationId() -> String { "ringcheck-call-" + RandomText.alphanumeric(12) }
 
@@ -133,8 +133,8 @@ extension FakeCaller {
     /// One page of the caller's feed from the cursor; nil when it cannot be read.
     func readFeedPage() async -> (events: [JSONValue], moved: Bool)? {
         guard feedWorks else { return nil }
-        var path = target.routes.events + "?installationId=" + TargetRoutes.percentEncode(plan.callerInstallationId)
-        if let feedCursor { path += "&cursor=" + TargetRoutes.percentEncode(feedCursor) }
+        var path = target.routes.events + "?installationId=" + RequestTemplate.percentEncode(plan.callerInstallationId)
+        if let feedCursor { path += "&cursor=" + RequestTemplate.percentEncode(feedCursor) }
         var values: [String: JSONValue] = ["installationId": .string(plan.callerInstallationId)]
         if let feedCursor { values["cursor"] = .string(feedCursor) }
         let reply = await send(.events, "GET", path, as: plan.caller, values: values)

@@ -6,8 +6,8 @@ extension VirtualCallee {
     func registration(on target: Target) -> (path: String, body: JSONValue, values: [String: JSONValue]) {
         var body: JSONValue = ["token": .string(token), "appId": .string(target.appId)]
         if let environment { body = body.setting("apnsEnvironment", to: .string(environment.rawValue)) }
-        let path = TargetRoutes.fill(
-            target.routes.pushToken, ["installationId": installationId, "kind": kind.rawValue])
+        let path = RequestTemplate.fill(
+            target.tokenRoute, ["installationId": installationId, "kind": kind.rawValue])
         return (path, body, ["installationId": .string(installationId), "kind": .string(kind.rawValue)])
     }
 }

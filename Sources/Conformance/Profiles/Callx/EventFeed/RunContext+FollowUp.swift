@@ -7,16 +7,16 @@ extension RunContext {
     /// carry none (`snapshotFromGet: true`) and did not: a `get` by the same actor right after gives
     /// it. The answer's own status and media stay; the snapshot is judged as if the answer had carried it.
     func completed(_ ex: Exchange, _ canonical: PreparedRequest) async -> Exchange {
-        guard ex.isSuccess, ex.json?["state"] == nil, let operation = canonical.operation,
+        guard ex.isSuccess, ex.json?["state"] == nil, let operation = canonical.operation.flatMap(TargetOperation.init),
             [.create, .answer, .end].contains(operation),
             target.mapping?[operation].response.snapshotByGet == true,
-            let callId = (canonical.values["callId"] ?? canonical.body?["callId"]).map(TargetMapping.text)
+            let callId = (canonical.values["callId"] ?? canonical.body?["callId"]).map(RequestTemplate.text)
         else { return ex }
         var values = canonical.values
         values["callId"] = .string(callId)
         let get = PreparedRequest(
             actor: canonical.actor, method: "GET",
-            path: TargetRoutes.fill(target.routes.call, ["callId": callId]),
+            path: RequestTemplate.fill(target.routes.call, ["callId": callId]),
             credentials: canonical.credentials, operation: .get, values: values,
             actorInstallation: canonical.actorInstallation)
         let read = await send(get)

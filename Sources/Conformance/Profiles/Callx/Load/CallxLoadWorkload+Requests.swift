@@ -8,7 +8,7 @@ extension CallxLoadWorkload {
     /// Sends `operation` in the reference design's shape through the target's mapping, as the engine
     /// and `FakeCaller` do, and reads the answer back into the reference shape.
     func send(
-        _ operation: TargetOperation, _ method: String, _ path: String, as user: TargetUser, body: JSONValue? = nil,
+        _ operation: RequestOperation, _ method: String, _ path: String, as user: TargetUser, body: JSONValue? = nil,
         values: [String: JSONValue] = [:], installation: String? = nil
     ) async -> (status: Int?, json: JSONValue?, error: String?) {
         var values = values
@@ -32,7 +32,7 @@ extension CallxLoadWorkload {
         _ kind: LoadOperation.Kind, callId: String, as user: TargetUser, installationId: String? = nil,
         body: JSONValue? = nil, isRetry: Bool = false
     ) async -> LoadOperation {
-        let (operation, method, template): (TargetOperation, String, String) =
+        let (operation, method, template): (RequestOperation, String, String) =
             switch kind {
             case .create: (.create, "POST", target.routes.calls)
             case .answer: (.answer, "POST", target.routes.answer)
@@ -44,7 +44,7 @@ extension CallxLoadWorkload {
         let invoked = ContinuousClock.now
         let invokeMs = LoadDriver.wallMs()
         let reply = await send(
-            operation, method, TargetRoutes.fill(template, ["callId": callId]), as: user, body: body, values: values,
+            operation, method, RequestTemplate.fill(template, ["callId": callId]), as: user, body: body, values: values,
             installation: installationId ?? callerInstallation(user))
         let latency = LoadDriver.seconds(ContinuousClock.now - invoked) * 1000
         let json = reply.json
@@ -123,10 +123,10 @@ extension CallxLoadWorkload {
     /// follow), nil when it could not be read.
     func readPage(_ feed: (installation: String, user: TargetUser), record: Bool) async -> Bool? {
         let cursor = cursors.withLock { $0[feed.installation] }
-        var path = target.routes.events + "?installationId=" + TargetRoutes.percentEncode(feed.installation)
+        var path = target.routes.events + "?installationId=" + RequestTemplate.percentEncode(feed.installation)
         var values: [String: JSONValue] = ["installationId": .string(feed.installation)]
         if let cursor {
-            path += "&cursor=" + TargetRoutes.percentEncode(cursor)
+            path += "&cursor=" + RequestTemplate.percentEncode(cursor)
             values["cursor"] = .string(cursor)
         }
         let invoked = ContinuousClock.now

@@ -1,8 +1,14 @@
-/// The callx profile's part of a target file beyond its mapping: how it pages and keeps its events feed,
-/// how a call asks for a short ring, and whether it places video calls. Old files keep their top-level
-/// `eventPageLimit:` and their `capabilities:` forms (`{eventRetention: N}`, `{shortRing: FIELD}`,
-/// `videoCalls`), which this profile decodes.
+/// The callx profile's part of a target file: how the backend's API differs from the reference design
+/// (`operations:`, `installation:`, `values:`, `numbers:`, and `answerByMediaRequest`, which reshapes
+/// them), how it pages and keeps its events feed, how a call asks for a short ring, and whether it places
+/// video calls. Old files keep their top-level keys and their `capabilities:` forms (`{eventRetention: N}`,
+/// `{shortRing: FIELD}`, `videoCalls`), which this profile decodes. Its mapping is also the token API's of
+/// any profile's file (`apiMapping`: DialStack's `operations.registerToken`).
 struct CallxTargetConfiguration: ProfileConfiguration {
+    /// How canonical requests and answers map to the target's API; nil when it speaks the reference design.
+    var mapping: TargetMapping? = nil
+    /// The reference design's call routes: the canonical requests the profile builds.
+    var routes = TargetRoutes()
     /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
     var eventPageLimit: Int? = nil
     /// How many events the backend keeps per feed (`{eventRetention: N}`).
@@ -11,6 +17,8 @@ struct CallxTargetConfiguration: ProfileConfiguration {
     var shortRingField: String? = nil
     /// Whether the backend places video calls (`videoCalls`; the embedded reference does).
     var supportsVideo = true
+
+    var apiMapping: (any TargetAPIMapping)? { CallxAPIMapping(mapping: mapping) }
 }
 
 extension Capability {
@@ -43,10 +51,21 @@ extension Target {
         routes: TargetRoutes = TargetRoutes(), capabilities: Set<Capability>, appId: String,
         eventPageLimit: Int?, eventRetention: Int?
     ) {
-        self.init(
-            name: name, baseURL: baseURL, accounts: accounts, routes: routes, capabilities: capabilities, appId: appId)
+        self.init(name: name, baseURL: baseURL, accounts: accounts, capabilities: capabilities, appId: appId)
+        self.routes = routes
         self.eventPageLimit = eventPageLimit
         self.eventRetention = eventRetention
+    }
+
+    /// The reference design's call routes: the canonical requests the profile builds.
+    public var routes: TargetRoutes {
+        get { callx.routes }
+        set { callx.routes = newValue }
+    }
+    /// How canonical requests and responses map to this target's API; nil when it speaks the reference design.
+    public var mapping: TargetMapping? {
+        get { callx.mapping }
+        set { callx.mapping = newValue }
     }
 
     /// The events feed page size the engine asks for while draining (`limit`), to exercise paging.
@@ -84,6 +103,16 @@ extension Target {
 }
 
 extension TargetFile {
+    /// How the file maps canonical requests and answers to the backend's API (`operations:`, `installation:`,
+    /// `values:`, `numbers:`).
+    public var mapping: TargetMapping {
+        get { profileConfiguration[CallxTargetConfiguration.self]?.mapping ?? TargetMapping() }
+        set {
+            var callx = profileConfiguration[CallxTargetConfiguration.self] ?? CallxTargetConfiguration()
+            callx.mapping = newValue
+            profileConfiguration[CallxTargetConfiguration.self] = callx
+        }
+    }
     /// How many events the backend keeps per feed, when it declares `{eventRetention: N}`.
     public var eventRetention: Int? { profileConfiguration[CallxTargetConfiguration.self]?.eventRetention }
     /// The create body member through which a call asks for a short ring, from `{shortRing: FIELD}`:
@@ -94,8 +123,8 @@ extension TargetFile {
 }
 
 extension CallxProfile {
-    /// `eventPageLimit:` (its mapping's keys are still read with the engine's).
-    public var targetFileKeys: [String] { ["eventPageLimit"] }
+    /// Its mapping's keys and `eventPageLimit:`.
+    public var targetFileKeys: [String] { ["installation", "operations", "values", "numbers", "eventPageLimit"] }
 
     public var capabilities: [Capability] {
         [.shortRing, .eventRetention, .pushSignals, .mediaSession, .answerEndpoint, .idempotency]
@@ -106,12 +135,13 @@ extension CallxProfile {
 
     public var targetFileCapabilities: [String] { ["answerByMediaRequest", Capability.videoCalls.rawValue] }
 
-    /// The feed's page size and retention, the short-ring field and video calls. A plain `eventRetention`
-    /// (no number) gives the target no retention, so it lacks the capability.
+    /// The mapping, the feed's page size and retention, the short-ring field and video calls. A plain
+    /// `eventRetention` (no number) gives the target no retention, so it lacks the capability.
     public func decodeTargetFile(
         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
     ) -> (any ProfileConfiguration)? {
         var configuration = CallxTargetConfiguration()
+        configuration.mapping = decoder.decodeMapping(section, into: &file)
         configuration.eventPageLimit = section["eventPageLimit"].flatMap {
             decoder.d.int($0.value, "eventPageLimit", min: 1)
         }

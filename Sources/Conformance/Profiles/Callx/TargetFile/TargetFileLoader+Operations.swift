@@ -58,7 +58,7 @@ extension TargetFileDecoder {
         if let e = f["method"], let s = d.choice(e.value, path + ".method", Self.methods) { m.method = s }
         if let e = f["path"], let s = d.nonEmptyString(e.value, path + ".path") {
             if !s.hasPrefix("/") { d.error(e.value.mark, path + ".path", "'\(s)' must start with '/'") }
-            checkPlaceholders(TargetMapping.placeholders(in: s), operation, known, e.value.mark, path + ".path")
+            checkPlaceholders(RequestTemplate.placeholders(in: s), operation, known, e.value.mark, path + ".path")
             m.path = s
         }
         if let e = f["body"] {
@@ -70,7 +70,7 @@ extension TargetFileDecoder {
         if let e = f["headers"], let headers = stringMap(e.value, path + ".headers") {
             for (name, value) in headers {
                 checkPlaceholders(
-                    TargetMapping.placeholders(in: value), operation, known, e.value.mark, path + ".headers.\(name)")
+                    RequestTemplate.placeholders(in: value), operation, known, e.value.mark, path + ".headers.\(name)")
             }
             m.headers = headers
         }
@@ -125,7 +125,7 @@ extension TargetFileDecoder {
     }
 
     mutating func checkInstallation(_ m: OperationMapping, _ operation: TargetOperation, mark: YAMLMark) {
-        if m.installation == .path, !TargetMapping.placeholders(in: m.path).contains("installationId") {
+        if m.installation == .path, !RequestTemplate.placeholders(in: m.path).contains("installationId") {
             d.error(
                 mark, "operations.\(operation.rawValue)",
                 "the installation goes in the path, but the path '\(m.path)' has no {installationId} (installation: {in: none} sends none)"
@@ -223,7 +223,7 @@ extension TargetFileDecoder {
 
     static func bodyPlaceholders(_ v: JSONValue) -> [String] {
         switch v {
-        case .string(let s): return TargetMapping.placeholders(in: s)
+        case .string(let s): return RequestTemplate.placeholders(in: s)
         case .object(let members): return members.flatMap { bodyPlaceholders($0.value) }
         case .array(let items): return items.flatMap(bodyPlaceholders)
         default: return []

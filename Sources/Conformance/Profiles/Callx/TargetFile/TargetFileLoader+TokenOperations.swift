@@ -67,7 +67,7 @@ extension TargetFileDecoder {
         return out
     }
 
-    /// A saved value's name: what `TargetMapping.placeholders(in:)` reads back between braces unambiguously.
+    /// A saved value's name: what `RequestTemplate.placeholders(in:)` reads back between braces unambiguously.
     static func isPlaceholderName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }

@@ -16,7 +16,8 @@ extension TargetMapping {
             }
             let mapped = self[operation]
             let reference = OperationMapping.reference(operation)
-            if mapped.method != reference.method || Self.splitQuery(mapped.path).0 != Self.splitQuery(reference.path).0
+            if mapped.method != reference.method
+                || RequestTemplate.splitQuery(mapped.path).0 != RequestTemplate.splitQuery(reference.path).0
             {
                 return
                     "\(s.path) sends a raw request to the reference design's \(r.method.uppercased()) \(path), and the target maps \(operation.rawValue) to \(mapped.method) \(mapped.path)"
@@ -37,11 +38,11 @@ extension TargetMapping {
 
     /// The operation whose reference method and path `path` (with `${…}` references) matches.
     static func referenceOperation(method: String, path: String) -> TargetOperation? {
-        let segments = Self.splitQuery(path).0.split(separator: "/", omittingEmptySubsequences: false)
+        let segments = RequestTemplate.splitQuery(path).0.split(separator: "/", omittingEmptySubsequences: false)
         return TargetOperation.allCases.first { op in
             let m = OperationMapping.reference(op)
             guard m.method == method.uppercased() else { return false }
-            let template = Self.splitQuery(m.path).0.split(separator: "/", omittingEmptySubsequences: false)
+            let template = RequestTemplate.splitQuery(m.path).0.split(separator: "/", omittingEmptySubsequences: false)
             guard template.count == segments.count else { return false }
             return zip(template, segments).allSatisfy { t, s in
                 t == s || (t.hasPrefix("{") && !s.isEmpty) || s.contains("$")

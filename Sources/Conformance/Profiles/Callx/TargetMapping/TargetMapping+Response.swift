@@ -2,14 +2,6 @@ import Foundation
 import InputLimits
 import JSON
 
-/// A target's answer in the reference design's shape, for scenarios and invariants to judge alike.
-struct NormalizedResponse {
-    var status: Int
-    var json: JSONValue?
-    /// The media-session object a 2xx answer carried, if any (its credentials must never travel in a push).
-    var media: JSONValue?
-}
-
 extension TargetMapping {
     /// The canonical form of the target's `status` and `json` for `operation`.
     func normalize(_ operation: TargetOperation, status: Int, json: JSONValue?) -> NormalizedResponse {
@@ -66,16 +58,5 @@ extension TargetMapping {
         while text.count % 4 != 0 { text += "=" }
         guard let data = Data(base64Encoded: text) else { return nil }
         return try? JSONValue.parse(Array(data))
-    }
-}
-
-extension Target {
-    /// The canonical form of an answer to `operation` (a raw request's answer stays as it is).
-    func normalize(_ operation: TargetOperation?, status: Int, json: JSONValue?) -> NormalizedResponse {
-        if let mapping, let operation { return mapping.normalize(operation, status: status, json: json) }
-        if operation == .events, (200..<300).contains(status), let json {
-            return NormalizedResponse(status: status, json: FeedGap.canonical(json))
-        }
-        return NormalizedResponse(status: status, json: json, media: operation == .mediaSession ? json : nil)
     }
 }

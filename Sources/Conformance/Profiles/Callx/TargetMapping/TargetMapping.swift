@@ -135,8 +135,8 @@ public struct OperationMapping: Sendable, Equatable {
     public static func reference(_ operation: TargetOperation) -> OperationMapping {
         let r = TargetRoutes()
         switch operation {
-        case .registerToken: return OperationMapping(method: "PUT", path: r.pushToken, installation: .path)
-        case .deleteToken: return OperationMapping(method: "DELETE", path: r.pushToken, installation: .path)
+        case .registerToken: return OperationMapping(method: "PUT", path: CanonicalAPI.tokenRoute, installation: .path)
+        case .deleteToken: return OperationMapping(method: "DELETE", path: CanonicalAPI.tokenRoute, installation: .path)
         case .create: return OperationMapping(method: "POST", path: r.calls, installation: .none)
         case .answer: return OperationMapping(method: "POST", path: r.answer, installation: .body("installationId"))
         case .end: return OperationMapping(method: "POST", path: r.end, installation: .body("installationId"))

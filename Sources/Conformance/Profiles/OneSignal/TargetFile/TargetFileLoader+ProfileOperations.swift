@@ -94,7 +94,7 @@ extension TargetFileDecoder {
             d.error(node.mark, field, "'\(path)' is not a path under baseURL (/…)")
             return nil
         }
-        checkProfilePlaceholders(TargetMapping.placeholders(in: path), kind, node.mark, field)
+        checkProfilePlaceholders(RequestTemplate.placeholders(in: path), kind, node.mark, field)
         return path
     }
 

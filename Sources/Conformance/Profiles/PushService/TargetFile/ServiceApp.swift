@@ -26,6 +26,6 @@ public struct ServiceApp: Sendable, Equatable {
 
     /// The route called `name`: the service's own when given, else `seedRoute`, with `values` filled in.
     public func route(_ name: String, seedRoute: String, _ values: [String: String]) -> String {
-        TargetRoutes.fill(routes[name] ?? seedRoute, values)
+        RequestTemplate.fill(routes[name] ?? seedRoute, values)
     }
 }

@@ -84,7 +84,7 @@ extension PushServiceTrigger {
 
     /// A seed route with the app's ID (and `values`) filled in.
     func route(_ name: String, _ values: [String: String] = [:]) -> String {
-        TargetRoutes.fill(
+        RequestTemplate.fill(
             PushServiceRoutes.seed[name] ?? "/", values.merging(["appId": plan.appId], uniquingKeysWith: { a, _ in a }))
     }
 

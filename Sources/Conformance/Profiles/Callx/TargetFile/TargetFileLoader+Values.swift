@@ -42,7 +42,7 @@ extension TargetFileDecoder {
                 if let other = seen[target] {
                     d.error(
                         entry.value.mark, "values.\(name).\(entry.key)",
-                        "'\(TargetMapping.text(target))' already names \(other): answers could not be read back")
+                        "'\(RequestTemplate.text(target))' already names \(other): answers could not be read back")
                 }
                 seen[target] = entry.key
             }
