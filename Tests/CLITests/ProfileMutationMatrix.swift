@@ -51,7 +51,7 @@ struct ProfileMutationMatrix {
     }
 
     /// Each defect fails exactly its requirements with the table's exit code, and no scenario errors or times out.
-    /// One run at a time (SuiteRunGate): whole-suite runs side by side oversubscribe two cores.
+    /// One row at a time, each waiting for a SuiteRunGate slot: many whole-suite runs side by side oversubscribe two cores.
     func expectEveryDefectFailsExactlyItsRequirements() async throws {
         let dir = TemporaryDirectory()
         for (defect, exitsOne, requirements) in entries {

@@ -94,8 +94,8 @@ import Testing
     @Test func everyDefectFailsTheRequirementsItBreaks() async throws {
         let dir = TemporaryDirectory()
         var rows: [String: Row] = [:]
-        // One run at a time (SuiteRunGate): concurrent whole-suite runs oversubscribe two cores until
-        // short-ringing calls expire before they are answered.
+        // One row at a time, each waiting for a SuiteRunGate slot: many whole-suite runs at once
+        // oversubscribe two cores until short-ringing calls expire before they are answered.
         for (defect, _, _) in Self.matrix { rows[defect] = try await Self.run(defect, in: dir) }
         for (defect, mustBreaking, requirements) in Self.matrix {
             let row = try #require(rows[defect])

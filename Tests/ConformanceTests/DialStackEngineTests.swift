@@ -9,7 +9,7 @@ import Testing
 /// latency noted on the timeline.
 @Suite(.serialized) struct DialStackEngineTests {
     @Test func conformingReferencePassesTheWholeSuite() async throws {
-        // A whole-suite run, so it waits its turn (`SuiteRunGate`): beside the others at the start of a test
+        // A whole-suite run, so it waits for a slot (`SuiteRunGate`): beside the others at the start of a test
         // run, on a loaded machine, a wake-up push once took 15.4 s and broke DIALSTACK-LAT-1's bound.
         let (results, scenarios) = try await SuiteRunGate.exclusive {
             let stack = try await DialStackTestStack.start()
