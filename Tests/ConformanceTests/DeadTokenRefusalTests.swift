@@ -13,11 +13,11 @@ import Testing
     let f = MockFixture(startMs: start)
     /// Not hexadecimal: APNs answers 400 BadDeviceToken, a token that will never work.
     static let badToken = String(repeating: "zz", count: 32)
+    let phone = DeviceIdentity(
+        name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
+        tokens: [Self.badToken])
 
     @Test func aCopyThatArrivedWithTheRefusedOneIsNoReuseOneAfterItsAnswerIs() async throws {
-        let phone = DeviceIdentity(
-            name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
-            tokens: [Self.badToken])
         for round in 0..<50 {
             _ = f.mocks.log.clear()
             f.clock.set(ms: Self.start)
@@ -50,9 +50,6 @@ import Testing
     /// before its answer was written out was sent before the backend could know (the second copy of a
     /// duplicated invitation on a busy machine): no reuse. A push read after the answer left is.
     @Test func aCopyReadBeforeTheRefusalsAnswerWasWrittenIsNoReuse() async throws {
-        let phone = DeviceIdentity(
-            name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
-            tokens: [Self.badToken])
         let apns = f.mocks.apns(.production)
         for round in 0..<50 {
             _ = f.mocks.log.clear()
@@ -79,9 +76,6 @@ import Testing
     /// answer left: no reuse. A push that opens a connection accepted after the answer, or that is not the first
     /// request on the early connection, is.
     @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
-        let phone = DeviceIdentity(
-            name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
-            tokens: [Self.badToken])
         let apns = f.mocks.apns(.production)
         func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
             var r = f.apnsRequest(token: Self.badToken, connectionID: id)
