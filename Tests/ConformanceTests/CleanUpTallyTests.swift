@@ -25,6 +25,17 @@ import Testing
             ])
     }
 
+    /// A target whose 404 does not mean gone (`cleanUp: {notFound: failed}`): its 404s are failed deletes,
+    /// however many others worked.
+    @Test func a404IsAFailedDeleteWhereTheTargetSaysSo() async {
+        let tally = CleanUpTally()
+        for _ in 0..<17 { await tally.recordDelete(failure: nil) }
+        for _ in 0..<8 { await tally.recordDelete(failure: "404") }
+        let warnings = await CleanUpTally.warnings(
+            [tally], route: Self.route, skipReason: nil, notFoundIsCleaned: false)
+        #expect(warnings.count == 1 && warnings[0].contains("failed for 8 of 25 registrations"), "\(warnings)")
+    }
+
     /// Only 404s: the route may not exist at all, so they are not taken for cleaned.
     @Test func only404sAreWarnedAbout() async {
         let a = CleanUpTally()

@@ -13,11 +13,11 @@ import Testing
     let f = MockFixture(startMs: start)
     /// Not hexadecimal: APNs answers 400 BadDeviceToken, a token that will never work.
     static let badToken = String(repeating: "zz", count: 32)
+    let phone = DeviceIdentity(
+        name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
+        tokens: [Self.badToken])
 
     @Test func aCopyThatArrivedWithTheRefusedOneIsNoReuseOneAfterItsAnswerIs() async throws {
-        let phone = DeviceIdentity(
-            name: "b-phone", user: "b", kind: .apnsVoip, environment: .production, installationId: "i-1",
-            tokens: [Self.badToken])
         for round in 0..<50 {
             _ = f.mocks.log.clear()
             f.clock.set(ms: Self.start)
@@ -27,7 +27,7 @@ import Testing
             let apns = f.mocks.apns(.production)
             // Whichever the mock handles first is the one the scenario matched as the refusal.
             let (refusedRequest, otherRequest) = round % 2 == 0 ? (first, copy) : (copy, first)
-            _ = await apns.handle(refusedRequest)
+            let answer = await apns.handle(refusedRequest)
             _ = await apns.handle(otherRequest)
             let log = f.mocks.log.captures()
             let refusal = try #require(log.first)
@@ -37,10 +37,71 @@ import Testing
             let before = DeadTokenRefusal.sentBeforeRefusal(
                 f.mocks.log, consumed: [refusal.sequence], devices: [phone])
             #expect(before(duplicate), "round \(round): the copy arrived before the refusal's answer")
-            // A push read after the mock recorded the refusal could have known of it: reuse.
+            // A push read after the refusal's answer was written out could have known of it: reuse.
+            try #require(answer.sentStamp).markSent()
             _ = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
             let later = try #require(f.mocks.log.captures().last)
             #expect(!before(later), "round \(round): a push after the answer is reuse")
+        }
+    }
+
+    /// Under a fault plan the mock answers off its event loop: it decides on another thread while the loop reads
+    /// on, and the answer leaves only when the loop writes it. A copy read after the refusal was decided but
+    /// before its answer was written out was sent before the backend could know (the second copy of a
+    /// duplicated invitation on a busy machine): no reuse. A push read after the answer left is.
+    @Test func aCopyReadBeforeTheRefusalsAnswerWasWrittenIsNoReuse() async throws {
+        let apns = f.mocks.apns(.production)
+        for round in 0..<50 {
+            _ = f.mocks.log.clear()
+            let answer = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            // Read by the loop after the decision, while the answer waited to be written.
+            _ = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            let log = f.mocks.log.captures()
+            let refusal = try #require(log.first)
+            let copy = try #require(log.last)
+            #expect(copy.arrivalOrder > refusal.decidedOrder)
+            let before = DeadTokenRefusal.sentBeforeRefusal(
+                f.mocks.log, consumed: [refusal.sequence], devices: [phone])
+            #expect(before(copy), "round \(round): read before the refusal's answer was written")
+            try #require(answer.sentStamp).markSent()
+            _ = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            let later = try #require(f.mocks.log.captures().last)
+            #expect(!before(later), "round \(round): read after the answer left: reuse")
+        }
+    }
+
+    /// An APNs connection takes one stream until a provider token is accepted, so a client sending two copies at
+    /// once opens a second connection for the second; on a busy machine its handshake ends, and the copy is read,
+    /// after the refusal of the first was answered. The client opened that connection to send the copy before the
+    /// answer left: no reuse. A push that opens a connection accepted after the answer, or that is not the first
+    /// request on the early connection, is.
+    @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
+        let apns = f.mocks.apns(.production)
+        func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
+            var r = f.apnsRequest(token: Self.badToken, connectionID: id)
+            r.connection.openedOrder = opened
+            r.opensConnection = first
+            r.arrivalOrder = ArrivalOrder.next()
+            return r
+        }
+        for round in 0..<50 {
+            _ = f.mocks.log.clear()
+            let firstOpened = ArrivalOrder.next()
+            let answer = await apns.handle(push(connection: 1, openedAt: firstOpened, first: true))
+            // The client opens a second connection for the copy while the first push waits for its answer.
+            let secondOpened = ArrivalOrder.next()
+            try #require(answer.sentStamp).markSent()
+            _ = await apns.handle(push(connection: 2, openedAt: secondOpened, first: true))
+            // After the answer left: a second request on that connection, and the first on a new one.
+            _ = await apns.handle(push(connection: 2, openedAt: secondOpened, first: false))
+            _ = await apns.handle(push(connection: 3, openedAt: ArrivalOrder.next(), first: true))
+            let log = f.mocks.log.captures()
+            try #require(log.count == 4)
+            let before = DeadTokenRefusal.sentBeforeRefusal(f.mocks.log, consumed: [log[0].sequence], devices: [phone])
+            #expect(log[1].arrivalOrder > log[0].sentOrder ?? 0)
+            #expect(before(log[1]), "round \(round): the copy's connection was opened before the answer left")
+            #expect(!before(log[2]), "round \(round): the connection's next request left after the answer")
+            #expect(!before(log[3]), "round \(round): a connection opened after the answer")
         }
     }
 }

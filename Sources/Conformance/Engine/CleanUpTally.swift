@@ -2,7 +2,8 @@
 /// fails leaves tokens registered on shared accounts, so later scenarios push to them too: the run
 /// warns once, in the console and in every report. A delete answered 404 means the token is gone (the
 /// backend may have dropped it itself after a provider called it dead): it counts as cleaned, unless no
-/// delete of the run succeeded — then the route itself is in doubt, and the 404s are warned about.
+/// delete of the run succeeded — then the route itself is in doubt, and the 404s are warned about — or the target
+/// says its 404 does not mean gone (`cleanUp: {notFound: failed}`, `notFoundIsCleaned: false`).
 ///
 /// ```swift
 /// let tally = CleanUpTally()
@@ -33,8 +34,10 @@ public actor CleanUpTally {
     static let notFound = "404"
 
     /// The run's warnings about its clean-up over `tallies` (a run may have two engines), given the
-    /// route deletes went to and why deletes were skipped.
-    public static func warnings(_ tallies: [CleanUpTally], route: String, skipReason: String?) async -> [String] {
+    /// route deletes went to, why deletes were skipped and whether the target's 404 means the token is gone.
+    public static func warnings(
+        _ tallies: [CleanUpTally], route: String, skipReason: String?, notFoundIsCleaned: Bool = true
+    ) async -> [String] {
         var (attempted, skipped, succeeded) = (0, 0, 0)
         var failures: [String: Int] = [:]
         for t in tallies {
@@ -44,7 +47,7 @@ public actor CleanUpTally {
             for (k, v) in await t.failures { failures[k, default: 0] += v }
         }
         // Gone already: cleaned, where the route has shown it deletes.
-        if succeeded > 0 { failures[notFound] = nil }
+        if succeeded > 0 && notFoundIsCleaned { failures[notFound] = nil }
         var out: [String] = []
         if skipped > 0, let skipReason {
             out.append(

@@ -1,10 +1,12 @@
 import PushMocks
 
 /// When a push to a token the provider refused as gone is reuse of a dead token (CALLX-TOK-6/TOK-7): only when it
-/// reached the mock after the refusal's answer could have been sent. A copy that arrived before — a backend that
-/// sends each invitation twice, the two copies in the same millisecond — was sent before the backend could know:
-/// the duplicate it is (judged by the duplicate rule), not reuse. Told by the mocks' `ArrivalOrder` (the
-/// listener's read of the push against the mock's recording of the refusal), never by comparing milliseconds.
+/// left after the refusal's answer did. A copy on its way before — a backend that sends each invitation twice: the
+/// copy read while the refusal's answer waited to be written, or sent on a second connection the client opened
+/// while the first was busy (an APNs connection takes one stream until a provider token is accepted) and read
+/// only after that connection's handshake — was sent before the backend could know: the duplicate it is (judged
+/// by the duplicate rule), not reuse. Told by the mocks' `ArrivalOrder` (the push's read, or its connection's
+/// accept when it opened the connection, against the write of the refusal's answer), never by milliseconds.
 ///
 /// ```swift
 /// let beforeRefusal = DeadTokenRefusal.sentBeforeRefusal(log, consumed: consumedPushes, devices: [phone])
@@ -17,11 +19,15 @@ enum DeadTokenRefusal {
         return carrier.meansTokenGone(FaultResponse(status: c.response.status, reason: reason, errorCode: reason))
     }
 
-    /// Whether `push` reached the mock before `refusal`'s answer could have been sent. Captures recorded without a
-    /// listener (no arrival order) fall back on the log's order.
+    /// Whether `push` was on its way before `refusal`'s answer left: read by the mock, or its connection opened to
+    /// send it (`Capture.onItsWayOrder`), before the answer was written out (`Capture.sentOrder`; a mock that
+    /// answered on its event loop wrote it right after deciding, `decidedOrder`). An answer never written (its
+    /// connection closed first) told the backend nothing. Captures recorded without a listener (no arrival
+    /// order) fall back on the log's order.
     static func arrivedBefore(_ push: Capture, answerOf refusal: Capture) -> Bool {
-        if push.arrivalOrder > 0 && refusal.decidedOrder > 0 { return push.arrivalOrder < refusal.decidedOrder }
-        return push.sequence < refusal.sequence
+        guard push.arrivalOrder > 0 && refusal.decidedOrder > 0 else { return push.sequence < refusal.sequence }
+        let left = refusal.sentOrder.map { $0 == 0 ? UInt64.max : $0 } ?? refusal.decidedOrder
+        return push.onItsWayOrder < left
     }
 
     /// A predicate for pushes to `devices` that reached the mock before it answered a dead-token refusal of the

@@ -16,6 +16,7 @@ extension ScenarioEngine {
     public static func cleanUpWarnings(_ engines: [ScenarioEngine]) async -> [String] {
         guard let first = engines.first else { return [] }
         return await CleanUpTally.warnings(
-            engines.map(\.cleanUpTally), route: first.deleteTokenRoute, skipReason: first.tokenCleanUpSkipReason)
+            engines.map(\.cleanUpTally), route: first.deleteTokenRoute, skipReason: first.tokenCleanUpSkipReason,
+            notFoundIsCleaned: first.target.cleanUpNotFoundIsCleaned)
     }
 }

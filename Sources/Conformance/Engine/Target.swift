@@ -22,6 +22,9 @@ public struct Target: Sendable {
     public var credentials: (@Sendable (_ name: String, _ slot: Int) async throws -> [String: String])?
     /// Whether each scenario's tokens are deleted and its unfinished calls ended afterwards (fixed accounts).
     public var cleanUp: Bool = false
+    /// Whether a clean-up delete answered 404 counts as cleaned (the token was gone already); false when the
+    /// target says its 404 does not mean gone (`cleanUp: {notFound: failed}`).
+    public var cleanUpNotFoundIsCleaned = true
     /// TLS trust for an `https://` base URL: a CA file, or no verification at all.
     public var caFile: String?
     public var insecureSkipVerify: Bool = false

@@ -23,6 +23,9 @@ public struct TargetFile: Sendable {
     public var accountProvisioning: TargetAccountProvisioning? = nil
     /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
     public var cleanUp: Bool
+    /// Whether a delete the backend answers 404 counts as cleaned (the token was gone already): `cleanUp:
+    /// {notFound: cleaned}`, the default; `{notFound: failed}` says the backend's 404 does not mean gone.
+    public var cleanUpNotFoundIsCleaned = true
     /// Nil without a `mocks:` or `impersonate:` section (mocks on free ports).
     public var mocks: TargetMocks?
     public var lifecycle: TargetLifecycle?

@@ -105,7 +105,7 @@ public struct TargetFileDecoder {
         }
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
         file.appId = f["appId"].flatMap { d.nonEmptyString($0.value, "appId") }
-        file.cleanUp = f["cleanUp"].flatMap { d.bool($0.value, "cleanUp") } ?? true
+        if let e = f["cleanUp"] { decodeCleanUp(e.value, into: &file) }
         var declared = DeclaredCapabilities()
         if let e = f["capabilities"] {
             declared = decodeCapabilities(e.value)

@@ -115,6 +115,7 @@ extension TargetFile {
         target.roles = users.keys.sorted()
         target.accountSlots = poolSize
         target.cleanUp = cleanUp
+        target.cleanUpNotFoundIsCleaned = cleanUpNotFoundIsCleaned
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
         target.profileConfiguration = profileConfiguration.forTarget(signIn: signIn)

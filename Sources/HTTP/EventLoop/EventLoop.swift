@@ -270,7 +270,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             let id = connectionCounter.add(1, ordering: .relaxed).oldValue + 1
-            let info = ConnectionInfo(id: id, remoteAddress: remote, localPort: localPort, isTLS: tls != nil)
+            var info = ConnectionInfo(id: id, remoteAddress: remote, localPort: localPort, isTLS: tls != nil)
+            info.openedOrder = ArrivalOrder.next()
             var session: TLSSession?
             if let tls {
                 session = TLSSession(context: tls)

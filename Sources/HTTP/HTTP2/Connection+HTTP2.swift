@@ -71,6 +71,7 @@ extension Connection {
                     headers: take(&stream.headers, leaving: HTTPHeaders()), body: take(&stream.body, leaving: []),
                     version: .http2, origin: origin, streamID: stream.id, arrivalMs: arrivalMs)
                 request.arrivalOrder = arrivalOrder
+                request.opensConnection = stream.id == 1
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }

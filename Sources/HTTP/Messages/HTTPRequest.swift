@@ -21,6 +21,9 @@ public struct ConnectionInfo: Sendable, Equatable {
     /// The `host:port` of the `CONNECT` request that opened this tunnel, when the connection came
     /// through the server's HTTPS forward proxy (`HTTPServer.Configuration.connectTunnel`).
     public var tunnelAuthority: String?
+    /// Where the server's accept of the connection falls in `ArrivalOrder` (0: not accepted by a server): the
+    /// client was about to send the connection's first request by then (`HTTPRequest.opensConnection`).
+    public var openedOrder: UInt64 = 0
 
     public init(
         id: UInt64, remoteAddress: String, localPort: Int, isTLS: Bool, alpn: String? = nil, serverName: String? = nil,
@@ -121,6 +124,10 @@ public struct HTTPRequest: Sendable {
     public var arrivalMs: Int64
     /// Where the server's read of the complete request falls in `ArrivalOrder` (0: not read by a server).
     public var arrivalOrder: UInt64 = 0
+    /// Whether this is the first request on its connection (HTTP/2 stream 1, an HTTP/1.1 connection's first):
+    /// the one the client opened the connection to send, so it was on its way from the connection's accept on
+    /// (`ConnectionInfo.openedOrder`).
+    public var opensConnection = false
 
     public init(
         method: String, target: String, authority: String? = nil, headers: HTTPHeaders = HTTPHeaders(),

@@ -22,6 +22,8 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     public var body: [UInt8]
     public var directive: ConnectionDirective
+    /// Marked by the connection once this answer has been written out (`AnswerStamp`); nil: not tracked.
+    public var sentStamp: AnswerStamp?
 
     public init(
         status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], directive: ConnectionDirective = .none

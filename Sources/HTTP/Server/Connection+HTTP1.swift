@@ -56,6 +56,7 @@ extension Connection {
                     body: body, version: .http1_1, origin: origin, streamID: nil,
                     arrivalMs: rc_wall_ms())
                 request.arrivalOrder = ArrivalOrder.next()
+                request.opensConnection = seq == 0
                 loop.dispatch(request, connectionID: info.id, token: seq)
             }
         }

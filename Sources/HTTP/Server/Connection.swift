@@ -81,6 +81,8 @@ final class Connection {
     @exclusivity(unchecked) private var outOffset = 0
     /// Plaintext waiting to be encrypted in one go, so many small frames make few TLS records.
     @exclusivity(unchecked) private var staging: [UInt8] = []
+    /// Stamps of answers handed to this connection and not yet written out (`AnswerStamp`).
+    @exclusivity(unchecked) private var unsentStamps: [AnswerStamp] = []
 
     /// How much output a connection may hold before it stops pulling more from nghttp2.
     static let outputHighWater = 256 * 1024
@@ -285,6 +287,7 @@ final class Connection {
         guard !isClosed else { return }
         flushSocket()
         guard !isClosed else { return }
+        markWrittenAnswers()
         advanceLifecycle()
         guard !isClosed else { return }
         var events: UInt32 = 0
@@ -292,6 +295,14 @@ final class Connection {
         if !peerClosed && !readPaused { events |= EPOLLIN.rawValue }
         if outOffset < out.count { events |= EPOLLOUT.rawValue }
         loop.updateInterest(self, events)
+    }
+
+    /// Marks the stamps of the answers handed over so far once everything queued is written out: each of
+    /// them has then left (an answer the connection still holds may be among what is queued).
+    private func markWrittenAnswers() {
+        guard !unsentStamps.isEmpty, pendingOutput == 0 else { return }
+        for stamp in unsentStamps { stamp.markSent() }
+        unsentStamps.removeAll()
     }
 
     private func advanceLifecycle() {
@@ -477,6 +488,7 @@ final class Connection {
             abort()
             return
         }
+        if let stamp = response.sentStamp { unsentStamps.append(stamp) }
         switch mode {
         case .http1: deliverHTTP1(seq: token, response)
         case .http2: deliverHTTP2(streamID: Int32(truncatingIfNeeded: token), response)

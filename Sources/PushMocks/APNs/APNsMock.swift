@@ -120,7 +120,7 @@ public final class APNsMock: HTTPImmediateHandler {
         let token = deviceTokenSlice(inTarget: request.target)
         let fault = request.version == .http2 ? faults?.next(mock: .apns, deviceToken: token.map(String.init)) : nil
         await fault?.delay()
-        return respond(to: request, token: token, nowMs: now, fault: fault)
+        return respond(to: request, token: token, nowMs: now, fault: fault, offLoop: true)
     }
 
     /// Answers on the server's event loop while no fault plan is live (no plan can delay the answer
@@ -174,8 +174,11 @@ public final class APNsMock: HTTPImmediateHandler {
         }
     }
 
-    /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer.
-    func respond(to request: HTTPRequest, token: Substring?, nowMs now: Int64, fault: AppliedFault?) -> HTTPResponse {
+    /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer. `offLoop`:
+    /// answered off the event loop, so the answer carries an `AnswerStamp` the connection marks when it leaves.
+    func respond(
+        to request: HTTPRequest, token: Substring?, nowMs now: Int64, fault: AppliedFault?, offLoop: Bool = false
+    ) -> HTTPResponse {
         let arrivalMs = request.arrivalMs > 0 ? request.arrivalMs : now
         if request.version != .http2 {
             var capture = Capture(request: request, mock: .apns, arrivalMs: arrivalMs)
@@ -242,6 +245,7 @@ public final class APNsMock: HTTPImmediateHandler {
         if tokenValid && !faultSetDirective && request.version == .http2 && markAuthenticated(request.connectionID) {
             response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
+        if offLoop { response.sentStamp = AnswerStamp() }
         if capture.outcome.isAccepted && environment != .sandbox && fault == nil {
             capture.setAPNsAcceptance(directive: response.directive)
         } else {

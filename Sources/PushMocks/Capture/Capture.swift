@@ -148,6 +148,20 @@ public struct Capture: Sendable {
             storage.decidedOrder = newValue
         }
     }
+    /// By when the client was already sending this request, in `ArrivalOrder`: the accept of the connection it
+    /// opened to send it (the connection's first request), else the read of the request itself (0: not read by a
+    /// listener).
+    public var onItsWayOrder: UInt64 {
+        let request = storage.request
+        if request.opensConnection && request.connection.openedOrder > 0 { return request.connection.openedOrder }
+        return request.arrivalOrder
+    }
+    /// Where the answer's bytes were written out in `ArrivalOrder` (`AnswerStamp`), for a mock that answered
+    /// off the event loop: 0 while unsent (or never sent), nil where the mock answered on the loop, so the
+    /// answer left right after `decidedOrder` with no read in between.
+    public var sentOrder: UInt64? {
+        storage.responseIsAPNsAcceptance ? nil : storage.response.sentStamp.map(\.order)
+    }
     /// Arrival of the complete request, ms since the UNIX epoch.
     public var arrivalMs: Int64 {
         get { storage.arrivalMs }

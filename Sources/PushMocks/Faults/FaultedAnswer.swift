@@ -51,6 +51,8 @@ enum FaultedAnswer {
             }
         }
         fault?.finish(&response, goawayDebug: "")
+        // Answered off the event loop: the connection marks when the answer actually left.
+        response.sentStamp = AnswerStamp()
         capture.response = response
         log.record(capture)
         return response
