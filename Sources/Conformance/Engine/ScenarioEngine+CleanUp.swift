@@ -1,9 +1,9 @@
 extension ScenarioEngine {
-    /// Why the clean-up deletes no tokens, or nil. The reference design's delete route is the default profile's own API;
-    /// a backend of another profile whose file maps registerToken has its own token API, and a delete
-    /// guessed at a route it never declared only collects 404s.
+    /// Why the clean-up deletes no tokens, or nil. The reference design's delete route is one profile's own API
+    /// (`Profile.ownsReferenceTokenRoutes`); a backend of another profile whose file maps registerToken has its
+    /// own token API, and a delete guessed at a route it never declared only collects 404s.
     var tokenCleanUpSkipReason: String? {
-        guard let mapping = target.mapping, profile.name != Profiles.defaultProfile.name,
+        guard let mapping = target.mapping, !profile.ownsReferenceTokenRoutes,
             mapping.declared.contains(.registerToken), !mapping.isReference(.registerToken),
             !mapping.declared.contains(.deleteToken)
         else { return nil }
