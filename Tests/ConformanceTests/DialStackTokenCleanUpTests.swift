@@ -44,6 +44,34 @@ import Testing
         return (warnings, stack.server.api.tokens.devices(ofUser: "d0-b").count, passed)
     }
 
+    /// The skip is for a profile with a token API of its own (`Profile.ownsReferenceTokenRoutes` false): for Callx,
+    /// whose own API the reference token routes are, the same file's clean-up still deletes through that route.
+    @Test func onlyAProfileWithItsOwnTokenAPISkipsTheDeletes() async throws {
+        let stack = try await DialStackTestStack.start(runs: 1)
+        defer { Task { await stack.stop() } }
+        let file = try TargetFile.load(
+            text: """
+                \(stack.targetFileHeader)
+                users:
+                  a: {userId: d0-a, auth: {bearer: token-d0-a}}
+                  b: {userId: d0-b, auth: {bearer: token-d0-b}}
+                  c: {userId: d0-c, auth: {bearer: token-d0-c}}
+                operations:
+                \(Self.register)
+                """, file: "t.yaml")
+        let target = file.target(defaultAppId: stack.mocks.providers.credentials.bundleID)
+        let dialstack = try ScenarioEngine(
+            target: target, mocks: stack.mocks, catalogue: stack.suite.catalogue, profile: stack.suite.profile)
+        let callx = try ScenarioEngine(
+            target: target, mocks: stack.mocks, catalogue: stack.suite.catalogue, profile: CallxProfile())
+        defer {
+            dialstack.shutdown()
+            callx.shutdown()
+        }
+        #expect(dialstack.tokenCleanUpSkipReason?.contains("maps operations.registerToken") == true)
+        #expect(callx.tokenCleanUpSkipReason == nil)
+    }
+
     @Test func deleteTokenByAValueTheRegistrationsAnswerSavedEmptiesTheBackend() async throws {
         let r = try await run(
             Self.register + """
