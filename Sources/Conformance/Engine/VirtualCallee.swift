@@ -40,3 +40,8 @@ public struct VirtualCallee: Sendable, Equatable {
     /// A fresh random suffix for installation IDs, so runs never share one.
     public static func freshPrefix(_ base: String) -> String { base + "-" + RandomText.alphanumeric(6).lowercased() }
 }
+
+extension VirtualCallee {
+    /// Whether `c` was sent to this device (as its channel's provider reads a capture).
+    func receives(_ c: Capture) -> Bool { kind.capture(c, reachesAnyOf: [token]) }
+}
