@@ -18,12 +18,9 @@ import Testing
             body: {token: "{token}", appId: "{appId}", apnsEnvironment: "{apnsEnvironment}"}
         """
 
-    /// Runs `wake.every-device` (b's four devices, one registered by a step) through a file with `operations`; the run's clean-up warnings
-    /// and the tokens the backend still holds for b afterwards.
-    func run(_ operations: String) async throws -> (warnings: [String], left: Int, passed: Bool) {
-        let stack = try await DialStackTestStack.start(runs: 1)
-        defer { Task { await stack.stop() } }
-        let file = try TargetFile.load(
+    /// A target file of the wake-up reference's users a, b and c with `operations`.
+    static func file(_ stack: DialStackTestStack, operations: String) throws -> TargetFile {
+        try TargetFile.load(
             text: """
                 \(stack.targetFileHeader)
                 users:
@@ -33,6 +30,14 @@ import Testing
                 operations:
                 \(operations)
                 """, file: "t.yaml")
+    }
+
+    /// Runs `wake.every-device` (b's four devices, one registered by a step) through a file with `operations`; the run's clean-up warnings
+    /// and the tokens the backend still holds for b afterwards.
+    func run(_ operations: String) async throws -> (warnings: [String], left: Int, passed: Bool) {
+        let stack = try await DialStackTestStack.start(runs: 1)
+        defer { Task { await stack.stop() } }
+        let file = try Self.file(stack, operations: operations)
         let engine = try ScenarioEngine(
             target: file.target(defaultAppId: stack.mocks.providers.credentials.bundleID), mocks: stack.mocks,
             catalogue: stack.suite.catalogue, profile: stack.suite.profile)
@@ -49,16 +54,7 @@ import Testing
     @Test func onlyAProfileWithItsOwnTokenAPISkipsTheDeletes() async throws {
         let stack = try await DialStackTestStack.start(runs: 1)
         defer { Task { await stack.stop() } }
-        let file = try TargetFile.load(
-            text: """
-                \(stack.targetFileHeader)
-                users:
-                  a: {userId: d0-a, auth: {bearer: token-d0-a}}
-                  b: {userId: d0-b, auth: {bearer: token-d0-b}}
-                  c: {userId: d0-c, auth: {bearer: token-d0-c}}
-                operations:
-                \(Self.register)
-                """, file: "t.yaml")
+        let file = try Self.file(stack, operations: Self.register)
         let target = file.target(defaultAppId: stack.mocks.providers.credentials.bundleID)
         let dialstack = try ScenarioEngine(
             target: target, mocks: stack.mocks, catalogue: stack.suite.catalogue, profile: stack.suite.profile)
