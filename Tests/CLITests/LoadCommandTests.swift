@@ -112,10 +112,13 @@ import Testing
         #expect(report?["resources"]?["label"]?.stringValue?.contains("child process") == true)
     }
 
-    @Test func otherProfilesAndConflictingOptionsAreUsageErrors() async throws {
-        let (profile, _) = try await Self.load(["--profile", "onesignal"])
+    @Test func unknownProfilesAndConflictingOptionsAreUsageErrors() async throws {
+        let (profile, _) = try await Self.load(["--profile", "nosuch"])
         #expect(profile.status == 2)
-        #expect(profile.stderr.contains("load mode supports callx"), "\(profile.stderr)")
+        #expect(profile.stderr.contains("--profile"), "\(profile.stderr)")
+        let (ring, _) = try await Self.load(["--profile", "onesignal", "--short-ring", "5"])
+        #expect(ring.status == 2)
+        #expect(ring.stderr.contains("--short-ring applies to --profile callx only"), "\(ring.stderr)")
         let (both, _) = try await Self.load(["--rate", "2", "--concurrency", "3"])
         #expect(both.status == 2)
         let help = try await RingcheckBinary.run(["--help"], environment: Self.plain)

@@ -39,6 +39,18 @@ import Testing
                 example == "reference-node.yaml" && id == "restart.answered-call-survives" ? "notApplicable" : "pass"
             #expect(status == expected, "\(example) \(id): \(status)")
         }
+        if example == "reference-pools.yaml" {
+            // `instances: 2`: the two restarts restarted the second instance (its log shows its start and one
+            // per restart) while the first, running the other scenario, started once and never restarted.
+            #expect(Self.starts(in: dir.file("r/backend.log")) == 1)
+            #expect(Self.starts(in: dir.file("r/backend-restart-instance.log")) == 3)
+        }
+    }
+
+    /// How many times the lifecycle's `start` command ran, by the header lines of the backend log at `path`.
+    static func starts(in path: String) -> Int {
+        let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0.hasPrefix("==== ringcheck ") && $0.contains(": start: ") }.count
     }
 
     /// The account-pool example: every listed account exists in the backend it starts (its users file), and

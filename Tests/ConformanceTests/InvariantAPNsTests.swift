@@ -9,10 +9,10 @@ import Testing
     let x = InvariantFixture()
 
     func only(_ id: String, _ capture: Capture, sourceLocation: SourceLocation = #_sourceLocation)
-        -> InvariantViolation?
+        -> Violation?
     {
         let violations = x.check([capture])
-        #expect(violations.map(\.requirementID) == [id], "\(violations)", sourceLocation: sourceLocation)
+        #expect(violations.map(\.requirement.rawValue) == [id], "\(violations)", sourceLocation: sourceLocation)
         return violations.first
     }
 
@@ -22,7 +22,7 @@ import Testing
         #expect(alert.outcome != .accepted)  // the mock refuses an alert push to a .voip topic; still judged
         let v = try #require(only("CALLX-APNS-2", alert))
         #expect(v.level == .must)
-        #expect(v.path == "headers.apns-push-type")
+        #expect(v.field == "headers.apns-push-type")
         #expect(v.expected == "\"voip\"" && v.actual == "\"alert\"")
         #expect(v.captures == [alert.sequence])
         let absent = await x.apns(headers: [("apns-push-type", nil)])
@@ -72,7 +72,7 @@ import Testing
 
     @Test func bodyHasEmptyApsAndCallx() async throws {
         let alert = await x.apns(["aps": ["alert": "Incoming call"], "callx": InvariantFixture.invitation()])
-        #expect(only("CALLX-APNS-6", alert)?.path == "aps")
+        #expect(only("CALLX-APNS-6", alert)?.field == "aps")
         let missing = await x.apns(["callx": InvariantFixture.invitation()])
         #expect(only("CALLX-APNS-6", missing)?.actual == "absent")
     }

@@ -21,7 +21,7 @@ import Testing
         return .object(members)
     }
 
-    func check(_ events: [ObservedEvent]) -> [InvariantViolation] {
+    func check(_ events: [ObservedEvent]) -> [Violation] {
         InvariantChecker.check(captures: [], events: events, context: InvariantContext())
     }
 
@@ -44,7 +44,7 @@ import Testing
         ]
         let v = try #require(check(events).first)
         #expect(check(events).count == 1)
-        #expect(v.requirementID == "CALLX-EVT-3" && v.level == .should && v.path == "revision")
+        #expect(v.requirement.rawValue == "CALLX-EVT-3" && v.level == .should && v.field == "revision")
         #expect(v.events == [2, 1])
     }
 
@@ -54,7 +54,7 @@ import Testing
             ObservedEvent(feed: "b-phone", json: Self.event("e1", revision: "2", reason: "callerCancelled")),
         ]
         let v = try #require(check(events).first)
-        #expect(v.requirementID == "CALLX-EVT-3" && v.path == "eventId")
+        #expect(v.requirement.rawValue == "CALLX-EVT-3" && v.field == "eventId")
         #expect(v.events == [1, 0])
     }
 
@@ -63,7 +63,7 @@ import Testing
         let invite = await x.apns()
         let events = [ObservedEvent(feed: "a", json: Self.event("evt-invite-001", revision: "2"))]
         let v = try #require(x.check([invite], events: events).first)
-        #expect(v.requirementID == "CALLX-EVT-3")
+        #expect(v.requirement.rawValue == "CALLX-EVT-3")
         #expect(v.captures == [invite.sequence] && v.events == [0])
     }
 
@@ -79,9 +79,9 @@ import Testing
             "schemaVersion": "1", "eventId": "bad id", "type": "call.accepted", "callId": .string(F.callId),
             "revision": 2, "occurredAtMs": 1.5,
         ]
-        let paths = check([ObservedEvent(feed: "a", json: bad)]).map(\.path)
+        let paths = check([ObservedEvent(feed: "a", json: bad)]).map(\.field)
         #expect(paths == ["schemaVersion", "eventId", "revision", "occurredAtMs", "answeredByInstallationId"])
-        #expect(check([ObservedEvent(feed: "a", json: "text")]).map(\.requirementID) == ["CALLX-EVT-2"])
+        #expect(check([ObservedEvent(feed: "a", json: "text")]).map(\.requirement.rawValue) == ["CALLX-EVT-2"])
     }
 
     /// An invitation over signaling carries the invitation's fields (seed: "The invitation fields"):
@@ -97,11 +97,11 @@ import Testing
             return .object(members)
         }
         #expect(check([ObservedEvent(feed: "b", json: invitation())]).isEmpty)
-        #expect(check([ObservedEvent(feed: "b", json: invitation(revision: 1))]).map(\.path) == ["revision"])
+        #expect(check([ObservedEvent(feed: "b", json: invitation(revision: 1))]).map(\.field) == ["revision"])
         let accepted: JSONValue = [
             "schemaVersion": 1, "eventId": "e1", "type": "call.accepted", "callId": .string(F.callId),
             "revision": "2", "answeredByInstallationId": "installation-b1",
         ]
-        #expect(check([ObservedEvent(feed: "a", json: accepted)]).map(\.path) == ["occurredAtMs"])
+        #expect(check([ObservedEvent(feed: "a", json: accepted)]).map(\.field) == ["occurredAtMs"])
     }
 }

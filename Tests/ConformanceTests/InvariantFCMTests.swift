@@ -10,10 +10,10 @@ import Testing
     typealias F = InvariantFixture
 
     func only(_ id: String, _ capture: Capture, sourceLocation: SourceLocation = #_sourceLocation)
-        -> InvariantViolation?
+        -> Violation?
     {
         let violations = x.check([capture])
-        #expect(violations.map(\.requirementID) == [id], "\(violations)", sourceLocation: sourceLocation)
+        #expect(violations.map(\.requirement.rawValue) == [id], "\(violations)", sourceLocation: sourceLocation)
         return violations.first
     }
 
@@ -26,16 +26,16 @@ import Testing
 
     @Test func invitationAtNormalOrDefaultPriorityIsAViolation() async throws {
         let normal = try #require(only("CALLX-FCM-3", await x.fcm(F.fcmMessage(priority: "NORMAL"))))
-        #expect(normal.level == .must && normal.path == "message.android.priority")
+        #expect(normal.level == .must && normal.field == "message.android.priority")
         #expect(only("CALLX-FCM-3", await x.fcm(F.fcmMessage(priority: nil)))?.actual.hasPrefix("absent") == true)
     }
 
     @Test func invitationIsDataOnly() async throws {
         let top = await x.fcm(F.fcmMessage(extra: [("notification", ["title": "Alex"])]))
         #expect(top.outcome == .accepted)
-        #expect(only("CALLX-FCM-4", top)?.path == "message.notification")
+        #expect(only("CALLX-FCM-4", top)?.field == "message.notification")
         let android = await x.fcm(F.fcmMessage(android: [("notification", ["title": "Alex"])]))
-        #expect(only("CALLX-FCM-4", android)?.path == "message.android.notification")
+        #expect(only("CALLX-FCM-4", android)?.field == "message.android.notification")
     }
 
     // MARK: data.callx
@@ -75,7 +75,7 @@ import Testing
         #expect(PushDocument(capture: capture)?.deviceToken == F.tabletToken)
         // An empty fid is no address.
         let empty = await x.fcm(["message": message.setting("fid", to: "")])
-        #expect(only("CALLX-FCM-2", empty)?.path == "message.fid")
+        #expect(only("CALLX-FCM-2", empty)?.field == "message.fid")
     }
 
     @Test func nonCallxMessagesAreNotJudged() async {
@@ -101,7 +101,7 @@ import Testing
     func ttlWindowFromIssuedToArrival(ttl: String, ok: Bool) async {
         let violations = x.check([await x.fcm(F.fcmMessage(ttl: .string(ttl)))])
         #expect(violations.isEmpty == ok, "\(violations)")
-        if !ok { #expect(violations.map(\.requirementID) == ["CALLX-FCM-6"]) }
+        if !ok { #expect(violations.map(\.requirement.rawValue) == ["CALLX-FCM-6"]) }
     }
 
     /// Issued 100 ms after start, arriving 1.5 s after start: [floor(28.5), ceil(29.9)] = [28, 30].
@@ -127,7 +127,7 @@ import Testing
         #expect(x.check([capture]).isEmpty)
         let call = CallTimeline(callId: F.callId, createdAtMs: F.start, expiresAtMs: F.start + 30_000)
         let v = try #require(x.check([capture], context: x.context(calls: [call])).first)
-        #expect(v.requirementID == "CALLX-FCM-6")
+        #expect(v.requirement.rawValue == "CALLX-FCM-6")
         #expect(v.expected.contains("createdAtMs"))
     }
 

@@ -101,13 +101,13 @@ struct InvariantFixture {
     // MARK: Checking
 
     func check(_ captures: [Capture], events: [ObservedEvent] = [], context: InvariantContext? = nil)
-        -> [InvariantViolation]
+        -> [Violation]
     {
         InvariantChecker.check(captures: captures, events: events, context: context ?? self.context())
     }
 
     func ids(_ captures: [Capture], events: [ObservedEvent] = [], context: InvariantContext? = nil) -> [String] {
-        check(captures, events: events, context: context).map(\.requirementID)
+        check(captures, events: events, context: context).map(\.requirement.rawValue)
     }
 }
 

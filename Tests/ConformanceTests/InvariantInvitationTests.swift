@@ -12,9 +12,9 @@ import Testing
 
     /// Requirement IDs for an APNs push and an FCM message carrying `invitation` (must agree).
     func ids(_ invitation: JSONValue, context: InvariantContext? = nil) async -> [String] {
-        let apns = x.check([await x.apns(callx: invitation)], context: context).map(\.requirementID)
+        let apns = x.check([await x.apns(callx: invitation)], context: context).map(\.requirement.rawValue)
         // The FCM message may add a ttl finding when the times change; compare the rest.
-        let fcm = x.check([await x.fcm(F.fcmMessage(callx: invitation))], context: context).map(\.requirementID)
+        let fcm = x.check([await x.fcm(F.fcmMessage(callx: invitation))], context: context).map(\.requirement.rawValue)
             .filter { $0 != "CALLX-FCM-6" }
         #expect(apns == fcm, "APNs \(apns) and FCM \(fcm) disagree")
         return apns
@@ -73,8 +73,8 @@ import Testing
 
     @Test func typeMustBeCallInvitedForABareInvitation() throws {
         let check = try PayloadProfile.check(F.invitation([("type", "call.invite")]), kind: .invitation)
-        #expect(check.violations.map(\.requirementID) == ["CALLX-INV-1"])
-        #expect(check.violations.first?.path == "type")
+        #expect(check.violations.map(\.requirement.rawValue) == ["CALLX-INV-1"])
+        #expect(check.violations.first?.field == "type")
     }
 
     @Test func levelsComeFromTheCatalogue() async {
@@ -104,14 +104,14 @@ import Testing
         #expect(await ids(F.invitation(), context: context) == ["CALLX-INV-6"])
         let otherExpiry = F.invitation(expiresAtMs: F.start + 20_000, [("video", true)])
         let apns = x.check([await x.apns(callx: otherExpiry)], context: context)
-        #expect(apns.map(\.requirementID) == ["CALLX-INV-6"])
+        #expect(apns.map(\.requirement.rawValue) == ["CALLX-INV-6"])
         #expect(apns.first?.expected == "the call's expiresAtMs \(F.start + 30_000)")
     }
 
     @Test func violationPathsPointIntoTheDataString() async {
         let v = x.check([await x.fcm(F.fcmMessage(callx: F.invitation([("revision", "01")])))])
-        #expect(v.first?.path == "message.data.callx→revision")
+        #expect(v.first?.field == "message.data.callx→revision")
         let a = x.check([await x.apns(callx: F.invitation([("revision", "01")]))])
-        #expect(a.first?.path == "callx.revision")
+        #expect(a.first?.field == "callx.revision")
     }
 }

@@ -32,13 +32,15 @@ import Testing
     @Test func bareFCMMessageJudgesTheUpperTTLBoundOnly() throws {
         // No arrival time: 1s is not judged too low, 31s is above ceil((expiresAtMs − issuedAtMs)/1000) = 30.
         #expect(try PayloadProfile.check(F.fcmMessage(ttl: "1s")).violations.isEmpty)
-        #expect(try PayloadProfile.check(F.fcmMessage(ttl: "31s")).violations.map(\.requirementID) == ["CALLX-FCM-6"])
+        #expect(
+            try PayloadProfile.check(F.fcmMessage(ttl: "31s")).violations.map(\.requirement.rawValue) == ["CALLX-FCM-6"]
+        )
     }
 
     @Test func kindForcesTheReading() throws {
         // An invitation read as an APNs body has no callx: not an invitation over VoIP.
         let check = try PayloadProfile.check(F.invitation(), kind: .apns)
-        #expect(check.violations.map(\.requirementID) == ["CALLX-APNS-8"])
+        #expect(check.violations.map(\.requirement.rawValue) == ["CALLX-APNS-8"])
     }
 
     // MARK: Captures as the control API renders them
@@ -66,7 +68,7 @@ import Testing
         let list: JSONValue = ["captures": .array(x.f.mocks.log.captures().map { $0.json() })]
         let check = try PayloadProfile.check(list)
         #expect(check.form == "2 captures")
-        #expect(check.violations.map(\.requirementID) == ["CALLX-OUTBOX-4"])
+        #expect(check.violations.map(\.requirement.rawValue) == ["CALLX-OUTBOX-4"])
         #expect(check.violations.first?.captures == [second.sequence, first.sequence])
     }
 
@@ -76,7 +78,7 @@ import Testing
         let list: JSONValue = ["captures": .array(x.f.mocks.log.captures().map { $0.json() })]
         let check = try PayloadProfile.check(list)
         #expect(check.kind == nil && check.form == "2 captures")
-        #expect(check.violations.map(\.requirementID) == ["CALLX-FCM-7"])
+        #expect(check.violations.map(\.requirement.rawValue) == ["CALLX-FCM-7"])
     }
 
     @Test func kindMustAgreeWithACapture() async throws {

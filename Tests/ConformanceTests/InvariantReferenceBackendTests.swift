@@ -18,10 +18,10 @@ import Testing
         var captures: [Capture]
         var events: [ObservedEvent]
         var context: InvariantContext
-        var violations: [InvariantViolation] {
+        var violations: [Violation] {
             InvariantChecker.check(captures: captures, events: events, context: context)
         }
-        var ids: Set<String> { Set(violations.map(\.requirementID)) }
+        var ids: Set<String> { Set(violations.map(\.requirement.rawValue)) }
     }
 
     /// user-b with a production and a sandbox iPhone and an Android tablet; user-a calls and cancels.

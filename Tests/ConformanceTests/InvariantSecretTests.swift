@@ -13,10 +13,10 @@ import Testing
         let leaked = F.invitation([("room", "turn-user-7f3a:s3cr3tpass")])
         let context = x.context(credentials: ["s3cr3tpass"])
         let apns = try #require(x.check([await x.apns(callx: leaked)], context: context).first)
-        #expect(apns.requirementID == "CALLX-SEC-1" && apns.level == .must)
+        #expect(apns.requirement.rawValue == "CALLX-SEC-1" && apns.level == .must)
         #expect(!apns.actual.contains("s3cr3tpass"))
         let fcm = x.check([await x.fcm(F.fcmMessage(callx: leaked))], context: context)
-        #expect(fcm.map(\.requirementID) == ["CALLX-SEC-1"])
+        #expect(fcm.map(\.requirement.rawValue) == ["CALLX-SEC-1"])
         #expect(x.check([await x.apns()], context: context).isEmpty)
     }
 
@@ -24,8 +24,8 @@ import Testing
     func credentialLookingFieldsAreHeuristicShoulds(field: String) async throws {
         let capture = await x.apns(callx: F.invitation([(field, "x")]))
         let v = try #require(x.check([capture]).first)
-        #expect(v.requirementID == "CALLX-SEC-1" && v.level == .should)
-        #expect(v.path == "callx.\(field)")
+        #expect(v.requirement.rawValue == "CALLX-SEC-1" && v.level == .should)
+        #expect(v.field == "callx.\(field)")
     }
 
     @Test func turnURLsInTheDataMapAreFound() async throws {
@@ -34,7 +34,7 @@ import Testing
             to: F.fcmMessage()["message"]!.setting(
                 "data", to: ["callx": .string(F.invitation().serialized()), "media": "turns:relay.example:443"]))
         let v = try #require(x.check([await x.fcm(body)]).first)
-        #expect(v.path == "message.data.media" && v.actual == "a TURN URL" && v.level == .should)
+        #expect(v.field == "message.data.media" && v.actual == "a TURN URL" && v.level == .should)
     }
 
     @Test func fcmTargetTokenIsNotACredential() async {
@@ -45,8 +45,8 @@ import Testing
         var context = x.context()
         context.providerSecrets = ["MHcCAQEEIBvY1r7n"]
         let capture = await x.apns(callx: F.invitation([("key", "MHcCAQEEIBvY1r7n")]))
-        #expect(x.check([capture], context: context).map(\.requirementID) == ["CALLX-SEC-2"])
+        #expect(x.check([capture], context: context).map(\.requirement.rawValue) == ["CALLX-SEC-2"])
         let pem = await x.apns(callx: F.invitation([("k", "-----BEGIN PRIVATE KEY-----")]))
-        #expect(x.check([pem]).map(\.requirementID) == ["CALLX-SEC-2"])
+        #expect(x.check([pem]).map(\.requirement.rawValue) == ["CALLX-SEC-2"])
     }
 }

@@ -22,7 +22,7 @@ import Testing
         #expect(violations.isEmpty == ok, "\(violations)")
         if !ok {
             let v = try #require(violations.first)
-            #expect(v.requirementID == "CALLX-EXP-2" && v.level == .must)
+            #expect(v.requirement.rawValue == "CALLX-EXP-2" && v.level == .must)
             #expect(v.expected.contains("after call \(F.callId) was ended at \(F.start + 5_000)"))
             #expect(v.actual.contains("\(arrivalAfterStart - 5_000) ms later"))
             #expect(v.captures == [capture.sequence])
@@ -37,7 +37,9 @@ import Testing
         let capture = await x.apns(atMs: F.start + arrivalAfterStart)
         #expect(x.check([capture], context: x.context(calls: [call], margin: 0)).isEmpty)
         let late = await x.apns(callx: F.invitation(issuedAtMs: F.start + 5_001), atMs: F.start + 5_001)
-        #expect(x.check([late], context: x.context(calls: [call], margin: 0)).map(\.requirementID) == ["CALLX-EXP-2"])
+        #expect(
+            x.check([late], context: x.context(calls: [call], margin: 0)).map(\.requirement.rawValue) == ["CALLX-EXP-2"]
+        )
     }
 
     @Test func marginIsConfigurable() async {
@@ -46,7 +48,7 @@ import Testing
         let capture = await x.fcm(sent, atMs: F.start + 1_400)
         #expect(x.check([capture], context: x.context(calls: [call], margin: 500)).isEmpty)
         let strict = x.check([capture], context: x.context(calls: [call], margin: 100))
-        #expect(strict.map(\.requirementID) == ["CALLX-EXP-2"])
+        #expect(strict.map(\.requirement.rawValue) == ["CALLX-EXP-2"])
         #expect(strict.first?.expected.contains("was answered") == true)
     }
 
@@ -110,7 +112,7 @@ import Testing
         let first = await x.apns()
         let second = await x.apns(callx: F.invitation(eventId: "evt-invite-002"), atMs: F.start + 900)
         let v = try #require(x.check([first, second]).first)
-        #expect(v.requirementID == "CALLX-OUTBOX-4" && v.level == .must)
+        #expect(v.requirement.rawValue == "CALLX-OUTBOX-4" && v.level == .must)
         #expect(v.captures == [second.sequence, first.sequence])
         #expect(v.expected.contains("\"evt-invite-001\"") && v.actual == "\"evt-invite-002\"")
     }
@@ -157,7 +159,7 @@ import Testing
         let first = await x.apns()
         let other = await x.fcm(F.fcmMessage(callx: F.invitation(callId: "call-2")))
         let v = try #require(x.check([first, other]).first)
-        #expect(v.requirementID == "CALLX-INV-5")
+        #expect(v.requirement.rawValue == "CALLX-INV-5")
         #expect(v.captures == [other.sequence, first.sequence])
     }
 }

@@ -34,7 +34,7 @@ import Reports
 ///     }
 /// }
 /// ```
-/// and one line in the registration list the CLI hands the engine (`Profiles.all`).
+/// and one line in the registration list the CLI hands the engine as a `ProfileRegistry`.
 public protocol Profile: Sendable {
     /// What the profile keeps of one scenario run (`ProfileRunState`), in `RunContext.profileStates[Self.self]`;
     /// `NoRunState` when it keeps nothing.

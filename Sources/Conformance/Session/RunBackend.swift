@@ -8,8 +8,9 @@ public struct RunBackend: Sendable {
     public var maxConcurrency: Int?
     /// The backend's lifecycle when ringcheck started it (`ringcheck load` watches its CPU and memory).
     public var lifecycle: BackendLifecycle?
-    /// A second instance of the backend for the scenarios that restart it, run beside the others
-    /// (the embedded reference's; a target file describes one backend, so its restarts run alone).
+    /// A second instance of the backend for the scenarios that must run alone, run beside the others
+    /// (the embedded reference's, or a target file's with `lifecycle.instances: 2`); nil: they run alone
+    /// after the others.
     public var restartTarget: Target?
 
     public init(

@@ -17,6 +17,9 @@ public struct TargetFile: Sendable {
     public var capabilities: Set<Capability>
     /// Scenario user name (`a` caller, `b` callee, `c` outsider, …) → its pool of accounts.
     public var users: [String: [TargetAccount]]
+    /// `accounts:`: how ringcheck creates the accounts when the run starts (`provisioningAccounts`),
+    /// filling `users`; nil when the file lists them.
+    public var accountProvisioning: TargetAccountProvisioning? = nil
     public var mapping: TargetMapping
     /// Whether each scenario's tokens and unfinished calls are cleaned up afterwards (default true).
     public var cleanUp: Bool
@@ -34,7 +37,10 @@ public struct TargetFile: Sendable {
     public internal(set) var needsUsers = true
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
-    public var poolSize: Int { max(users.values.map(\.count).min() ?? 1, 1) }
+    public var poolSize: Int {
+        if users.isEmpty, let p = accountProvisioning { return p.perUser }
+        return max(users.values.map(\.count).min() ?? 1, 1)
+    }
 }
 
 /// One account of a fixed test user.
@@ -107,6 +113,10 @@ public struct TargetLifecycle: Sendable, Equatable {
     public var stop: BackendCommand?
     public var restart: BackendCommand?
     public var environment: [String: String] = [:]
+    /// How many instances of the backend `start` may start (`instances: 2`): the second, on its own
+    /// `${RINGCHECK_BACKEND_PORT}` and `${RINGCHECK_BACKEND_STATE_DIR}`, runs the scenarios that must run
+    /// alone (`Scenario.runsAlone`) beside the others; 1 runs them after the others on the one instance.
+    public var instances = 1
 
     /// The lifecycle's configuration for a run whose backend output goes to `logFile`.
     public func configuration(directory: String, logFile: String) -> BackendLifecycleConfiguration {

@@ -71,9 +71,9 @@ extension TargetFileDecoder {
         return out
     }
 
-    /// `lifecycle: {start, ready: {url, timeout}, stop, restart, environment}`.
+    /// `lifecycle: {start, ready: {url, timeout}, stop, restart, environment, instances}`.
     mutating func decodeLifecycle(_ node: YAMLNode, impersonation: ImpersonationOptions?) -> TargetLifecycle? {
-        let keys = ["start", "ready", "stop", "restart", "environment"]
+        let keys = ["start", "ready", "stop", "restart", "environment", "instances"]
         guard let f = d.mapping(node, "lifecycle", known: keys) else { return nil }
         var out = TargetLifecycle()
         out.start = f["start"].flatMap { decodeCommand($0.value, "lifecycle.start") }
@@ -90,6 +90,12 @@ extension TargetFileDecoder {
             }
             let timeout = r["timeout"].flatMap { d.duration($0.value, "lifecycle.ready.timeout") }
             if let url { out.ready = BackendReadiness(url: url, timeout: timeout?.duration ?? .seconds(30)) }
+        }
+        if let e = f["instances"], let n = d.int(e.value, "lifecycle.instances", min: 1) {
+            if n > 2 {
+                d.error(e.value.mark, "lifecycle.instances", "\(n) is more than 2 (1, or 2 for a second instance)")
+            }
+            out.instances = min(n, 2)
         }
         return out
     }

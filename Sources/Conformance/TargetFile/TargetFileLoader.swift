@@ -59,7 +59,7 @@ public struct TargetFileDecoder {
     /// The top-level keys the engine reads itself.
     static let engineKeys = [
         "name", "baseURL", "tls", "appId", "capabilities", "users", "installation", "operations",
-        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile",
+        "values", "numbers", "cleanUp", "mocks", "impersonate", "lifecycle", "profile", "accounts",
     ]
 
     /// Every top-level key a target file may give: the engine's, then each registered profile's
@@ -88,9 +88,11 @@ public struct TargetFileDecoder {
         let usersRequired =
             root.entries?.first { $0.key == "profile" }?.value.scalarText.flatMap(profiles.named)?.targetNeedsUsers
             ?? true
+        // `accounts:` (ringcheck makes them) stands in for `users:`.
+        let listsUsers = usersRequired && !(root.entries?.contains { $0.key == "accounts" } ?? false)
         guard
             let f = d.mapping(
-                root, "", known: topKeys, required: usersRequired ? ["baseURL", "users"] : ["baseURL"])
+                root, "", known: topKeys, required: listsUsers ? ["baseURL", "users"] : ["baseURL"])
         else { return nil }
         var baseURL = f["baseURL"].flatMap { d.nonEmptyString($0.value, "baseURL") } ?? ""
         if let e = f["baseURL"], !baseURL.isEmpty, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
@@ -122,6 +124,8 @@ public struct TargetFileDecoder {
             )
         }
         if let e = f["users"] { file.users = decodeUsers(e.value, checkNeeded: usersRequired) }
+        file.accountProvisioning = f["accounts"].flatMap { decodeAccountProvisioning($0.value) }
+        if usersRequired { checkAccountSources(f, file) }
         let installation = f["installation"].flatMap { decodeInstallation($0.value, "installation") }
         file.mapping = decodeOperations(
             f["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
@@ -144,6 +148,7 @@ public struct TargetFileDecoder {
         }
         if let e = f["lifecycle"] {
             file.lifecycle = decodeLifecycle(e.value, impersonation: file.mocks?.options.impersonation)
+            checkInstances(e.value, file)
         }
         for profile in profiles.all {
             let section = TargetFileSection(

@@ -57,6 +57,14 @@ extension TargetFile {
         #     - {userId: user-a1, auth: {bearer: token-user-a1}}
         #     - {userId: user-a2, auth: {bearer: token-user-a2}}
         #   (b and c likewise, lists as long; see examples/targets/reference-pools.yaml)
+        # Or, instead of users:, have ringcheck create perUser accounts for each of a, b and c when the run
+        # starts: a sign-up request (or command: a program) whose JSON answer holds each one's ID and token.
+        # accounts:
+        #   perUser: 12
+        #   signUp: {url: /test/accounts, body: {name: "ringcheck-{user}{slot}-{runId}"}}
+        #   userId: id                            # where the answer holds the account's ID
+        #   token: token                          # and its token (sent as `send:` says)
+        #   # command: [./new-account.sh, "{user}", "{slot}"]   # prints {"userId": "…", "token": "…"}
         # How else a user may sign in (the token is sent as `send` says; default Authorization: Bearer):
         #   auth: {headers: {X-Api-Key: secret-b}}
         #   auth:
@@ -156,6 +164,9 @@ extension TargetFile {
         # baseURL, ready.url, the commands and environment, e.g.
         #   baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
         #   start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --port, "${RINGCHECK_BACKEND_PORT}"]
+        # With such a baseURL, `instances: 2` starts a second instance (its own port and state folder) for
+        # the scenarios that must run alone (restarts, broken push connections), beside the others:
+        #   instances: 2
 
         """
     }

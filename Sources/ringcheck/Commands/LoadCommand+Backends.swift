@@ -110,6 +110,8 @@ extension LoadCommand {
             return try DialStackLoadWorkload(target: started.target, mocks: started.mocks, users: started.callees)
         case PushServiceProfile().name:
             return try PushServiceLoadWorkload(target: started.target, mocks: started.mocks)
+        case OneSignalProfile().name:
+            return try OneSignalLoadWorkload(target: started.target, mocks: started.mocks)
         default: break
         }
         return try CallxLoadWorkload(

@@ -28,7 +28,11 @@ struct LoadCommand: RingcheckCommand {
             within 30 s and no other user's; nothing for the others. --profile push-service sends notifications and
             call pairs (incoming, then ended) to users with 1-5 devices, some tokens faulted: every device gets what
             the rules say once, no incoming-call push after the call's timeout, every ended reaches the devices its
-            incoming reached, and the settled counts agree with the mocks. See docs/commands.md.
+            incoming reached, and the settled counts agree with the mocks. --profile onesignal makes the kit run
+            its operations (a push to a user, a VoIP push, a broadcast, a push to a user with no device, one through
+            the unconfigured instance) to fresh External IDs on the mock OneSignal: one request per operation to
+            the right app with its key, targeting, content and options as given, delivered as OneSignal answered.
+            See docs/commands.md.
 
             Without --target it runs against the embedded reference backend (in process; --reference-process for
             a child process), with callers load-a0, load-a1 and callees load-b0..load-b2. With --target, user a
@@ -90,9 +94,9 @@ struct LoadCommand: RingcheckCommand {
         ])
 
     /// The profiles with a load mode.
-    static let profiles = ["callx", "dialstack", "push-service"]
+    static let profiles = ["callx", "dialstack", "push-service", "onesignal"]
 
-    /// `callx, dialstack or push-service`.
+    /// `callx, dialstack, push-service or onesignal`.
     static func profilesSentence(_ conjunction: String) -> String {
         profiles.dropLast().joined(separator: ", ") + " \(conjunction) " + profiles.last!
     }
@@ -233,6 +237,7 @@ struct LoadBackend {
         switch profile {
         case DialStackProfile().name: return .init(unit: "webhook", invitations: "wake-ups")
         case PushServiceProfile().name: return .init(unit: "notification", invitations: "incoming-call pushes")
+        case OneSignalProfile().name: return .init(unit: "operation", invitations: "delivered operations")
         default: return .init()
         }
     }

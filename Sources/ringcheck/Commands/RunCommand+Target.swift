@@ -20,9 +20,12 @@ enum FileTarget {
     }
 
     /// Starts the mocks the file asks for, then the backend when its lifecycle says how (output to `log`),
-    /// checks the backend answers, and builds the target. What it starts is stopped by `cleanup`.
-    static func start(_ loaded: TargetFile, announce: Bool, log: String, cleanup: RunCleanup) async throws -> RunBackend
-    {
+    /// checks the backend answers, and builds the target. With `secondInstance` and a lifecycle of
+    /// `instances: 2`, a second instance of the backend is started beside the first for the scenarios that
+    /// must run alone (`withSecondInstance`). What it starts is stopped by `cleanup`.
+    static func start(
+        _ loaded: TargetFile, announce: Bool, log: String, secondInstance: Bool = false, cleanup: RunCleanup
+    ) async throws -> RunBackend {
         let file = try await fillingRunVariables(loaded, cleanup: cleanup)
         if file.insecureSkipVerify {
             Console.error(
@@ -38,6 +41,18 @@ enum FileTarget {
         await cleanup.add { await mocks.stop() }
         try writeSettings(mocks, file.mocks)
         if announce { Console.out(settingsSummary(mocks, file)) }
+        guard secondInstance, let instances = loaded.lifecycle?.instances, instances > 1 else {
+            let (target, lifecycle) = try await startInstance(file, mocks: mocks, log: log, cleanup: cleanup)
+            return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize, lifecycle: lifecycle)
+        }
+        return try await withSecondInstance(loaded, first: file, mocks: mocks, log: log, cleanup: cleanup)
+    }
+
+    /// Starts one instance of the file's backend (its run variables filled in) when its lifecycle says how,
+    /// output to `log`, checks it answers, and builds its target.
+    static func startInstance(_ file: TargetFile, mocks: MockStack, log: String, cleanup: RunCleanup) async throws
+        -> (Target, BackendLifecycle?)
+    {
         var lifecycle: BackendLifecycle?
         if let l = file.lifecycle, l.start != nil || l.ready != nil || l.restart != nil || l.stop != nil {
             let dir = (log as NSString).deletingLastPathComponent
@@ -48,7 +63,11 @@ enum FileTarget {
             } catch { throw TargetUnavailable(message: "cannot start the backend: \(error)") }
         }
         try await checkReachable(file)
-        var target = file.target(defaultAppId: mocks.providers.credentials.bundleID)
+        let provisioned: TargetFile
+        do { provisioned = try await file.provisioningAccounts() } catch {
+            throw TargetUnavailable(message: "cannot create the accounts: \(error)")
+        }
+        var target = provisioned.target(defaultAppId: mocks.providers.credentials.bundleID)
         if let lifecycle {
             target.restart(through: lifecycle)
             if file.lifecycle?.start != nil {
@@ -56,7 +75,7 @@ enum FileTarget {
                 target.capabilities.insert(.backendLog)
             }
         }
-        return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize, lifecycle: lifecycle)
+        return (target, lifecycle)
     }
 
     static func writeSettings(_ mocks: MockStack, _ m: TargetMocks?) throws {

@@ -11,6 +11,9 @@ enum RunBackendChoice {
 /// mocks its `mocks:` section asks for (`FileTarget.start`); stopped by `cleanup`.
 struct FileTargetBackend: RunBackendSource {
     let file: TargetFile
+    /// Whether a lifecycle of `instances: 2` starts its second instance (the run has scenarios that must
+    /// run alone).
+    var secondInstance = false
     /// Whether the mocks' settings are printed (not with `-q`).
     let announce: Bool
     /// Where a started backend's output goes (`<report-dir>/backend.log`).
@@ -20,7 +23,8 @@ struct FileTargetBackend: RunBackendSource {
     var unstartedTargetName: String { file.name }
 
     func start() async throws -> RunBackend {
-        try await FileTarget.start(file, announce: announce, log: log, cleanup: cleanup)
+        try await FileTarget.start(
+            file, announce: announce, log: log, secondInstance: secondInstance, cleanup: cleanup)
     }
 
     func failureCause(_ error: any Error) -> String { "\(error)" }

@@ -31,7 +31,9 @@ extension RunCommand {
     {
         switch choice {
         case .file(let file):
-            return FileTargetBackend(file: file, announce: !quiet, log: reportDir + "/backend.log", cleanup: cleanup)
+            return FileTargetBackend(
+                file: file, secondInstance: scenarios.contains(where: \.runsAlone), announce: !quiet,
+                log: reportDir + "/backend.log", cleanup: cleanup)
         case .reference(let kit, let defects):
             if referenceProcess, !kit.startsLogged {
                 throw UsageError(

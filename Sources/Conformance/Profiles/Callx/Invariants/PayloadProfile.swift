@@ -58,12 +58,13 @@ public enum PayloadProfile {
                 kind: .fcm, form: document["message"] != nil ? "an FCM request" : "an FCM message",
                 violations: PushProfile.check(push, context: context))
         case .invitation:
-            var r = ViolationRecorder(levels: context.levels)
             let call = document["callId"]?.stringValue.flatMap { context.calls[$0] }
-            InvitationProfile.check(document, path: "", call: call, into: &r)
-            // Reuse the APNs body's secret scan: the invitation is the whole payload.
-            SecretScan.check(PushDocument(kind: .apns, body: document), context: context, into: &r)
-            return PayloadCheck(kind: .invitation, form: "an invitation", violations: r.violations)
+            let invitation = CallxInvitationSubject(invitation: document, path: "", call: call)
+            // The APNs body's secret rules: the invitation is the whole payload.
+            let push = CallxPushSubject(PushDocument(kind: .apns, body: document), context: context)
+            let violations = InvitationRules.all.violations(of: invitation) + SecretRules.all.violations(of: push)
+            return PayloadCheck(
+                kind: .invitation, form: "an invitation", violations: violations.atLevels(context.levels))
         }
     }
 

@@ -1,47 +1,7 @@
 import JSON
 
-/// No secrets in pushes (seed section "Security checklist").
-///
-/// | finding | requirement |
-/// |---|---|
-/// | a media credential the backend issued in this scenario (a value from the context) | CALLX-SEC-1 (MUST) |
-/// | a credential-looking field (`token`, `*Token`, `password`, `credential`, `iceServers`, `secret`) or a `turn:`/`turns:` URL in the payload | CALLX-SEC-1, reported as SHOULD: a heuristic of ours |
-/// | a provider secret from the context, or PEM private-key text | CALLX-SEC-2 |
-///
-/// The payload searched is the whole APNs body, and for FCM the message's `data` and `android.data`
-/// values (decoded when they hold JSON); `message.token` is the FCM target, not a credential.
+/// Where the secret rules (`SecretRules`) look in a push, and what they flag by name.
 enum SecretScan {
-    static func check(_ push: PushDocument, context: InvariantContext, into r: inout ViolationRecorder) {
-        let payloads = payloads(of: push)
-        let texts = [push.bodyText] + payloads.map { $0.value.serialized() }
-        // MARK: Known values
-        for credential in Set(context.mediaCredentials) where credential.utf8.count >= 4 {
-            if texts.contains(where: { $0.contains(credential) }) {
-                r.add(
-                    "CALLX-SEC-1", "body", expected: "no media credentials in a push",
-                    actual: "a media credential issued in this scenario (\(redacted(credential)))")
-            }
-        }
-        for secret in Set(context.providerSecrets) where secret.utf8.count >= 8 {
-            if texts.contains(where: { $0.contains(secret) }) {
-                r.add(
-                    "CALLX-SEC-2", "body", expected: "no provider secrets in a push",
-                    actual: "a provider secret (\(redacted(secret)))")
-            }
-        }
-        if push.bodyText.contains("PRIVATE KEY") {
-            r.add("CALLX-SEC-2", "body", expected: "no provider secrets in a push", actual: "PEM private-key text")
-        }
-        // MARK: Fields that look like credentials
-        for (path, value) in payloads {
-            for finding in suspiciousFields(value, at: path) {
-                r.add(
-                    "CALLX-SEC-1", finding.path, expected: "no media credentials in a push", actual: finding.what,
-                    heuristic: true)
-            }
-        }
-    }
-
     /// The parts of the push that carry the app's payload, with their paths.
     static func payloads(of push: PushDocument) -> [(path: String, value: JSONValue)] {
         guard let body = push.body else { return [] }

@@ -344,7 +344,7 @@ final class LoadJudge: Sendable {
             registry: &registry
         ).filter { v in
             // An invitation whose send began before the end was in flight: the history check judged it.
-            !(v.requirementID == "CALLX-EXP-2" && v.captures.first.map(inFlight.contains) == true)
+            !(v.requirement.rawValue == "CALLX-EXP-2" && v.captures.first.map(inFlight.contains) == true)
         }
         return violations.map { v in
             let callId =
@@ -353,7 +353,8 @@ final class LoadJudge: Sendable {
                 }
                 ?? v.events.first.flatMap { events.indices.contains($0) ? events[$0].json["callId"]?.stringValue : nil }
             return LoadInvariantFinding(
-                requirementID: v.requirementID, level: v.level ?? .should, callId: callId, message: v.description)
+                requirementID: v.requirement.rawValue, level: v.level ?? .should, callId: callId, message: v.description
+            )
         }
     }
 }

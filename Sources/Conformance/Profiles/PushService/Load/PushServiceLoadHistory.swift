@@ -10,6 +10,8 @@ struct PushServiceLoadRecord: Sendable {
     /// nil when it never settled, with the last answer in words.
     var counts: (successful: Int, failed: Int, errored: Int, readAtMs: Int64)?
     var unsettled: String?
+    /// The last answer of `GET /notifications/{id}` while it had not settled, in words.
+    var lastAnswer: String?
     /// From the request to the read that found it settled (milliseconds).
     var settleMs: Int64?
     /// The `incoming` this `ended` ends (for "every device its incoming reached").

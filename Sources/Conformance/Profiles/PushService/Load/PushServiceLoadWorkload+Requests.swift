@@ -28,12 +28,13 @@ extension PushServiceLoadWorkload {
     }
 
     /// `POST /notifications` with `body` to `user`'s devices, marked `<prefix>-<part><index>`; the notification
-    /// recorded, nil when the service did not answer.
+    /// recorded under `unit`, nil when the service did not answer.
     func notify(
         _ body: JSONValue, to user: (externalId: String, devices: [PushServiceDevice]), index: Int, part: String,
-        incoming: String?
+        incoming: String?, unit: String
     ) async -> PushServiceNotification? {
         let marker = "\(user.externalId)-\(part)\(index)"
+        judge.expect(marker, in: unit)
         let json =
             body
             .setting("app_id", to: .string(app.appId))
@@ -46,36 +47,31 @@ extension PushServiceLoadWorkload {
             marker: marker, body: json, sentAtMs: sentAtMs, status: status,
             id: answer.json?["id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }, devices: user.devices.map(\.name),
             save: nil, answeredAtMs: LoadDriver.wallMs())
-        records.withLock {
-            $0.append(PushServiceLoadRecord(notification: n, devices: user.devices, incomingMarker: incoming))
-        }
+        judge.add(PushServiceLoadRecord(notification: n, devices: user.devices, incomingMarker: incoming), to: unit)
         return n
     }
 
-    /// Reads notification `i` back until it settles (remaining 0 and completed_at set) or `deadline`.
-    func readCounts(_ i: Int, until deadline: ContinuousClock.Instant) async {
-        let n = records.withLock { $0[i].notification }
-        guard n.accepted, let id = n.id else { return }
-        var last = "no answer"
-        while true {
-            let answer = await request(
-                "GET", route: "notification", values: ["notificationId": id], auth: true, endpoint: "get")
-            let readAtMs = LoadDriver.wallMs()
-            if answer.status == 200, let json = answer.json, json["remaining"]?.doubleValue == 0,
-                json["completed_at"].map({ $0 != .null }) ?? false
-            {
-                let count = { (key: String) in json[key]?.int64Value.map(Int.init) ?? -1 }
-                records.withLock {
-                    $0[i].counts = (count("successful"), count("failed"), count("errored"), readAtMs)
-                    $0[i].settleMs = readAtMs - n.sentAtMs
-                }
-                return
-            }
-            last = answer.status.map { "HTTP \($0): \(answer.json?.serialized() ?? "no JSON")" } ?? "no answer"
-            if ContinuousClock.now >= deadline { break }
-            try? await Task.sleep(for: .milliseconds(250))
+    /// Reads notification `record` back once: with its counts when it settled (remaining 0 and completed_at
+    /// set), given up (`unsettled`) once its settle limit passed, else with the answer to be read again.
+    func readCounts(_ record: PushServiceLoadRecord) async -> PushServiceLoadRecord {
+        var r = record
+        guard let id = r.notification.id else { return r }
+        let answer = await request(
+            "GET", route: "notification", values: ["notificationId": id], auth: true, endpoint: "get")
+        let readAtMs = LoadDriver.wallMs()
+        if answer.status == 200, let json = answer.json, json["remaining"]?.doubleValue == 0,
+            json["completed_at"].map({ $0 != .null }) ?? false
+        {
+            let count = { (key: String) in json[key]?.int64Value.map(Int.init) ?? -1 }
+            r.counts = (count("successful"), count("failed"), count("errored"), readAtMs)
+            r.settleMs = readAtMs - r.notification.sentAtMs
+            return r
         }
-        records.withLock { $0[i].unsettled = "not settled within the settle limit; last answer \(last)" }
+        r.lastAnswer = answer.status.map { "HTTP \($0): \(answer.json?.serialized() ?? "no JSON")" } ?? "no answer"
+        if readAtMs - r.notification.sentAtMs >= Int64(LoadDriver.seconds(settleLimit) * 1000) {
+            r.unsettled = "not settled within the settle limit; last answer \(r.lastAnswer ?? "none")"
+        }
+        return r
     }
 
     // MARK: Before the units
@@ -110,16 +106,16 @@ extension PushServiceLoadWorkload {
 
     // MARK: Figures
 
-    /// Queue lag (request → first accepted push per device) per kind, and the time each notification took to
-    /// settle.
-    static func lag(_ records: [PushServiceLoadRecord], _ captures: [Capture]) -> [LatencyFigures] {
+    /// Adds the queue lag (request → first accepted push per device) per kind of `records`' notifications to `lag`.
+    static func addLag(
+        _ records: [PushServiceLoadRecord], _ captures: [Capture], into lag: inout [String: LatencyHistogram]
+    ) {
         var sent: [String: (at: Int64, kind: String)] = [:]
         for r in records {
             sent[r.notification.marker] = (
                 r.notification.sentAtMs, r.notification.action.map { "call \($0)" } ?? "notification"
             )
         }
-        var lag: [String: LatencyHistogram] = [:]
         var seen: Set<String> = []
         for c in captures.sorted(by: { $0.sequence < $1.sequence }) where c.outcome.isAccepted {
             guard let marker = PushServicePush(c)?.marker, let s = sent[marker],
@@ -127,12 +123,5 @@ extension PushServiceLoadWorkload {
             else { continue }
             lag["queue lag: \(s.kind)", default: LatencyHistogram()].add(Double(c.arrivalMs - s.at))
         }
-        var figures = lag.keys.sorted().compactMap { LatencyFigures(name: $0, histogram: lag[$0]!) }
-        if let settle = LatencyFigures(
-            name: "time to settle", values: records.compactMap { $0.settleMs.map(Double.init) })
-        {
-            figures.append(settle)
-        }
-        return figures
     }
 }

@@ -10,9 +10,10 @@ import Synchronization
 /// token in production, Android, in turn), registered before the first unit; some tokens carry fault plans (an
 /// Android token the provider always refuses with 503, a VoIP token whose first push of each call is refused
 /// with 503 and a retry in 20 s, long after the call's ring). Each unit is a normal notification or a call
-/// pair (`PushServiceLoadScript`) to one user. After the units, every notification is read back
-/// (`GET /notifications/{id}`) until it settles, and the whole history is judged (`PushServiceLoadHistory`,
-/// the profile's push rules).
+/// pair (`PushServiceLoadScript`) to one user. Every push the mocks capture is filed under its unit by its
+/// marker; once a unit is sent, its notifications are read back (`GET /notifications/{id}`) until they settle, and
+/// the unit is judged and dropped (`PushServiceLoadJudge`: `PushServiceLoadHistory`, the profile's push rules), so
+/// a long run's memory stays flat.
 ///
 /// ```swift
 /// let workload = try PushServiceLoadWorkload(target: target, mocks: mocks)
@@ -30,7 +31,7 @@ public final class PushServiceLoadWorkload: LoadWorkload {
     let faulted: Set<String>
     /// The VoIP tokens whose first push of each call is refused with a retry long after the ring.
     let lateFaultTokens: Set<String>
-    let records = Mutex<[PushServiceLoadRecord]>([])
+    let judge: PushServiceLoadJudge
     let recorderBox = Mutex<LoadRecorder?>(nil)
     let settleLimit: Duration
 
@@ -40,8 +41,9 @@ public final class PushServiceLoadWorkload: LoadWorkload {
     public var endpoints: [String] { ["register", "notify", "get"] }
 
     /// Notifications and calls to six fresh users' devices at `target`'s `serviceApp`, whose pushes `mocks`
-    /// capture; each notification is read back until it settles, at most `settleSeconds` after the last unit.
-    public init(target: Target, mocks: MockStack?, settleSeconds: Double = 60) throws {
+    /// capture; each notification is read back until it settles, at most `settleSeconds` after it was sent, and its
+    /// unit judged `lingerSeconds` after its last notification settled (a second push still has time to arrive).
+    public init(target: Target, mocks: MockStack?, settleSeconds: Double = 60, lingerSeconds: Double = 1) throws {
         guard let app = target.serviceApp else {
             throw LoadSetupError(message: "the target has no serviceApp: a target file's serviceApp: {appId, apiKey}")
         }
@@ -78,6 +80,9 @@ public final class PushServiceLoadWorkload: LoadWorkload {
             suiteDirectory: EmbeddedSuites.scheme + PushServiceProfile.profileName,
             profiles: ProfileRegistry([PushServiceProfile()]))
         levels = Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
+        judge = PushServiceLoadJudge(
+            devices: users.flatMap(\.devices), faulted: faulted, levels: levels, bundleId: target.appId,
+            voipTopic: mocks?.settings.apnsVoIPTopic ?? "", lingerMs: Int64(lingerSeconds * 1000))
         client = try target.makeClient()
     }
 
@@ -93,6 +98,8 @@ public final class PushServiceLoadWorkload: LoadWorkload {
             _ = try? mocks?.faults.install(
                 FaultPlan(mock: .fcm, deviceToken: d.token, respond: FaultResponse(status: 503)))
         }
+        // Every push from now on is filed under its unit and dropped once the unit is judged.
+        mocks?.log.divert(to: { [judge] in judge.file($0) })
         return nil
     }
 
@@ -100,13 +107,16 @@ public final class PushServiceLoadWorkload: LoadWorkload {
         let script = PushServiceLoadScript.script(for: index)
         recorder.unitStarted(kind: script.rawValue)
         let user = users[index % users.count]
+        let unit = String(index)
+        judge.open(unit)
+        defer { judge.sent(unit) }
         var failure: String?
         switch script {
         case .notification:
             let body: JSONValue = [
                 "headings": ["en": "ringcheck load"], "contents": ["en": .string("notification \(index)")],
             ]
-            if await notify(body, to: user, index: index, part: "n", incoming: nil) == nil {
+            if await notify(body, to: user, index: index, part: "n", incoming: nil, unit: unit) == nil {
                 failure = "notification \(index): no answer"
             }
         case .call:
@@ -121,54 +131,62 @@ public final class PushServiceLoadWorkload: LoadWorkload {
                 "timeout": .int(Int64(PushServiceLoadScript.timeoutSeconds)),
             ]
             let incoming = await notify(
-                ["call": call.setting("action", to: "incoming")], to: user, index: index, part: "i", incoming: nil)
+                ["call": call.setting("action", to: "incoming")], to: user, index: index, part: "i", incoming: nil,
+                unit: unit)
             try? await Task.sleep(for: .milliseconds(PushServiceLoadScript.ringMs(index)))
             let ended = await notify(
                 ["call": call.setting("action", to: "ended")], to: user, index: index, part: "e",
-                incoming: incoming?.marker)
+                incoming: incoming?.marker, unit: unit)
             if incoming == nil || ended == nil { failure = "call \(id): no answer" }
         }
         recorder.unitFinished(failure: failure)
     }
 
-    public func follow(_ recorder: LoadRecorder, until stopped: @escaping @Sendable () -> Bool) async {}
+    /// Reads back the notifications of the units sent (16 readers, each notification every 250 ms until it
+    /// settles) and judges the units settled.
+    public func follow(_ recorder: LoadRecorder, until stopped: @escaping @Sendable () -> Bool) async {
+        await withDiscardingTaskGroup { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    while !stopped() {
+                        if let d = self.judge.nextToRead() {
+                            self.judge.read(d.key, d.index, await self.readCounts(d.record))
+                        } else {
+                            try? await Task.sleep(for: .milliseconds(50))
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                while !stopped() {
+                    self.judge.judgeSettled()
+                    try? await Task.sleep(for: .milliseconds(250))
+                }
+            }
+        }
+    }
 
-    /// Reads every notification back until it settles (remaining 0), then waits for the mocks to be quiet.
+    /// Waits until every unit was judged (each notification settled or passed its settle limit), then for the mocks
+    /// to be quiet.
     public func settle() async {
-        let deadline = ContinuousClock.now + settleLimit
-        let pending = records.withLock { Array($0.indices) }
-        for i in pending { await readCounts(i, until: deadline) }
+        let deadline = ContinuousClock.now + settleLimit + .seconds(5)
+        while !judge.idle && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
         await mocks?.log.waitUntilQuiet()
     }
 
     public func finish(_ recorder: LoadRecorder) async -> LoadFindings {
-        let all = records.withLock { $0 }
-        let captures = mocks?.log.captures { PushServicePush($0) != nil } ?? []
-        let history = PushServiceLoadHistory.check(all, captures: captures, faulted: faulted, levels: levels)
-        let byToken = Dictionary(
-            allDevices.flatMap { d in d.tokens.map { ($0.lowercased(), d) } }, uniquingKeysWith: { a, _ in a })
-        let pushes = captures.compactMap { c -> PushServiceJudgedPush? in
-            PushServiceCounts.token(of: c).flatMap { byToken[$0.lowercased()] }.map {
-                PushServiceJudgedPush(capture: c, device: $0)
-            }
-        }
-        let invariants = PushServiceInvariants.check(
-            pushes, notifications: all.map(\.notification), bundleId: target.appId,
-            voipTopic: mocks?.settings.apnsVoIPTopic ?? ""
-        ).map { v in
-            LoadInvariantFinding(
-                requirementID: v.requirement.rawValue, level: levels[v.requirement.rawValue] ?? .must,
-                callId: v.sequence.flatMap { seq in captures.first { $0.sequence == seq } }.flatMap {
-                    PushServicePush($0)?.callId
-                }, message: "push #\(v.sequence ?? 0) \(v.message)")
-        }
+        mocks?.log.divert(to: nil)
+        judge.judgeSettled(all: true)
+        let f = judge.findings
+        var figures = f.lag.keys.sorted().compactMap { LatencyFigures(name: $0, histogram: f.lag[$0]!) }
+        if let settle = LatencyFigures(name: "time to settle", histogram: f.settle) { figures.append(settle) }
         return LoadFindings(
-            history: history, invariants: invariants, pushes: captures.count,
-            invitations: captures.filter {
-                $0.outcome.isAccepted && PushServicePush($0)?.type == PushServiceNotification.incomingType
-            }.count,
-            pushLatency: Self.lag(all, captures))
+            history: f.history, invariants: f.invariants, pushes: f.pushes, invitations: f.invitations,
+            pushLatency: figures)
     }
 
-    public func shutdown() { client.shutdown() }
+    public func shutdown() {
+        mocks?.log.divert(to: nil)
+        client.shutdown()
+    }
 }

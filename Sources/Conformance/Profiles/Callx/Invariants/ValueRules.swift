@@ -1,32 +1,4 @@
 import JSON
-import Reports
-
-/// Collects violations for one push or event, with levels from the catalogue and its evidence.
-struct ViolationRecorder {
-    let levels: InvariantLevels
-    /// Evidence attached to every violation recorded.
-    var captures: [Int] = []
-    var events: [Int] = []
-    var violations: [InvariantViolation] = []
-
-    init(levels: InvariantLevels, captures: [Int] = [], events: [Int] = []) {
-        self.levels = levels
-        self.captures = captures
-        self.events = events
-    }
-
-    /// Records a violation of `id`. A `heuristic` finding rests on our reading, so it is at most a SHOULD.
-    mutating func add(
-        _ id: String, _ path: String, expected: String, actual: String, heuristic: Bool = false,
-        extraCaptures: [Int] = [], extraEvents: [Int] = []
-    ) {
-        let level: RequirementLevel = heuristic ? .should : levels[id]
-        violations.append(
-            Violation(
-                RequirementID(id), path, expected: expected, actual: actual, captures: captures + extraCaptures,
-                events: events + extraEvents, level: level))
-    }
-}
 
 /// Small checks on values that several rules share.
 enum ValueRules {
