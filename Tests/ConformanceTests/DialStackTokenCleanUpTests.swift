@@ -18,12 +18,9 @@ import Testing
             body: {token: "{token}", appId: "{appId}", apnsEnvironment: "{apnsEnvironment}"}
         """
 
-    /// Runs `wake.every-device` (b's four devices, one registered by a step) through a file with `operations`; the run's clean-up warnings
-    /// and the tokens the backend still holds for b afterwards.
-    func run(_ operations: String) async throws -> (warnings: [String], left: Int, passed: Bool) {
-        let stack = try await DialStackTestStack.start(runs: 1)
-        defer { Task { await stack.stop() } }
-        let file = try TargetFile.load(
+    /// A target file of the wake-up reference's users a, b and c with `operations`.
+    static func file(_ stack: DialStackTestStack, operations: String) throws -> TargetFile {
+        try TargetFile.load(
             text: """
                 \(stack.targetFileHeader)
                 users:
@@ -33,6 +30,14 @@ import Testing
                 operations:
                 \(operations)
                 """, file: "t.yaml")
+    }
+
+    /// Runs `wake.every-device` (b's four devices, one registered by a step) through a file with `operations`; the run's clean-up warnings
+    /// and the tokens the backend still holds for b afterwards.
+    func run(_ operations: String) async throws -> (warnings: [String], left: Int, passed: Bool) {
+        let stack = try await DialStackTestStack.start(runs: 1)
+        defer { Task { await stack.stop() } }
+        let file = try Self.file(stack, operations: operations)
         let engine = try ScenarioEngine(
             target: file.target(defaultAppId: stack.mocks.providers.credentials.bundleID), mocks: stack.mocks,
             catalogue: stack.suite.catalogue, profile: stack.suite.profile)
@@ -42,6 +47,25 @@ import Testing
         let warnings = await ScenarioEngine.cleanUpWarnings([engine])
         let passed = results.allSatisfy { $0.attempts.last?.status == .pass }
         return (warnings, stack.server.api.tokens.devices(ofUser: "d0-b").count, passed)
+    }
+
+    /// The skip is for a profile with a token API of its own (`Profile.ownsReferenceTokenRoutes` false): for Callx,
+    /// whose own API the reference token routes are, the same file's clean-up still deletes through that route.
+    @Test func onlyAProfileWithItsOwnTokenAPISkipsTheDeletes() async throws {
+        let stack = try await DialStackTestStack.start(runs: 1)
+        defer { Task { await stack.stop() } }
+        let file = try Self.file(stack, operations: Self.register)
+        let target = file.target(defaultAppId: stack.mocks.providers.credentials.bundleID)
+        let dialstack = try ScenarioEngine(
+            target: target, mocks: stack.mocks, catalogue: stack.suite.catalogue, profile: stack.suite.profile)
+        let callx = try ScenarioEngine(
+            target: target, mocks: stack.mocks, catalogue: stack.suite.catalogue, profile: CallxProfile())
+        defer {
+            dialstack.shutdown()
+            callx.shutdown()
+        }
+        #expect(dialstack.tokenCleanUpSkipReason?.contains("maps operations.registerToken") == true)
+        #expect(callx.tokenCleanUpSkipReason == nil)
     }
 
     @Test func deleteTokenByAValueTheRegistrationsAnswerSavedEmptiesTheBackend() async throws {

@@ -2,7 +2,7 @@ import JSON
 
 /// Which of the requests ringcheck sent a provider request (a push, a OneSignal call) answers, told by its content:
 /// the one request it fits, several it fits alike (unattributed: judged against none, since a guess could charge
-/// the wrong one), or none. Profiles narrow a `ContentCandidates` by what each request made unique.
+/// the wrong one), or none. A profile narrows a `ContentCandidates` by what each request made unique.
 ///
 /// ```swift
 /// var candidates = ContentCandidates(requests.indices.filter { requests[$0].sentAtMs <= capture.arrivalMs })

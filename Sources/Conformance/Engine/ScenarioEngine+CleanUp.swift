@@ -1,9 +1,9 @@
 extension ScenarioEngine {
-    /// Why the clean-up deletes no tokens, or nil. The reference design's delete route is the default profile's own API;
-    /// a backend of another profile whose file maps registerToken has its own token API, and a delete
-    /// guessed at a route it never declared only collects 404s.
+    /// Why the clean-up deletes no tokens, or nil. The reference design's delete route is one profile's own API
+    /// (`Profile.ownsReferenceTokenRoutes`); a backend of another profile whose file maps registerToken has its
+    /// own token API, and a delete guessed at a route it never declared only collects 404s.
     var tokenCleanUpSkipReason: String? {
-        guard profile.name != Profiles.defaultProfile.name, let register = target.apiMapping.registrationWithoutDelete
+        guard !profile.ownsReferenceTokenRoutes, let register = target.apiMapping.registrationWithoutDelete
         else { return nil }
         return "the target file maps operations.registerToken (\(register)) but not operations.deleteToken"
     }

@@ -32,7 +32,7 @@ public final class ScenarioEngine: Sendable {
 
     public init(
         target: Target, mocks: MockStack, catalogue: RequirementCatalogue,
-        profile: any Profile = Profiles.defaultProfile, scenarioTimeout: Duration = .seconds(60),
+        profile: any Profile, scenarioTimeout: Duration = .seconds(60),
         pollInterval: Duration = .milliseconds(40), inFlightMarginMs: Int64 = 1000
     ) throws {
         self.target = target

@@ -76,8 +76,8 @@ public actor ScenarioRun: RunContext {
     /// target's fixed accounts are shared, so a feed and a device also see other scenarios' calls).
     public internal(set) var ownCalls: Set<String> = []
     var harnessError: String?
-    /// What each profile keeps of this run beside the engine's own state (DialStack: the webhooks it sent),
-    /// typed by its profile: `profileStates[DialStackProfile.self]` is a `DialStackRunState`.
+    /// What each profile keeps of this run beside the engine's own state (a profile's `RunState`: the webhooks
+    /// it sent, the calls it made), typed by its profile: `profileStates[P.self]` is a `P.RunState`.
     public var profileStates = ProfileRunStates()
     var finished = false
 

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The run's counters and figures, shared by every unit's task and the workload's readers: a fixed size
-/// whatever the run's length (a workload keeps its history itself, e.g. Callx's `LoadJudge`, which
-/// drops each call once judged).
+/// whatever the run's length (a workload keeps its history itself, and may drop each unit once it has
+/// judged it).
 public final class LoadRecorder: Sendable {
     struct State {
         /// Each endpoint's latencies, in fixed buckets: a run of an hour keeps no more than one of a second.

@@ -2,22 +2,13 @@ import JSON
 import PushMocks
 import Reports
 
-/// `check-payload --profile P` for the profiles whose pushes are judged from captures.
+/// `check-payload --profile P` for the profiles whose pushes are judged from captures (those with a
+/// `Profile.capturedPushJudge`).
 public enum CapturedPushCheck {
-    /// The profiles with a judge of captured pushes.
-    public static let judges: [any CapturedPushJudge.Type] = [
-        DialStackCapturedPushes.self, PushServiceCapturedPushes.self, OneSignalCapturedRequests.self,
-    ]
-
-    /// The judge of `profile`, if it has one.
-    public static func judge(_ profile: String) -> (any CapturedPushJudge.Type)? {
-        judges.first { $0.profile == profile }
-    }
-
-    /// The levels of the profile's requirements, from its embedded suite's catalogue.
-    public static func levels(of profile: String) -> [String: RequirementLevel] {
+    /// The levels of the profile's requirements, from its embedded suite's catalogue (read against `profiles`).
+    public static func levels(of profile: String, profiles: ProfileRegistry) -> [String: RequirementLevel] {
         guard let directory = EmbeddedSuites.directory(profile),
-            let catalogue = try? RequirementCatalogue.load(suiteDirectory: directory)
+            let catalogue = try? RequirementCatalogue.load(suiteDirectory: directory, profiles: profiles)
         else { return [:] }
         return Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
     }

@@ -4,7 +4,7 @@ import Reports
 
 /// What is specific to one seed system (Callx, DialStack, …): its step keywords, how a captured push
 /// reads, its default push type, its invariants and its own per-run state (`RunState`). The engine knows
-/// a profile only through this protocol and the `Profiles.all` list. A profile's steps and invariants
+/// a profile only through this protocol and the `ProfileRegistry` it is given. A profile's steps and invariants
 /// reach the run through `RunContext` (send, record, note, fail, values, users, devices, mocks,
 /// captures, time, its own state), its one way in: no profile sees the engine's `ScenarioRun`.
 ///
@@ -34,7 +34,7 @@ import Reports
 ///     }
 /// }
 /// ```
-/// and one line in `Profiles.all`.
+/// and one line in the registration list the CLI hands the engine as a `ProfileRegistry`.
 public protocol Profile: Sendable {
     /// What the profile keeps of one scenario run (`ProfileRunState`), in `RunContext.profileStates[Self.self]`;
     /// `NoRunState` when it keeps nothing.
@@ -94,6 +94,10 @@ public protocol Profile: Sendable {
     /// accounts as the next scenario needs them (Callx: ends the calls the scenario left unfinished).
     /// Never judged, not on the timeline. The default does nothing.
     func cleanUp(with context: isolated any RunContext) async
+    /// Whether the reference design's token routes (`pushToken`: `registerToken`, `deleteToken`) are this
+    /// profile's own API (Callx's): a target file of another profile that maps `registerToken` but not
+    /// `deleteToken` has a token API of its own, and its clean-up guesses no delete route. False by default.
+    var ownsReferenceTokenRoutes: Bool { get }
 
     // MARK: The profile's part of a target file
 
@@ -126,7 +130,7 @@ public protocol Profile: Sendable {
     /// The commented lines `ringcheck init-target`'s template shows for the profile, after the `profile:`
     /// line (each ending in a newline). None by default.
     var targetFileTemplate: String { get }
-    /// The capabilities the profile's scenarios may need beyond the engine's (`Capability.known` is their
+    /// The capabilities the profile's scenarios may need beyond the engine's (`ProfileRegistry.knownCapabilities` is their
     /// union). None by default.
     var capabilities: [Capability] { get }
     /// Those of `capabilities` a target file may declare with a value (`{eventRetention: 40}`): the engine
@@ -136,6 +140,12 @@ public protocol Profile: Sendable {
     /// Names a target file's `capabilities:` may list beyond `capabilities`, declarations no scenario needs
     /// (Callx's `answerByMediaRequest`, `videoCalls`). None by default.
     var targetFileCapabilities: [String] { get }
+
+    // MARK: Judging captures alone
+
+    /// Its judge of captured pushes for `ringcheck check-payload --profile <name>` (`CapturedPushJudge`: its
+    /// push rules over captures read back from JSON); nil (the default) when it has none.
+    var capturedPushJudge: (any CapturedPushJudge.Type)? { get }
 }
 
 extension Profile {
@@ -151,6 +161,7 @@ extension Profile {
     ) async -> Exchange { exchange }
     public func prepare(with context: isolated any RunContext) async throws {}
     public func cleanUp(with context: isolated any RunContext) async {}
+    public var ownsReferenceTokenRoutes: Bool { false }
     public var targetFileKeys: [String] { [] }
     public func decodeTargetFile(
         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
@@ -160,6 +171,7 @@ extension Profile {
     public var capabilities: [Capability] { [] }
     public var valuedCapabilities: [Capability] { [] }
     public var targetFileCapabilities: [String] { [] }
+    public var capturedPushJudge: (any CapturedPushJudge.Type)? { nil }
     public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
         try await context.registerToken(ofDevice: device.name)
     }

@@ -1,5 +1,6 @@
-/// Every profile ringcheck knows, one line each. A new profile is one line here (and its folder under
-/// `Profiles/`, its suite under `suites/<name>/`, and its CLI reference line).
+/// Every profile ringcheck knows, one line each: the registration list the CLI hands the engine
+/// (`registry`). A new profile is one line here (and its folder under `Profiles/`, its suite under
+/// `suites/<name>/`, and its CLI reference line). The engine names none of them: it is given `registry`.
 public enum Profiles {
     /// The registered profiles, the default (`callx`) first.
     public static let all: [any Profile] = [
@@ -9,17 +10,18 @@ public enum Profiles {
         OneSignalProfile(),
     ]
 
+    /// `all` as the engine takes it.
+    public static let registry = ProfileRegistry(all)
+
     /// The profile a suite or command means when it names none.
-    public static var defaultProfile: any Profile { all[0] }
+    public static var defaultProfile: any Profile { registry.defaultProfile }
 
     /// The names of every registered profile.
-    public static var names: [String] { all.map(\.name) }
+    public static var names: [String] { registry.names }
 
     /// The profile called `name`, if registered.
-    public static func named(_ name: String) -> (any Profile)? { all.first { $0.name == name } }
+    public static func named(_ name: String) -> (any Profile)? { registry.named(name) }
 
     /// "unknown profile 'calx' (did you mean 'callx'?; profiles: callx, dialstack)".
-    public static func unknownMessage(_ name: String) -> String {
-        "unknown profile '\(name)'\(Diagnostics.suggestion(name, names)) (profiles: \(names.joined(separator: ", ")))"
-    }
+    public static func unknownMessage(_ name: String) -> String { registry.unknownMessage(name) }
 }

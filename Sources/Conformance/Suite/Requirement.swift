@@ -49,8 +49,7 @@ public struct SuiteInfo: Sendable, Equatable {
     public var idPrefix: String?
 
     public init(
-        id: String, version: String, title: String, seed: String, sections: [String],
-        profile: String = Profiles.defaultProfile.name
+        id: String, version: String, title: String, seed: String, sections: [String], profile: String
     ) {
         self.id = id
         self.version = version

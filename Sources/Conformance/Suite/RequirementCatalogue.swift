@@ -21,9 +21,12 @@ public struct RequirementCatalogue: Sendable, Equatable {
     /// Loads and validates `suite.yaml` and `requirements.yaml` from `suiteDirectory`: IDs unique and
     /// shaped `<SUITE>-<AREA>-<n>`, known levels, non-empty statements, every section one the suite
     /// lists and every listed section covered. Reports every problem found, not only the first.
-    public static func load(suiteDirectory: String) throws(SuiteLoadError) -> RequirementCatalogue {
+    /// `profiles` are those suite.yaml's `profile:` may name.
+    public static func load(suiteDirectory: String, profiles: ProfileRegistry) throws(SuiteLoadError)
+        -> RequirementCatalogue
+    {
         var errors: [SuiteError] = []
-        let info = loadInfo(suiteDirectory + "/suite.yaml", &errors)
+        let info = loadInfo(suiteDirectory + "/suite.yaml", profiles: profiles, &errors)
         let requirements = loadRequirements(suiteDirectory + "/requirements.yaml", info: info, &errors)
         guard errors.isEmpty, let info else { throw SuiteLoadError(errors: errors) }
         return RequirementCatalogue(suite: info, requirements: requirements)
@@ -31,7 +34,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     // MARK: - suite.yaml
 
-    static func loadInfo(_ path: String, _ errors: inout [SuiteError]) -> SuiteInfo? {
+    static func loadInfo(_ path: String, profiles: ProfileRegistry, _ errors: inout [SuiteError]) -> SuiteInfo? {
         let root: YAMLNode
         do { root = try SuiteFiles.parse(path) } catch {
             errors.append(SuiteError(error))
@@ -43,7 +46,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
         guard let fields = d.mapping(root, "", known: keys + ["profile", "idPrefix"], required: keys) else {
             return nil
         }
-        let profile = profileName(fields["profile"]?.value, &d)
+        let profile = profileName(fields["profile"]?.value, profiles: profiles, &d)
         let id = fields["id"].flatMap { d.nonEmptyString($0.value, "id") }
         let version = fields["version"].flatMap { d.nonEmptyString($0.value, "version") }
         let title = fields["title"].flatMap { d.nonEmptyString($0.value, "title") }
@@ -63,11 +66,11 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     /// suite.yaml's `profile:` when it names a registered profile, the default one when it is missing;
     /// nil (with a diagnostic) for anything else.
-    static func profileName(_ node: YAMLNode?, _ d: inout Diagnostics) -> String? {
-        guard let node else { return Profiles.defaultProfile.name }
+    static func profileName(_ node: YAMLNode?, profiles: ProfileRegistry, _ d: inout Diagnostics) -> String? {
+        guard let node else { return profiles.defaultProfile.name }
         guard let name = d.nonEmptyString(node, "profile") else { return nil }
-        guard Profiles.named(name) != nil else {
-            d.error(node.mark, "profile", Profiles.unknownMessage(name))
+        guard profiles.named(name) != nil else {
+            d.error(node.mark, "profile", profiles.unknownMessage(name))
             return nil
         }
         return name
@@ -75,12 +78,12 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     /// The profile `suite.yaml` in `suiteDirectory` names (the default when it names none or cannot be
     /// read); nil when it names one that is not registered.
-    static func profile(suiteDirectory: String) -> (any Profile)? {
+    static func profile(suiteDirectory: String, profiles: ProfileRegistry) -> (any Profile)? {
         guard let root = try? SuiteFiles.parse(suiteDirectory + "/suite.yaml"),
             let node = root.entries?.first(where: { $0.key == "profile" })?.value
-        else { return Profiles.defaultProfile }
+        else { return profiles.defaultProfile }
         var d = Diagnostics(file: suiteDirectory + "/suite.yaml")
-        return profileName(node, &d).flatMap(Profiles.named)
+        return profileName(node, profiles: profiles, &d).flatMap(profiles.named)
     }
 
     // MARK: - requirements.yaml

@@ -90,16 +90,6 @@ public struct Capability: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// ringcheck can read what the backend logs (it started the backend, or the target names the file).
     public static let backendLog = Capability(rawValue: "backendLog")
 
-    /// The capabilities the engine itself knows.
+    /// The capabilities the engine itself knows (`ProfileRegistry.knownCapabilities` adds each profile's).
     static let engineKnown: [Capability] = [.faults, .sandbox, .restart, .backendLog]
-
-    /// Every capability a scenario may need: the engine's, then each registered profile's
-    /// (`Profile.capabilities`) in registry order.
-    public static let known: [Capability] = {
-        var out = engineKnown
-        for capability in Profiles.all.flatMap(\.capabilities) where !out.contains(capability) {
-            out.append(capability)
-        }
-        return out
-    }()
 }

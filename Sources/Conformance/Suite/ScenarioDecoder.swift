@@ -8,6 +8,8 @@ public struct ScenarioDecoder {
     let catalogue: RequirementCatalogue?
     /// The suite's profile, which decodes the step keywords it adds.
     let profile: any Profile
+    /// The registered profiles: a scenario's `needs:` may name any of their capabilities.
+    let profiles: ProfileRegistry
     /// Names saved by the step being read (a profile's step adds the names it saves here).
     var stepSaves: [String] = []
 
@@ -23,10 +25,11 @@ public struct ScenarioDecoder {
     /// Names saved by the steps of the race being read; visible only after the race.
     var raceSaves: [String] = []
 
-    init(file: String, catalogue: RequirementCatalogue?, profile: any Profile = Profiles.defaultProfile) {
+    init(file: String, catalogue: RequirementCatalogue?, profile: any Profile, profiles: ProfileRegistry) {
         d = Diagnostics(file: file)
         self.catalogue = catalogue
         self.profile = profile
+        self.profiles = profiles
     }
 
     /// Every step keyword of a scenario of this suite: the generic ones and the profile's.
@@ -94,7 +97,7 @@ public struct ScenarioDecoder {
         if let e = f["devices"] { decodeDevices(e.value, field("devices")) }
         var needs: [Capability] = []
         if let e = f["needs"], let list = d.stringList(e.value, field("needs")) {
-            let known = Capability.known.map(\.rawValue)
+            let known = profiles.knownCapabilities.map(\.rawValue)
             for (i, n) in list.enumerated() {
                 let mark = e.value.items?[i].mark ?? e.value.mark
                 if known.contains(n) {

@@ -13,9 +13,6 @@ public struct Suite: Sendable, Equatable {
         self.scenarios = scenarios
     }
 
-    /// The suite's profile (suite.yaml's `profile:`; loading checked that it is registered).
-    public var profile: any Profile { Profiles.named(catalogue.suite.profile) ?? Profiles.defaultProfile }
-
     /// The scenario with `id`.
     public func scenario(_ id: String) -> Scenario? { scenarios.first { $0.id == id } }
 
@@ -27,18 +24,21 @@ public struct Suite: Sendable, Equatable {
 
     /// Loads the catalogue and every `*.yaml` scenario file under `directory` (sub-folders included; a
     /// `builtin:NAME` directory is the embedded suite NAME, see `EmbeddedSuites`),
-    /// and reports every problem of every file together, each with file, line and field.
-    public static func load(directory given: String) throws(SuiteLoadError) -> Suite {
+    /// and reports every problem of every file together, each with file, line and field. suite.yaml's
+    /// `profile:` names one of `profiles`, whose steps the scenarios may use.
+    public static func load(directory given: String, profiles: ProfileRegistry) throws(SuiteLoadError) -> Suite {
         // `suites/callx/` and `suites/callx` name files the same way in errors.
         var directory = given
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         var errors: [SuiteError] = []
         var catalogue: RequirementCatalogue?
-        do { catalogue = try RequirementCatalogue.load(suiteDirectory: directory) } catch { errors += error.errors }
+        do { catalogue = try RequirementCatalogue.load(suiteDirectory: directory, profiles: profiles) } catch {
+            errors += error.errors
+        }
         // The scenarios' steps are the profile's: with a profile that is not registered they cannot be read.
         let profile =
-            catalogue.flatMap { Profiles.named($0.suite.profile) }
-            ?? RequirementCatalogue.profile(suiteDirectory: directory)
+            catalogue.flatMap { profiles.named($0.suite.profile) }
+            ?? RequirementCatalogue.profile(suiteDirectory: directory, profiles: profiles)
 
         var scenarios: [Scenario] = []
         for file in scenarioFiles(in: directory) where profile != nil {
@@ -48,7 +48,8 @@ public struct Suite: Sendable, Equatable {
                 errors.append(SuiteError(error))
                 continue
             }
-            var decoder = ScenarioDecoder(file: path, catalogue: catalogue, profile: profile ?? Profiles.defaultProfile)
+            var decoder = ScenarioDecoder(
+                file: path, catalogue: catalogue, profile: profile ?? profiles.defaultProfile, profiles: profiles)
             scenarios += decoder.decodeFile(root)
             // In reading order, whatever order the checks ran in.
             errors += decoder.d.errors.enumerated().sorted {

@@ -35,8 +35,9 @@ public struct TargetFile: Sendable {
     /// What each profile decoded from its own keys of the file (`Profile.decodeTargetFile`), by its type.
     public var profileConfiguration = ProfileConfigurations()
 
-    /// Whether the scenarios need the file's `users:` (`Profile.targetNeedsUsers` of the file's profile).
-    public var needsUsers: Bool { profile.flatMap(Profiles.named)?.targetNeedsUsers ?? true }
+    /// Whether the scenarios need the file's `users:` (`Profile.targetNeedsUsers` of the file's profile, set
+    /// when the file is read).
+    public internal(set) var needsUsers = true
 
     /// How many scenarios can run at once: one per slot of accounts (the smallest pool).
     public var poolSize: Int {

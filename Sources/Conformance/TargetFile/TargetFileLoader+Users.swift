@@ -64,17 +64,17 @@ extension TargetFileDecoder {
     }
 
     /// `<profile>UserId` for every profile but the default (`dialstackUserId`): an account's ID in that system.
-    static var profileUserIdKeys: [(key: String, profile: String)] {
-        Profiles.names.dropFirst().map { ($0 + "UserId", $0) }
+    var profileUserIdKeys: [(key: String, profile: String)] {
+        profiles.names.dropFirst().map { ($0 + "UserId", $0) }
     }
 
     mutating func decodeAccount(_ node: YAMLNode, _ path: String) -> TargetAccount? {
-        let known = ["userId", "auth"] + Self.profileUserIdKeys.map(\.key)
+        let known = ["userId", "auth"] + profileUserIdKeys.map(\.key)
         guard let f = d.mapping(node, path, known: known, required: ["userId", "auth"]) else { return nil }
         let userId = f["userId"].flatMap { d.nonEmptyString($0.value, path + ".userId") }
         let auth = f["auth"].flatMap { decodeAuth($0.value, path + ".auth") }
         var ids: [String: String] = [:]
-        for (key, profile) in Self.profileUserIdKeys {
+        for (key, profile) in profileUserIdKeys {
             if let id = f[key].flatMap({ d.nonEmptyString($0.value, "\(path).\(key)") }) { ids[profile] = id }
         }
         guard let userId, let auth else { return nil }
@@ -168,7 +168,7 @@ extension TargetFileDecoder {
             let accounts = entry.value.items ?? [entry.value]
             for (i, account) in accounts.enumerated() {
                 for field in account.entries ?? [] {
-                    guard let profile = Self.profileUserIdKeys.first(where: { $0.key == field.key })?.profile,
+                    guard let profile = profileUserIdKeys.first(where: { $0.key == field.key })?.profile,
                         file.profile != profile
                     else { continue }
                     let path = "users.\(entry.key)" + (entry.value.items == nil ? "" : "[\(i)]")

@@ -3,31 +3,35 @@ import JSON
 
 extension TargetFile {
     /// Reads and checks the target file at `path`; every problem is reported with its line and field.
-    /// `users` says which users the command needs declared (`run`'s a, b and c by default).
-    public static func load(path: String, users: TargetUserNeeds = .suite) throws(SuiteLoadError) -> TargetFile {
+    /// `users` says which users the command needs declared (`run`'s a, b and c by default); `profiles` are those
+    /// the file's `profile:` may name and whose keys and capabilities it may give.
+    public static func load(path: String, users: TargetUserNeeds = .suite, profiles: ProfileRegistry)
+        throws(SuiteLoadError) -> TargetFile
+    {
         let root: YAMLNode
         do { root = try YAMLDocument.parse(contentsOfFile: path) } catch {
             throw SuiteLoadError(errors: [SuiteError(error)])
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try load(root, file: path, directory: directory, users: users)
+        return try load(root, file: path, directory: directory, users: users, profiles: profiles)
     }
 
     /// Reads a target file's text (`file` names it in errors; relative paths resolve against `directory`).
     public static func load(
-        text: String, file: String = "<target>", directory: String = ".", users: TargetUserNeeds = .suite
+        text: String, file: String = "<target>", directory: String = ".", users: TargetUserNeeds = .suite,
+        profiles: ProfileRegistry
     ) throws(SuiteLoadError) -> TargetFile {
         let root: YAMLNode
         do { root = try YAMLDocument.parse(text, file: file) } catch {
             throw SuiteLoadError(errors: [SuiteError(error)])
         }
-        return try load(root, file: file, directory: directory, users: users)
+        return try load(root, file: file, directory: directory, users: users, profiles: profiles)
     }
 
-    static func load(_ root: YAMLNode, file: String, directory: String, users: TargetUserNeeds) throws(SuiteLoadError)
-        -> TargetFile
-    {
-        var decoder = TargetFileDecoder(file: file, directory: directory, needs: users)
+    static func load(
+        _ root: YAMLNode, file: String, directory: String, users: TargetUserNeeds, profiles: ProfileRegistry
+    ) throws(SuiteLoadError) -> TargetFile {
+        var decoder = TargetFileDecoder(file: file, directory: directory, needs: users, profiles: profiles)
         let result = decoder.decode(root)
         guard decoder.d.errors.isEmpty, let result else {
             throw SuiteLoadError(errors: decoder.d.errors.sorted { $0.mark < $1.mark })
@@ -42,11 +46,14 @@ public struct TargetFileDecoder {
     let directory: String
     /// The users the command needs `users:` to declare.
     let needs: TargetUserNeeds
+    /// The profiles the file may name, whose keys and capabilities it may give.
+    let profiles: ProfileRegistry
 
-    init(file: String, directory: String, needs: TargetUserNeeds) {
+    init(file: String, directory: String, needs: TargetUserNeeds, profiles: ProfileRegistry) {
         d = Diagnostics(file: file)
         self.directory = directory
         self.needs = needs
+        self.profiles = profiles
     }
 
     /// The top-level keys the engine reads itself.
@@ -57,35 +64,35 @@ public struct TargetFileDecoder {
 
     /// Every top-level key a target file may give: the engine's, then each registered profile's
     /// (`Profile.targetFileKeys`) in registry order.
-    static let topKeys = engineKeys + Profiles.all.flatMap(\.targetFileKeys)
+    var topKeys: [String] { Self.engineKeys + profiles.all.flatMap(\.targetFileKeys) }
 
     /// Every name a target file's `capabilities:` may list: the engine's capabilities, then each registered
     /// profile's (`Profile.capabilities`, then its `targetFileCapabilities`) in registry order.
-    static let knownCapabilities: [String] = {
+    var knownCapabilities: [String] {
         var out = Capability.engineKnown.map(\.rawValue)
-        for profile in Profiles.all {
+        for profile in profiles.all {
             for name in profile.capabilities.map(\.rawValue) + profile.targetFileCapabilities where !out.contains(name)
             {
                 out.append(name)
             }
         }
         return out
-    }()
+    }
 
     /// The capabilities a target file may declare with a value (`{name: value}`): each profile's
     /// `valuedCapabilities`.
-    static let valuedCapabilities = Set(Profiles.all.flatMap(\.valuedCapabilities).map(\.rawValue))
+    var valuedCapabilities: Set<String> { Set(profiles.all.flatMap(\.valuedCapabilities).map(\.rawValue)) }
 
     mutating func decode(_ root: YAMLNode) -> TargetFile? {
         // A profile that makes its IDs per scenario and signs in as no user needs no users.
         let usersRequired =
-            root.entries?.first { $0.key == "profile" }?.value.scalarText.flatMap(Profiles.named)?.targetNeedsUsers
+            root.entries?.first { $0.key == "profile" }?.value.scalarText.flatMap(profiles.named)?.targetNeedsUsers
             ?? true
         // `accounts:` (ringcheck makes them) stands in for `users:`.
         let listsUsers = usersRequired && !(root.entries?.contains { $0.key == "accounts" } ?? false)
         guard
             let f = d.mapping(
-                root, "", known: Self.topKeys, required: listsUsers ? ["baseURL", "users"] : ["baseURL"])
+                root, "", known: topKeys, required: listsUsers ? ["baseURL", "users"] : ["baseURL"])
         else { return nil }
         var baseURL = f["baseURL"].flatMap { d.nonEmptyString($0.value, "baseURL") } ?? ""
         if let e = f["baseURL"], !baseURL.isEmpty, !(baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://")) {
@@ -97,10 +104,11 @@ public struct TargetFileDecoder {
             appId: nil, capabilities: [], users: [:], cleanUp: true, mocks: nil, lifecycle: nil)
         if let e = f["name"], let s = d.label(e.value, "name") { file.name = s }
         if let e = f["profile"], let name = d.nonEmptyString(e.value, "profile") {
-            if Profiles.named(name) == nil {
-                d.error(e.value.mark, "profile", Profiles.unknownMessage(name))
-            } else {
+            if let profile = profiles.named(name) {
                 file.profile = name
+                file.needsUsers = profile.targetNeedsUsers
+            } else {
+                d.error(e.value.mark, "profile", profiles.unknownMessage(name))
             }
         }
         if let e = f["tls"] { decodeTLS(e.value, into: &file) }
@@ -124,7 +132,7 @@ public struct TargetFileDecoder {
             file.lifecycle = decodeLifecycle(e.value, impersonation: file.mocks?.options.impersonation)
             checkInstances(e.value, file)
         }
-        for profile in Profiles.all {
+        for profile in profiles.all {
             let section = TargetFileSection(
                 entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root,
                 capabilityValues: declared.values.filter { name, _ in
@@ -183,14 +191,14 @@ public struct TargetFileDecoder {
             d.error(node.mark, "capabilities", "expected a list such as [faults, shortRing], got \(node.kindName)")
             return DeclaredCapabilities()
         }
-        let known = Self.knownCapabilities
+        let known = knownCapabilities
         var out: Set<Capability> = []
         var values: [String: (path: String, value: YAMLNode)] = [:]
         var names: Set<String> = []
         for (i, item) in items.enumerated() {
             let path = "capabilities[\(i)]"
             var name: String?
-            if let entries = item.entries, entries.count == 1, Self.valuedCapabilities.contains(entries[0].key) {
+            if let entries = item.entries, entries.count == 1, valuedCapabilities.contains(entries[0].key) {
                 name = entries[0].key
                 values[entries[0].key] = (path + "." + entries[0].key, entries[0].value)
             } else {

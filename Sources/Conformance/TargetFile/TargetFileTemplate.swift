@@ -1,16 +1,17 @@
 extension TargetFile {
     /// The commented target file `ringcheck init-target` writes: a backend that follows the reference
     /// design, as `ringcheck serve-reference` runs it, with every other setting shown commented out.
-    public static var template: String {
+    /// `profiles` give the `profile:` line's default and their own commented lines.
+    public static func template(profiles: ProfileRegistry) -> String {
         """
         # ringcheck target file: the backend under test, for `ringcheck run --target FILE`.
         # Relative paths are resolved against this file's folder. Every line not commented out must be
         # right: a problem stops the run (exit 2) naming this file, the line and the field.
 
-        # The profile the backend is judged by (see 'ringcheck run --help'); default: --profile, else \(Profiles.defaultProfile.name).
+        # The profile the backend is judged by (see 'ringcheck run --help'); default: --profile, else \(profiles.defaultProfile.name).
         # A --profile that names another one is refused (exit 2).
-        # profile: \(Profiles.defaultProfile.name)
-        \(Profiles.all.map(\.targetFileTemplate).joined())
+        # profile: \(profiles.defaultProfile.name)
+        \(profiles.all.map(\.targetFileTemplate).joined())
         # How reports name the backend.
         name: my backend
         # Where its API listens (http:// or https://).

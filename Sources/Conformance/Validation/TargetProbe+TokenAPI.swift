@@ -5,10 +5,12 @@ extension TargetProbe {
     /// Registers a fresh APNs VoIP token for a fresh installation of the target's first user through its
     /// token route (`registerToken`), reads that installation's events feed (`events`) when `readFeed`,
     /// then deletes the token (`deleteToken`, with what the registration's answer saved): the requests
-    /// every scenario makes before its first step, as the target file maps them.
-    static func tokenAPI(_ target: Target, client: HTTPClient, readFeed: Bool, profile: String)
-        async -> [TargetProbeLine]
-    {
+    /// every scenario makes before its first step, as the target file maps them. `read` is the profile's read
+    /// of what it registered (Callx: the installation's events feed); nil when the profile reads nothing back.
+    public static func tokenAPI(
+        _ target: Target, client: HTTPClient, profile: String,
+        read: (@Sendable (VirtualCallee, TargetUser) async -> TargetProbeLine)? = nil
+    ) async -> [TargetProbeLine] {
         let (found, problem) = await firstAccount(of: target)
         guard let account = found else { return [TargetProbeLine(.failed, "registration: \(problem ?? "no account")")] }
         let environment: VirtualDevice.Environment = target.capabilities.contains(.sandbox) ? .sandbox : .production
@@ -42,8 +44,8 @@ extension TargetProbe {
                     .failed, "registration: its answer has no '\(path)' (registerToken.response.save.\(name))"))
         }
 
-        if readFeed {
-            lines.append(await readEvents(of: device, account: account, target: target, client: client))
+        if let read {
+            lines.append(await read(device, account))
         } else {
             lines.append(
                 TargetProbeLine(
@@ -66,42 +68,5 @@ extension TargetProbe {
                     + summary(status: delete.status, json: delete.json, error: delete.error)
                     + (deleted ? "" : "; the backend may keep it")))
         return lines
-    }
-
-    /// Reads the first page of `device`'s events feed as `account` (`events`): it must answer 2xx with an
-    /// `events` list once the target's mapping has read the answer back.
-    static func readEvents(of device: VirtualCallee, account: TargetUser, target: Target, client: HTTPClient)
-        async -> TargetProbeLine
-    {
-        let path = target.routes.events + "?installationId=" + RequestTemplate.percentEncode(device.installationId)
-        let read = await send(
-            PreparedRequest(
-                actor: account.userId, method: "GET", path: path, credentials: account.authHeaders,
-                operation: .events,
-                values: ["installationId": .string(device.installationId), "userId": .string(account.userId)],
-                actorInstallation: device.installationId),
-            to: target, client: client)
-        let answer = summary(status: read.status, json: read.json, error: read.error)
-        let what = "read (events) of that installation's feed: \(read.sent) → \(answer)"
-        guard let status = read.status, (200..<300).contains(status) else { return TargetProbeLine(.failed, what) }
-        guard let events = read.json?["events"]?.arrayValue else {
-            return TargetProbeLine(
-                .failed, what + ", but the answer has no 'events' list (check the events operation's response mapping)")
-        }
-        return TargetProbeLine(.worked, what + " (\(events.count) event\(events.count == 1 ? "" : "s"))")
-    }
-}
-
-/// Callx: a token registration, a read of the installation's events feed, the token's delete.
-extension CallxProfile: TargetProbing {
-    public func probe(_ target: Target, client: HTTPClient) async -> [TargetProbeLine] {
-        await TargetProbe.tokenAPI(target, client: client, readFeed: true, profile: name)
-    }
-}
-
-/// DialStack: a token registration and its delete; the profile reads nothing back from the backend.
-extension DialStackProfile: TargetProbing {
-    public func probe(_ target: Target, client: HTTPClient) async -> [TargetProbeLine] {
-        await TargetProbe.tokenAPI(target, client: client, readFeed: false, profile: name)
     }
 }

@@ -5,6 +5,9 @@ import JSON
 
 /// `ringcheck check-payload`: judge one captured push or payload against the Callx push profile.
 struct CheckPayloadCommand: RingcheckCommand {
+    /// The registered profiles' judges of captured pushes (`Profile.capturedPushJudge`), in registry order.
+    static let judges = Profiles.all.compactMap(\.capturedPushJudge)
+
     static let configuration = CommandConfiguration(
         name: "check-payload",
         abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
@@ -36,7 +39,7 @@ struct CheckPayloadCommand: RingcheckCommand {
             .value(
                 "profile", "NAME",
                 help:
-                    "Whose push rules: callx, \(CapturedPushCheck.judges.map { $0.profile }.joined(separator: ", ")).",
+                    "Whose push rules: callx, \(judges.map { $0.profile }.joined(separator: ", ")).",
                 default: "callx"),
             .value(
                 "app-id", "ID", help: "onesignal: the standard app's ID.",
@@ -63,8 +66,8 @@ struct CheckPayloadCommand: RingcheckCommand {
     init(arguments: ParsedArguments) throws {
         file = arguments.positionals[0]
         if let profile = arguments.value("profile"), profile != CallxProfile().name {
-            let names = [CallxProfile().name] + CapturedPushCheck.judges.map { $0.profile }
-            guard let judge = CapturedPushCheck.judge(profile) else {
+            let names = [CallxProfile().name] + Self.judges.map { $0.profile }
+            guard let judge = Self.judges.first(where: { $0.profile == profile }) else {
                 throw UsageError(
                     message:
                         "--profile '\(Suggestion.shown(profile))' has no push rules to check\(TriggerCommand.didYouMean(profile, names)) (\(names.joined(separator: ", ")))",
@@ -123,7 +126,8 @@ struct CheckPayloadCommand: RingcheckCommand {
         do {
             if let judge {
                 check = try CapturedPushCheck.check(
-                    document, judge: judge, context: context, levels: CapturedPushCheck.levels(of: judge.profile))
+                    document, judge: judge, context: context,
+                    levels: CapturedPushCheck.levels(of: judge.profile, profiles: Profiles.registry))
             } else {
                 check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
             }

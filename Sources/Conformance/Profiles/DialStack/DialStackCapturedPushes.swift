@@ -19,3 +19,8 @@ enum DialStackCapturedPushes: CapturedPushJudge {
         }
     }
 }
+
+extension DialStackProfile {
+    /// `check-payload --profile dialstack` judges captures by `DialStackCapturedPushes`.
+    public var capturedPushJudge: (any CapturedPushJudge.Type)? { DialStackCapturedPushes.self }
+}

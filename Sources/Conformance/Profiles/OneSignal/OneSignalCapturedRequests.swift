@@ -46,3 +46,8 @@ enum OneSignalCapturedRequests: CapturedPushJudge {
         return out
     }
 }
+
+extension OneSignalProfile {
+    /// `check-payload --profile onesignal` judges captures by `OneSignalCapturedRequests`.
+    public var capturedPushJudge: (any CapturedPushJudge.Type)? { OneSignalCapturedRequests.self }
+}

@@ -65,3 +65,8 @@ enum PushServiceCapturedPushes: CapturedPushJudge {
         return String(topic.dropLast(".voip".count))
     }
 }
+
+extension PushServiceProfile {
+    /// `check-payload --profile push-service` judges captures by `PushServiceCapturedPushes`.
+    public var capturedPushJudge: (any CapturedPushJudge.Type)? { PushServiceCapturedPushes.self }
+}

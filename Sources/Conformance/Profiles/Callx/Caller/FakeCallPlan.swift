@@ -50,46 +50,6 @@ public struct FakeCallPlan: Sendable {
     }
 }
 
-/// A virtual device of the callee: a fresh installation with its own push token, registered
-/// before the call so the backend rings it.
-public struct VirtualCallee: Sendable, Equatable {
-    /// Its name on the timeline (`phone`, `tablet`).
-    public var name: String
-    public var kind: VirtualDevice.Kind
-    /// The APNs environment of a VoIP token.
-    public var environment: VirtualDevice.Environment?
-    public var installationId: String
-    /// The push token (a secret: shown redacted).
-    public var token: String
-
-    /// Creates a value from its parts.
-    public init(
-        name: String, kind: VirtualDevice.Kind, environment: VirtualDevice.Environment? = nil, installationId: String,
-        token: String
-    ) {
-        self.name = name
-        self.kind = kind
-        self.environment = kind.hasEnvironments ? (environment ?? .production) : nil
-        self.installationId = installationId
-        self.token = token
-    }
-
-    /// An iOS phone (APNs VoIP, in `apnsEnvironment`: sandbox unless the backend supports only
-    /// production) and an Android tablet (FCM) with fresh tokens, their installation IDs starting with `prefix`.
-    public static func pair(prefix: String, apnsEnvironment: VirtualDevice.Environment = .sandbox) -> [VirtualCallee] {
-        [
-            VirtualCallee(
-                name: "phone", kind: .apnsVoip, environment: apnsEnvironment, installationId: prefix + "-phone",
-                token: RandomText.hex(bytes: 32)),
-            VirtualCallee(
-                name: "tablet", kind: .fcm, installationId: prefix + "-tablet", token: RandomText.fcmToken()),
-        ]
-    }
-
-    /// A fresh random suffix for installation IDs, so runs never share one.
-    public static func freshPrefix(_ base: String) -> String { base + "-" + RandomText.alphanumeric(6).lowercased() }
-}
-
 /// What a virtual device does with its invitation.
 public struct VirtualResponse: Sendable, Equatable {
     public enum Action: String, Sendable { case answer, decline }

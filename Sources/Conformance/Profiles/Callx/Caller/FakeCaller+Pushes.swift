@@ -31,7 +31,7 @@ extension FakeCaller {
     }
 
     /// Whether `c` was sent to the virtual device `d` (as its channel's provider reads a capture).
-    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool { d.kind.capture(c, reachesAnyOf: [d.token]) }
+    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool { d.receives(c) }
 
     func sighting(_ c: Capture) -> PushSighting {
         let callx = PushMatchDocument.callx(c)

@@ -77,7 +77,8 @@ public final class DialStackLoadWorkload: LoadWorkload {
     /// The levels of the dialstack catalogue's requirements, from the suite built in.
     static func levels() throws -> [String: RequirementLevel] {
         let catalogue = try RequirementCatalogue.load(
-            suiteDirectory: EmbeddedSuites.scheme + DialStackProfile.profileName)
+            suiteDirectory: EmbeddedSuites.scheme + DialStackProfile.profileName,
+            profiles: ProfileRegistry([DialStackProfile()]))
         return Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
     }
 

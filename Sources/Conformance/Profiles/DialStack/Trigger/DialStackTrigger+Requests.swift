@@ -142,7 +142,7 @@ extension DialStackTrigger {
     }
 
     /// Whether `c` was sent to the virtual device `d` (as the fake caller tells its devices' pushes).
-    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool { FakeCaller.capture(c, isFor: d) }
+    static func capture(_ c: Capture, isFor d: VirtualCallee) -> Bool { d.receives(c) }
 
     /// A device ringcheck did not register, by its shortened token.
     static func shortTarget(_ c: Capture) -> String {

@@ -77,7 +77,8 @@ public final class PushServiceLoadWorkload: LoadWorkload {
         self.faulted = faulted
         lateFaultTokens = late
         let catalogue = try RequirementCatalogue.load(
-            suiteDirectory: EmbeddedSuites.scheme + PushServiceProfile.profileName)
+            suiteDirectory: EmbeddedSuites.scheme + PushServiceProfile.profileName,
+            profiles: ProfileRegistry([PushServiceProfile()]))
         levels = Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
         judge = PushServiceLoadJudge(
             devices: users.flatMap(\.devices), faulted: faulted, levels: levels, bundleId: target.appId,

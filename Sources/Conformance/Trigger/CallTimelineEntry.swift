@@ -1,7 +1,7 @@
 import JSON
 
-/// One line of the fake caller's live timeline: when (seconds since the call was created), what
-/// kind of thing, the words, and the details for `--json`. Holds no secrets.
+/// One line of a live exchange's timeline (the fake caller's call, a trigger's exchange): when (seconds
+/// since it started), what kind of thing, the words, and the details for `--json`. Holds no secrets.
 public struct CallTimelineEntry: Sendable {
     public enum Kind: String, Sendable {
         /// Set-up before the call (device registration, the feed's start).
