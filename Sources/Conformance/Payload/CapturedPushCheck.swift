@@ -10,7 +10,7 @@ public enum CapturedPushCheck {
         guard let directory = EmbeddedSuites.directory(profile),
             let catalogue = try? RequirementCatalogue.load(suiteDirectory: directory, profiles: profiles)
         else { return [:] }
-        return Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
+        return catalogue.levels
     }
 
     /// Judges the captures in `document` by `judge`'s rules, each violation at its catalogue level (`levels`;

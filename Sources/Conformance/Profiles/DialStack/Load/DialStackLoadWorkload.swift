@@ -69,17 +69,10 @@ public final class DialStackLoadWorkload: LoadWorkload {
             for d in list { owners[d.token.lowercased()] = (d.name, users[i].userId) }
         }
         judge = DialStackLoadJudge(
-            owners: owners, levels: try Self.levels(), voipTopic: mocks?.settings.apnsVoIPTopic ?? "",
+            owners: owners, levels: try RequirementCatalogue.embeddedLevels(of: DialStackProfile()),
+            voipTopic: mocks?.settings.apnsVoIPTopic ?? "",
             watching: mocks != nil, lingerMs: Int64(lingerSeconds * 1000))
         client = try target.makeClient()
-    }
-
-    /// The levels of the dialstack catalogue's requirements, from the suite built in.
-    static func levels() throws -> [String: RequirementLevel] {
-        let catalogue = try RequirementCatalogue.load(
-            suiteDirectory: EmbeddedSuites.scheme + DialStackProfile.profileName,
-            profiles: ProfileRegistry([DialStackProfile()]))
-        return Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }

@@ -45,9 +45,7 @@ public final class OneSignalLoadWorkload: LoadWorkload {
         self.mock = mock
         prefix = VirtualCallee.freshPrefix("load")
         broadcastAudience = RandomText.uuid()
-        let catalogue = try RequirementCatalogue.load(
-            suiteDirectory: EmbeddedSuites.scheme + OneSignalProfile.profileName)
-        let levels = Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
+        let levels = try RequirementCatalogue.embeddedLevels(of: OneSignalProfile())
         judge = OneSignalLoadJudge(
             standard: mock.standardApp, voip: mock.voipApp, levels: levels, lingerMs: Int64(lingerSeconds * 1000),
             judged: { [mock] e in

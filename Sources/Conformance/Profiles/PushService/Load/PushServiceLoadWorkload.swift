@@ -76,10 +76,7 @@ public final class PushServiceLoadWorkload: LoadWorkload {
         }
         self.faulted = faulted
         lateFaultTokens = late
-        let catalogue = try RequirementCatalogue.load(
-            suiteDirectory: EmbeddedSuites.scheme + PushServiceProfile.profileName,
-            profiles: ProfileRegistry([PushServiceProfile()]))
-        levels = Dictionary(catalogue.requirements.map { ($0.id, $0.level) }, uniquingKeysWith: { a, _ in a })
+        levels = try RequirementCatalogue.embeddedLevels(of: PushServiceProfile())
         judge = PushServiceLoadJudge(
             devices: users.flatMap(\.devices), faulted: faulted, levels: levels, bundleId: target.appId,
             voipTopic: mocks?.settings.apnsVoIPTopic ?? "", lingerMs: Int64(lingerSeconds * 1000))
