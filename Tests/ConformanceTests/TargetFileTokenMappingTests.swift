@@ -105,11 +105,8 @@ import Testing
                     "t.yaml:8:40: values.apnsEnvironment.sandbx: 'sandbx' is no apnsEnvironment of the reference design (did you mean 'sandbox'?) (known: production, sandbox)",
                     "t.yaml:8:48: values.apnsEnvironment.sandbx: expected text, true, false or a number, got sequence",
                 ])
-        #expect(
-            errors("values:\n  apnsEnvironment: {production: false, sandbox: false}")
-                == [
-                    "t.yaml:8:49: values.apnsEnvironment.sandbox: 'false' already names production: answers could not be read back"
-                ])
+        // Two environments may share one value (many-to-one maps are read back as not applicable).
+        #expect(errors("values:\n  apnsEnvironment: {production: false, sandbox: false}") == [])
     }
 
     @Test func theAPNsEnvironmentGoesOutAsTheBackendsOwnJSONValue() throws {

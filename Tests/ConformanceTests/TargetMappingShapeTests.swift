@@ -117,7 +117,8 @@ import Testing
             numbers: [revision, size]
             """)
         #expect(found.contains { $0.contains("values.kind.apnsVoIP:") && $0.contains("did you mean") }, "\(found)")
-        #expect(found.contains { $0.contains("values.reason.remoteEnded: 'end' already names callerCancelled") })
+        // Two end reasons sharing one word is a many-to-one map, not an error.
+        #expect(!found.contains { $0.contains("values.reason") }, "\(found)")
         #expect(found.contains { $0.contains("unknown key 'colour'") || $0.contains("'colour'") })
         #expect(found.contains { $0.contains("numbers[1]: 'size' cannot be a number") })
     }

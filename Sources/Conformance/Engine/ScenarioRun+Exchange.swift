@@ -169,13 +169,17 @@ extension RunContext {
             }
         }
         if !expect.body.isEmpty && (!expect.bodyOnlyOnSuccess || (200..<300).contains(status)) {
-            let matchers = try resolver.resolve(expect.body)
+            var matchers = try resolver.resolve(expect.body)
             guard let json else {
                 try fail(
                     expect.requirement, check: "\(what): response body", expected: "a JSON body",
                     actual: "not JSON", evidence: [evidence()])
                 return
             }
+            // A field the target's value map cannot read back is not judged, and says so.
+            let readable = target.readable(matchers, in: json)
+            matchers = readable.judged
+            for u in readable.unreadable { note("\(what): response body \(u.path) not applicable: \(u.reason)") }
             // Each field's mismatch is charged to that field's requirement (the expectation's by default).
             for group in MatcherEvaluator.mismatchesByRequirement(matchers, in: json, fallback: expect.requirement) {
                 try fail(

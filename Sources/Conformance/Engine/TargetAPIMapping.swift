@@ -32,6 +32,10 @@ public protocol TargetAPIMapping: Sendable {
     /// Why `scenario` cannot run against the target through this mapping (a raw request to a route the
     /// target does not have), or nil. Nil by default.
     func notApplicableReason(_ scenario: Scenario) -> String?
+    /// Why the target's `value` of canonical member `member` (`reason`, `state`) in a normalized answer
+    /// could not be read back to one canonical value (a many-to-one value map), or nil: a check on it is
+    /// not applicable rather than failed. Nil by default.
+    func unreadableValue(_ member: String, _ value: JSONValue) -> String?
 
     /// The canonical route of an installation's push token (`{installationId}` and `{kind}` are
     /// filled in), which token registrations and deletes are built on before `wire`.
@@ -58,6 +62,7 @@ extension TargetAPIMapping {
         NormalizedResponse(status: status, json: json)
     }
     public func notApplicableReason(_ scenario: Scenario) -> String? { nil }
+    public func unreadableValue(_ member: String, _ value: JSONValue) -> String? { nil }
     public var tokenRoute: String { CanonicalAPI.tokenRoute }
     public var deletesPerToken: Bool { false }
     public func savedValues(ofRegistration answer: JSONValue?) -> (

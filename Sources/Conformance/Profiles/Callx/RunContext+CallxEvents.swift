@@ -70,7 +70,7 @@ extension RunContext {
     func eventMatches(_ e: JSONValue, type: String?, call: String?, matchers: [PathMatcher]) -> Bool {
         if let type, e["type"]?.stringValue != type { return false }
         if let call, e["callId"]?.stringValue != call { return false }
-        return MatcherEvaluator.holds(matchers, in: e)
+        return MatcherEvaluator.holds(target.readable(matchers, in: e).judged, in: e)
     }
 
     func firstUnconsumed(_ reader: String, type: String?, call: String?, matchers: [PathMatcher]) -> Int? {
@@ -101,7 +101,12 @@ extension RunContext {
             try await drainFeed(reader)
             if let i = firstUnconsumed(reader, type: e.type, call: call, matchers: matchers) {
                 callx.feeds[reader]?.consumed.insert(i)
-                if let save = e.save, let event = callx.feeds[reader]?.events[i] { resolver.saved[save] = event }
+                if let event = callx.feeds[reader]?.events[i] {
+                    for u in target.readable(matchers, in: event).unreadable {
+                        note("\(step.path) expectEvent \(e.type) for \(reader): \(u.path) not applicable: \(u.reason)")
+                    }
+                    if let save = e.save { resolver.saved[save] = event }
+                }
                 return
             }
             if ContinuousClock.now >= deadline { break }
@@ -113,7 +118,8 @@ extension RunContext {
             let event = callx.feeds[reader]?.events[near]
         {
             // The event came; each field that differs is charged to its own requirement.
-            for group in MatcherEvaluator.mismatchesByRequirement(matchers, in: event, fallback: e.requirement) {
+            let judged = target.readable(matchers, in: event).judged
+            for group in MatcherEvaluator.mismatchesByRequirement(judged, in: event, fallback: e.requirement) {
                 try fail(
                     group.requirement, check: check, expected: expected,
                     actual: "no matching event within \(e.within); the nearest differs:\n"

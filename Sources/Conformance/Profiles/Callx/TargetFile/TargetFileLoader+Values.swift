@@ -17,8 +17,9 @@ extension TargetFileDecoder {
     static let typedValues: Set<String> = ["apnsEnvironment"]
 
     /// `values: {kind: {apnsVoip: voip}, reason: {…}, state: {…}, apnsEnvironment: {…}}`: the target's names
-    /// for enumeration values, used both ways. Two canonical values may not share one target name (the
-    /// answer could not be read back).
+    /// for enumeration values, used both ways. Several canonical values may share one target name: a
+    /// request sends it for each, and an answer's value that several share is not read back
+    /// (`ValueMaps.unreadable(_:_:)`).
     mutating func decodeValues(_ node: YAMLNode) -> ValueMaps {
         let names = ValueMaps.members.keys.sorted()
         guard let f = d.mapping(node, "values", known: names) else { return ValueMaps() }
@@ -29,7 +30,6 @@ extension TargetFileDecoder {
                     ? scalarMap(e.value, "values." + name)
                     : stringMap(e.value, "values." + name)?.mapValues(JSONValue.string)
             else { continue }
-            var seen: [JSONValue: String] = [:]
             for entry in e.value.entries ?? [] {
                 let known = Self.canonicalValues[name] ?? []
                 if !known.contains(entry.key) {
@@ -38,13 +38,6 @@ extension TargetFileDecoder {
                         "'\(entry.key)' is no \(name) of the reference design\(Diagnostics.suggestion(entry.key, known)) (known: \(known.joined(separator: ", ")))"
                     )
                 }
-                guard let target = map[entry.key] else { continue }
-                if let other = seen[target] {
-                    d.error(
-                        entry.value.mark, "values.\(name).\(entry.key)",
-                        "'\(RequestTemplate.text(target))' already names \(other): answers could not be read back")
-                }
-                seen[target] = entry.key
             }
             maps[name] = map
         }

@@ -39,6 +39,10 @@ struct CallxAPIMapping: TargetAPIMapping {
 
     func notApplicableReason(_ scenario: Scenario) -> String? { mapping?.rawRequestProblem(scenario) }
 
+    func unreadableValue(_ member: String, _ value: JSONValue) -> String? {
+        mapping?.values.unreadable(member, value)
+    }
+
     var deletesPerToken: Bool { mapping?.deletesPerToken == true }
 
     func savedValues(ofRegistration answer: JSONValue?) -> (

@@ -4,6 +4,9 @@ import JSON
 /// `kind: {apnsVoip: voip}` sends `voip` where the reference sends `apnsVoip`, and reads `voip` back as
 /// `apnsVoip`. A value the map does not name passes unchanged both ways. `apnsEnvironment` may map to any
 /// JSON scalar (`{production: false, sandbox: true}` for an API that takes `sandbox: true|false`).
+/// Several canonical values may share one target value (`{callerCancelled: localHangup, remoteEnded:
+/// localHangup}`): requests send it for each, and an answer's `localHangup` cannot be read back to one of
+/// them, so it stays as the target sent it and `unreadable(_:_:)` says why a check on it cannot be judged.
 public struct ValueMaps: Sendable, Equatable {
     /// The enumerations a target may rename, and the canonical members each one covers.
     public static let members: [String: [String]] = [
@@ -37,10 +40,26 @@ public struct ValueMaps: Sendable, Equatable {
         return out
     }
 
-    /// The canonical name for the target's `value` of `member`.
+    /// The canonical name for the target's `value` of `member`: the one canonical value mapped to it; the
+    /// value as it is when none is, or several are (`unreadable(_:_:)`).
     func incoming(_ member: String, _ value: JSONValue) -> JSONValue {
-        guard let e = Self.enumeration(of: member), let map = maps[e] else { return value }
-        return map.first { $0.value == value }.map { .string($0.key) } ?? value
+        let names = canonicalNames(member, value)
+        return names.count == 1 ? .string(names[0]) : value
+    }
+
+    /// Why the target's `value` of `member` cannot be read back to one canonical value (several map to
+    /// it), naming the map; nil when it can (or the map does not name it).
+    func unreadable(_ member: String, _ value: JSONValue) -> String? {
+        let names = canonicalNames(member, value)
+        guard names.count > 1, let e = Self.enumeration(of: member) else { return nil }
+        return
+            "values.\(e) maps \(names.joined(separator: " and ")) to \(value.serialized()): the answer's \(member) cannot be read back to one of them"
+    }
+
+    /// The canonical values of `member`'s enumeration the map sends as `value`, sorted.
+    private func canonicalNames(_ member: String, _ value: JSONValue) -> [String] {
+        guard let e = Self.enumeration(of: member), let map = maps[e] else { return [] }
+        return map.filter { $0.value == value }.keys.sorted()
     }
 }
 
