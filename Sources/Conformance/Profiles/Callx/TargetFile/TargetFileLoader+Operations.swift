@@ -7,7 +7,6 @@ extension TargetFileDecoder {
     static let responseKeys = [
         "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields", "save",
     ]
-    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
     /// `operations:` over the reference design's defaults; `installation` applies wherever an
     /// operation does not say otherwise.
@@ -100,30 +99,6 @@ extension TargetFileDecoder {
         }
     }
 
-    /// `installation: {in: header, name: X-Device-Id}` (or `in: path`, `in: body`, `in: query`, `in: none`).
-    mutating func decodeInstallation(_ node: YAMLNode, _ path: String) -> InstallationPlacement? {
-        guard let f = d.mapping(node, path, known: ["in", "name"], required: ["in"]) else { return nil }
-        guard
-            let place = f["in"].flatMap({
-                d.choice($0.value, path + ".in", ["path", "header", "body", "query", "none"])
-            })
-        else { return nil }
-        let name = f["name"].flatMap { d.nonEmptyString($0.value, path + ".name") }
-        switch place {
-        case "path", "none":
-            if let e = f["name"] { d.error(e.keyMark, path, "'name' does not apply to 'in: \(place)'") }
-            return place == "path" ? .path : InstallationPlacement.none
-        case "header":
-            guard let name else {
-                d.error(node.mark, path, "'in: header' needs 'name' (the header, such as X-Device-Id)")
-                return nil
-            }
-            return .header(name)
-        case "body": return .body(name ?? "installationId")
-        default: return .query(name ?? "installationId")
-        }
-    }
-
     mutating func checkInstallation(_ m: OperationMapping, _ operation: TargetOperation, mark: YAMLMark) {
         if m.installation == .path, !RequestTemplate.placeholders(in: m.path).contains("installationId") {
             d.error(
@@ -191,19 +166,6 @@ extension TargetFileDecoder {
                 continue
             }
             if let to = d.int(entry.value, "\(path).\(entry.key)", min: 100) { out[from] = to }
-        }
-        return out
-    }
-
-    /// A mapping of text to text (header names, field paths).
-    mutating func stringMap(_ node: YAMLNode, _ path: String) -> [String: String]? {
-        guard let entries = node.entries else {
-            d.error(node.mark, path, "expected a mapping of names to text, got \(node.kindName)")
-            return nil
-        }
-        var out: [String: String] = [:]
-        for entry in entries {
-            if let s = d.string(entry.value, "\(path).\(entry.key)") { out[entry.key] = s }
         }
         return out
     }

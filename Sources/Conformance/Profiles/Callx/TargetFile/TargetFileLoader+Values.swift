@@ -44,25 +44,6 @@ extension TargetFileDecoder {
         return ValueMaps(values: maps)
     }
 
-    /// A mapping of names to JSON scalars (text, booleans, numbers), each keeping its YAML type.
-    mutating func scalarMap(_ node: YAMLNode, _ path: String) -> [String: JSONValue]? {
-        guard let entries = node.entries else {
-            d.error(node.mark, path, "expected a mapping of names to values, got \(node.kindName)")
-            return nil
-        }
-        var out: [String: JSONValue] = [:]
-        for entry in entries {
-            switch entry.value.json {
-            case .string, .bool, .number: out[entry.key] = entry.value.json
-            default:
-                d.error(
-                    entry.value.mark, "\(path).\(entry.key)",
-                    "expected text, true, false or a number, got \(entry.value.kindName)")
-            }
-        }
-        return out
-    }
-
     /// `numbers: [revision, cursor, eventId, callId]`: values the target sends as JSON numbers.
     mutating func decodeNumbers(_ node: YAMLNode) -> Set<String> {
         let known = TargetMapping.numberMembers.keys.sorted()

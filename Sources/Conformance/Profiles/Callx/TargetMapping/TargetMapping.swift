@@ -30,28 +30,6 @@ public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
     }
 }
 
-/// Where a request carries the installation (device) it is made from.
-public enum InstallationPlacement: Sendable, Equatable {
-    /// The path template holds `{installationId}`.
-    case path
-    case header(String)
-    /// A top-level body field.
-    case body(String)
-    case query(String)
-    /// Not sent.
-    case none
-
-    public var description: String {
-        switch self {
-        case .path: return "path"
-        case .header(let n): return "header \(n)"
-        case .body(let n): return "body field \(n)"
-        case .query(let n): return "query parameter \(n)"
-        case .none: return "not sent"
-        }
-    }
-}
-
 /// Where the canonical parts of a response are in the target's response.
 public struct ResponseMapping: Sendable, Equatable {
     /// Dotted path of the call snapshot (nil: its members are at the top level, as in the reference).
