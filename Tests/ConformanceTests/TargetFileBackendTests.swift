@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import HTTP
 import PushMocks
 import ReferenceBackend
 import Reports
@@ -145,10 +146,13 @@ import Testing
 enum TargetFileStack {
     /// Runs `ids` (every scenario when nil) `times` times on `slots` fixed accounts of a reference backend of
     /// `shape`; `inspect` sees the backend and the results after the runs and their clean-up, before it stops.
+    /// With `front`, ringcheck speaks to the handler it makes over the backend's service instead (a stricter
+    /// backend in front of the same calls and pushes).
     static func run(
         _ loaded: TargetFile, shape: APIShape, slots: Int, only ids: [String]? = nil, times: Int = 1,
         inspect: (ReferenceBackendServer, [(scenario: Scenario, attempts: [ScenarioResult])]) throws -> Void = { _, _ in
-        }
+        },
+        front: ((CallService) -> any HTTPHandler)? = nil
     ) async throws -> [(scenario: Scenario, attempts: [ScenarioResult])] {
         let suite = try Suite.load(directory: ConformanceFixtures.callxSuite)
         let mocks = try await MockStack.start(.forTests)
@@ -177,6 +181,13 @@ enum TargetFileStack {
             providers: try PushProviderSettings(environment: mocks.settings.environmentDictionary))
         try server.start()
         file.baseURL = server.baseURL
+        let frontServer = front.map {
+            HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, loopCount: 1), handler: $0(server.service))
+        }
+        if let frontServer {
+            try frontServer.start()
+            file.baseURL = "http://127.0.0.1:\(frontServer.port)"
+        }
         let engine = try ScenarioEngine(
             target: file.target(defaultAppId: mocks.providers.credentials.bundleID), mocks: mocks,
             catalogue: suite.catalogue)
@@ -185,6 +196,7 @@ enum TargetFileStack {
         for _ in 0..<times { results += await SuiteRunner(engine: engine, concurrency: file.poolSize).run(chosen) }
         engine.shutdown()
         let inspected = Result { try inspect(server, results) }
+        await frontServer?.stop()
         await server.stop()
         try inspected.get()
         return results

@@ -5,19 +5,9 @@ extension Scenario {
     /// installation it registered, and a backend may refuse one it never saw.
     public var feedReadingUsers: [String] {
         var out: [String] = []
-        Self.collectFeedReaders(steps, into: &out)
-        return out
-    }
-
-    private static func collectFeedReaders(_ steps: [ScenarioStep], into out: inout [String]) {
-        for step in steps {
-            switch step.step {
-            case .race(let r): collectFeedReaders(r.steps, into: &out)
-            case .profile(let p):
-                for name in p.base.feedReaders where !out.contains(name) { out.append(name) }
-                collectFeedReaders(p.base.nestedSteps, into: &out)
-            default: break
-            }
+        for step in allProfileSteps {
+            for name in step.feedReaders where !out.contains(name) { out.append(name) }
         }
+        return out
     }
 }

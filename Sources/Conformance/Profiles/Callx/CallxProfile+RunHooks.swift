@@ -7,8 +7,9 @@ extension CallxProfile {
         await context.completed(exchange, request)
     }
 
-    /// Registers the installations whose event feeds the scenario reads.
+    /// Registers the users' own installations: of those whose event feeds the scenario reads, and of
+    /// those whose call requests carry them.
     public func prepare(with context: isolated any RunContext) async throws {
-        try await context.registerFeedInstallations()
+        try await context.registerUserInstallations()
     }
 }

@@ -35,7 +35,7 @@ extension RunContext {
     }
 
     /// `reader`'s feed, made on first use: a scenario user reads through its own installation (registered
-    /// at set-up, `registerFeedInstallations`), a device through its own.
+    /// at set-up, `registerUserInstallations`), a device through its own.
     func feed(_ reader: String) throws -> FeedState {
         if let feed = callx.feeds[reader] { return feed }
         let feed: FeedState

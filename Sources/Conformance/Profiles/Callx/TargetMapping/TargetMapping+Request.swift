@@ -44,17 +44,26 @@ extension TargetMapping {
     // MARK: The installation
 
     /// The installation `p`, a request for `operation` with `values`, carries: the canonical one (a
-    /// device's), else the actor's own where the target places one and the reference design sends none
-    /// (create and get; the caller's is its event feed's).
+    /// device's), else the actor's own where `carriesActorInstallation(operation)` (a user's create, get,
+    /// end or mediaSession, which the reference design sends without one).
     func carriedInstallation(_ p: PreparedRequest, _ operation: TargetOperation, _ values: [String: JSONValue])
         -> String?
     {
-        let placedElsewhere =
-            OperationMapping.reference(operation).installation == .none
-            && self[operation].installation != .none
         let canonical = p.values["installationId"] != nil || p.body?["installationId"] != nil
         return canonical
-            ? values["installationId"].map(RequestTemplate.text) : placedElsewhere ? p.actorInstallation : nil
+            ? values["installationId"].map(RequestTemplate.text)
+            : carriesActorInstallation(operation) ? p.actorInstallation : nil
+    }
+
+    /// Whether a request for `operation` that names no installation (a user's, not a device's) carries the
+    /// acting user's own app installation: where the target places the installation, and places it
+    /// otherwise than the reference design does. The reference design sends a user's end and
+    /// mediaSession without one and create and get never with one; a target that wants an installation
+    /// on every request (in a header, say) gets the user's, which `registerUserInstallations` registers
+    /// before the first step, so a backend that refuses installations it never saw accepts it.
+    public func carriesActorInstallation(_ operation: TargetOperation) -> Bool {
+        let placement = self[operation].installation
+        return placement != .none && placement != OperationMapping.reference(operation).installation
     }
 
     /// Puts `installation` where `placement` says (a path placement is the path template's own).
