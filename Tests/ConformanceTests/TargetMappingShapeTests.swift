@@ -135,11 +135,12 @@ import Testing
             actor: "a", method: "GET", path: "", operation: .get, values: ["callId": "c-1", "userId": "ua"],
             actorInstallation: "a-feed")
         #expect(header(m.apply(get), "x-device-id") == "a-feed")
-        // A caller's end stays without one, as in the reference design (a device's end names it).
+        // A caller's end carries it too where the target places installations in a header (every actor has
+        // an installation; in the reference design only a device's end names one).
         let end = PreparedRequest(
             actor: "a", method: "POST", path: "", body: ["operationId": "op-1", "reason": "remoteEnded"],
             operation: .end, values: ["callId": "c-1", "userId": "ua"], actorInstallation: "a-feed")
-        #expect(header(m.apply(end), "x-device-id") == nil)
+        #expect(header(m.apply(end), "x-device-id") == "a-feed")
         // The reference shape is unchanged: create sends no installation.
         #expect(TargetMapping().apply(create).headers.isEmpty)
         #expect(TargetMapping().apply(create).body?["installationId"] == nil)
