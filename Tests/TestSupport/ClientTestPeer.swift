@@ -77,8 +77,12 @@ public final class ClientTestPeer: @unchecked Sendable {  // immutable after ini
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound, read, and released).
     public static func freePort() -> Int { LoopbackPort.free() ?? 0 }
 
-    /// A port on 127.0.0.1 where nothing listens: connecting is refused.
-    public static func closedPort() -> Int { freePort() }
+    /// A port on 127.0.0.1 where nothing listens: connecting is refused. One port, held for the whole test
+    /// run (`HeldLoopbackPort`, bound and never listening): no other test is handed it, so nothing starts
+    /// answering there while a test expects a refusal (a freed port could be taken again meanwhile).
+    public static func closedPort() -> Int { closed?.port ?? freePort() }
+
+    private static let closed = try? HeldLoopbackPort()
 
     static func waitUntilListening(port: Int, deadline: Date) -> Bool {
         while Date() < deadline {
