@@ -87,15 +87,7 @@ public final class ClientTestPeer: @unchecked Sendable {  // immutable after ini
     static func waitUntilListening(port: Int, deadline: Date) -> Bool {
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            addr.sin_port = UInt16(port).bigEndian
-            let rc = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let rc = withLoopbackAddress(port) { connect(fd, $0, $1) }
             close(fd)
             if rc == 0 { return true }
             usleep(20_000)
