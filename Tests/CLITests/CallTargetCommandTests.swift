@@ -102,7 +102,7 @@ import Testing
     /// Writes `slow.yaml` in `dir`: a target whose lifecycle runs `start` (a shell command) and waits up to
     /// `readyTimeout` for a ready URL nothing answers. Returns its path.
     static func neverReadyTarget(in dir: TemporaryDirectory, start: String, readyTimeout: String) throws -> String {
-        let port = try #require(LoopbackPort.free())
+        let port = ClientTestPeer.closedPort()
         return try dir.write(
             "slow.yaml",
             """
@@ -129,12 +129,8 @@ import Testing
         // another process (pids wrap at 32,768 here, and a test run starts thousands).
         var reaped = false
         defer { if !reaped { MockStackProcess.kill(pid) } }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline && !FileManager.default.fileExists(atPath: dir.file("backend.pid")) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let backendText = try String(contentsOfFile: dir.file("backend.pid"), encoding: .utf8)
-        let backend = ProcessIdentity(try #require(pid_t(backendText.trimmingCharacters(in: .whitespacesAndNewlines))))
+        // The whole pid line: the file exists (the shell opened it) before the pid is written into it.
+        let backend = ProcessIdentity(try #require(await WrittenFile.pid(dir.file("backend.pid"))))
         kill(pid, SIGINT)
         let status = await offPool { MockStackProcess.wait(pid, timeout: 30) }
         reaped = status != nil

@@ -121,16 +121,10 @@ import Testing
             stderr: null)
         close(null)
         let ringcheck = ExitWatcher(child)
-        func pid(_ name: String) -> pid_t? {
-            (try? String(contentsOfFile: dir.file(name), encoding: .utf8)).flatMap {
-                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
-            }
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline && (pid("backend.pid") == nil || pid("background.pid") == nil) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let started = [pid("backend.pid"), pid("background.pid")].compactMap { $0 }.map(ProcessIdentity.init)
+        // Whole pid lines: a file that exists may not hold its pid yet, or part of it.
+        let backend = await WrittenFile.pid(dir.file("backend.pid"))
+        let background = await WrittenFile.pid(dir.file("background.pid"))
+        let started = [backend, background].compactMap { $0 }.map(ProcessIdentity.init)
         #expect(started.count == 2 && started.allSatisfy(\.isRunning), "the start command ran")
         kill(child.pid, SIGKILL)
         #expect(await ringcheck.exited(within: .seconds(60))?.signal == SIGKILL)

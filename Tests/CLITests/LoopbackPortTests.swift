@@ -1,3 +1,4 @@
+import PushMocks
 import TestSupport
 import Testing
 
@@ -24,6 +25,27 @@ import Testing
             if LoopbackPort.bindable(port) == port { bindable += 1 }
         }
         #expect(bindable >= 15, "\(bindable) of 20 free ports could be bound right after")
+    }
+
+    /// What `TriggerFixture` relies on: its mocks stop and start again on the same ports, and no other test is
+    /// handed one of them in between.
+    @Test func aHeldPortIsNeverHandedOutYetMocksListenThereAgainAndAgain() async throws {
+        let held = try HeldLoopbackPort()
+        #expect(LoopbackPort.bindable(held.port) == nil, "free() passes over a held port")
+        for round in 1...2 {
+            var options = MockStack.Options()
+            options.apnsPort = held.port
+            let mocks = try await MockStack.start(options)
+            #expect(MockStackOccupiedPort.isListening(held.port), "round \(round): the mocks listen there")
+            await mocks.stop()
+            #expect(LoopbackPort.bindable(held.port) == nil, "round \(round): still held after the mocks stopped")
+        }
+    }
+
+    @Test func theClosedPortRefusesAndIsNeverHandedOut() {
+        let port = ClientTestPeer.closedPort()
+        #expect(!MockStackOccupiedPort.isListening(port))
+        #expect(LoopbackPort.bindable(port) == nil)
     }
 
     @Test func aPortWithAListenerIsNotBindable() throws {

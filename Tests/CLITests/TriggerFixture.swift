@@ -8,9 +8,12 @@ import Testing
 /// A running reference (`serve-reference --profile P`) wired to mocks whose keys and ports are fixed, as a user
 /// runs `ringcheck trigger`: `ringcheck mocks --state-dir` made the settings once, the reference was started with
 /// them, and each trigger brings the mocks up again where the reference expects them (`--mocks-dir`, the ports).
+/// The ports are held (`HeldLoopbackPort`) while the fixture lives: between two triggers no other test is handed
+/// one of them (a port chosen, released and reused was taken meanwhile once: "Address already in use").
 struct TriggerFixture {
     let dir = TemporaryDirectory(prefix: "ringcheck-trigger")
-    let ports: [Int]
+    let held: [HeldLoopbackPort]
+    var ports: [Int] { held.map(\.port) }
     let reference: ReferenceServerProcess
     let profile: String
     /// What the reference was given beside the mocks' settings (its secret, App ID and key).
@@ -19,9 +22,9 @@ struct TriggerFixture {
     init(
         profile: String, defects: [String] = [], environment: [String: String] = [:], referenceArguments: [String] = []
     ) async throws {
-        var ports: [Int] = []
-        for _ in 0..<4 { ports.append(try #require(LoopbackPort.free())) }
-        self.ports = ports
+        let held = try (0..<4).map { _ in try HeldLoopbackPort() }
+        self.held = held
+        let ports = held.map(\.port)
         self.profile = profile
         self.environment = environment
         var options = MockStack.Options()

@@ -157,14 +157,9 @@ import Testing
         let lifecycle = BackendLifecycle(
             Self.configuration(dir, start: .shell(script), grace: .milliseconds(500)), mocks: nil)
         try await lifecycle.start()
-        var tries = 0
-        while !FileManager.default.fileExists(atPath: dir.file("child")) && tries < 100 {
-            try await Task.sleep(for: .milliseconds(20))
-            tries += 1
-        }
+        // The whole pid line: the file exists (the shell opened it) before the pid is written into it.
+        let child = ProcessIdentity(try #require(await WrittenFile.pid(dir.file("child"))))
         let shell = ProcessIdentity(try #require(await lifecycle.pid))
-        let child = ProcessIdentity(
-            try #require(pid_t(try String(contentsOfFile: dir.file("child"), encoding: .utf8).trimmed)))
         let started = ContinuousClock.now
         #expect(await lifecycle.stop() == nil)
         #expect(ContinuousClock.now - started >= .milliseconds(450), "SIGKILL only after the grace period")
@@ -273,19 +268,14 @@ import Testing
         let dir = TemporaryDirectory()
         let mocks = Self.mocks
         var configuration = Self.configuration(
-            dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; exec sleep 30"]))
+            dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; echo end-of-env >> env.txt; exec sleep 30"]))
         configuration.environment["RINGCHECK_FCM_PROJECT_ID"] = "overridden"
         let lifecycle = BackendLifecycle(configuration, mocks: mocks)
         try await lifecycle.start()
-        var tries = 0
-        while (try? String(contentsOfFile: dir.file("env.txt"), encoding: .utf8))?.contains("BACKEND_MODE") != true
-            && tries < 100
-        {
-            try await Task.sleep(for: .milliseconds(20))
-            tries += 1
-        }
+        // All of `env`'s output: the file exists, and holds part of it, before `env` has written the rest.
+        let written = await WrittenFile.text(dir.file("env.txt")) { $0.hasSuffix("end-of-env\n") }
         await lifecycle.stop()
-        let env = try String(contentsOfFile: dir.file("env.txt"), encoding: .utf8)
+        let env = try #require(written)
         #expect(env.contains("RINGCHECK_APNS_URL=https://127.0.0.1:1001"))
         #expect(env.contains("RINGCHECK_CONTROL_URL=http://127.0.0.1:1005"))
         // The topic is the bundle ID; the VoIP topic has its own name.

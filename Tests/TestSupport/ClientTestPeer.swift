@@ -77,21 +77,17 @@ public final class ClientTestPeer: @unchecked Sendable {  // immutable after ini
     /// A TCP port on 127.0.0.1 that was free a moment ago (bound, read, and released).
     public static func freePort() -> Int { LoopbackPort.free() ?? 0 }
 
-    /// A port on 127.0.0.1 where nothing listens: connecting is refused.
-    public static func closedPort() -> Int { freePort() }
+    /// A port on 127.0.0.1 where nothing listens: connecting is refused. One port, held for the whole test
+    /// run (`HeldLoopbackPort`, bound and never listening): no other test is handed it, so nothing starts
+    /// answering there while a test expects a refusal (a freed port could be taken again meanwhile).
+    public static func closedPort() -> Int { closed?.port ?? freePort() }
+
+    private static let closed = try? HeldLoopbackPort()
 
     static func waitUntilListening(port: Int, deadline: Date) -> Bool {
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            addr.sin_port = UInt16(port).bigEndian
-            let rc = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let rc = withLoopbackAddress(port) { connect(fd, $0, $1) }
             close(fd)
             if rc == 0 { return true }
             usleep(20_000)
