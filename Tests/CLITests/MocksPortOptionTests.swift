@@ -46,37 +46,25 @@ import Testing
         ["--apns-port P0", "--apns-sandbox-port P1", "--google-port P2", "--onesignal-port P3", "--control-port P4"],
     ])
     func theGivenPortsAreTheListenersPorts(spellings: [String]) async throws {
-        // Ports free a moment ago (held, then let go): the mocks take them. Tests running beside this
-        // one bind ephemeral ports too, so one of the five may be taken again before the mocks start;
-        // that start fails "in use" naming the port, and the round is tried with five new ports.
-        for attempt in 1...5 {
-            let dir = TemporaryDirectory(prefix: "ringcheck-mocks-port")
-            let ports = try (0..<5).map { _ in try MockStackOccupiedPort(listening: false).port }
-            var arguments = spellings.joined(separator: " ")
-            for (i, port) in ports.enumerated() {
-                arguments = arguments.replacingOccurrences(of: "P\(i)", with: "\(port)")
-            }
-            let mocks = try MockStackCommandProcess(
-                arguments.split(separator: " ").map(String.init) + ["--env-file", "mocks.env"], directory: dir)
-            guard await mocks.waitForFile("mocks.env") else {
-                let status = await mocks.exited(within: 30)
-                let takenMeanwhile = status == 2 && mocks.stderr.contains("Address already in use")
-                if takenMeanwhile && attempt < 5 { continue }
-                Issue.record(
-                    "attempt \(attempt), exit \(status.map(String.init) ?? "none"): \(mocks.stdout)\(mocks.stderr)")
-                mocks.send(SIGKILL)
-                return
-            }
-            let env = MockStackCommandProcess.parseEnvFile(
-                try String(contentsOfFile: dir.file("mocks.env"), encoding: .utf8))
-            for (name, port) in zip(Self.urls, ports) {
-                let scheme = name == "RINGCHECK_CONTROL_URL" ? "http" : "https"
-                #expect(env[name] == "\(scheme)://127.0.0.1:\(port)", "\(name) after \(arguments): \(env)")
-            }
-            mocks.send(SIGTERM)
-            #expect(await mocks.exited(within: 30) == 0)
-            return
+        let dir = TemporaryDirectory(prefix: "ringcheck-mocks-port")
+        // Ports held (bound, not listening) for the whole test: the mocks' listeners take them
+        // (SO_REUSEADDR), and no test running beside this one is handed one meanwhile.
+        let held = try (0..<5).map { _ in try HeldLoopbackPort() }
+        let ports = held.map(\.port)
+        var arguments = spellings.joined(separator: " ")
+        for (i, port) in ports.enumerated() { arguments = arguments.replacingOccurrences(of: "P\(i)", with: "\(port)") }
+        let mocks = try MockStackCommandProcess(
+            arguments.split(separator: " ").map(String.init) + ["--env-file", "mocks.env"], directory: dir)
+        #expect(await mocks.waitForFile("mocks.env"), "\(mocks.stdout)\(mocks.stderr)")
+        let env = MockStackCommandProcess.parseEnvFile(
+            try String(contentsOfFile: dir.file("mocks.env"), encoding: .utf8))
+        for (name, port) in zip(Self.urls, ports) {
+            let scheme = name == "RINGCHECK_CONTROL_URL" ? "http" : "https"
+            #expect(env[name] == "\(scheme)://127.0.0.1:\(port)", "\(name) after \(arguments): \(env)")
         }
+        mocks.send(SIGTERM)
+        #expect(await mocks.exited(within: 30) == 0)
+        withExtendedLifetime(held) {}
     }
 
     @Test func anUnknownNameIsAUsageErrorWithTheClosestName() async throws {
