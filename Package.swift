@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The profile modules (Sources/<Name>/), each over the engine (`Conformance`).
+let profileModules: [Target.Dependency] = ["Callx", "DialStack", "PushService", "OneSignal"]
+/// What a profile module imports: the engine and the modules below it.
+let profileDependencies: [Target.Dependency] = [
+    "Conformance", "HTTP", "PushMocks", "JSON", "Reports", "Signing", "InputLimits",
+]
+
 let package = Package(
     name: "ringcheck",
     // Linux only (no `platforms:`): the event loop uses epoll and eventfd through Sources/CLinux, and
@@ -34,12 +41,21 @@ let package = Package(
             dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports", "InputLimits"],
             plugins: ["EmbedSuites"]),
         .target(name: "Reports", dependencies: ["InputLimits"]),
+        // One module per profile over the engine (docs/ARCHITECTURE.md, "Modules and their arrows"): a profile
+        // imports the engine and never another profile; the engine imports none of them.
+        .target(name: "Callx", dependencies: profileDependencies),
+        .target(name: "DialStack", dependencies: profileDependencies),
+        .target(name: "PushService", dependencies: profileDependencies),
+        .target(name: "OneSignal", dependencies: profileDependencies),
+        // The registration list (`Profiles.all`) and the engine's loaders with it filled in: what the CLI and the
+        // tests import to reach every profile.
+        .target(name: "AllProfiles", dependencies: ["Conformance", "PushMocks"] + profileModules),
         .executableTarget(
             name: "ringcheck",
             dependencies: [
                 "HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON", "Processes",
-                "InputLimits",
-            ],
+                "InputLimits", "AllProfiles",
+            ] + profileModules,
             plugins: ["BuildInfo"]),
 
         // MARK: the suites compiled into Conformance (so an installed binary needs no suites/ beside it)
@@ -58,14 +74,14 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "Conformance", "Reports",
-                "ringcheck", "InputLimits",
-            ]),
+                "ringcheck", "InputLimits", "AllProfiles",
+            ] + profileModules),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
                 "Conformance", "JSON", "TestSupport", "PushMocks", "ReferenceBackend", "HTTP", "Signing", "Reports",
-                "Processes",
-            ]),
+                "Processes", "AllProfiles",
+            ] + profileModules),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "TestSupport"]),
         .testTarget(
             name: "ReferenceBackendTests",

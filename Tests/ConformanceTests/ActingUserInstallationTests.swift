@@ -1,3 +1,5 @@
+import AllProfiles
+import Callx
 import Conformance
 import HTTP
 import ReferenceBackend

@@ -4,6 +4,7 @@ import ReferenceBackend
 import Reports
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// The Callx profile's clean-up hook (`Profile.cleanUp`): after a run on a target's fixed accounts, the calls it

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Conformance
+@testable import DialStack
 
 /// The dialstack catalogue against its seed and its profile's code.
 @Suite struct DialStackCatalogueTests {

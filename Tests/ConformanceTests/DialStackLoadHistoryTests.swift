@@ -6,6 +6,7 @@ import Signing
 import Testing
 
 @testable import Conformance
+@testable import DialStack
 
 /// `DialStackLoadHistory` over hand-built webhooks and pushes: each rule holds on a clean history and names the
 /// webhook and the device when broken.

@@ -4,7 +4,9 @@ import Reports
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
+@testable import DialStack
 
 /// A `profile: dialstack` target file: the webhook (path, secret or generated secretEnv), the users' DialStack IDs,
 /// the diagnostics for each mistake, and a run of the suite through such a file.

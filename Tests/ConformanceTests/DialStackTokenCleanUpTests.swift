@@ -4,6 +4,8 @@ import Reports
 import TestSupport
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// The token clean-up after each scenario through a `profile: dialstack` target file, on the wake-up reference:

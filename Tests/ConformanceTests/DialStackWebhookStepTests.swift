@@ -3,7 +3,9 @@ import Signing
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
+@testable import DialStack
 
 /// How scenario files spell a webhook, and what a misspelt one is told (file:line:column and the field).
 @Suite struct DialStackWebhookStepTests {

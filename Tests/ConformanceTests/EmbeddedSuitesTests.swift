@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// The suites compiled into the binary (the EmbedSuites build-tool plugin) are the files of `suites/`,

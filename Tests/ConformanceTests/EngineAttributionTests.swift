@@ -5,6 +5,8 @@ import ReferenceBackend
 import TestSupport
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// Each failure names its own requirement: a mismatching field is charged to the requirement of that

@@ -1,6 +1,8 @@
 import JSON
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// An explicit gap in any unmistakable shape reads as `gap: true`; silence and "no" read as no gap,

@@ -3,6 +3,7 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// A user's feed is read with an installation the scenario registered first, as a real app's is: a

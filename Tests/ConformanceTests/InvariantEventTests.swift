@@ -3,6 +3,7 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 @Suite struct InvariantEventTests {

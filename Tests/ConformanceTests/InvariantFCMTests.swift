@@ -3,6 +3,7 @@ import PushMocks
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 @Suite struct InvariantFCMTests {

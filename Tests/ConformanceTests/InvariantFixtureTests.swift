@@ -4,6 +4,7 @@ import PushMocks
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// Genuine captures for invariant tests: requests are fed to in-process mocks on a manual clock, so each

@@ -3,6 +3,7 @@ import PushMocks
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// The invitation rules, each with a passing and a failing value, over APNs and FCM alike.

@@ -5,6 +5,7 @@ import ReferenceBackend
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// The invariants against the reference backend over real sockets: silent on a conforming backend,

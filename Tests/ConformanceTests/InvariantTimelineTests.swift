@@ -3,6 +3,7 @@ import PushMocks
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// Rules across pushes: no invitation after the call stopped ringing, no second invitation per device and call.

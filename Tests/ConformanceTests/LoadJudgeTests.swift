@@ -4,6 +4,7 @@ import JSON
 import PushMocks
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// `LoadJudge`: a load run's calls are judged one at a time as they close and then dropped, so the run's

@@ -2,6 +2,8 @@ import Foundation
 import JSON
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// A backend whose end reason is the ending device's own (`callerCancelled` and `remoteEnded` are both its

@@ -5,6 +5,7 @@ import Reports
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// A pager service written as a new mock would be, with a push channel of its own (`pager`): its

@@ -2,6 +2,7 @@ import JSON
 import Testing
 
 @testable import Conformance
+@testable import OneSignal
 
 /// An operation's answer: `delivered` read whatever the status (the seed's "no-op that returns false" names none),
 /// from the path the target maps; what cannot be judged says why.

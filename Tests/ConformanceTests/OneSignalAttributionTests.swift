@@ -3,6 +3,7 @@ import PushMocks
 import Testing
 
 @testable import Conformance
+@testable import OneSignal
 
 /// OneSignal requests are tied to the operation that caused them by content, never by arrival time: a kit that
 /// answers before it sends has its standard request arrive after the next (VoIP) operation began.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Conformance
+@testable import OneSignal
 
 /// The onesignal catalogue against its seed and its profile's code.
 @Suite struct OneSignalCatalogueTests {

@@ -3,6 +3,7 @@ import PushMocks
 import Testing
 
 @testable import Conformance
+@testable import OneSignal
 
 /// The OneSignal invariants as a pure function: what a conforming request looks like, the caller's options
 /// overriding the VoIP defaults, both auth schemes, and delivery judged against OneSignal's answer.

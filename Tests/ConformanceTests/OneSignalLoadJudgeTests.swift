@@ -2,6 +2,7 @@ import JSON
 import Testing
 
 @testable import Conformance
+@testable import OneSignal
 
 /// `OneSignalLoadJudge` over hand-made operations and requests: requests are filed under the operation they name
 /// among many open ones alike, an operation is judged on one request, and a second request (before or after its

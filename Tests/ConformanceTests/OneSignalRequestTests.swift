@@ -2,6 +2,7 @@ import JSON
 import Testing
 
 @testable import Conformance
+@testable import OneSignal
 
 /// What the onesignal profile sends: a fresh UUID External ID per scenario user (the seed's kit uses the account's
 /// UUID), its requests found by those IDs too, and a target's mapping rendered from the request's members.

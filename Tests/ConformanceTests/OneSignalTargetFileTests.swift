@@ -1,7 +1,9 @@
 import JSON
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
+@testable import OneSignal
 
 /// A `profile: onesignal` target file: `profileOperations` as paths or as mappings (method, path with the
 /// operation's placeholders, body template, auth, where `delivered` is), and no `users:` needed.

@@ -2,7 +2,9 @@ import Foundation
 import JSON
 import Testing
 
+@testable import Callx
 @testable import Conformance
+@testable import PushService
 
 /// Numbers the backend under test answers with (counts, times, a token's expiry) that are no such
 /// thing: ringcheck reads them as absent or wrong, a finding, and never traps converting them.

@@ -2,6 +2,7 @@ import JSON
 import PushMocks
 import Reports
 
+@testable import Callx
 @testable import Conformance
 
 /// A profile for tests of the extension point: reads pushes as Callx does and borrows its `create`,

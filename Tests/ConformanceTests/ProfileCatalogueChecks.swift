@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// What every profile's catalogue must satisfy: it loads as the profile's, its IDs carry the profile's prefix,

@@ -5,6 +5,8 @@ import Reports
 import TestSupport
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// The engine runs a profile's steps (alone and in a race), reads pushes through the profile, and

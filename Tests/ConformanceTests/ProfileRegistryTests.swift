@@ -1,5 +1,7 @@
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// The registered profiles: each once, each with its shipped suite naming it.

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import Callx
 @testable import Conformance
+@testable import DialStack
+@testable import OneSignal
+@testable import PushService
 
 /// The run's store of profile states: each profile's state under its own type, fresh on first use, changed
 /// in place, and the report secrets of all of them.

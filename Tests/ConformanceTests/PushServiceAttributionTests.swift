@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Conformance
+@testable import PushService
 
 /// Pushes are tied to the `notify` that caused them by content, never by the millisecond they arrived in: two
 /// requests sent in the same millisecond, a service that nests a notification's data (OneSignal's `custom.a`), one

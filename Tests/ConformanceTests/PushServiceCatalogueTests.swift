@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Conformance
+@testable import PushService
 
 /// The push-service catalogue against its seed and its profile's code.
 @Suite struct PushServiceCatalogueTests {

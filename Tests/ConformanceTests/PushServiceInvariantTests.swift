@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Conformance
+@testable import PushService
 
 /// The push-service invariants on genuine captures (requests fed to in-process mocks on a manual clock): conforming
 /// pushes pass, and each rule, broken alone, is charged to its own requirement and no other.

@@ -5,6 +5,7 @@ import PushMocks
 import Testing
 
 @testable import Conformance
+@testable import PushService
 
 /// `PushServiceLoadHistory` over hand-built notifications and pushes: each rule holds on a clean history and names
 /// the request when broken.

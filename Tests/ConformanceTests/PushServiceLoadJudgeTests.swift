@@ -2,6 +2,7 @@ import PushMocks
 import Testing
 
 @testable import Conformance
+@testable import PushService
 
 /// `PushServiceLoadJudge` over hand-made notifications and pushes: a unit is judged once its notifications
 /// settled and then dropped, and a push that comes after that is still judged against what it had reached.

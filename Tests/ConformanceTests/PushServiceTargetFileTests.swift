@@ -3,7 +3,9 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
+@testable import PushService
 
 /// A `profile: push-service` target file's `serviceApp`: the app, the service's own routes and member names, and
 /// the diagnostics for each mistake; and how the profile applies them to the requests it sends.

@@ -6,6 +6,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// A raced Callx answer wins only as the installation it answered as: a backend that gives the loser

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 @Suite struct RequirementCatalogueTests {

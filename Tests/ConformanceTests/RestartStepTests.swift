@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// The `restartBackend` step: its grammar, the `needs: [restart]` rule, and which scenarios run alone.

@@ -5,6 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// The engine's `RunSession` with nothing of the CLI: the probe profile's scenario against the test

@@ -3,6 +3,8 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 @Suite struct SuiteLoaderTests {

@@ -1,6 +1,8 @@
 import TestSupport
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// suite.yaml's `profile:`, and a profile's steps as the decoder reads them.

@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 import Foundation
 import TestSupport

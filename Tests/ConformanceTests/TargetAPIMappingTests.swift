@@ -1,6 +1,7 @@
 import JSON
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// The engine's view of a target's API (`Target.apiMapping`): the canonical shape without a profile's

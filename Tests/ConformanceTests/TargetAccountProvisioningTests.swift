@@ -4,6 +4,7 @@ import JSON
 import Synchronization
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// `accounts:`: a target file whose accounts ringcheck creates when the run starts, by a sign-up request or

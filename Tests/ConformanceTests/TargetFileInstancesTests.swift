@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// `lifecycle.instances`: a second backend instance for the scenarios that must run alone, and the files

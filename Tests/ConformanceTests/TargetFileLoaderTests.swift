@@ -5,6 +5,7 @@ import PushMocks
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// Target files: what loads, what is refused (with line and field), and the users' sign-in modes.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// A target file's `profile:`: a registered profile's name, or nothing.

@@ -1,6 +1,8 @@
 import JSON
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// The token operations of a target file: deleteToken by `{token}` or by a value registerToken's answer saved,

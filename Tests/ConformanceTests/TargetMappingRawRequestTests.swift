@@ -1,6 +1,8 @@
 import JSON
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// Raw requests (hand-written, no operation) carry the acting installation where the target places it,

@@ -2,6 +2,8 @@ import Foundation
 import JSON
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// What a backend unlike the reference needs from its target file: value maps both ways, numeric

@@ -1,6 +1,8 @@
 import JSON
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 
 /// The mapping layer: canonical requests become the target's, its answers become canonical.

@@ -1,6 +1,7 @@
 import JSON
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// `{shortRing: FIELD}`: a backend that rings long by default and lets a create ask for a short ring.

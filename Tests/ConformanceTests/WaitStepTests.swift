@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// `wait: 5s`: a generic step that lets late pushes arrive before the invariants judge; a bad duration

@@ -3,6 +3,7 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// Loading grows linearly with the file: four times the input may cost about four times the CPU

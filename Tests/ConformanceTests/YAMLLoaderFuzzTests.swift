@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// Bounded random input for the YAML loaders (a fixed seed and count: the same inputs in every CI

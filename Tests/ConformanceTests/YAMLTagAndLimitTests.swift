@@ -3,6 +3,7 @@ import JSON
 import TestSupport
 import Testing
 
+@testable import AllProfiles
 @testable import Conformance
 
 /// Explicit tags must fit their values, long values are cut in messages, and files over the size

@@ -1,9 +1,9 @@
 import JSON
 
 /// How values read in messages.
-enum Describe {
+package enum Describe {
     /// `"text"`, `42`, `true`, `an object`, `absent`.
-    static func value(_ value: JSONValue?) -> String {
+    package static func value(_ value: JSONValue?) -> String {
         guard let value else { return "absent" }
         switch value {
         case .string(let s): return quoted(s)
@@ -16,7 +16,7 @@ enum Describe {
     }
 
     /// A string in quotes, shortened past 80 characters.
-    static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         let shown = s.count > 80 ? String(s.prefix(77)) + "…" : s
         return "\"" + shown + "\""
     }

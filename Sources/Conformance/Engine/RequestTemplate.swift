@@ -32,7 +32,7 @@ public enum RequestTemplate {
     }
 
     /// The text of a value as it goes into a path, a query or a header.
-    static func text(_ v: JSONValue) -> String {
+    package static func text(_ v: JSONValue) -> String {
         switch v {
         case .string(let s): return s
         case .number(let n): return n
@@ -56,7 +56,7 @@ public enum RequestTemplate {
     }
 
     /// `template` with its placeholders replaced by text; nil when one has no value.
-    static func interpolate(
+    package static func interpolate(
         _ template: String, _ values: [String: JSONValue], encode: Bool = false, used: inout Set<String>
     ) -> String? {
         var out = template
@@ -70,7 +70,9 @@ public enum RequestTemplate {
     }
 
     /// A body template with values in; nil when the whole value names a missing placeholder.
-    static func render(_ template: JSONValue, _ values: [String: JSONValue], used: inout Set<String>) -> JSONValue? {
+    package static func render(_ template: JSONValue, _ values: [String: JSONValue], used: inout Set<String>)
+        -> JSONValue?
+    {
         switch template {
         case .string(let s):
             let names = placeholders(in: s)
@@ -90,13 +92,13 @@ public enum RequestTemplate {
     }
 
     /// A path template's path and its query (after `?`), if it has one.
-    static func splitQuery(_ template: String) -> (String, String?) {
+    package static func splitQuery(_ template: String) -> (String, String?) {
         guard let q = template.firstIndex(of: "?") else { return (template, nil) }
         return (String(template[..<q]), String(template[template.index(after: q)...]))
     }
 
     /// A path template with every placeholder filled, percent-encoded ("" for one without a value).
-    static func fillPath(_ template: String, _ values: [String: JSONValue], used: inout Set<String>) -> String {
+    package static func fillPath(_ template: String, _ values: [String: JSONValue], used: inout Set<String>) -> String {
         var out = template
         for name in placeholders(in: template) {
             used.insert(name)
@@ -106,7 +108,8 @@ public enum RequestTemplate {
     }
 
     /// The query's parameters with values in; a parameter whose placeholder has no value is left out.
-    static func fillQuery(_ query: String?, _ values: [String: JSONValue], used: inout Set<String>) -> [String] {
+    package static func fillQuery(_ query: String?, _ values: [String: JSONValue], used: inout Set<String>) -> [String]
+    {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&").compactMap { part in
             interpolate(String(part), values, encode: true, used: &used)

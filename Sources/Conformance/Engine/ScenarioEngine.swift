@@ -49,7 +49,7 @@ public final class ScenarioEngine: Sendable {
 
     /// The base64 lines of the private keys the backend was given (each provider says its own: the
     /// `.p8` file, the service account's `private_key`), each long enough to be unmistakable in a push.
-    static func keyLines(_ mocks: MockStack) -> [String] {
+    package static func keyLines(_ mocks: MockStack) -> [String] {
         var seen: Set<MockProviderID> = []
         return mocks.providers.all.filter { seen.insert($0.id).inserted }.flatMap {
             type(of: $0).keyLines(mocks.settings)

@@ -9,7 +9,7 @@ extension RunContext {
     ///     run.charge(ProbeRequirement.accepted, check: "\(step.path) probe", expected: "200", actual: "\(status)")
     /// }
     /// ```
-    func charge(
+    package func charge(
         _ requirement: RequirementID, check: String, expected: String, actual: String, evidence: [EvidenceItem] = []
     ) {
         // A named requirement never stops the scenario: `fail` only records it.
@@ -18,7 +18,7 @@ extension RunContext {
 
     /// The failure of one check charged to `requirement`, noted on the timeline as `FAILED <id>: <note>` by
     /// `noteActor`.
-    func failure(
+    package func failure(
         _ requirement: RequirementID, check: String, expected: String, actual: String, evidence: [EvidenceItem],
         note: String, noteActor: String
     ) -> CheckFailure {

@@ -104,7 +104,7 @@ extension RunContext {
 
     /// Sends the request and puts it and its answer on the timeline, judging nothing: for a step that reads the
     /// answer before it is judged (`judge(_:_:what:)`) or judges it otherwise.
-    func exchange(_ request: OutgoingRequest) async -> ExchangeAnswer {
+    package func exchange(_ request: OutgoingRequest) async -> ExchangeAnswer {
         record(
             .request, request.actor, request.summary ?? "\(request.method) \(request.path)",
             request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
@@ -133,14 +133,16 @@ extension RunContext {
 
     /// Judges an exchange's answer against a step's expectation (`exchange(_:expect:what:)`'s judging); `json` is
     /// the body as the step reads it (the answer's own JSON by default).
-    func judge(_ answer: ExchangeAnswer, _ expect: ResponseExpectation?, what: String, json: JSONValue? = nil) throws {
+    package func judge(_ answer: ExchangeAnswer, _ expect: ResponseExpectation?, what: String, json: JSONValue? = nil)
+        throws
+    {
         try judgeAnswer(
             status: answer.status, json: json ?? answer.json, error: answer.error, expect: expect, what: what,
             evidence: answer.evidence())
     }
 
     /// The answer's status, or `HarnessStop` when the backend did not answer.
-    func answered(_ status: Int?, error: String?, what: String) throws -> Int {
+    package func answered(_ status: Int?, error: String?, what: String) throws -> Int {
         guard let status else { throw HarnessStop(message: "\(what): the backend did not answer (\(error ?? "?"))") }
         return status
     }

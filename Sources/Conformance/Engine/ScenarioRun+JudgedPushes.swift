@@ -45,5 +45,5 @@ extension ScenarioRun {
 
 extension RunContext {
     /// The name of the scenario device a captured push went to (`?` when it went to none).
-    func deviceName(for c: Capture) -> String { device(for: c)?.name ?? "?" }
+    package func deviceName(for c: Capture) -> String { device(for: c)?.name ?? "?" }
 }

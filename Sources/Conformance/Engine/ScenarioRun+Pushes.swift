@@ -5,7 +5,7 @@ import Reports
 /// A captured push as scenarios match it: `{device, kind, host, path, deviceToken, headers, body,
 /// <profile's part, under its PushView.key>, receivedAtMs, status, outcome}`, as the device's channel reads the capture
 /// (its kind, real host and token); the provider's credential headers keep only their scheme.
-enum PushMatchDocument {
+package enum PushMatchDocument {
     static func build(_ c: Capture, device: String, channel: PushChannel, view: PushView?) -> JSONValue {
         var headers: [(key: String, value: JSONValue)] = []
         for field in c.headers {

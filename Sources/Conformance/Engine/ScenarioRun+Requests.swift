@@ -5,28 +5,49 @@ import Reports
 /// A request ready to send, before references are gone. Public so that a profile's request steps can
 /// give theirs to a `race`; its members are the engine's own.
 public struct PreparedRequest: Sendable {
-    var actor: String
-    var method: String
-    var path: String
+    package var actor: String
+    package var method: String
+    package var path: String
     /// The headers that authenticate the request; nil sends no credentials.
-    var credentials: [String: String]?
-    var headers: [(String, String)] = []
-    var body: JSONValue?
+    package var credentials: [String: String]?
+    package var headers: [(String, String)] = []
+    package var body: JSONValue?
     /// The abstract operation (nil for a raw request), which a target's mapping turns into its own request.
-    var operation: RequestOperation?
+    package var operation: RequestOperation?
     /// The operation's values beside the body's members (path and query parameters, the installation, the user).
-    var values: [String: JSONValue] = [:]
+    package var values: [String: JSONValue] = [:]
     /// Body members the scenario added or replaced (sent even when the target's body template omits them).
-    var extraKeys: [String] = []
+    package var extraKeys: [String] = []
     /// The installation the actor acts from (a user's is its event feed's): a target that places the
     /// installation on an operation the reference design sends without one gets this one.
-    var actorInstallation: String? = nil
+    package var actorInstallation: String? = nil
     /// The calls the answer to this request makes the run's own (`ScenarioRun.claimCall`), given the
     /// answer: a request that starts a call names it (a create); nil claims none.
     var claimedCalls: (@Sendable (Exchange) -> [String])? = nil
     /// Whether an answer to this request wins a `race` (what its `winners` counts): a request whose
     /// answer may say another request won (a Callx answer) says so; nil: a 2xx answer wins.
     var wins: (@Sendable (Exchange) -> Bool)? = nil
+
+    /// The memberwise initializer, for the profiles (modules of their own).
+    package init(
+        actor: String, method: String, path: String, credentials: [String: String]? = nil,
+        headers: [(String, String)] = [], body: JSONValue? = nil, operation: RequestOperation? = nil,
+        values: [String: JSONValue] = [:], extraKeys: [String] = [], actorInstallation: String? = nil,
+        claimedCalls: (@Sendable (Exchange) -> [String])? = nil, wins: (@Sendable (Exchange) -> Bool)? = nil
+    ) {
+        self.actor = actor
+        self.method = method
+        self.path = path
+        self.credentials = credentials
+        self.headers = headers
+        self.body = body
+        self.operation = operation
+        self.values = values
+        self.extraKeys = extraKeys
+        self.actorInstallation = actorInstallation
+        self.claimedCalls = claimedCalls
+        self.wins = wins
+    }
 }
 
 extension ScenarioRun {
@@ -157,7 +178,7 @@ extension ScenarioRun {
     }
 
     /// `Bearer ` of `Bearer abc`, or "" for a value without a scheme.
-    static func scheme(_ value: String) -> String {
+    package static func scheme(_ value: String) -> String {
         let parts = value.split(separator: " ", maxSplits: 1)
         return parts.count == 2 ? String(parts[0]) + " " : ""
     }
@@ -296,24 +317,24 @@ extension RunContext {
     // MARK: Request bodies and the wire
 
     /// The keys of a scenario's extra body fields.
-    func extraKeys(_ extra: JSONValue?) -> [String] {
+    package func extraKeys(_ extra: JSONValue?) -> [String] {
         extra?.objectValue?.map(\.key) ?? []
     }
 
     /// Merges `extra` (a mapping of extra or replacing fields) into `body`.
-    func merged(_ body: JSONValue, _ extra: JSONValue?) throws -> JSONValue {
+    package func merged(_ body: JSONValue, _ extra: JSONValue?) throws -> JSONValue {
         guard let extra, case .object(let members) = try resolver.resolve(extra) else { return body }
         var out = body
         for m in members { out = out.setting(m.key, to: m.value) }
         return out
     }
 
-    func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
+    package func freshOperationId() -> String { "op-" + RandomText.alphanumeric(12) }
 
     /// The operation ID a step sends: fresh unless the scenario names one. A target's fixed accounts
     /// outlive the run, so there a named one is made the run's own (prefixed with its tag): an earlier
     /// run's `create-1` must not be replayed or conflict.
-    func operationId(_ given: JSONValue?) throws -> JSONValue {
+    package func operationId(_ given: JSONValue?) throws -> JSONValue {
         guard let given else { return .string(freshOperationId()) }
         let value = try resolver.resolve(given)
         if target.accountSlots != nil, case .string(let s) = value { return .string("\(runTag)-\(s)") }

@@ -6,19 +6,21 @@ import Reports
 
 /// The setup could not be done (a setup request failed, a reference named nothing): the scenario
 /// stops as a harness error, never charged to a requirement.
-struct HarnessStop: Error {
+package struct HarnessStop: Error {
     var message: String
+
+    package init(message: String) { self.message = message }
 }
 
 /// A virtual device of one scenario run: a fresh installation with its own push token.
 public struct DeviceIdentity: Sendable {
-    var name: String
-    var user: String
-    var kind: VirtualDevice.Kind
-    var environment: VirtualDevice.Environment?
-    var installationId: String
+    package var name: String
+    package var user: String
+    package var kind: VirtualDevice.Kind
+    package var environment: VirtualDevice.Environment?
+    package var installationId: String
     /// The registered token (first) and any the scenario registered since; pushes to any are the device's.
-    var tokens: [String]
+    package var tokens: [String]
     var token: String { tokens.last ?? "" }
 }
 
@@ -30,15 +32,15 @@ public struct Exchange: Sendable {
     var path: String
     var headers: [(String, String)]
     var body: JSONValue?
-    var status: Int?
-    var responseBody: [UInt8] = []
-    var json: JSONValue?
-    var error: String?
+    package var status: Int?
+    package var responseBody: [UInt8] = []
+    package var json: JSONValue?
+    package var error: String?
     var operation: RequestOperation?
     /// The media-session object of the (normalized) response, if it carried one.
-    var media: JSONValue?
+    package var media: JSONValue?
 
-    var isSuccess: Bool { status.map { (200..<300).contains($0) } ?? false }
+    package var isSuccess: Bool { status.map { (200..<300).contains($0) } ?? false }
 }
 
 /// The state of one scenario run: accounts, devices, saved values, what was consumed, and what was found.
@@ -305,22 +307,22 @@ public actor ScenarioRun: RunContext {
 }
 
 /// Random text for tokens and IDs.
-enum RandomText {
-    static func hex(bytes: Int) -> String {
+package enum RandomText {
+    package static func hex(bytes: Int) -> String {
         var g = SystemRandomNumberGenerator()
         return (0..<bytes).map { _ in String(UInt8.random(in: 0...255, using: &g), radix: 16).leftPadded(2) }.joined()
     }
 
-    static func alphanumeric(_ n: Int) -> String {
+    package static func alphanumeric(_ n: Int) -> String {
         let chars = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         var g = SystemRandomNumberGenerator()
         return String((0..<n).map { _ in chars[Int.random(in: 0..<chars.count, using: &g)] })
     }
 
     /// Shaped like a real FCM registration token: `<22 chars>:APA91b<134 chars>`.
-    static func fcmToken() -> String { PushChannel.fcm.newDeviceToken() }
+    package static func fcmToken() -> String { PushChannel.fcm.newDeviceToken() }
 
-    static func uuid() -> String {
+    package static func uuid() -> String {
         let h = Array(hex(bytes: 16))
         var v = h
         v[12] = "4"

@@ -82,8 +82,8 @@ public struct CanonicalAPI: TargetAPIMapping {
 
 /// A target's answer in the canonical shape, for scenarios and invariants to judge alike.
 public struct NormalizedResponse {
-    var status: Int
-    var json: JSONValue?
+    package var status: Int
+    package var json: JSONValue?
     /// The media-session object a 2xx answer carried, if any (its credentials must never travel in a push).
     var media: JSONValue?
 
@@ -103,15 +103,15 @@ extension Target {
     public var tokenRoute: String { apiMapping.tokenRoute }
 
     /// The request as the target wants it (its mapping applied).
-    func wire(_ p: PreparedRequest) -> PreparedRequest { apiMapping.wire(p) }
+    package func wire(_ p: PreparedRequest) -> PreparedRequest { apiMapping.wire(p) }
 
     /// The canonical form of an answer to `operation` (a raw request's answer stays as it is).
-    func normalize(_ operation: RequestOperation?, status: Int, json: JSONValue?) -> NormalizedResponse {
+    package func normalize(_ operation: RequestOperation?, status: Int, json: JSONValue?) -> NormalizedResponse {
         apiMapping.normalize(operation, status: status, json: json)
     }
 
     /// The HTTP request for `p` (already wired): its credentials, a JSON body, its own headers.
-    func clientRequest(_ p: PreparedRequest) -> ClientRequest {
+    package func clientRequest(_ p: PreparedRequest) -> ClientRequest {
         var headers = HTTPHeaders()
         for (n, v) in (p.credentials ?? [:]).sorted(by: { $0.key < $1.key }) { headers.add(n, v) }
         if p.body != nil { headers.add("content-type", "application/json") }

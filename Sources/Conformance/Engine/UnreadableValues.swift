@@ -4,7 +4,7 @@ extension Target {
     /// `matchers` split into those `json` lets ringcheck judge and those on a value the target's mapping
     /// cannot read back (`TargetAPIMapping.unreadableValue(_:_:)`), each with why: a check on such a value
     /// is not applicable, for that check only.
-    func readable(_ matchers: [PathMatcher], in json: JSONValue) -> (
+    package func readable(_ matchers: [PathMatcher], in json: JSONValue) -> (
         judged: [PathMatcher], unreadable: [(path: String, reason: String)]
     ) {
         var judged: [PathMatcher] = []

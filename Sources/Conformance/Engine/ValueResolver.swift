@@ -9,7 +9,7 @@ public struct ReferenceError: Error, Sendable, CustomStringConvertible {
 /// Replaces references (`$call.callId`, `${call.callId}` inside text, `$$` for a literal `$`) in
 /// scenario values with what earlier steps saved and the built-in `devices` and `users` roots.
 public struct ValueResolver: Sendable {
-    var saved: [String: JSONValue]
+    package var saved: [String: JSONValue]
 
     func lookUp(_ ref: ValueReference) throws(ReferenceError) -> JSONValue {
         guard let root = saved[ref.name] else {
@@ -22,7 +22,7 @@ public struct ValueResolver: Sendable {
         return value
     }
 
-    func resolve(_ value: JSONValue) throws(ReferenceError) -> JSONValue {
+    package func resolve(_ value: JSONValue) throws(ReferenceError) -> JSONValue {
         switch value {
         case .string(let s): return try resolve(string: s)
         case .array(let items):
@@ -70,10 +70,10 @@ public struct ValueResolver: Sendable {
     }
 
     /// A resolved value as text (for IDs in paths).
-    func string(_ value: JSONValue) throws(ReferenceError) -> String { Self.text(try resolve(value)) }
+    package func string(_ value: JSONValue) throws(ReferenceError) -> String { Self.text(try resolve(value)) }
 
     /// Resolves every value a matcher compares with.
-    func resolve(_ matchers: [PathMatcher]) throws(ReferenceError) -> [PathMatcher] {
+    package func resolve(_ matchers: [PathMatcher]) throws(ReferenceError) -> [PathMatcher] {
         var out: [PathMatcher] = []
         for m in matchers {
             var conditions: [MatchCondition] = []
@@ -102,7 +102,7 @@ public struct ValueResolver: Sendable {
 }
 
 /// Evaluates resolved matchers on a JSON document.
-enum MatcherEvaluator {
+package enum MatcherEvaluator {
     /// Every mismatch, one line each (`state: expected "accepted", got "ringing"`); empty when all hold.
     static func mismatches(_ matchers: [PathMatcher], in document: JSONValue) -> [String] {
         var out: [String] = []
@@ -120,7 +120,7 @@ enum MatcherEvaluator {
     /// value could not be read where it should be (`caller: {type: object, requirement: CALLX-CALL-3}` fails
     /// a flat snapshot, and `caller.userId: {equals: …}` beside it, charged to another requirement, is
     /// neither passed nor failed).
-    static func mismatchesByRequirement(_ matchers: [PathMatcher], in document: JSONValue, fallback: String?)
+    package static func mismatchesByRequirement(_ matchers: [PathMatcher], in document: JSONValue, fallback: String?)
         -> [(requirement: String?, problems: [String])]
     {
         var out: [(requirement: String?, problems: [String])] = []
@@ -139,7 +139,7 @@ enum MatcherEvaluator {
         return out
     }
 
-    static func holds(_ matchers: [PathMatcher], in document: JSONValue) -> Bool {
+    package static func holds(_ matchers: [PathMatcher], in document: JSONValue) -> Bool {
         for m in matchers {
             let actual = document.value(atPath: m.path)
             for c in m.conditions where check(c, actual) != nil { return false }

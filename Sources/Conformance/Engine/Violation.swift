@@ -78,7 +78,7 @@ extension RunContext {
     /// The failures of `violations`, each charged to its requirement at the catalogue's level and noted on the
     /// timeline (`FAILED <id>: <field> <actual>` unless `note` says otherwise): the check reads
     /// `invariant <field> on <scope>`, the evidence is what `evidence` gives for the violation.
-    func failures(
+    package func failures(
         for violations: [Violation], on scope: String, note: ((Violation) -> String)? = nil,
         evidence: (Violation) -> [EvidenceItem]
     ) -> [CheckFailure] {
@@ -91,7 +91,7 @@ extension RunContext {
     }
 
     /// A captured push as evidence: `push #3 to b-phone` and its JSON, secrets redacted.
-    func pushEvidence(_ capture: Capture, to device: String) -> EvidenceItem {
+    package func pushEvidence(_ capture: Capture, to device: String) -> EvidenceItem {
         EvidenceItem(
             kind: .push, title: "push #\(capture.sequence) to \(device)",
             text: capture.json(revealSecrets: false).serialized(pretty: true))

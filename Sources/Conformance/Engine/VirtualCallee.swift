@@ -43,5 +43,5 @@ public struct VirtualCallee: Sendable, Equatable {
 
 extension VirtualCallee {
     /// Whether `c` was sent to this device (as its channel's provider reads a capture).
-    func receives(_ c: Capture) -> Bool { kind.capture(c, reachesAnyOf: [token]) }
+    package func receives(_ c: Capture) -> Bool { kind.capture(c, reachesAnyOf: [token]) }
 }

@@ -22,4 +22,11 @@ public struct PayloadCheck: Sendable {
     /// What the document was: `an APNs body`, `a capture of the FCM mock`, `3 captures`, …
     public var form: String
     public var violations: [Violation]
+
+    /// The memberwise initializer, for the profiles' judges (modules of their own).
+    package init(kind: PayloadKind?, form: String, violations: [Violation]) {
+        self.kind = kind
+        self.form = form
+        self.violations = violations
+    }
 }

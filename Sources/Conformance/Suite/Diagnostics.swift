@@ -2,14 +2,14 @@ import Foundation
 import JSON
 
 /// Collects the problems of one file while its nodes are read, with the typed readers that report them.
-struct Diagnostics {
+package struct Diagnostics {
     let file: String
-    private(set) var errors: [SuiteError] = []
+    package private(set) var errors: [SuiteError] = []
 
     init(file: String) { self.file = file }
 
     /// Records a problem; values the message quotes are cut to a readable length (`DiagnosticText`).
-    mutating func error(_ mark: YAMLMark, _ field: String, _ message: String) {
+    package mutating func error(_ mark: YAMLMark, _ field: String, _ message: String) {
         errors.append(
             SuiteError(
                 file: file, mark: mark, field: DiagnosticText.short(field), message: DiagnosticText.shortened(message)))
@@ -19,7 +19,7 @@ struct Diagnostics {
 
     /// The entries of a mapping by key, after reporting unknown fields (with a suggestion) and
     /// missing required ones; nil when the node is not a mapping.
-    mutating func mapping(
+    package mutating func mapping(
         _ node: YAMLNode, _ path: String, known: [String], required: [String] = []
     ) -> [String: YAMLMapEntry]? {
         guard let entries = node.entries else {
@@ -44,7 +44,7 @@ struct Diagnostics {
 
     // MARK: - Scalars
 
-    mutating func string(_ node: YAMLNode, _ path: String) -> String? {
+    package mutating func string(_ node: YAMLNode, _ path: String) -> String? {
         guard case .string(let s) = node.json, node.scalarText != nil else {
             error(
                 node.mark, path,
@@ -54,7 +54,7 @@ struct Diagnostics {
         return s
     }
 
-    mutating func nonEmptyString(_ node: YAMLNode, _ path: String) -> String? {
+    package mutating func nonEmptyString(_ node: YAMLNode, _ path: String) -> String? {
         guard let s = string(node, path) else { return nil }
         if s.trimmingCharacters(in: .whitespaces).isEmpty {
             error(node.mark, path, "must not be empty")
@@ -77,7 +77,7 @@ struct Diagnostics {
         return s
     }
 
-    mutating func int(_ node: YAMLNode, _ path: String, min: Int? = nil) -> Int? {
+    package mutating func int(_ node: YAMLNode, _ path: String, min: Int? = nil) -> Int? {
         guard node.scalarText != nil, let n = node.json.intValue, node.json.isIntegerLiteral else {
             error(node.mark, path, "expected a whole number, got \(node.kindName)")
             return nil
@@ -89,7 +89,7 @@ struct Diagnostics {
         return n
     }
 
-    mutating func bool(_ node: YAMLNode, _ path: String) -> Bool? {
+    package mutating func bool(_ node: YAMLNode, _ path: String) -> Bool? {
         guard let b = node.json.boolValue, node.scalarText != nil else {
             error(node.mark, path, "expected true or false, got \(node.kindName)")
             return nil
@@ -98,7 +98,7 @@ struct Diagnostics {
     }
 
     /// One of `allowed`, with a suggestion when the text is close to one.
-    mutating func choice(_ node: YAMLNode, _ path: String, _ allowed: [String]) -> String? {
+    package mutating func choice(_ node: YAMLNode, _ path: String, _ allowed: [String]) -> String? {
         guard let s = string(node, path) else { return nil }
         guard allowed.contains(s) else {
             error(node.mark, path, "'\(s)' is not one of \(Self.list(allowed))\(Self.suggestion(s, allowed))")
@@ -108,7 +108,7 @@ struct Diagnostics {
     }
 
     /// A list of text items; a single text is accepted as a list of one.
-    mutating func stringList(_ node: YAMLNode, _ path: String) -> [String]? {
+    package mutating func stringList(_ node: YAMLNode, _ path: String) -> [String]? {
         if node.scalarText != nil { return string(node, path).map { [$0] } }
         guard let items = node.items else {
             error(node.mark, path, "expected a list of text, got \(node.kindName)")
@@ -122,7 +122,7 @@ struct Diagnostics {
         return ok ? out : nil
     }
 
-    mutating func duration(_ node: YAMLNode, _ path: String) -> ScenarioDuration? {
+    package mutating func duration(_ node: YAMLNode, _ path: String) -> ScenarioDuration? {
         guard let text = node.scalarText, node.json.stringValue != nil || node.json.isIntegerLiteral else {
             error(node.mark, path, "expected a duration such as 500ms or 5s, got \(node.kindName)")
             return nil
@@ -143,7 +143,7 @@ struct Diagnostics {
     /// ` (did you mean 'x'?)` for the closest known name within a small edit distance, else "".
     /// Words longer than `suggestionLimit` get none: no field name is that long, and the distance
     /// table grows with the product of the lengths.
-    static func suggestion(_ word: String, _ known: [String]) -> String {
+    package static func suggestion(_ word: String, _ known: [String]) -> String {
         guard word.utf8.count <= suggestionLimit else { return "" }
         let scored = known.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return "" }

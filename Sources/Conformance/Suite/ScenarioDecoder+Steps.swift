@@ -97,7 +97,7 @@ extension ScenarioDecoder {
 
     /// A request step's fields (its own `known` and `required` ones, and `save` and `expect`) and its
     /// options; the names it saves go to `saves`.
-    mutating func requestFields(
+    package mutating func requestFields(
         _ node: YAMLNode, _ p: String, known: [String], required: [String], saves: inout [String]
     ) -> ([String: YAMLMapEntry], RequestOptions)? {
         guard let f = d.mapping(node, p, known: known + Self.requestFields, required: required) else { return nil }
@@ -111,12 +111,12 @@ extension ScenarioDecoder {
     }
 
     /// The value of an optional field.
-    mutating func optionalValue(_ f: [String: YAMLMapEntry], _ key: String, _ p: String) -> JSONValue? {
+    package mutating func optionalValue(_ f: [String: YAMLMapEntry], _ key: String, _ p: String) -> JSONValue? {
         f[key].map { value($0.value, "\(p).\(key)") }
     }
 
     /// A request's `body`: a mapping of extra fields, unless `anyShape` (a raw request's whole body).
-    mutating func requestBody(_ f: [String: YAMLMapEntry], _ p: String, anyShape: Bool) -> JSONValue? {
+    package mutating func requestBody(_ f: [String: YAMLMapEntry], _ p: String, anyShape: Bool) -> JSONValue? {
         guard let e = f["body"] else { return nil }
         if e.value.entries == nil, !anyShape {
             d.error(e.value.mark, p + ".body", "expected a mapping of extra body fields, got \(e.value.kindName)")
@@ -194,17 +194,17 @@ extension ScenarioDecoder {
 
     /// The fields `expectPush`, `expectNoPush` and a profile's expectations share: `type`, `call`,
     /// `match`, `requirement`, `within` (5 s by default), `for` and `save` (when `known` has them).
-    struct ExpectationFields {
-        var type: String?
-        var call: JSONValue?
-        var requirement: String?
-        var within: ScenarioDuration
-        var duration: ScenarioDuration?
-        var match: [PathMatcher]
-        var save: String?
+    package struct ExpectationFields {
+        package var type: String?
+        package var call: JSONValue?
+        package var requirement: String?
+        package var within: ScenarioDuration
+        package var duration: ScenarioDuration?
+        package var match: [PathMatcher]
+        package var save: String?
     }
 
-    mutating func expectationFields(_ f: [String: YAMLMapEntry], _ p: String, saves: inout [String])
+    package mutating func expectationFields(_ f: [String: YAMLMapEntry], _ p: String, saves: inout [String])
         -> ExpectationFields
     {
         var out = ExpectationFields(

@@ -5,7 +5,9 @@ import JSON
 
 extension ScenarioDecoder {
     /// `as: user` or `device: name`; exactly one when `required`, at most one otherwise.
-    mutating func actor(_ f: [String: YAMLMapEntry], _ path: String, node: YAMLNode, required: Bool) -> StepActor? {
+    package mutating func actor(_ f: [String: YAMLMapEntry], _ path: String, node: YAMLNode, required: Bool)
+        -> StepActor?
+    {
         switch (f["as"], f["device"]) {
         case (let a?, nil): return user(a.value, path + ".as").map(StepActor.user)
         case (nil, let dev?): return device(dev.value, path + ".device").map(StepActor.device)
@@ -20,7 +22,7 @@ extension ScenarioDecoder {
         }
     }
 
-    mutating func user(_ node: YAMLNode, _ path: String) -> String? {
+    package mutating func user(_ node: YAMLNode, _ path: String) -> String? {
         guard let name = d.string(node, path) else { return nil }
         guard userSet.contains(name) else {
             d.error(
@@ -32,7 +34,7 @@ extension ScenarioDecoder {
         return name
     }
 
-    mutating func device(_ node: YAMLNode, _ path: String) -> String? {
+    package mutating func device(_ node: YAMLNode, _ path: String) -> String? {
         guard let name = d.string(node, path) else { return nil }
         guard deviceNames.contains(name) else {
             let names = devices.map(\.name)
@@ -60,7 +62,7 @@ extension ScenarioDecoder {
     }
 
     /// A value with its references checked: each names a value saved by an earlier step, or a built-in root.
-    mutating func value(_ node: YAMLNode, _ path: String) -> JSONValue {
+    package mutating func value(_ node: YAMLNode, _ path: String) -> JSONValue {
         let json = node.json
         checkReferences(node, path)
         return json
@@ -123,7 +125,7 @@ extension ScenarioDecoder {
     }
 
     /// A name to save a value under.
-    mutating func saveName(_ node: YAMLNode, _ path: String) -> String? {
+    package mutating func saveName(_ node: YAMLNode, _ path: String) -> String? {
         guard let name = d.string(node, path) else { return nil }
         if ValueReference.builtIns.contains(name) {
             d.error(node.mark, path, "'\(name)' is reserved; choose another name")
@@ -137,7 +139,7 @@ extension ScenarioDecoder {
     }
 
     /// A requirement a check fails: it must be in the catalogue and among the scenario's requirements.
-    mutating func requirement(_ node: YAMLNode, _ path: String) -> String? {
+    package mutating func requirement(_ node: YAMLNode, _ path: String) -> String? {
         guard let id = d.string(node, path) else { return nil }
         if let catalogue, catalogue[id] == nil {
             d.error(node.mark, path, "unknown requirement '\(id)'\(Diagnostics.suggestion(id, catalogue.ids))")
@@ -152,7 +154,7 @@ extension ScenarioDecoder {
 
     // MARK: - Response expectations and matchers
 
-    mutating func responseExpectation(_ node: YAMLNode, _ path: String) -> ResponseExpectation? {
+    package mutating func responseExpectation(_ node: YAMLNode, _ path: String) -> ResponseExpectation? {
         guard let f = d.mapping(node, path, known: ["status", "body", "bodyWhen", "requirement"]) else { return nil }
         var out = ResponseExpectation()
         if let e = f["status"] {

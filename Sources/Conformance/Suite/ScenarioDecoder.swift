@@ -3,7 +3,7 @@ import JSON
 /// Reads scenarios from a parsed file, collecting every problem with its file, line and field.
 /// Public so that a profile can decode its own steps with it; its members are the decoder's own.
 public struct ScenarioDecoder {
-    var d: Diagnostics
+    package var d: Diagnostics
     /// Nil when the catalogue itself failed to load: requirement IDs are then not checked.
     let catalogue: RequirementCatalogue?
     /// The suite's profile, which decodes the step keywords it adds.
@@ -11,7 +11,7 @@ public struct ScenarioDecoder {
     /// The registered profiles: a scenario's `needs:` may name any of their capabilities.
     let profiles: ProfileRegistry
     /// Names saved by the step being read (a profile's step adds the names it saves here).
-    var stepSaves: [String] = []
+    package var stepSaves: [String] = []
 
     // Per-scenario state, reset by `decodeScenario`.
     var devices: [VirtualDevice] = []
@@ -25,7 +25,7 @@ public struct ScenarioDecoder {
     /// Names saved by the steps of the race being read; visible only after the race.
     var raceSaves: [String] = []
 
-    init(file: String, catalogue: RequirementCatalogue?, profile: any Profile, profiles: ProfileRegistry) {
+    package init(file: String, catalogue: RequirementCatalogue?, profile: any Profile, profiles: ProfileRegistry) {
         d = Diagnostics(file: file)
         self.catalogue = catalogue
         self.profile = profile

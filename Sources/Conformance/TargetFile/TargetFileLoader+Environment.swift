@@ -2,7 +2,7 @@ import Foundation
 
 extension TargetFileDecoder {
     /// A literal secret, or `${NAME}` read from ringcheck's environment (an unset or empty one is an error).
-    mutating func expandSecret(_ text: String, mark: YAMLMark, field: String) -> String? {
+    package mutating func expandSecret(_ text: String, mark: YAMLMark, field: String) -> String? {
         guard text.hasPrefix("${"), text.hasSuffix("}") else { return text }
         let name = String(text.dropFirst(2).dropLast())
         guard Self.isVariableName(name) else {
@@ -16,7 +16,7 @@ extension TargetFileDecoder {
         return value
     }
 
-    static func isVariableName(_ s: String) -> Bool {
+    package static func isVariableName(_ s: String) -> Bool {
         guard let first = s.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
         return s.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }

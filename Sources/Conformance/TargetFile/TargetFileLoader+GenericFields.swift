@@ -4,10 +4,10 @@ import JSON
 /// methods a request may name, mappings of names to text and to JSON scalars.
 extension TargetFileDecoder {
     /// The HTTP methods a target file's request (an operation, a sign-in, an account's creation) may name.
-    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
     /// A mapping of text to text (header names, field paths).
-    mutating func stringMap(_ node: YAMLNode, _ path: String) -> [String: String]? {
+    package mutating func stringMap(_ node: YAMLNode, _ path: String) -> [String: String]? {
         guard let entries = node.entries else {
             d.error(node.mark, path, "expected a mapping of names to text, got \(node.kindName)")
             return nil
@@ -20,7 +20,7 @@ extension TargetFileDecoder {
     }
 
     /// A mapping of names to JSON scalars (text, booleans, numbers), each keeping its YAML type.
-    mutating func scalarMap(_ node: YAMLNode, _ path: String) -> [String: JSONValue]? {
+    package mutating func scalarMap(_ node: YAMLNode, _ path: String) -> [String: JSONValue]? {
         guard let entries = node.entries else {
             d.error(node.mark, path, "expected a mapping of names to values, got \(node.kindName)")
             return nil
@@ -36,5 +36,15 @@ extension TargetFileDecoder {
             }
         }
         return out
+    }
+
+    /// The `{name}` placeholders anywhere in a JSON body template (a mapped operation's, a profile operation's).
+    package static func bodyPlaceholders(_ v: JSONValue) -> [String] {
+        switch v {
+        case .string(let s): return RequestTemplate.placeholders(in: s)
+        case .object(let members): return members.flatMap { bodyPlaceholders($0.value) }
+        case .array(let items): return items.flatMap(bodyPlaceholders)
+        default: return []
+        }
     }
 }

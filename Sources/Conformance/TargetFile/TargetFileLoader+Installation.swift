@@ -1,7 +1,7 @@
 extension TargetFileDecoder {
     /// `installation: {in: header, name: X-Device-Id}` (or `in: path`, `in: body`, `in: query`, `in: none`):
     /// where a request carries the device it is made from; `path` names the field in errors.
-    mutating func decodeInstallation(_ node: YAMLNode, _ path: String) -> InstallationPlacement? {
+    package mutating func decodeInstallation(_ node: YAMLNode, _ path: String) -> InstallationPlacement? {
         guard let f = d.mapping(node, path, known: ["in", "name"], required: ["in"]) else { return nil }
         guard
             let place = f["in"].flatMap({

@@ -82,7 +82,7 @@ extension TargetFileDecoder {
     }
 
     /// One of `bearer: T`, `headers: {…}`, `login: {…}`, `command: […]`.
-    mutating func decodeAuth(_ node: YAMLNode, _ path: String) -> TargetAuth? {
+    package mutating func decodeAuth(_ node: YAMLNode, _ path: String) -> TargetAuth? {
         let modes = ["bearer", "headers", "login", "command"]
         guard let f = d.mapping(node, path, known: modes + ["timeout", "send"]) else { return nil }
         let given = modes.filter { f[$0] != nil }

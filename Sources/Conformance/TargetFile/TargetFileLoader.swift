@@ -42,7 +42,7 @@ extension TargetFile {
 
 /// Reads a target file's tree, collecting every problem with its line and field.
 public struct TargetFileDecoder {
-    var d: Diagnostics
+    package var d: Diagnostics
     let directory: String
     /// The users the command needs `users:` to declare.
     let needs: TargetUserNeeds

@@ -4,7 +4,7 @@ import JSON
 
 /// Signs a target file's accounts in, once each, and remembers the headers their requests carry.
 public actor TargetSignIn {
-    let file: TargetFile
+    package let file: TargetFile
     /// One sign-in per account, shared by every scenario that asks while it is under way: two logins
     /// for one account could invalidate the first session on a backend that allows one.
     private var cache: [String: Task<[String: String], Error>] = [:]
@@ -20,7 +20,7 @@ public actor TargetSignIn {
     }
 
     /// Signs `account` in once per `key`, shared by every caller while it is under way.
-    func signIn(_ account: TargetAccount, key: String) async throws -> [String: String] {
+    package func signIn(_ account: TargetAccount, key: String) async throws -> [String: String] {
         if let signingIn = cache[key] { return try await signingIn.value }
         let file = self.file
         let signingIn = Task<[String: String], Error> {

@@ -146,7 +146,7 @@ extension ProfileTrigger {
 
     // MARK: Words
 
-    static var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    package static var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// `3`, `1.5`: a duration in seconds as the timeline says it.
     public static func seconds(_ d: Duration) -> String {

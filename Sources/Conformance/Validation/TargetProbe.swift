@@ -68,7 +68,7 @@ public enum TargetProbe {
 
     /// Sends `canonical` through the target's mapping; what went (`PUT /path`), the canonical status and
     /// JSON answer, the answer as the backend gave it, or the transport error.
-    static func send(_ canonical: PreparedRequest, to target: Target, client: HTTPClient) async -> (
+    package static func send(_ canonical: PreparedRequest, to target: Target, client: HTTPClient) async -> (
         sent: String, status: Int?, json: JSONValue?, raw: JSONValue?, error: String?
     ) {
         let p = target.wire(canonical)
@@ -84,7 +84,7 @@ public enum TargetProbe {
     }
 
     /// `403`, `404 not_found`, or `no response (…)`.
-    static func summary(status: Int?, json: JSONValue?, error: String?) -> String {
+    package static func summary(status: Int?, json: JSONValue?, error: String?) -> String {
         guard let status else { return "no response (\(error ?? "?"))" }
         if let code = json?["error"]?["code"]?.stringValue ?? json?["error"]?.stringValue { return "\(status) \(code)" }
         return "\(status)"

@@ -1,3 +1,5 @@
+import AllProfiles
+import Callx
 import Conformance
 import Foundation
 import InputLimits

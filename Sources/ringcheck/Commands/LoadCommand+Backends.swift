@@ -1,6 +1,11 @@
+import AllProfiles
+import Callx
 import Conformance
+import DialStack
 import Foundation
+import OneSignal
 import PushMocks
+import PushService
 import ReferenceBackend
 
 extension LoadCommand {

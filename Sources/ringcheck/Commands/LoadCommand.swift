@@ -1,7 +1,12 @@
+import AllProfiles
+import Callx
 import Conformance
+import DialStack
 import Foundation
 import InputLimits
+import OneSignal
 import PushMocks
+import PushService
 import ReferenceBackend
 
 #if canImport(Glibc)

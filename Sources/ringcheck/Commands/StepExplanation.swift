@@ -1,4 +1,6 @@
+import AllProfiles
 import Conformance
+import DialStack
 import Foundation
 import JSON
 import PushMocks

@@ -1,4 +1,5 @@
 import Conformance
+import DialStack
 import PushMocks
 import Signing
 

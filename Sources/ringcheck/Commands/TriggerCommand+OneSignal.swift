@@ -1,5 +1,6 @@
 import Conformance
 import JSON
+import OneSignal
 import PushMocks
 
 /// `ringcheck trigger onesignal`: one kit operation through a running kit server (`OneSignalTrigger`).

@@ -1,5 +1,6 @@
 import Conformance
 import PushMocks
+import PushService
 
 /// `ringcheck trigger push-service`: one call or notification through a running push service
 /// (`PushServiceTrigger`).

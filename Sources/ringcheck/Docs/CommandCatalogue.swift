@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 
 /// What the shell completions and the man page are generated from: every command's name, abstract and

@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 
 /// The suite a reading command (`list`, `explain`) works on: `--profile` and `--suite`, read and

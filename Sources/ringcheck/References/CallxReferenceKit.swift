@@ -1,3 +1,4 @@
+import Callx
 import Conformance
 import ReferenceBackend
 

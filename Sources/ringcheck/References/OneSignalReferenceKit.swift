@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import OneSignal
 import PushMocks
 import ReferenceBackend
 

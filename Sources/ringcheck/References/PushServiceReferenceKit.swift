@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import PushMocks
+import PushService
 import ReferenceBackend
 
 /// The push-service reference: the seed's REST API, a durable SQLite queue, pushes through APNs and FCM.

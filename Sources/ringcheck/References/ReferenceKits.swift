@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 
 /// Every profile's reference kit, one line each: `serve-reference <profile>` (its accepted profiles, its

@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 
 extension RunCommand {

@@ -1,0 +1,36 @@
+import Conformance
+
+/// The Callx catalogue's requirements the invariants charge, one constant per requirement (`CallxRules` has one
+/// rule for each).
+enum CallxRequirement {
+    static let apnsRequest: RequirementID = "CALLX-APNS-1"
+    static let apnsPushType: RequirementID = "CALLX-APNS-2"
+    static let apnsTopic: RequirementID = "CALLX-APNS-3"
+    static let apnsPriority: RequirementID = "CALLX-APNS-4"
+    static let apnsExpiration: RequirementID = "CALLX-APNS-5"
+    static let apnsBody: RequirementID = "CALLX-APNS-6"
+    static let apnsEnvironment: RequirementID = "CALLX-APNS-7"
+    static let apnsInvitationsOnly: RequirementID = "CALLX-APNS-8"
+    static let apnsAuthorization: RequirementID = "CALLX-APNS-9"
+    static let fcmRequest: RequirementID = "CALLX-FCM-1"
+    static let fcmTarget: RequirementID = "CALLX-FCM-2"
+    static let fcmPriority: RequirementID = "CALLX-FCM-3"
+    static let fcmDataOnly: RequirementID = "CALLX-FCM-4"
+    static let fcmCallxString: RequirementID = "CALLX-FCM-5"
+    static let fcmTTL: RequirementID = "CALLX-FCM-6"
+    static let fcmNonZeroTTL: RequirementID = "CALLX-FCM-7"
+    static let fcmSignalPriority: RequirementID = "CALLX-FCM-8"
+    static let fcmEndReason: RequirementID = "CALLX-FCM-9"
+    static let invitationIdentity: RequirementID = "CALLX-INV-1"
+    static let invitationCallId: RequirementID = "CALLX-INV-2"
+    static let invitationNames: RequirementID = "CALLX-INV-3"
+    static let invitationFormats: RequirementID = "CALLX-INV-4"
+    static let invitationEventId: RequirementID = "CALLX-INV-5"
+    static let invitationConsistency: RequirementID = "CALLX-INV-6"
+    static let noInvitationAfterStop: RequirementID = "CALLX-EXP-2"
+    static let oneDelivery: RequirementID = "CALLX-OUTBOX-4"
+    static let eventFields: RequirementID = "CALLX-EVT-2"
+    static let eventIdentity: RequirementID = "CALLX-EVT-3"
+    static let noMediaCredentials: RequirementID = "CALLX-SEC-1"
+    static let noProviderSecrets: RequirementID = "CALLX-SEC-2"
+}

@@ -1,0 +1,76 @@
+import Conformance
+import JSON
+import PushMocks
+
+/// A captured APNs or FCM request read as a DialStack wake-up push: the call fields it carries (the APNs payload,
+/// FCM `message.data` as sent, whatever the value types) and the transport settings the seed fixes.
+struct DialStackPush: Sendable {
+    enum Platform: Sendable { case apns, fcm }
+
+    let platform: Platform
+    /// The APNs payload or FCM `message.data` as received (`.null` when absent or unreadable).
+    let fields: JSONValue
+    /// Where the push carries the call: FCM `data`; in an APNs payload, whose shape "depends on the OS call
+    /// library in your app" (the seed), the payload itself when it has a string `call_id` at the top, else the
+    /// first object found nested, breadth first, with a string `call_id` or `callId` (`{"call": {"call_id": …}}`);
+    /// the payload itself when none has. Found once: the invariants and the timeline read it often.
+    let callObject: JSONValue
+    /// The webhook's call ID the push carries (a string under `callIdKeys` in `callObject`).
+    var callId: String? { Self.callIdKeys.lazy.compactMap { callObject[$0]?.stringValue }.first }
+
+    /// The names an app's call library might give the call ID in a nested object.
+    static let callIdKeys = ["call_id", "callId"]
+
+    /// The first object under `json` (not `json` itself) with a string under one of `callIdKeys`, breadth first.
+    static func nestedCallObject(in json: JSONValue) -> JSONValue? {
+        var level = [json]
+        var top = true
+        while !level.isEmpty {
+            var next: [JSONValue] = []
+            for value in level {
+                switch value {
+                case .object(let members):
+                    if !top, members.contains(where: { callIdKeys.contains($0.key) && $0.value.stringValue != nil }) {
+                        return value
+                    }
+                    next += members.map(\.value)
+                case .array(let items):
+                    next += items
+                default:
+                    break
+                }
+            }
+            level = next
+            top = false
+        }
+        return nil
+    }
+
+    /// FCM `data.type`; nil for APNs, whose payload has none.
+    var type: String? { platform == .fcm ? fields["type"]?.stringValue : nil }
+
+    /// nil for a capture that is no push (OAuth, a webhook).
+    init?(_ capture: Capture) {
+        switch capture.mock {
+        case .apns:
+            platform = .apns
+            fields = capture.json ?? .null
+        case .fcm:
+            platform = .fcm
+            fields = capture.json?.value(atPath: "message.data") ?? .null
+        default:
+            return nil
+        }
+        callObject =
+            platform == .apns && fields["call_id"]?.stringValue == nil
+            ? Self.nestedCallObject(in: fields) ?? fields : fields
+    }
+
+    /// The push as the profile shows it in match documents (`dialstack.call_id`, …) and on the timeline.
+    var view: PushView {
+        let name = platform == .apns ? "VoIP wake-up" : "FCM wake-up"
+        return PushView(
+            key: "dialstack", document: fields, type: type, callId: callId,
+            summary: "\(name) \(callId.map { "for \($0)" } ?? "without call_id")")
+    }
+}
