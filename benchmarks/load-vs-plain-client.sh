@@ -63,7 +63,7 @@ import json, sys
 names = ["load-a0", "load-a1", "load-b0", "load-b1", "load-b2"]
 json.dump({"users": [{"userId": n, "displayName": n, "handle": "callx:" + n, "token": "token-" + n} for n in names]},
           open(sys.argv[1], "w"))' "$users"
-start_reference --db "$work/reference.db" --ring-seconds 30 --event-retention 100000 --users "$users" --quiet
+start_reference --db "$work/reference.db" --ring-seconds 30 --event-retention 100000 --users "$users"
 ref_pid=${pids[-1]}
 mocks_pid=${pids[0]}
 
