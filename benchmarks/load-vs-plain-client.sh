@@ -69,29 +69,20 @@ mocks_pid=${pids[0]}
 
 /usr/bin/python3 - "$base" "$RINGCHECK_APNS_BUNDLE_ID" "$concurrency" "$seconds" "$ref_pid" "$mocks_pid" \
     "$load_dir/summary.json" <<'PY'
-import http.client, json, os, resource, sys, threading, time, urllib.parse, uuid
+import json, os, resource, sys, threading, time, uuid
+sys.path.insert(0, "benchmarks")
+from callx_client import call, connector
 base, bundle, concurrency, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 ref_pid, mocks_pid, load_summary = int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
-url = urllib.parse.urlparse(base)
+connect = connector(base, timeout=60)
 tick = os.sysconf("SC_CLK_TCK")
 
 def cpu(pid):
     fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / tick
 
-def connect():
-    return http.client.HTTPConnection(url.hostname, url.port, timeout=60)
-
 def send(conn, method, path, user, body=None):
-    headers = {"authorization": "Bearer token-" + user}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["content-type"] = "application/json"
-    conn.request(method, path, body=data, headers=headers)
-    response = conn.getresponse()
-    payload = response.read()
-    return response.status, payload
+    return call(conn, method, path, user, body)[:2]
 
 def op():
     return "ringcheck-load-" + uuid.uuid4().hex[:12]
