@@ -25,6 +25,12 @@ extension TargetMapping {
         } else {
             body = p.body
         }
+        let installation = carriedInstallation(p, operation, values)
+        // A path placement is the path template's `{installationId}`: a user's own request (an `end` by
+        // `as: a`) names none in its values, so the acting user's installation fills it.
+        if m.installation == .path, values["installationId"] == nil, let installation {
+            values["installationId"] = .string(installation)
+        }
         var (path, query) = RequestTemplate.splitQuery(m.path)
         path = RequestTemplate.fillPath(path, values, used: &used)
         var params = RequestTemplate.fillQuery(query, values, used: &used)
@@ -32,7 +38,7 @@ extension TargetMapping {
         for (name, template) in m.headers.sorted(by: { $0.key < $1.key }) {
             headers.append((name.lowercased(), RequestTemplate.interpolate(template, values, used: &used) ?? ""))
         }
-        if let installation = carriedInstallation(p, operation, values) {
+        if let installation {
             Self.place(installation, m.installation, &headers, &body, &params, used: used)
         }
         out.path = path + (params.isEmpty ? "" : "?" + params.joined(separator: "&"))
