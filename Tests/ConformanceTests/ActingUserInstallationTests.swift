@@ -37,17 +37,23 @@ import Testing
         }
     }
 
-    @Test func aUsersEndAndMediaSessionCarryItsRegisteredInstallation() async throws {
-        let file = try TargetFile.load(path: TargetFileBackendTests.examples + "/reference-alternate.yaml")
-        let seen = Seen()
-        let results = try await TargetFileStack.run(
-            file, shape: .alternate, slots: 1, only: ["basic.cancel-before-answer", "media.winner-and-caller-only"],
-            front: Self.strict(seen))
-        #expect(results.count == 2)
+    /// Runs `ids` once through the alternate shape behind `front` and expects each to pass.
+    static func expectPassing(
+        _ file: TargetFile, _ ids: [String], front: @escaping (CallService) -> any HTTPHandler
+    ) async throws {
+        let results = try await TargetFileStack.run(file, shape: .alternate, slots: 1, only: ids, front: front)
+        #expect(results.count == ids.count)
         for (scenario, attempts) in results {
             let o = try #require(attempts.first)
             #expect(o.status == .pass, "\(scenario.id): \(o.status) \(TargetFileStack.findings(o))")
         }
+    }
+
+    @Test func aUsersEndAndMediaSessionCarryItsRegisteredInstallation() async throws {
+        let file = try TargetFile.load(path: TargetFileBackendTests.examples + "/reference-alternate.yaml")
+        let seen = Seen()
+        try await Self.expectPassing(
+            file, ["basic.cancel-before-answer", "media.winner-and-caller-only"], front: Self.strict(seen))
         let a = "Bearer tok-tf0-a"
         let c = "Bearer tok-tf0-c"
         let registeredByA = Set(seen.devices("PUT", "/api/push-registrations", by: a).compactMap { $0 })
@@ -97,14 +103,8 @@ import Testing
             file: "path-end.yaml")
         #expect(file.mapping[.end].installation == .path)
         let seen = Seen()
-        let results = try await TargetFileStack.run(
-            file, shape: .alternate, slots: 1, only: ["basic.cancel-before-answer", "basic.answer-and-hang-up"],
-            front: Self.pathEnd(seen))
-        #expect(results.count == 2)
-        for (scenario, attempts) in results {
-            let o = try #require(attempts.first)
-            #expect(o.status == .pass, "\(scenario.id): \(o.status) \(TargetFileStack.findings(o))")
-        }
+        try await Self.expectPassing(
+            file, ["basic.cancel-before-answer", "basic.answer-and-hang-up"], front: Self.pathEnd(seen))
         // a's ends (a cancels, a hangs up) name, in the path, the installation a registered first.
         let a = "Bearer tok-tf0-a"
         let registeredByA = Set(seen.devices("PUT", "/api/push-registrations", by: a).compactMap { $0 })
