@@ -29,6 +29,12 @@ extension OperationMapping {
         } else {
             body = p.body
         }
+        // A path placement is the path template's `{installationId}`: a user's own request (an `end` by
+        // `as: a`) names none in its values, so the acting user's installation fills it.
+        var values = values
+        if installation == .path, values["installationId"] == nil, let carried {
+            values["installationId"] = .string(carried)
+        }
         var (path, query) = RequestTemplate.splitQuery(path)
         path = RequestTemplate.fillPath(path, values, used: &used)
         var params = RequestTemplate.fillQuery(query, values, used: &used)
