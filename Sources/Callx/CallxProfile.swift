@@ -45,11 +45,15 @@ public struct CallxProfile: Profile {
         if let media = exchange.media, (200..<300).contains(status) { context.observeMediaSession(media) }
     }
 
-    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`).
+    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`); CALLX-E2E-3's
+    /// "after the restart" when the restart began (`AfterTheRestart`).
     public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     {
-        AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: context.callx.calls)
+        let beforeEnd = AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: context.callx.calls)
+        let beforeRestart = AfterTheRestart.arrivedBeforeRestart(
+            requirement: requirement, restartOrder: context.backendRestartOrder)
+        return { beforeEnd($0) || beforeRestart($0) }
     }
 
     /// Ends the calls the run left unfinished.

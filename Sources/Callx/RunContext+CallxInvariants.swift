@@ -56,7 +56,7 @@ extension RunContext {
         let captures = judgedCaptures()
         let state = callx
         let events = CallxRunState.judgedEvents(state.feeds, ownCalls: ownCalls)
-        let context = InvariantContext(
+        var context = InvariantContext(
             devices: list.map {
                 InvariantDevice(name: $0.name, kind: $0.kind, environment: $0.environment, tokens: $0.tokens)
             },
@@ -64,6 +64,7 @@ extension RunContext {
             inFlightMarginMs: inFlightMarginMs, mediaCredentials: state.mediaCredentials,
             providerSecrets: providerSecrets,
             levels: InvariantLevels(catalogue: catalogue))
+        context.values = target.mapping?.values ?? ValueMaps()
         let violations = InvariantChecker.check(captures: captures, events: events, context: context)
         let bySequence = Dictionary(captures.map { ($0.sequence, $0) }, uniquingKeysWith: { a, _ in a })
         return failures(for: violations, on: "every push and event", note: { $0.message }) { v in

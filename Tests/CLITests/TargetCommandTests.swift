@@ -33,6 +33,7 @@ import Testing
         // Account pools, shown as the faster way to run against one's own backend.
         #expect(text.contains("#     - {userId: user-a1, auth: {bearer: token-user-a1}}"))
         #expect(text.contains("examples/targets/reference-pools.yaml"))
+        #expect(text.contains("examples/targets/reference-signup.yaml"))
         let again = try await RingcheckBinary.run(["init-target", path])
         #expect(again.status == 2)
         #expect(again.stderr.contains("exists; pass --force"))

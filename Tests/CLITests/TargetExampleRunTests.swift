@@ -15,7 +15,10 @@ import Testing
         return env
     }
 
-    @Test(arguments: ["reference.yaml", "reference-alternate.yaml", "reference-node.yaml", "reference-pools.yaml"])
+    @Test(arguments: [
+        "reference.yaml", "reference-alternate.yaml", "reference-node.yaml", "reference-pools.yaml",
+        "reference-signup.yaml",
+    ])
     func anExampleRunsItsRestartScenariosWithNothingInstalled(_ example: String) async throws {
         let text = try String(contentsOfFile: Self.examples + "/" + example, encoding: .utf8)
         #expect(!text.contains("start: [ringcheck"), "the start command needs no ringcheck on PATH")
@@ -39,11 +42,17 @@ import Testing
                 example == "reference-node.yaml" && id == "restart.answered-call-survives" ? "notApplicable" : "pass"
             #expect(status == expected, "\(example) \(id): \(status)")
         }
-        if example == "reference-pools.yaml" {
+        if example == "reference-pools.yaml" || example == "reference-signup.yaml" {
             // `instances: 2`: the two restarts restarted the second instance (its log shows its start and one
             // per restart) while the first, running the other scenario, started once and never restarted.
             #expect(Self.starts(in: dir.file("r/backend.log")) == 1)
             #expect(Self.starts(in: dir.file("r/backend-restart-instance.log")) == 3)
+        }
+        if example == "reference-signup.yaml" {
+            // `accounts: {signUp}` against the reference's POST /v1/accounts: each instance signs up the slots it
+            // runs on, 11 per user in the first and the 12th in the second (whose accounts outlive its restarts).
+            #expect(Self.signUps(in: dir.file("r/backend.log")) == 33)
+            #expect(Self.signUps(in: dir.file("r/backend-restart-instance.log")) == 3)
         }
     }
 
@@ -51,6 +60,12 @@ import Testing
     static func starts(in path: String) -> Int {
         let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return log.split(separator: "\n").filter { $0.hasPrefix("==== ringcheck ") && $0.contains(": start: ") }.count
+    }
+
+    /// How many accounts the reference's request log at `path` shows signed up.
+    static func signUps(in path: String) -> Int {
+        let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0.contains("api POST /v1/accounts → 201") }.count
     }
 
     /// The account-pool example: every listed account exists in the backend it starts (its users file), and

@@ -39,17 +39,23 @@ import Testing
         }
     }
 
-    @Test func aUsersEndAndMediaSessionCarryItsRegisteredInstallation() async throws {
-        let file = try TargetFile.load(path: TargetFileBackendTests.examples + "/reference-alternate.yaml")
-        let seen = Seen()
-        let results = try await TargetFileStack.run(
-            file, shape: .alternate, slots: 1, only: ["basic.cancel-before-answer", "media.winner-and-caller-only"],
-            front: Self.strict(seen))
-        #expect(results.count == 2)
+    /// Runs `ids` once through the alternate shape behind `front` and expects each to pass.
+    static func expectPassing(
+        _ file: TargetFile, _ ids: [String], front: @escaping (CallService) -> any HTTPHandler
+    ) async throws {
+        let results = try await TargetFileStack.run(file, shape: .alternate, slots: 1, only: ids, front: front)
+        #expect(results.count == ids.count)
         for (scenario, attempts) in results {
             let o = try #require(attempts.first)
             #expect(o.status == .pass, "\(scenario.id): \(o.status) \(TargetFileStack.findings(o))")
         }
+    }
+
+    @Test func aUsersEndAndMediaSessionCarryItsRegisteredInstallation() async throws {
+        let file = try TargetFile.load(path: TargetFileBackendTests.examples + "/reference-alternate.yaml")
+        let seen = Seen()
+        try await Self.expectPassing(
+            file, ["basic.cancel-before-answer", "media.winner-and-caller-only"], front: Self.strict(seen))
         let a = "Bearer tok-tf0-a"
         let c = "Bearer tok-tf0-c"
         let registeredByA = Set(seen.devices("PUT", "/api/push-registrations", by: a).compactMap { $0 })
@@ -63,6 +69,50 @@ import Testing
         #expect(
             media.allSatisfy { $0.map { registeredByA.contains($0) || registeredByC.contains($0) } == true },
             "\(media) vs \(registeredByA) \(registeredByC)")
+    }
+
+    /// A front that takes `end`'s installation in the path (`/calls/{callId}/devices/{installationId}/hangup`)
+    /// and hands the alternate shape its `/hangup` with that installation in `X-Device-Id`.
+    static func pathEnd(_ seen: Seen) -> (CallService) -> any HTTPHandler {
+        { service in
+            let strict = Self.strict(seen)(service)
+            return ClosureHandler { request in
+                var request = request
+                let parts = request.target.split(separator: "/", omittingEmptySubsequences: false)
+                if let devices = parts.firstIndex(of: "devices"), devices + 2 < parts.count,
+                    parts[devices + 2].hasPrefix("hangup")
+                {
+                    // An empty segment (no installation in the path) reaches the backend as no header at all.
+                    if !parts[devices + 1].isEmpty { request.headers.set("x-device-id", String(parts[devices + 1])) }
+                    request.target = (parts[..<devices] + parts[(devices + 2)...]).joined(separator: "/")
+                }
+                return await strict.handle(request)
+            }
+        }
+    }
+
+    @Test func anEndPlacingTheInstallationInThePathCarriesTheUsersOwn() async throws {
+        let text = try String(
+            contentsOfFile: TargetFileBackendTests.examples + "/reference-alternate.yaml", encoding: .utf8)
+        let alternateEnd = "  end:\n    path: /api/v2/calls/{callId}/hangup\n"
+        #expect(text.contains(alternateEnd))
+        let file = try TargetFile.load(
+            text: text.replacingOccurrences(
+                of: alternateEnd,
+                with:
+                    "  end:\n    path: /api/v2/calls/{callId}/devices/{installationId}/hangup\n    installation: {in: path}\n"
+            ),
+            file: "path-end.yaml")
+        #expect(file.mapping[.end].installation == .path)
+        let seen = Seen()
+        try await Self.expectPassing(
+            file, ["basic.cancel-before-answer", "basic.answer-and-hang-up"], front: Self.pathEnd(seen))
+        // a's ends (a cancels, a hangs up) name, in the path, the installation a registered first.
+        let a = "Bearer tok-tf0-a"
+        let registeredByA = Set(seen.devices("PUT", "/api/push-registrations", by: a).compactMap { $0 })
+        let ends = seen.devices("POST", "/hangup", by: a)
+        #expect(ends.count == 2)
+        #expect(ends.allSatisfy { $0.map(registeredByA.contains) == true }, "\(ends) vs \(registeredByA)")
     }
 
     @Test func onlyATargetPlacingInstallationsOtherwiseMakesAUsersRequestsCarryOne() throws {

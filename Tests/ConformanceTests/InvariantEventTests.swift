@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import PushMocks
 import TestSupport
 import Testing
 
@@ -73,6 +74,37 @@ import Testing
         let signal = await x.fcm(F.fcmMessage(callx: F.signal(), priority: "NORMAL", ttl: nil))
         let events = [ObservedEvent(feed: "b-tablet", json: F.signal())]
         #expect(x.check([signal], events: events).isEmpty)
+    }
+
+    /// A feed event reaches the invariants read back through the target's value maps, a stop signal as the
+    /// backend sent it: the two are compared in the same words. A shared word (a many-to-one map) agrees with
+    /// each value that shares it, and still not with another.
+    @Test func aStopSignalInTheTargetsWordsRepeatsItsFeedEventReadBack() async throws {
+        let x = InvariantFixture()
+        var context = x.context()
+        context.values = ValueMaps([
+            "reason": ["callerCancelled": "hangup", "remoteEnded": "hangup", "declined": "decline"]
+        ])
+        // Only the eventId identity is judged here (a reason outside the seed's words is another rule's).
+        func evt3(_ pushes: [Capture], _ feedReason: String, _ context: InvariantContext?) -> [String] {
+            x.ids(
+                pushes, events: [ObservedEvent(feed: "b-tablet", json: F.signal(reason: feedReason))], context: context
+            )
+            .filter { $0 == "CALLX-EVT-3" }
+        }
+        func signal(_ reason: String) async -> Capture {
+            await x.fcm(F.fcmMessage(callx: F.signal(reason: reason), priority: "NORMAL", ttl: nil))
+        }
+        // The feed's "decline" was read back as declined; the signal says "decline".
+        let declined = await signal("decline")
+        #expect(evt3([declined], "declined", context) == [])
+        // The feed's "hangup" cannot be read back and stays; the signal says "hangup" too.
+        let hangup = await signal("hangup")
+        #expect(evt3([hangup], "hangup", context) == [])
+        // A shared word is callerCancelled or remoteEnded, never declined: the same eventId on both is a clash.
+        #expect(evt3([hangup], "declined", context) == ["CALLX-EVT-3"])
+        // Without maps the words are compared as they are.
+        #expect(evt3([declined], "declined", nil) == ["CALLX-EVT-3"])
     }
 
     @Test func eventFields() {

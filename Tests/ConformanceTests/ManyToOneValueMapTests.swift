@@ -1,5 +1,8 @@
 import Foundation
+import HTTP
 import JSON
+import PushMocks
+import TestSupport
 import Testing
 
 @testable import AllProfiles
@@ -55,6 +58,58 @@ import Testing
                     "t.yaml:7:37: values.reason.remoteEndd: 'remoteEndd' is no reason of the reference design (did you mean 'remoteEnded'?) (known: localHangup, declined, remoteEnded, callerCancelled, unanswered, busy, failed, answeredElsewhere, declinedElsewhere)"
                 ])
         }
+    }
+
+    /// `expectEvent` on a folded field: the event whose reason is the shared word is the one expected (the
+    /// matcher on it is skipped, with a timeline note naming the map); a matcher on another field still
+    /// decides.
+    static let feedScenario = """
+        id: values.folded-feed
+        title: a feed event carries the shared word of a folded reason
+        requirements: [CALLX-E2E-2]
+        devices:
+          b-phone: {user: b, kind: apnsVoip}
+        steps:
+          - expectEvent: {device: b-phone, type: call.ended, call: c1, match: {reason: callerCancelled}, within: 5s, requirement: CALLX-E2E-2}
+          - expectEvent: {device: b-phone, type: call.ended, call: c2, match: {reason: remoteEnded, revision: "4"}, within: 1s, requirement: CALLX-E2E-2}
+        """
+
+    /// A backend whose feed holds `call.ended` of c1 and c2, both with its shared word `hangup` (c2 at
+    /// revision 3, where the scenario expects 4), and that answers 200 to anything else.
+    static let feedHandler = ClosureHandler { request in
+        guard request.path.hasSuffix("-events") else { return .json(200, "{}") }
+        let events =
+            request.query["cursor"] == "2"
+            ? ""
+            : ["c1", "c2"].enumerated().map { i, call in
+                #"{"schemaVersion":1,"eventId":"e-\#(call)","type":"call.ended","callId":"\#(call)","revision":"3","occurredAtMs":\#(1_700_000_000_000 + i),"reason":"hangup"}"#
+            }.joined(separator: ",")
+        return .json(200, #"{"events":[\#(events)],"nextCursor":"2"}"#)
+    }
+
+    @Test func anEventWithTheSharedWordMeetsAnExpectEventOnTheFoldedFieldWithANote() async throws {
+        let suite = try ProfileEngineTests.suite(Self.feedScenario, profile: CallxProfile())
+        let mocks = try await MockStack.start(.forTests)
+        defer { mocks.stop() }
+        let outcome = try await withTestServer(handler: Self.feedHandler) { server in
+            let file = try TargetFile.load(
+                text: "baseURL: http://127.0.0.1:\(server.port)\n\(TargetFileLoaderTests.users)\n\(Self.folded)",
+                file: "t.yaml")
+            let engine = try ScenarioEngine(
+                target: file.target(defaultAppId: mocks.providers.credentials.bundleID), mocks: mocks,
+                catalogue: suite.catalogue)
+            defer { engine.shutdown() }
+            return await engine.run(try #require(suite.scenarios.first), run: 0)
+        }
+        let notes = outcome.timeline.filter { $0.kind == .note }.map(\.summary)
+        let skipped = notes.filter { $0.contains("expectEvent call.ended for b-phone: reason not applicable") }
+        #expect(skipped.count == 1, "\(notes)")
+        #expect(skipped.allSatisfy { $0.contains("values.reason maps callerCancelled and remoteEnded to \"hangup\"") })
+        // c1's step passed on the shared word; c2's failed on its revision alone, never on its reason.
+        let failures = outcome.failures.filter { $0.requirement == "CALLX-E2E-2" }
+        #expect(failures.count == 1, "\(TargetFileStack.findings(outcome))")
+        #expect(failures.allSatisfy { $0.check.contains("steps[1] expectEvent") && $0.actual.contains("revision") })
+        #expect(failures.allSatisfy { !$0.actual.contains("reason") }, "\(TargetFileStack.findings(outcome))")
     }
 
     @Test func theCheckOnTheFoldedReasonIsNotApplicableAndTheRestIsJudged() async throws {

@@ -91,6 +91,12 @@ import Testing
         let made = try await file.provisioningAccounts()
         #expect(made.users["a"]?.map(\.userId) == ["u-a-1", "u-a-2", "u-a-3"])
         #expect(made.users["b"]?[2].auth == .headers(["authorization": "Bearer t-b-3"]))
+        // The slots of one instance of the backend only (`lifecycle.instances: 2`): the last one, or the others.
+        let last = try await file.provisioningAccounts(slots: 3...3)
+        #expect(last.users["a"]?.map(\.userId) == ["u-a-3"] && last.users["b"]?.map(\.userId) == ["u-b-3"])
+        #expect(last.poolSize == 1)
+        let others = try await file.provisioningAccounts(slots: 1...2)
+        #expect(others.users["b"]?.map(\.userId) == ["u-b-1", "u-b-2"] && others.poolSize == 2)
         let failing = try TargetFile.load(
             text: "baseURL: http://127.0.0.1:9\naccounts: {command: [\"/bin/sh\", \"-c\", \"echo nope\"]}\n",
             file: "t.yaml", users: .suite)

@@ -48,9 +48,12 @@ struct BackendHarness {
 
     // MARK: Raw requests
 
-    func request(_ method: String, _ target: String, as user: String? = nil, body: JSONValue? = nil) async -> Reply {
+    /// `as` a built-in test user (its `token-<user>`), or with `bearer` as the token.
+    func request(
+        _ method: String, _ target: String, as user: String? = nil, bearer: String? = nil, body: JSONValue? = nil
+    ) async -> Reply {
         var headers = HTTPHeaders()
-        if let user { headers.add("authorization", "Bearer token-\(user)") }
+        if let token = bearer ?? user.map({ "token-\($0)" }) { headers.add("authorization", "Bearer \(token)") }
         let bytes = body.map { $0.bytes() } ?? []
         if body != nil { headers.add("content-type", "application/json") }
         let response = await api.handle(HTTPRequest(method: method, target: target, headers: headers, body: bytes))

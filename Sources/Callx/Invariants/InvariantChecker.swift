@@ -27,7 +27,7 @@ public enum InvariantChecker {
     public static func check(pushes: [PushDocument], events: [ObservedEvent] = [], context: InvariantContext)
         -> [Violation]
     {
-        var eventIds = EventIdRegistry()
+        var eventIds = EventIdRegistry(values: context.values)
         return check(pushes: pushes, events: events, context: context, registry: &eventIds)
     }
 

@@ -26,6 +26,9 @@ public struct InvariantContext: Sendable {
     public var providerSecrets: [String]
     /// Requirement levels (from the catalogue the engine loaded).
     public var levels: InvariantLevels
+    /// The target's value maps, through which feed events were read back: a push's words are read through
+    /// them too before the two are compared (`EventIdRegistry`). Empty for the reference design's words.
+    public var values = ValueMaps()
 
     /// Creates a value from its parts.
     public init(

@@ -57,6 +57,15 @@ public struct ValueMaps: Sendable, Equatable {
             "values.\(e) maps \(names.joined(separator: " and ")) to \(value.serialized()): the answer's \(member) cannot be read back to one of them"
     }
 
+    /// The canonical values `value` of `member` may stand for: those the map sends as it (one, or several
+    /// for a shared word), or the value itself when the map sends nothing as it. Read twice, a value stays
+    /// what it was read as, so an answer already read back (`incoming`) and one as the target sent it
+    /// compare alike.
+    func readings(_ member: String, _ value: JSONValue) -> Set<String> {
+        let names = canonicalNames(member, value)
+        return names.isEmpty ? [value.stringValue ?? value.serialized()] : Set(names)
+    }
+
     /// The canonical values of `member`'s enumeration the map sends as `value`, sorted.
     private func canonicalNames(_ member: String, _ value: JSONValue) -> [String] {
         guard let e = Self.enumeration(of: member), let map = maps[e] else { return [] }

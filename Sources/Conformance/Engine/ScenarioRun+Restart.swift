@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 extension ScenarioRun {
     // MARK: restartBackend
@@ -10,6 +11,7 @@ extension ScenarioRun {
             throw HarnessStop(message: "\(step.path): the target cannot restart its backend")
         }
         let before = elapsedMs
+        backendRestartOrder = ArrivalOrder.next()
         do { try await restart() } catch is CancellationError { throw CancellationError() } catch {
             throw HarnessStop(message: "\(step.path): restarting the backend failed: \(error)")
         }

@@ -77,6 +77,8 @@ public actor ScenarioRun: RunContext {
     /// The calls this scenario created: only their pushes and events are judged by the invariants (a
     /// target's fixed accounts are shared, so a feed and a device also see other scenarios' calls).
     public internal(set) var ownCalls: Set<String> = []
+    /// Where in the mocks' arrival order the last `restartBackend` step began (`RunContext.backendRestartOrder`).
+    public internal(set) var backendRestartOrder: UInt64?
     var harnessError: String?
     /// What each profile keeps of this run beside the engine's own state (a profile's `RunState`: the webhooks
     /// it sent, the calls it made), typed by its profile: `profileStates[P.self]` is a `P.RunState`.

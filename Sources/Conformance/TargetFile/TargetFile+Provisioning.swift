@@ -6,10 +6,14 @@ extension TargetFile {
     /// The file with `users:` filled by its `accounts:` section (`TargetAccountProvisioning`): one account
     /// created in the running backend per user and slot, a few at a time. `runId` (`{runId}`) tells this
     /// run's accounts from any earlier run's. Throws, naming the user and slot, when an account cannot be
-    /// made; a file without the section is returned as it is.
-    public func provisioningAccounts(runId: String = TargetAccountProvisioning.newRunId()) async throws -> TargetFile {
+    /// made; a file without the section is returned as it is. `slots` (1-based, within `perUser`) makes only
+    /// those slots' accounts, e.g. the one slot a second instance of the backend runs on; nil makes them all.
+    public func provisioningAccounts(
+        slots only: ClosedRange<Int>? = nil, runId: String = TargetAccountProvisioning.newRunId()
+    ) async throws -> TargetFile {
         guard let provisioning = accountProvisioning, users.isEmpty else { return self }
-        let slots = provisioning.users.flatMap { user in (1...provisioning.perUser).map { (user, $0) } }
+        let range = (1...provisioning.perUser).clamped(to: only ?? 1...provisioning.perUser)
+        let slots = provisioning.users.flatMap { user in range.map { (user, $0) } }
         var made: [String: [Int: TargetAccount]] = [:]
         try await withThrowingTaskGroup(of: (String, Int, TargetAccount).self) { group in
             var next = 0

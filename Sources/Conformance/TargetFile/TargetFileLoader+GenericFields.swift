@@ -37,14 +37,4 @@ extension TargetFileDecoder {
         }
         return out
     }
-
-    /// The `{name}` placeholders anywhere in a JSON body template (a mapped operation's, a profile operation's).
-    package static func bodyPlaceholders(_ v: JSONValue) -> [String] {
-        switch v {
-        case .string(let s): return RequestTemplate.placeholders(in: s)
-        case .object(let members): return members.flatMap { bodyPlaceholders($0.value) }
-        case .array(let items): return items.flatMap(bodyPlaceholders)
-        default: return []
-        }
-    }
 }

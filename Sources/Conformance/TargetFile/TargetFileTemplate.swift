@@ -65,6 +65,7 @@ extension TargetFile {
         #   userId: id                            # where the answer holds the account's ID
         #   token: token                          # and its token (sent as `send:` says)
         #   # command: [./new-account.sh, "{user}", "{slot}"]   # prints {"userId": "…", "token": "…"}
+        #   (examples/targets/reference-signup.yaml signs up through the reference's POST /v1/accounts)
         # How else a user may sign in (the token is sent as `send` says; default Authorization: Bearer):
         #   auth: {headers: {X-Api-Key: secret-b}}
         #   auth:

@@ -11,7 +11,8 @@ extension FileTarget {
     /// The accounts are shared out so that no account is in use on both instances at once: with a pool of
     /// N slots the first instance runs N - 1 scenarios at once and the second holds the last slot; with
     /// one account per user both instances use it (each keeps its own state, and the one on the second
-    /// runs alone there).
+    /// runs alone there). Accounts the file has ringcheck create (`accounts:`) are made where they are used:
+    /// slots 1 to N - 1 in the first instance, slot N alone in the second.
     static func withSecondInstance(
         _ loaded: TargetFile, first file: TargetFile, mocks: MockStack, log: String, cleanup: RunCleanup
     ) async throws -> RunBackend {
@@ -23,14 +24,17 @@ extension FileTarget {
         guard secondFile.baseURL != file.baseURL else {
             throw TargetUnavailable(message: "no second free loopback port for the backend's second instance")
         }
+        let pool = file.poolSize
+        let provisioned = pool > 1 && file.users.isEmpty && file.accountProvisioning != nil
         let secondLog = EmbeddedReference.restartLog(log)
-        async let secondStart = startInstance(secondFile, mocks: mocks, log: secondLog, cleanup: cleanup)
-        let (target, lifecycle) = try await startInstance(file, mocks: mocks, log: log, cleanup: cleanup)
+        async let secondStart = startInstance(
+            secondFile, mocks: mocks, log: secondLog, accountSlots: provisioned ? pool...pool : nil, cleanup: cleanup)
+        let (target, lifecycle) = try await startInstance(
+            file, mocks: mocks, log: log, accountSlots: provisioned ? 1...(pool - 1) : nil, cleanup: cleanup)
         var (second, _) = try await secondStart
         second.name += " (second instance, for the scenarios that must run alone)"
-        let pool = file.poolSize
         var main = target
-        if pool > 1 {
+        if pool > 1 && !provisioned {
             main.accountSlots = pool - 1
             second = second.holdingSlot(pool - 1)
         }

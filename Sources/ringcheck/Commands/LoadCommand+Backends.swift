@@ -44,12 +44,22 @@ extension LoadCommand {
             callees: Self.embeddedCallees.compactMap { accounts($0, 0) }, watched: watched)
     }
 
+    /// What `load --target` needs the file's `users:` to declare for `profile`: callx's caller a and callee b;
+    /// none by name for the others (dialstack wakes whichever users the file declares; push-service and
+    /// onesignal make fresh IDs of their own).
+    static func neededUsers(_ profile: String) -> TargetUserNeeds {
+        guard profile == CallxProfile().name else { return .users([], why: "") }
+        return .users(["a", "b"], why: "load --profile callx: user a calls user b (and c, when declared)")
+    }
+
     /// Starts the mocks (and the backend, when the file's lifecycle says how) for `--target FILE`: user
-    /// a calls b (and c when the file declares it); for dialstack, webhooks wake the devices of b (and a
-    /// and c).
+    /// a calls b (and c when the file declares it); for dialstack, webhooks wake the devices of every user
+    /// the file declares; push-service and onesignal use none of them.
     func startTarget(_ path: String, cleanup: RunCleanup) async throws -> LoadBackend {
-        let file = try FileTarget.load(path, users: .call(caller: "a", callee: "b"))
+        var file = try FileTarget.load(path, users: .users([], why: ""))
         let fileProfile = file.profile ?? "callx"
+        let needs = Self.neededUsers(fileProfile)
+        if needs != .users([], why: "") { file = try FileTarget.load(path, users: needs) }
         if let profile, profile != fileProfile {
             throw UsageError(
                 message: "\(path) is for profile '\(fileProfile)', not --profile \(profile)", command: "load")
@@ -60,12 +70,25 @@ extension LoadCommand {
                     "\(path) is for profile '\(fileProfile)': load mode supports \(Self.profilesSentence("and"))",
                 command: "load")
         }
+        return try await start(
+            file, profile: fileProfile, announce: true,
+            label: "backend (child process started by the target file's lifecycle)", cleanup: cleanup)
+    }
+
+    /// Starts the mocks and the backend of a loaded target `file` of `profile` (announcing the mock settings
+    /// when `announce`), watching the process its lifecycle started under `label`, and picks the load's users.
+    func start(_ file: TargetFile, profile fileProfile: String, announce: Bool, label: String, cleanup: RunCleanup)
+        async throws -> LoadBackend
+    {
         let backend = try await FileTarget.start(
-            file, announce: true, log: reportDir + "/backend.log", cleanup: cleanup)
+            file, announce: announce, log: reportDir + "/backend.log", cleanup: cleanup)
         var target = backend.target
         var callers: [TargetUser] = []
         var callees: [TargetUser] = []
-        for role in ["a", "b", "c"] {
+        let dialStack = fileProfile == DialStackProfile().name
+        let declared = Set(file.users.keys).union(file.accountProvisioning?.users ?? [])
+        let roles = dialStack ? declared.sorted() : ["a", "b", "c"]
+        for role in roles {
             guard var user = target.accounts(role, 0) else { continue }
             if let credentials = target.credentials { user.authHeaders = try await credentials(role, 0) }
             if role == "a" { callers.append(user) } else { callees.append(user) }
@@ -73,9 +96,9 @@ extension LoadCommand {
         target.credentials = nil
         var watched: WatchedProcess?
         if let pid = await backend.lifecycle?.pid {
-            watched = WatchedProcess(pid: pid, label: "backend (child process started by the target file's lifecycle)")
+            watched = WatchedProcess(pid: pid, label: label)
         }
-        if fileProfile == DialStackProfile().name {
+        if dialStack {
             callees = callers + callees
             callers = []
         }
@@ -90,11 +113,29 @@ extension LoadCommand {
     /// and 3 virtual devices in turn.
     static let embeddedDialStackUsers = (0..<6).map { "l\($0)" }
 
-    /// Starts the mocks and the embedded reference of `profile` (in process): for dialstack with the load users.
+    /// Starts the mocks and the embedded reference of `profile`: as a child process through the kit's
+    /// `processTargetFile` (its users are the file's), or in process (`--reference-in-process`), for dialstack
+    /// with the load users.
     func startEmbeddedProfile(_ profile: String, cleanup: RunCleanup) async throws -> LoadBackend {
         guard let kit = ReferenceKits.named(profile) else {
             throw UsageError(
                 message: "profile '\(profile)' has no embedded reference: give --target FILE", command: "load")
+        }
+        if asChildProcess {
+            guard let text = kit.processTargetFile(defects: defectNames) else {
+                throw UsageError(
+                    message: "the \(profile) reference cannot run as a child process: give --reference-in-process",
+                    command: "load")
+            }
+            let file: TargetFile
+            do {
+                file = try TargetFile.load(
+                    text: text, file: "<the \(profile) reference as a child process>",
+                    users: Self.neededUsers(profile))
+            } catch { throw ConfigurationError(message: "the reference's target has problems:\n\(error)") }
+            return try await start(
+                file, profile: profile, announce: false,
+                label: "reference backend (child process, serve-reference --profile \(profile))", cleanup: cleanup)
         }
         let dialStack = profile == DialStackProfile().name
         let embedded = try await kit.startEmbedded(

@@ -50,10 +50,12 @@ enum FileTarget {
     }
 
     /// Starts one instance of the file's backend (its run variables filled in) when its lifecycle says how,
-    /// output to `log`, checks it answers, and builds its target.
-    static func startInstance(_ file: TargetFile, mocks: MockStack, log: String, cleanup: RunCleanup) async throws
-        -> (Target, BackendLifecycle?)
-    {
+    /// output to `log`, checks it answers, and builds its target. Its `accounts:` are made in it, only those of
+    /// `accountSlots` (1-based) when given.
+    static func startInstance(
+        _ file: TargetFile, mocks: MockStack, log: String, accountSlots: ClosedRange<Int>? = nil,
+        cleanup: RunCleanup
+    ) async throws -> (Target, BackendLifecycle?) {
         var lifecycle: BackendLifecycle?
         if let l = file.lifecycle, l.start != nil || l.ready != nil || l.restart != nil || l.stop != nil {
             let dir = (log as NSString).deletingLastPathComponent
@@ -65,7 +67,7 @@ enum FileTarget {
         }
         try await checkReachable(file)
         let provisioned: TargetFile
-        do { provisioned = try await file.provisioningAccounts() } catch {
+        do { provisioned = try await file.provisioningAccounts(slots: accountSlots) } catch {
             throw TargetUnavailable(message: "cannot create the accounts: \(error)")
         }
         var target = provisioned.target(defaultAppId: mocks.providers.credentials.bundleID)

@@ -41,6 +41,11 @@ protocol ReferenceKit: Sendable {
     /// Whether `run --reference-process` (and a backend log, a second instance for the scenarios that
     /// restart the backend) applies.
     var startsLogged: Bool { get }
+    /// A target file (YAML) that starts this reference as a `serve-reference` child process beside ringcheck's
+    /// mocks, as `examples/targets/<profile>-reference.yaml` does, with `{DEFECTS}` where its `--defect NAME`
+    /// arguments go in `lifecycle.start` (`load`'s reference as a child process for a kit that does not
+    /// `startsLogged`); nil: it has none.
+    var processTargetFile: String? { get }
 
     /// The reference `serve-reference` runs with these arguments and defects; a usage or configuration
     /// error for settings it cannot use.
@@ -79,6 +84,14 @@ extension ReferenceKit {
     var name: String { profile.name }
     var defectHeading: String { "\(name.uppercased()) DEFECTS (--profile \(name) --defect NAME):" }
     var startsLogged: Bool { false }
+    var processTargetFile: String? { nil }
+
+    /// `processTargetFile` with `defects` (known names: check them with `checkRunDefects` first) as the child's
+    /// `--defect NAME` arguments.
+    func processTargetFile(defects: [String]) -> String? {
+        processTargetFile?.replacingOccurrences(
+            of: "{DEFECTS}", with: defects.sorted().map { ", --defect, \($0)" }.joined())
+    }
     /// Its defect switches' names, in declaration order.
     var defectNames: [String] { Defect.names }
     /// One help row per defect switch: its name and summary.

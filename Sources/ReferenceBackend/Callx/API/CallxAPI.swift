@@ -3,15 +3,17 @@ import JSON
 
 /// The reference backend's HTTP API, as in the Callx backend reference design:
 ///
+/// - `POST /v1/accounts` — sign-up, without a session: `{displayName, handle?}` → 201 `{userId,
+///   displayName, handle, token}` (`CallService.signUp`)
 /// - `PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm}`
 /// - `POST /v1/calls`, `GET /v1/calls/{id}`, `POST /v1/calls/{id}/answer|end|media-session`
 /// - `GET /v1/call-events?installationId=…&cursor=…&limit=…` — the feed of one installation,
 ///   named by the `installationId` query parameter (or, failing that, an `x-installation-id`
 ///   header). An installation not yet known is bound to the reader; another user's is refused.
 ///
-/// Every request authenticates with `Authorization: Bearer <token>`; identity comes from the
-/// token only. Errors are `{"error": {"code", "message"}}`; conflicts that concern a call carry
-/// its snapshot's members beside `error`.
+/// Every other request authenticates with `Authorization: Bearer <token>` (a configured user's or a
+/// signed-up account's); identity comes from the token only. Errors are `{"error": {"code",
+/// "message"}}`; conflicts that concern a call carry its snapshot's members beside `error`.
 public struct CallxAPI: HTTPHandler {
     public let service: CallService
 
@@ -53,6 +55,10 @@ public struct CallxAPI: HTTPHandler {
                 }
                 return service.deletePushToken(user: user, installationId: parts[2], kind: kind)
             }
+        case 2 where parts[0] == "v1" && parts[1] == "accounts":
+            // Sign-up: the one request without a session.
+            guard method == "POST" else { return APIError(405, "method_not_allowed", "use POST").result }
+            do { return service.signUp(body: try parseBody(request)) } catch { return error.result }
         case 2 where parts[0] == "v1" && parts[1] == "calls":
             return await authenticated(request, allowed: ["POST"]) { user in
                 let body = try parseBody(request)
@@ -106,7 +112,7 @@ public struct CallxAPI: HTTPHandler {
     func authenticated(
         _ request: HTTPRequest, allowed: [String], _ body: (BackendUser) async throws -> APIResult
     ) async -> APIResult {
-        await authenticatedRequest(request, users: service.users, allowed: allowed, body)
+        await authenticatedRequest(request, user: service.user(forToken:), allowed: allowed, body)
     }
 
     func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue { try jsonObjectBody(request) }

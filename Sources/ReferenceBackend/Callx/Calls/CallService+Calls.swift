@@ -16,8 +16,8 @@ extension CallService {
             // ringcheck's own extension (not the seed's): a scenario about expiry asks for a short ring, so
             // the default ring can stay long enough for every other call on a busy machine.
             let ringSeconds = try fields.optionalInt("ringSeconds", in: 1...86_400) ?? Int64(configuration.ringSeconds)
-            let caller = callerIdentity(session: user, body: body)
-            guard users.user(id: calleeUserId) != nil else {
+            let caller = try callerIdentity(session: user, body: body, in: tx)
+            guard try self.user(id: calleeUserId, in: tx) != nil else {
                 throw APIError(404, "user_not_found", "no user \(calleeUserId)")
             }
             guard calleeUserId != caller.userId else {
@@ -68,13 +68,13 @@ extension CallService {
     }
 
     /// Who is calling: always the session's user, except under the `identity-from-body` defect.
-    private func callerIdentity(session: BackendUser, body: JSONValue) -> BackendUser {
+    private func callerIdentity(session: BackendUser, body: JSONValue, in tx: StoreTransaction) throws -> BackendUser {
         guard defects.contains(.identityFromBody) else { return session }
         var identity = session
         let claimed = body["caller"]
         if let userId = claimed?["userId"]?.stringValue ?? body["callerUserId"]?.stringValue {
             identity =
-                users.user(id: userId)
+                try user(id: userId, in: tx)
                 ?? BackendUser(
                     userId: userId, displayName: userId, handle: "callx:\(userId)", bearerToken: "")
         }

@@ -1,6 +1,6 @@
 /// The reference backend's tables. Versioned with `PRAGMA user_version`.
 enum Schema {
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     static let statements = """
         CREATE TABLE IF NOT EXISTS installations (
@@ -90,6 +90,13 @@ enum Schema {
         );
         CREATE INDEX IF NOT EXISTS push_jobs_due ON push_jobs(status, next_attempt_at_ms);
         CREATE INDEX IF NOT EXISTS push_jobs_by_call ON push_jobs(call_id);
+        CREATE TABLE IF NOT EXISTS accounts (
+            user_id TEXT PRIMARY KEY,
+            display_name TEXT NOT NULL,
+            handle TEXT NOT NULL,
+            token_sha256 TEXT NOT NULL UNIQUE,
+            created_at_ms INTEGER NOT NULL
+        );
         CREATE TABLE IF NOT EXISTS provider_tokens (
             key_id TEXT PRIMARY KEY,
             token TEXT NOT NULL,

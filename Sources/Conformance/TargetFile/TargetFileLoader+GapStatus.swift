@@ -1,5 +1,3 @@
-import Conformance
-
 extension TargetFileDecoder {
     /// `gapStatus: 410` (or a list such as `[409, 410]`): the statuses with which the target's feed says
     /// a cursor cannot be continued. 200 is every page's status and 1xx no answer, so neither can be one.
