@@ -1,55 +1,50 @@
 import Conformance
 import Foundation
 import PushMocks
-import ReferenceBackend
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension LoadCommand {
-    /// The embedded reference's load users: callers `load-a0`, `load-a1`, callees `load-b0`…`load-b2`.
-    static let embeddedCallers = ["load-a0", "load-a1"]
-    static let embeddedCallees = ["load-b0", "load-b1", "load-b2"]
-    /// Events kept per feed on the embedded backend: far more than a feed holds between two reads, so a
-    /// gap there would be a finding about the driver, not the backend.
-    static let embeddedEventRetention = 100_000
-
-    /// Starts the mocks and the embedded reference backend (in process, or as a child process).
-    func startEmbedded(cleanup: RunCleanup) async throws -> LoadBackend {
-        let names = Self.embeddedCallers + Self.embeddedCallees
-        let users = names.map {
-            BackendUser(userId: $0, displayName: $0, handle: "callx:\($0)", bearerToken: "token-\($0)")
+    /// Starts the mocks and the embedded reference of `profile` with its load users (`ProfileLoad.embeddedCallers`
+    /// and `embeddedCallees`): in process, or as a child process (`--reference-process`, where its kit
+    /// `startsLogged`).
+    func startEmbedded(_ profile: String, cleanup: RunCleanup) async throws -> LoadBackend {
+        guard let load = Profiles.named(profile)?.load, let kit = ReferenceKits.named(profile) else {
+            throw UsageError(
+                message: "profile '\(profile)' has no embedded reference: give --target FILE", command: "load")
         }
-        let accounts: @Sendable (String, Int) -> TargetUser? = { name, _ in
-            names.contains(name) ? TargetUser(userId: name, bearerToken: "token-\(name)") : nil
-        }
-        let log = asChildProcess ? reportDir + "/backend.log" : nil
-        let embedded = try await EmbeddedReference.start(
-            defects: defects, users: users, ringSeconds: 30, accounts: accounts, log: log,
-            asChildProcess: asChildProcess, eventRetention: Self.embeddedEventRetention, cleanup: cleanup)
+        let start = LoadEmbeddedStart(
+            callers: load.embeddedCallers, callees: load.embeddedCallees,
+            log: asChildProcess ? reportDir + "/backend.log" : nil, asChildProcess: asChildProcess)
+        let embedded = try await kit.startForLoad(defectNames: defectNames, start, cleanup: cleanup)
+        let storage = kit.storageNote.map { ", " + $0 } ?? ""
         var watched: WatchedProcess?
         if asChildProcess, let pid = await embedded.lifecycle?.pid {
-            watched = WatchedProcess(pid: pid, label: "reference backend (child process, SQLite file)")
+            watched = WatchedProcess(pid: pid, label: "reference backend (child process\(storage))")
         } else if !asChildProcess {
             watched = WatchedProcess(
                 pid: getpid(),
-                label:
-                    "ringcheck itself (embedded reference in process, SQLite file; includes the mocks and the driver)")
+                label: "ringcheck itself (embedded reference in process\(storage); includes the mocks and the driver)")
         }
         return LoadBackend(
-            profile: "callx", target: embedded.target, mocks: embedded.mocks,
-            callers: Self.embeddedCallers.compactMap { accounts($0, 0) },
-            callees: Self.embeddedCallees.compactMap { accounts($0, 0) }, watched: watched)
+            load: load, target: embedded.target, mocks: embedded.mocks,
+            callers: start.callers.compactMap { embedded.target.accounts($0, 0) },
+            callees: start.callees.compactMap { embedded.target.accounts($0, 0) }, watched: watched)
     }
 
     /// Starts the mocks (and the backend, when the file's lifecycle says how) for `--target FILE`: user
-    /// a calls b (and c when the file declares it); for dialstack, webhooks wake the devices of b (and a
-    /// and c).
+    /// a calls b (and c when the file declares it); for a profile whose units reach every user
+    /// (`ProfileLoad.targetUsersAreCallees`), a, b and c are all reached.
     func startTarget(_ path: String, cleanup: RunCleanup) async throws -> LoadBackend {
         let file = try FileTarget.load(path, users: .call(caller: "a", callee: "b"))
-        let fileProfile = file.profile ?? "callx"
+        let fileProfile = file.profile ?? Profiles.defaultProfile.name
         if let profile, profile != fileProfile {
             throw UsageError(
                 message: "\(path) is for profile '\(fileProfile)', not --profile \(profile)", command: "load")
         }
-        guard Self.profiles.contains(fileProfile) else {
+        guard let load = Profiles.named(fileProfile)?.load else {
             throw UsageError(
                 message:
                     "\(path) is for profile '\(fileProfile)': load mode supports \(Self.profilesSentence("and"))",
@@ -70,52 +65,11 @@ extension LoadCommand {
         if let pid = await backend.lifecycle?.pid {
             watched = WatchedProcess(pid: pid, label: "backend (child process started by the target file's lifecycle)")
         }
-        if fileProfile == DialStackProfile().name {
+        if load.targetUsersAreCallees {
             callees = callers + callees
             callers = []
         }
         return LoadBackend(
-            profile: fileProfile, target: target, mocks: backend.mocks, callers: callers, callees: callees,
-            watched: watched)
-    }
-}
-
-extension LoadCommand {
-    /// The embedded dialstack reference's load users: `u0-l0` … `u0-l5` (bearer `token-u0-l0` …), with 1, 2
-    /// and 3 virtual devices in turn.
-    static let embeddedDialStackUsers = (0..<6).map { "l\($0)" }
-
-    /// Starts the mocks and the embedded reference of `profile` (in process): for dialstack with the load users.
-    func startEmbeddedProfile(_ profile: String, cleanup: RunCleanup) async throws -> LoadBackend {
-        guard let kit = ReferenceKits.named(profile) else {
-            throw UsageError(
-                message: "profile '\(profile)' has no embedded reference: give --target FILE", command: "load")
-        }
-        let dialStack = profile == DialStackProfile().name
-        let embedded = try await kit.startEmbedded(
-            defectNames: defectNames,
-            EmbeddedStart(runs: 1, userNames: dialStack ? Self.embeddedDialStackUsers : []), cleanup: cleanup)
-        return LoadBackend(
-            profile: profile, target: embedded.target, mocks: embedded.mocks, callers: [],
-            callees: dialStack ? Self.embeddedDialStackUsers.compactMap { embedded.target.accounts($0, 0) } : [],
-            watched: WatchedProcess(
-                pid: getpid(),
-                label: "ringcheck itself (embedded reference in process; includes the mocks and the driver)"))
-    }
-
-    /// The workload of the backend's profile.
-    func makeWorkload(_ started: LoadBackend) throws -> any LoadWorkload {
-        switch started.profile {
-        case DialStackProfile().name:
-            return try DialStackLoadWorkload(target: started.target, mocks: started.mocks, users: started.callees)
-        case PushServiceProfile().name:
-            return try PushServiceLoadWorkload(target: started.target, mocks: started.mocks)
-        case OneSignalProfile().name:
-            return try OneSignalLoadWorkload(target: started.target, mocks: started.mocks)
-        default: break
-        }
-        return try CallxLoadWorkload(
-            target: started.target, mocks: started.mocks, settings: callxSettings, callers: started.callers,
-            callees: started.callees)
+            load: load, target: target, mocks: backend.mocks, callers: callers, callees: callees, watched: watched)
     }
 }
