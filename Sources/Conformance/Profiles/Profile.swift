@@ -152,6 +152,12 @@ public protocol Profile: Sendable {
     /// What it brings to `ringcheck load` (`ProfileLoad`: its workload, its embedded load users, its
     /// words and options); nil (the default) when it has no load mode.
     var load: (any ProfileLoad)? { get }
+
+    // MARK: Trigger
+
+    /// Its part of `ringcheck trigger <name>` (`TriggerProfileOptions`: its own options, its plan, its trigger);
+    /// nil (the default) when `trigger` does not know it.
+    var triggerOptions: (any TriggerProfileOptions.Type)? { get }
 }
 
 extension Profile {
@@ -179,6 +185,7 @@ extension Profile {
     public var targetFileCapabilities: [String] { [] }
     public var capturedPushJudge: (any CapturedPushJudge.Type)? { nil }
     public var load: (any ProfileLoad)? { nil }
+    public var triggerOptions: (any TriggerProfileOptions.Type)? { nil }
     public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
         try await context.registerToken(ofDevice: device.name)
     }
