@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         -n) calls=$2; shift 2 ;;
         -r) rate=$2; shift 2 ;;
-        --in-process) mode=""; shift ;;
+        --in-process) mode=--reference-in-process; shift ;;
         --debug) config=debug; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;

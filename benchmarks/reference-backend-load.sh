@@ -38,25 +38,12 @@ start_reference "${db_args[@]}"
 
 /usr/bin/python3 - "$base" "$RINGCHECK_CONTROL_URL" "$RINGCHECK_APNS_BUNDLE_ID" "$calls" "$workers" "$limit" \
     "$([ "$memory" = 1 ] && echo memory || echo "file (WAL, synchronous=FULL)")" <<'PY'
-import http.client, json, sys, threading, time, urllib.parse, urllib.request, uuid
+import json, sys, threading, time, urllib.parse, urllib.request, uuid
+sys.path.insert(0, "benchmarks")
+from callx_client import call, connector
 
 base, control, bundle, total, workers, limit, db = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), sys.argv[7]
-url = urllib.parse.urlparse(base)
-
-def connect():
-    return http.client.HTTPConnection(url.hostname, url.port, timeout=30)
-
-def call(conn, method, path, user, body=None):
-    headers = {"authorization": "Bearer token-" + user}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["content-type"] = "application/json"
-    started = time.perf_counter()
-    conn.request(method, path, body=data, headers=headers)
-    response = conn.getresponse()
-    payload = response.read()
-    return response.status, payload, (time.perf_counter() - started) * 1000
+connect = connector(base)
 
 setup = connect()
 for path, body in [

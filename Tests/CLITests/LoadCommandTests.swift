@@ -33,7 +33,7 @@ import Testing
     static func calls(_ vs: [JSONValue]) -> Set<String> { Set(vs.compactMap { $0["callId"]?.stringValue }) }
 
     @Test func aShortLoadOnTheReferenceHasACleanHistory() async throws {
-        let (r, report) = try await Self.load(["--calls", "20", "--rate", "4"])
+        let (r, report) = try await Self.load(["--calls", "20", "--rate", "4", "--reference-in-process"])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         #expect(report?["verdict"]?.stringValue == "conformant")
         #expect(report?["historyViolations"]?.arrayValue?.isEmpty == true)
@@ -121,6 +121,18 @@ import Testing
         #expect(ring.stderr.contains("--short-ring applies to --profile callx only"), "\(ring.stderr)")
         let (both, _) = try await Self.load(["--rate", "2", "--concurrency", "3"])
         #expect(both.status == 2)
+        // A callx target without the caller a and callee b: refused before anything starts, naming the file's line.
+        let dir = TemporaryDirectory(prefix: "ringcheck-load-target")
+        let file = try dir.write(
+            "x.yaml", "baseURL: http://127.0.0.1:9\nusers:\n  x: {userId: ux, auth: {bearer: t}}\n")
+        let (users, _) = try await Self.load(["--target", file])
+        #expect(users.status == 2)
+        #expect(
+            users.stderr.contains("x.yaml:3:3: users: missing user 'a' (load --profile callx: user a calls user b"),
+            "\(users.stderr)")
+        let (inProcess, _) = try await Self.load(["--target", file, "--reference-in-process"])
+        #expect(inProcess.status == 2)
+        #expect(inProcess.stderr.contains("not to --target"), "\(inProcess.stderr)")
         let help = try await RingcheckBinary.run(["--help"], environment: Self.plain)
         #expect(help.stdout.contains("load"))
     }

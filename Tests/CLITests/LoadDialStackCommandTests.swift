@@ -28,7 +28,9 @@ import Testing
         let endpoints = Set((report?["endpoints"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         #expect(endpoints == ["register", "webhook"])
         let register = report?["endpoints"]?.arrayValue?.first { $0["name"]?.stringValue == "register" }
-        #expect(register?["count"]?.int64Value == 12, "six users with 1, 2, 3, 1, 2, 3 devices")
+        // The reference runs as a child process (the default) with its users user-a, user-b and user-c.
+        #expect(register?["count"]?.int64Value == 6, "three users with 1, 2 and 3 devices")
+        #expect(report?["resources"]?["label"]?.stringValue?.contains("serve-reference --profile dialstack") == true)
         let figures = (report?["pushLatency"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         #expect(figures.contains { $0.contains("APNs") } && figures.contains { $0.contains("FCM") }, "\(figures)")
         #expect(r.stdout.contains("webhooks/s sustained"), "\(r.stdout)")
@@ -67,8 +69,9 @@ import Testing
     }
 
     @Test func pushesForBadSignaturesAreFound() async throws {
+        // In process, the embedded reference's six load users.
         let (r, report) = try await Self.load([
-            "--calls", "10", "--rate", "5", "--reference-defect", "no-signature-check",
+            "--calls", "10", "--rate", "5", "--reference-defect", "no-signature-check", "--reference-in-process",
         ])
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
         let answers = LoadCommandTests.violations(report, rule: "webhook-answer")
@@ -78,12 +81,23 @@ import Testing
         #expect(pushed.allSatisfy { ($0["requirementID"]?.stringValue ?? "").hasPrefix("DIALSTACK-SIG-") })
     }
 
-    @Test func aTargetFileForDialStackIsLoadedThroughItsLifecycle() async throws {
-        let (r, report) = try await LoadCommandTests.load([
-            "--target", TargetExampleRunTests.examples + "/dialstack-reference.yaml", "--calls", "10", "--rate", "4",
-        ])
+    /// The example dialstack file with its users named alice, bob and carol: the webhooks wake every user the
+    /// file declares, whatever their names (1, 2 and 3 devices).
+    @Test func aTargetFileForDialStackIsLoadedThroughItsLifecycleWakingEveryUserItDeclares() async throws {
+        var text = try String(
+            contentsOfFile: TargetExampleRunTests.examples + "/dialstack-reference.yaml", encoding: .utf8)
+        for (role, name) in [("a", "alice"), ("b", "bob"), ("c", "carol")] {
+            let entry = "\n  \(role): {userId: user-\(role)"
+            #expect(text.contains(entry), "the example's users changed: update this test")
+            text = text.replacingOccurrences(of: entry, with: "\n  \(name): {userId: user-\(role)")
+        }
+        let dir = TemporaryDirectory(prefix: "ringcheck-load-target")
+        let file = try dir.write("named.yaml", text)
+        let (r, report) = try await LoadCommandTests.load(["--target", file, "--calls", "10", "--rate", "4"])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         #expect(report?["profile"]?.stringValue == "dialstack")
+        let register = report?["endpoints"]?.arrayValue?.first { $0["name"]?.stringValue == "register" }
+        #expect(register?["count"]?.int64Value == 6, "three users with 1, 2 and 3 devices")
         #expect(report?["historyViolations"]?.arrayValue?.isEmpty == true, "\(r.stdout)")
         #expect(report?["resources"]?["label"]?.stringValue?.contains("child process") == true)
     }
@@ -92,8 +106,9 @@ import Testing
         let (ring, _) = try await Self.load(["--short-ring", "3"])
         #expect(ring.status == 2)
         #expect(ring.stderr.contains("--short-ring applies to --profile callx only"), "\(ring.stderr)")
-        let (process, _) = try await Self.load(["--reference-process"])
+        let (process, _) = try await Self.load(["--reference-process", "--reference-in-process"])
         #expect(process.status == 2)
+        #expect(process.stderr.contains("exclude each other"), "\(process.stderr)")
         let (defect, _) = try await Self.load(["--reference-defect", "racy-answer"])
         #expect(defect.status == 2)
         #expect(defect.stderr.contains("wrong-user"), "the dialstack defects are listed: \(defect.stderr)")

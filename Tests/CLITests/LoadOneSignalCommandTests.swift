@@ -29,6 +29,8 @@ import Testing
         let figures = (report?["pushLatency"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
         #expect(figures == ["kit → OneSignal request"])
         #expect(r.stdout.contains("operations/s sustained"), "\(r.stdout)")
+        // The kit runs as a child process (the default), measured on its own.
+        #expect(report?["resources"]?["label"]?.stringValue?.contains("serve-reference --profile onesignal") == true)
     }
 
     /// A kit that sends VoIP pushes through the standard app, and one that reports a push OneSignal answered with
@@ -36,7 +38,7 @@ import Testing
     @Test func theWrongAppAndDeliveredOnZeroAreFoundNamingTheOperation() async throws {
         let (r, report) = try await Self.load([
             "--calls", "10", "--rate", "10", "--reference-defect", "voip-through-standard-app",
-            "--reference-defect", "delivered-on-zero",
+            "--reference-defect", "delivered-on-zero", "--reference-in-process",
         ])
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
         // Each VoIP push through the standard app breaks VOIP-1 twice (its app ID and its key), and reaches nobody in

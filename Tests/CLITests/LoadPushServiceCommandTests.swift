@@ -24,6 +24,8 @@ import Testing
         #expect(register?["count"]?.int64Value == 16, "six users with 1 to 5 devices")
         let figures = Set((report?["pushLatency"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         #expect(figures.isSuperset(of: ["queue lag: notification", "queue lag: call incoming", "time to settle"]))
+        // The reference runs as a child process (the default), measured on its own.
+        #expect(report?["resources"]?["label"]?.stringValue?.contains("serve-reference --profile push-service") == true)
         #expect(r.stdout.contains("notifications/s sustained"), "\(r.stdout)")
     }
 
@@ -43,7 +45,7 @@ import Testing
     /// that retries past the ring is found.
     @Test func anIncomingCallPushAfterTheRingIsFoundNamingTheCall() async throws {
         let (r, report) = try await Self.load([
-            "--calls", "12", "--rate", "4", "--reference-defect", "ignore-call-timeout",
+            "--calls", "12", "--rate", "4", "--reference-defect", "ignore-call-timeout", "--reference-in-process",
         ])
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
         let found = LoadCommandTests.violations(report, rule: "no-late-call")
@@ -52,10 +54,18 @@ import Testing
         #expect(found.allSatisfy { $0["message"]?.stringValue?.hasPrefix("call incoming ") == true })
     }
 
-    @Test func aTargetFileForAPushServiceIsLoadedThroughItsLifecycle() async throws {
-        let (r, report) = try await LoadCommandTests.load([
-            "--target", TargetExampleRunTests.examples + "/push-service-reference.yaml", "--calls", "6", "--rate", "4",
-        ])
+    /// The example push-service file with one user of another name: load makes fresh users of its own, so it
+    /// needs none of the file's by name.
+    @Test func aTargetFileForAPushServiceIsLoadedThroughItsLifecycleWhateverItsUsers() async throws {
+        let example = try String(
+            contentsOfFile: TargetExampleRunTests.examples + "/push-service-reference.yaml", encoding: .utf8)
+        let users = (["a", "b", "c"].map { "  \($0): {userId: \($0), auth: {bearer: unused}}\n" }).joined()
+        #expect(example.contains(users), "the example's users changed: update this test")
+        let dir = TemporaryDirectory(prefix: "ringcheck-load-target")
+        let file = try dir.write(
+            "one-user.yaml", example.replacingOccurrences(of: users, with: "  x: {userId: x, auth: {bearer: unused}}\n")
+        )
+        let (r, report) = try await LoadCommandTests.load(["--target", file, "--calls", "6", "--rate", "4"])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         #expect(report?["profile"]?.stringValue == "push-service")
         #expect(report?["historyViolations"]?.arrayValue?.isEmpty == true, "\(r.stdout)")

@@ -36,6 +36,15 @@ import Testing
         #expect(DialStackLoad().embeddedCallees == ["l0", "l1", "l2", "l3", "l4", "l5"])
         #expect(PushServiceLoad().words == LoadWords(unit: "notification", invitations: "incoming-call pushes"))
         #expect(CallxLoad().words == LoadWords())
+        // load --target asks a file only for the users its profile's load plays: callx's a and b, none by name
+        // for the others.
+        guard case .users(let callxUsers, _) = CallxLoad().targetUserNeeds else {
+            Issue.record("callx's load names its target users")
+            return
+        }
+        #expect(callxUsers == ["a", "b"])
+        #expect(PushServiceLoad().targetUserNeeds == .users([], why: ""))
+        #expect(DialStackLoad().targetUserNeeds == .users([], why: ""))
     }
 
     @Test func aProfilesTriggerOptionsRefuseWhatCannotMakeAPlan() throws {

@@ -116,6 +116,21 @@ import Testing
             ])
     }
 
+    /// `load` needs the users its profile's workload plays: callx's a and b; none by name for a push service.
+    @Test func aLoadNeedsTheUsersItsProfilePlaysAndNoOthers() throws {
+        let oneUser = """
+            baseURL: http://h
+            users:
+              x: {userId: ux, auth: {bearer: tx}}
+            """
+        #expect(errors(oneUser, users: .users([], why: "")).isEmpty)
+        #expect(
+            errors(oneUser, users: .users(["a", "b"], why: "load: a calls b")) == [
+                "t.yaml:3:3: users: missing user 'a' (load: a calls b); the file declares x",
+                "t.yaml:3:3: users: missing user 'b' (load: a calls b); the file declares x",
+            ])
+    }
+
     @Test func idempotencyNeedsTheKeyInEveryRetriedOperation() throws {
         let found = errors(
             "baseURL: http://h\ncapabilities: [idempotency]\n\(Self.users)\noperations:\n  end: {body: {why: \"{reason}\"}}"

@@ -42,6 +42,9 @@ public struct Target: Sendable {
     /// push service's app, Callx's routes and API mapping), by its type: a target file's
     /// `TargetFile.profileConfiguration`.
     public var profileConfiguration = ProfileConfigurations()
+    /// The target's token API (`TargetFile.tokenAPI`; the reference route for a target built in code): how
+    /// it is spoken to when no profile configuration supplies an API mapping of its own.
+    public var tokenAPI = TokenAPIMapping()
 
     public init(
         name: String, baseURL: String, accounts: @escaping @Sendable (_ name: String, _ run: Int) -> TargetUser?,

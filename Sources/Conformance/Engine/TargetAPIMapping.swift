@@ -96,8 +96,8 @@ public struct NormalizedResponse {
 
 extension Target {
     /// How the target's API differs from the canonical requests: the one its profile configurations
-    /// supply, else the canonical shape.
-    public var apiMapping: any TargetAPIMapping { profileConfiguration.apiMapping ?? CanonicalAPI() }
+    /// supply, else its token API (`tokenAPI`, the canonical shape for a target that maps none).
+    public var apiMapping: any TargetAPIMapping { profileConfiguration.apiMapping ?? tokenAPI }
 
     /// The canonical route of an installation's push token (`TargetAPIMapping.tokenRoute`).
     public var tokenRoute: String { apiMapping.tokenRoute }

@@ -25,9 +25,13 @@ public protocol ProfileLoad: Sendable {
     var embeddedCallers: [String] { get }
     /// The users the embedded reference is started with for load whose devices the units reach; none by default.
     var embeddedCallees: [String] { get }
-    /// Whether every user of a target file (`a`, `b`, `c`) is one whose devices the units reach (no
-    /// callers); false by default: `a` calls, `b` and `c` are called.
+    /// Whether every user a target file declares (its `users:` and provisioned accounts) is one whose devices
+    /// the units reach (no callers); false by default: `a` calls, `b` and `c` are called.
     var targetUsersAreCallees: Bool { get }
+    /// The users a target file (`load --target`, or the reference's own child-process file) must declare for
+    /// this load, `.users(names, why:)`; none by name by default (a profile that wakes whichever users the
+    /// file declares, or makes fresh IDs of its own).
+    var targetUserNeeds: TargetUserNeeds { get }
     /// `ringcheck load` options that only this profile takes (`short-ring`); naming one for another profile
     /// is a usage error. None by default.
     var options: [String] { get }
@@ -41,6 +45,7 @@ extension ProfileLoad {
     public var embeddedCallers: [String] { [] }
     public var embeddedCallees: [String] { [] }
     public var targetUsersAreCallees: Bool { false }
+    public var targetUserNeeds: TargetUserNeeds { .users([], why: "") }
     public var options: [String] { [] }
 }
 

@@ -124,6 +124,15 @@ public protocol Profile: Sendable {
     /// ```
     func decodeTargetFile(_ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder)
         -> (any ProfileConfiguration)?
+    /// The operations a target file's `operations:` may map for this profile beside the engine's token
+    /// operations (Callx's `create`, `answer`, …): the engine accepts their keys, reads them with its
+    /// operation decoder when the profile asks (`TargetFileDecoder.decodeMappedOperation`), and hands their
+    /// entries to `decodeTargetFile(_:into:decoder:)` in `TargetFileSection.operations`. None by default.
+    var targetFileOperations: [OperationSyntax] { get }
+    /// The enumerations a target file's `values:` may rename for this profile beside the engine's `kind` and
+    /// `apnsEnvironment` (Callx's `reason`, `state`), handed over in `TargetFileSection.values`. None by
+    /// default.
+    var targetFileValueNames: [String] { get }
     /// Whether a target file of this profile must list `users:` (false for a profile that signs in as no
     /// user and makes its IDs per run). True by default.
     var targetNeedsUsers: Bool { get }
@@ -178,6 +187,8 @@ extension Profile {
     public func decodeTargetFile(
         _ section: TargetFileSection, into file: inout TargetFile, decoder: inout TargetFileDecoder
     ) -> (any ProfileConfiguration)? { nil }
+    public var targetFileOperations: [OperationSyntax] { [] }
+    public var targetFileValueNames: [String] { [] }
     public var targetNeedsUsers: Bool { true }
     public var targetFileTemplate: String { "" }
     public var capabilities: [Capability] { [] }

@@ -94,6 +94,13 @@ public struct TargetFileSection {
     public var capabilityValues: [String: (path: String, value: YAMLNode)] = [:]
     /// The profile's `targetFileCapabilities` that `capabilities:` lists (Callx's `answerByMediaRequest`).
     public var declaredCapabilityNames: Set<String> = []
+    /// The entries of `operations:` that name the profile's `targetFileOperations`, by name.
+    public var operations: [String: YAMLMapEntry] = [:]
+    /// Where an error about an operation the file does not give points: the `operations:` key, else the
+    /// file's root.
+    public var operationsMark: YAMLMark
+    /// The entries of `values:` that name the profile's `targetFileValueNames`, by name.
+    public var values: [String: YAMLMapEntry] = [:]
 
     /// The entry of top-level key `key`, if the file gives it.
     public subscript(_ key: String) -> YAMLMapEntry? { entries[key] }

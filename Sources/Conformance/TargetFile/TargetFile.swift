@@ -34,6 +34,9 @@ public struct TargetFile: Sendable {
     public var profile: String? = nil
     /// What each profile decoded from its own keys of the file (`Profile.decodeTargetFile`), by its type.
     public var profileConfiguration = ProfileConfigurations()
+    /// The file's token API (`operations.registerToken`/`deleteToken`, `values.kind`/`apnsEnvironment`,
+    /// the file-wide `installation:`), which the engine decodes for every profile.
+    public var tokenAPI = TokenAPIMapping()
 
     /// Whether the scenarios need the file's `users:` (`Profile.targetNeedsUsers` of the file's profile, set
     /// when the file is read).

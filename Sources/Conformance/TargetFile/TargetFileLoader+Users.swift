@@ -6,6 +6,9 @@ public enum TargetUserNeeds: Sendable, Equatable {
     case suite
     /// `call`: only its caller (`--as`) and callee (`--to`), each a user of the file or an account's user ID.
     case call(caller: String, callee: String)
+    /// `load`: the users its profile's workload plays (none for a profile that makes its own, such as
+    /// push-service), `why` saying what they are for in the error about a missing one.
+    case users([String], why: String)
 }
 
 extension TargetFileDecoder {
@@ -27,6 +30,13 @@ extension TargetFileDecoder {
                 d.error(
                     node.mark, "users",
                     "missing user '\(name)' (\(why)): it is neither a user here (\(declared.sorted().joined(separator: ", "))) nor an account's userId"
+                )
+            }
+        case .users(let names, let why):
+            for name in names where !declared.contains(name) {
+                d.error(
+                    node.mark, "users",
+                    "missing user '\(name)' (\(why)); the file declares \(declared.isEmpty ? "none" : declared.sorted().joined(separator: ", "))"
                 )
             }
         }

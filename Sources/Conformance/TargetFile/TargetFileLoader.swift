@@ -64,7 +64,7 @@ public struct TargetFileDecoder {
 
     /// Every top-level key a target file may give: the engine's, then each registered profile's
     /// (`Profile.targetFileKeys`) in registry order.
-    var topKeys: [String] { Self.engineKeys + profiles.all.flatMap(\.targetFileKeys) }
+    var topKeys: [String] { Self.engineKeys + Self.sharedKeys + profiles.all.flatMap(\.targetFileKeys) }
 
     /// Every name a target file's `capabilities:` may list: the engine's capabilities, then each registered
     /// profile's (`Profile.capabilities`, then its `targetFileCapabilities`) in registry order.
@@ -132,13 +132,21 @@ public struct TargetFileDecoder {
             file.lifecycle = decodeLifecycle(e.value, impersonation: file.mocks?.options.impersonation)
             checkInstances(e.value, file)
         }
+        let shared = sharedEntries(f)
+        let operationsMark = f["operations"]?.keyMark ?? root.mark
+        file.tokenAPI = decodeTokenAPI(
+            installation: f["installation"], operations: shared.operations, values: shared.values,
+            mark: operationsMark)
         for profile in profiles.all {
+            let operations = Set(profile.targetFileOperations.map(\.name))
             let section = TargetFileSection(
                 entries: f.filter { profile.targetFileKeys.contains($0.key) }, root: root,
                 capabilityValues: declared.values.filter { name, _ in
                     profile.valuedCapabilities.contains { $0.rawValue == name }
                 },
-                declaredCapabilityNames: declared.names.intersection(profile.targetFileCapabilities))
+                declaredCapabilityNames: declared.names.intersection(profile.targetFileCapabilities),
+                operations: shared.operations.filter { operations.contains($0.key) }, operationsMark: operationsMark,
+                values: shared.values.filter { profile.targetFileValueNames.contains($0.key) })
             if let configuration = profile.decodeTargetFile(section, into: &file, decoder: &self) {
                 file.profileConfiguration.insert(configuration)
             }

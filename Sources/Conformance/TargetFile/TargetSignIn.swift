@@ -119,6 +119,7 @@ extension TargetFile {
         target.caFile = caFile
         target.insecureSkipVerify = insecureSkipVerify
         target.profileConfiguration = profileConfiguration.forTarget(signIn: signIn)
+        target.tokenAPI = tokenAPI
         if needsSignIn { target.credentials = { name, slot in try await signIn.headers(name: name, slot: slot) } }
         return target
     }

@@ -34,13 +34,16 @@ struct LoadCommand: RingcheckCommand {
             the right app with its key, targeting, content and options as given, delivered as OneSignal answered.
             See docs/commands.md.
 
-            Without --target it runs against the embedded reference backend (in process; --reference-process for
-            a child process), with callers load-a0, load-a1 and callees load-b0..load-b2. With --target, user a
-            calls user b (and c, when the file declares it), through the file's mapping as 'run' does.
+            Without --target it runs against the profile's embedded reference backend as a child process
+            (serve-reference; --reference-in-process runs it inside ringcheck instead), for callx with callers
+            load-a0, load-a1 and callees load-b0..load-b2. With --target, user a calls user b (and c, when the file
+            declares it), through the file's mapping as 'run' does; dialstack wakes the devices of every user the
+            file declares; push-service and onesignal make fresh users of their own.
 
             Figures: calls/s sustained, latency percentiles per endpoint, push latency from the request that
             caused each push to its arrival at the mock, and the backend's CPU and memory when it runs on this
-            machine (a child process; for the in-process reference, ringcheck's own process, labelled so).
+            machine (a child process: its own figures; for --reference-in-process, ringcheck's own process,
+            labelled so).
             Progress is a single line on a terminal. Loopback only; bounded by --duration or --calls and by a
             hard limit of one hour.
 
@@ -81,7 +84,10 @@ struct LoadCommand: RingcheckCommand {
                 default: "reports/load"),
             .flag(
                 "reference-process",
-                help: "Run the embedded reference backend as a child process (serve-reference; callx)."),
+                help: "Run the embedded reference backend as a child process (serve-reference; the default)."),
+            .flag(
+                "reference-in-process",
+                help: "Run the embedded reference backend inside ringcheck (its CPU is then counted with ringcheck's)."),
             .value(
                 "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
                 repeatable: true),
@@ -149,13 +155,15 @@ struct LoadCommand: RingcheckCommand {
             rate: rate, concurrency: concurrency, durationSeconds: duration, calls: calls, maxInFlight: maxInFlight,
             strict: arguments.flag("strict"))
         reportDir = arguments.value("report-dir") ?? "reports/load"
-        asChildProcess = arguments.flag("reference-process")
+        let inProcess = arguments.flag("reference-in-process")
+        if inProcess && arguments.flag("reference-process") {
+            throw UsageError(
+                message: "--reference-process and --reference-in-process exclude each other: give one", command: name)
+        }
+        // The backend's CPU and memory are measured on their own unless the reference is asked in process.
+        asChildProcess = !inProcess
         defectNames = arguments.all("reference-defect")
         let kit = ReferenceKits.named(chosen)
-        if asChildProcess && kit?.startsLogged != true {
-            let owners = ReferenceKits.all.filter(\.startsLogged).map(\.name).joined(separator: " or ")
-            throw UsageError(message: "--reference-process applies to --profile \(owners) only", command: name)
-        }
         let own = Profiles.named(chosen)?.load?.options ?? []
         profileOptionValues = [:]
         for (option, owners) in Self.profileOptions {
@@ -167,9 +175,11 @@ struct LoadCommand: RingcheckCommand {
             profileOptionValues[option] = value
         }
         try kit?.checkRunDefects(defectNames)
-        if targetFile != nil && (!defectNames.isEmpty || asChildProcess) {
+        if targetFile != nil && (!defectNames.isEmpty || arguments.flag("reference-process") || inProcess) {
             throw UsageError(
-                message: "--reference-defect and --reference-process apply to the embedded backend, not to --target",
+                message:
+                    "--reference-defect, --reference-process and --reference-in-process apply to the embedded backend, "
+                    + "not to --target",
                 command: name)
         }
     }

@@ -24,6 +24,22 @@ struct DialStackReferenceKit: ReferenceKit {
         --event-retention and --api-shape do not apply.
         """
     let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape"]
+    /// `serve-reference dialstack` as a child process with its built-in users (user-a, user-b, user-c): ringcheck
+    /// generates the webhook secret into its environment.
+    let processTargetFile: String? = """
+        profile: dialstack
+        name: wake-up reference backend (child process)
+        baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
+        capabilities: [faults, sandbox]
+        webhook: {path: /webhooks/dialstack, secretEnv: DIALSTACK_WEBHOOK_SECRET}
+        users:
+          a: {userId: user-a, auth: {bearer: token-user-a}}
+          b: {userId: user-b, auth: {bearer: token-user-b}}
+          c: {userId: user-c, auth: {bearer: token-user-c}}
+        lifecycle:
+          start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --profile, dialstack, --port, "${RINGCHECK_BACKEND_PORT}", --quiet{DEFECTS}]
+          ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/webhooks/dialstack"}
+        """
 
     func serving(_ arguments: ParsedArguments, defects: Set<DialStackDefect>) throws -> any ServedReference {
         try serving(arguments, defects: defects, environment: ProcessInfo.processInfo.environment)

@@ -29,6 +29,19 @@ struct OneSignalReferenceKit: ReferenceKit {
         without the app IDs and keys (a target file's unconfigured.baseURL).
         """
     let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape", "users", "webhook-secret"]
+    /// `serve-reference onesignal` as a child process, sending to the mock OneSignal (`--mock-settings`), with its
+    /// unconfigured twin under `/unconfigured`.
+    let processTargetFile: String? = """
+        profile: onesignal
+        name: OneSignal kit server (child process)
+        baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
+        capabilities: [faults]
+        profileOperations: {pushToUser: /push/user, pushBroadcast: /push/broadcast, voipPush: /push/voip}
+        unconfigured: {baseURL: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/unconfigured"}
+        lifecycle:
+          start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --profile, onesignal, --mock-settings, --unconfigured-prefix, /unconfigured, --port, "${RINGCHECK_BACKEND_PORT}", --quiet{DEFECTS}]
+          ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/push/user"}
+        """
 
     func serving(_ arguments: ParsedArguments, defects: Set<OneSignalDefect>) throws -> any ServedReference {
         var environment = ProcessInfo.processInfo.environment

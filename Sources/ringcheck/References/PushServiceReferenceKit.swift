@@ -29,6 +29,20 @@ struct PushServiceReferenceKit: ReferenceKit {
         --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
         """
     let inapplicableOptions = ["ring-seconds", "event-retention", "users", "webhook-secret"]
+    /// `serve-reference push-service` as a child process: ringcheck generates the App ID and REST key into its
+    /// environment; load makes fresh users of its own, so the one user here is never used.
+    let processTargetFile: String? = """
+        profile: push-service
+        name: reference push service (child process)
+        baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
+        capabilities: [faults, sandbox]
+        serviceApp: {appIdEnv: RINGCHECK_PUSH_SERVICE_APP_ID, apiKeyEnv: RINGCHECK_PUSH_SERVICE_API_KEY}
+        users:
+          a: {userId: a, auth: {bearer: unused}}
+        lifecycle:
+          start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --profile, push-service, --port, "${RINGCHECK_BACKEND_PORT}", --quiet{DEFECTS}]
+          ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/notifications/none?app_id=none"}
+        """
 
     func serving(_ arguments: ParsedArguments, defects: Set<PushServiceDefect>) throws -> any ServedReference {
         let command = ServeReferenceCommand.configuration.name

@@ -40,6 +40,11 @@ protocol ReferenceKit: Sendable {
     /// Whether `run --reference-process` (and a backend log, a second instance for the scenarios that
     /// restart the backend) applies.
     var startsLogged: Bool { get }
+    /// A target file (YAML) that starts this reference as a `serve-reference` child process beside ringcheck's
+    /// mocks, as `examples/targets/<profile>-reference.yaml` does, with `{DEFECTS}` where its `--defect NAME`
+    /// arguments go in `lifecycle.start` (`load`'s reference as a child process for a kit that does not
+    /// `startsLogged`); nil: it has none.
+    var processTargetFile: String? { get }
 
     /// The reference `serve-reference` runs with these arguments and defects; a usage or configuration
     /// error for settings it cannot use.
@@ -57,7 +62,8 @@ protocol ReferenceKit: Sendable {
 }
 
 /// What `load` asks of an embedded reference: its load users (`ProfileLoad.embeddedCallers`, `embeddedCallees`)
-/// and, where the kit `startsLogged`, a backend log and a child process (`--reference-process`).
+/// and, where the kit `startsLogged`, a backend log and a child process (load's default; a kit that does not
+/// runs as a child process through its `processTargetFile` instead).
 struct LoadEmbeddedStart: Sendable {
     var callers: [String]
     var callees: [String]
@@ -96,6 +102,7 @@ extension ReferenceKit {
     var defectHeading: String { "\(name.uppercased()) DEFECTS (--profile \(name) --defect NAME):" }
     var startsLogged: Bool { false }
     var storageNote: String? { nil }
+    var processTargetFile: String? { nil }
 
     func startForLoad(_ start: LoadEmbeddedStart, defects: Set<Defect>, cleanup: RunCleanup) async throws
         -> EmbeddedReference
@@ -104,6 +111,13 @@ extension ReferenceKit {
             EmbeddedStart(
                 runs: 1, userNames: start.callers + start.callees, log: start.log, asChildProcess: start.asChildProcess),
             defects: defects, cleanup: cleanup)
+    }
+
+    /// `processTargetFile` with `defects` (known names: check them with `checkRunDefects` first) as the child's
+    /// `--defect NAME` arguments.
+    func processTargetFile(defects: [String]) -> String? {
+        processTargetFile?.replacingOccurrences(
+            of: "{DEFECTS}", with: defects.sorted().map { ", --defect, \($0)" }.joined())
     }
     /// Its defect switches' names, in declaration order.
     var defectNames: [String] { Defect.names }

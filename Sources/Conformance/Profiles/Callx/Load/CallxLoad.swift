@@ -9,6 +9,10 @@ public struct CallxLoad: ProfileLoad {
     /// The embedded reference's callers (`load-a0`, `load-a1`) and callees (`load-b0`…`load-b2`).
     public var embeddedCallers: [String] { ["load-a0", "load-a1"] }
     public var embeddedCallees: [String] { ["load-b0", "load-b1", "load-b2"] }
+    /// A target file's user a calls user b (and c, when declared).
+    public var targetUserNeeds: TargetUserNeeds {
+        .users(["a", "b"], why: "load --profile callx: user a calls user b (and c, when declared)")
+    }
     /// `--short-ring S`: how long the calls that should expire ring.
     public var options: [String] { ["short-ring"] }
 

@@ -2,8 +2,9 @@
 /// (`operations:`, `installation:`, `values:`, `numbers:`, and `answerByMediaRequest`, which reshapes
 /// them), how it pages and keeps its events feed, how a call asks for a short ring, and whether it places
 /// video calls. Old files keep their top-level keys and their `capabilities:` forms (`{eventRetention: N}`,
-/// `{shortRing: FIELD}`, `videoCalls`), which this profile decodes. Its mapping is also the token API's of
-/// any profile's file (`apiMapping`: DialStack's `operations.registerToken`).
+/// `{shortRing: FIELD}`, `videoCalls`), which this profile decodes. Its mapping builds on the engine's token
+/// API (`TargetFile.tokenAPI`: `operations.registerToken`/`deleteToken`, `values.kind`/`apnsEnvironment`,
+/// `installation:`), which any profile's file has without Callx.
 struct CallxTargetConfiguration: ProfileConfiguration {
     /// How canonical requests and answers map to the target's API; nil when it speaks the reference design.
     var mapping: TargetMapping? = nil
@@ -123,8 +124,15 @@ extension TargetFile {
 }
 
 extension CallxProfile {
-    /// Its mapping's keys and `eventPageLimit:`.
-    public var targetFileKeys: [String] { ["installation", "operations", "values", "numbers", "eventPageLimit"] }
+    /// `numbers:` and `eventPageLimit:` (its call operations and call enumerations come in the engine's
+    /// `operations:` and `values:`).
+    public var targetFileKeys: [String] { ["numbers", "eventPageLimit"] }
+
+    /// Its call operations (create, answer, end, get, mediaSession, events).
+    public var targetFileOperations: [OperationSyntax] { TargetOperation.callOperations.map(\.syntax) }
+
+    /// `values.reason` and `values.state`.
+    public var targetFileValueNames: [String] { TargetFileDecoder.callValues.keys.sorted() }
 
     public var capabilities: [Capability] {
         [.shortRing, .eventRetention, .pushSignals, .mediaSession, .answerEndpoint, .idempotency]

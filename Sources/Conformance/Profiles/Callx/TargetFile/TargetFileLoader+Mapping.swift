@@ -1,6 +1,7 @@
 extension TargetFileDecoder {
-    /// The file's mapping of the reference design (`operations:` with `installation:` and
-    /// `answerByMediaRequest`, `values:`, `numbers:`); a target that answers by media request lacks the
+    /// The file's mapping of the reference design (its call operations of `operations:` with
+    /// `answerByMediaRequest`, `values.reason` and `values.state`, `numbers:`) over the engine's reading of
+    /// the token API and the file-wide `installation:` (`TargetFile.tokenAPI`); a target that answers by media request lacks the
     /// `answerEndpoint` capability (`answerByMediaRequest` is no capability itself), and one declaring
     /// `idempotency` must send `{operationId}` on create, answer and end.
     mutating func decodeMapping(_ section: TargetFileSection, into file: inout TargetFile) -> TargetMapping {
@@ -10,11 +11,9 @@ extension TargetFileDecoder {
         if answerByMedia, file.capabilities.contains(.answerEndpoint), let e = capabilities {
             d.error(e.value.mark, "capabilities", "'answerEndpoint' and 'answerByMediaRequest' exclude each other")
         }
-        let installation = section["installation"].flatMap { decodeInstallation($0.value, "installation") }
-        var mapping = decodeOperations(
-            section["operations"]?.value, installation: installation, answerByMedia: answerByMedia,
-            mark: section["operations"]?.keyMark ?? section.root.mark)
-        if let e = section["values"] { mapping.values = decodeValues(e.value) }
+        var mapping = decodeCallOperations(
+            section.operations, tokens: file.tokenAPI, answerByMedia: answerByMedia, mark: section.operationsMark)
+        mapping.values = decodeValues(section.values, tokens: file.tokenAPI)
         if let e = section["numbers"] { mapping.numbers = decodeNumbers(e.value) }
         if !answerByMedia { file.capabilities.insert(.answerEndpoint) }
         if file.capabilities.contains(.idempotency), let e = capabilities {

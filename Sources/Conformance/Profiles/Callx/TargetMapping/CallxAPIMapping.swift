@@ -43,25 +43,18 @@ struct CallxAPIMapping: TargetAPIMapping {
         mapping?.values.unreadable(member, value)
     }
 
-    var deletesPerToken: Bool { mapping?.deletesPerToken == true }
+    /// The engine's reading of the token operations: the file's, or the reference route's.
+    private var tokens: TokenAPIMapping { mapping?.tokenAPI ?? TokenAPIMapping() }
+
+    var deletesPerToken: Bool { tokens.deletesPerToken }
 
     func savedValues(ofRegistration answer: JSONValue?) -> (
         values: [String: JSONValue], missing: [(name: String, path: String)]
     ) {
-        mapping?.savedValues(ofRegistration: answer) ?? ([:], [])
+        tokens.savedValues(ofRegistration: answer)
     }
 
-    var registrationWithoutDelete: String? {
-        guard let mapping, mapping.declared.contains(.registerToken), !mapping.isReference(.registerToken),
-            !mapping.declared.contains(.deleteToken)
-        else { return nil }
-        let register = mapping[.registerToken]
-        return "\(register.method) \(register.path)"
-    }
+    var registrationWithoutDelete: String? { tokens.registrationWithoutDelete }
 
-    var deleteTokenRoute: String {
-        guard let mapping else { return "DELETE " + tokenRoute }
-        let m = mapping[.deleteToken]
-        return "\(m.method) \(m.path)"
-    }
+    var deleteTokenRoute: String { tokens.deleteTokenRoute }
 }

@@ -5,40 +5,12 @@ extension TargetMapping {
     /// The target's request for the canonical request `p` (a raw request's: `applyRaw`).
     func apply(_ p: PreparedRequest) -> PreparedRequest {
         guard let operation = p.operation.flatMap(TargetOperation.init) else { return applyRaw(p) }
-        let m = self[operation]
         var values = p.values
         for member in p.body?.objectValue ?? [] { values[member.key] = member.value }
         values = outgoing(values)
-        var used: Set<String> = []
-        var out = p
-        out.method = m.method
-        var body: JSONValue?
-        // The kind is read before renaming: bodyByKind is keyed by the reference design's kinds.
-        if let template = p.values["kind"]?.stringValue.flatMap({ m.bodyByKind[$0] }) ?? m.body {
-            body = RequestTemplate.render(template, values, used: &used) ?? .object([])
-            // Fields a scenario added or replaced go along unless the template already placed them.
-            for key in p.extraKeys where !used.contains(key) {
-                if let v = values[key] { body = body?.setting(key, to: v) }
-            }
-        } else if case .object(let members) = p.body {
-            body = .object(members.filter { $0.key != "installationId" }.map { ($0.key, values[$0.key] ?? $0.value) })
-        } else {
-            body = p.body
-        }
-        var (path, query) = RequestTemplate.splitQuery(m.path)
-        path = RequestTemplate.fillPath(path, values, used: &used)
-        var params = RequestTemplate.fillQuery(query, values, used: &used)
-        var headers = p.headers
-        for (name, template) in m.headers.sorted(by: { $0.key < $1.key }) {
-            headers.append((name.lowercased(), RequestTemplate.interpolate(template, values, used: &used) ?? ""))
-        }
-        if let installation = carriedInstallation(p, operation, values) {
-            Self.place(installation, m.installation, &headers, &body, &params, used: used)
-        }
-        out.path = path + (params.isEmpty ? "" : "?" + params.joined(separator: "&"))
-        out.headers = headers
-        out.body = body
-        return out
+        return self[operation].request(
+            for: p, values: values, kind: p.values["kind"]?.stringValue,
+            installation: carriedInstallation(p, operation, values))
     }
 
     // MARK: The installation
@@ -49,10 +21,7 @@ extension TargetMapping {
     func carriedInstallation(_ p: PreparedRequest, _ operation: TargetOperation, _ values: [String: JSONValue])
         -> String?
     {
-        let canonical = p.values["installationId"] != nil || p.body?["installationId"] != nil
-        return canonical
-            ? values["installationId"].map(RequestTemplate.text)
-            : carriesActorInstallation(operation) ? p.actorInstallation : nil
+        self[operation].carriedInstallation(p, values, reference: .reference(operation))
     }
 
     /// Whether a request for `operation` that names no installation (a user's, not a device's) carries the
@@ -62,24 +31,7 @@ extension TargetMapping {
     /// on every request (in a header, say) gets the user's, which `registerUserInstallations` registers
     /// before the first step, so a backend that refuses installations it never saw accepts it.
     public func carriesActorInstallation(_ operation: TargetOperation) -> Bool {
-        let placement = self[operation].installation
-        return placement != .none && placement != OperationMapping.reference(operation).installation
-    }
-
-    /// Puts `installation` where `placement` says (a path placement is the path template's own).
-    static func place(
-        _ installation: String, _ placement: InstallationPlacement, _ headers: inout [(String, String)],
-        _ body: inout JSONValue?, _ params: inout [String], used: Set<String>
-    ) {
-        switch placement {
-        case .path, .none: break
-        case .header(let name): headers.append((name.lowercased(), installation))
-        case .body(let name):
-            if !used.contains("installationId") {
-                body = (body ?? .object([])).setting(name, to: .string(installation))
-            }
-        case .query(let name): params.append(name + "=" + RequestTemplate.percentEncode(installation))
-        }
+        self[operation].carriesActorInstallation(reference: .reference(operation))
     }
 
     /// A raw request (no operation) as the target wants it: where the target places the installation of
@@ -95,7 +47,7 @@ extension TargetMapping {
         var out = p
         let (path, query) = RequestTemplate.splitQuery(p.path)
         var params = (query ?? "").split(separator: "&").map(String.init)
-        Self.place(installation, self[operation].installation, &out.headers, &out.body, &params, used: [])
+        OperationMapping.place(installation, self[operation].installation, &out.headers, &out.body, &params, used: [])
         out.path = path + (params.isEmpty ? "" : "?" + params.joined(separator: "&"))
         return out
     }

@@ -22,16 +22,7 @@ extension TargetMapping {
         if operation == .mediaSession, success, let media {
             return NormalizedResponse(status: canonicalStatus, json: media, media: media)
         }
-        var out = json
-        if let path = r.snapshot, let snapshot = json.value(atPath: path), case .object(let members) = snapshot {
-            let top = String(path.split(separator: ".").first ?? "")
-            out = .object((json.objectValue ?? []).filter { $0.key != top })
-            for m in members { out = out.setting(m.key, to: m.value) }
-        }
-        for (name, path) in r.fields.sorted(by: { $0.key < $1.key }) {
-            if let v = json.value(atPath: path) { out = out.setting(name, to: v) }
-        }
-        return NormalizedResponse(status: canonicalStatus, json: out, media: media)
+        return NormalizedResponse(status: canonicalStatus, json: r.lifted(json), media: media)
     }
 }
 

@@ -11,13 +11,23 @@ public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
     case mediaSession
     case events
 
+    /// The call operations: those of `operations:` Callx decodes (the token operations are the engine's,
+    /// `TokenAPIMapping`).
+    public static let callOperations = allCases.filter { $0 != .registerToken && $0 != .deleteToken }
+
+    /// What a target file's `operations.<name>:` may say for the operation.
+    public var syntax: OperationSyntax {
+        OperationSyntax(
+            name: rawValue, placeholders: placeholders, readsMedia: self == .mediaSession,
+            readsGapStatus: self == .events)
+    }
+
     /// The placeholders a path, header or body template of the operation may use.
     public var placeholders: [String] {
         let common = ["userId", "installationId"]
         switch self {
-        case .registerToken: return common + ["kind", "token", "appId", "apnsEnvironment"]
-        // token: a backend may delete by the push token itself (`DELETE /me/devices/{token}`).
-        case .deleteToken: return common + ["kind", "token"]
+        case .registerToken, .deleteToken:
+            return TokenAPIMapping.syntax.first { $0.name == rawValue }?.placeholders ?? common
         // ringSeconds: the short ring a scenario that waits for expiry asks for (`{shortRing: FIELD}`), else absent.
         case .create: return common + ["callId", "calleeUserId", "operationId", "video", "ringSeconds"]
         case .answer: return common + ["callId", "operationId", "expectedRevision"]
@@ -30,78 +40,7 @@ public enum TargetOperation: String, Sendable, CaseIterable, Hashable {
     }
 }
 
-/// Where the canonical parts of a response are in the target's response.
-public struct ResponseMapping: Sendable, Equatable {
-    /// Dotted path of the call snapshot (nil: its members are at the top level, as in the reference).
-    /// Its members are lifted to the top level, beside `error` on refusals.
-    public var snapshot: String?
-    /// Dotted path of the media-session object ("" for the whole body; nil when the response has none).
-    public var media: String?
-    /// Canonical member name → dotted path in the target's response (`answeredByInstallationId`,
-    /// `error`, and for the events feed `events`, `nextCursor`, `gap`).
-    public var fields: [String: String]
-    /// Target status → canonical status (a backend answering conflicts with 412 maps 412: 409).
-    public var statuses: [Int: Int]
-    /// Canonical member of the media-session object → where the target's answer holds it (the
-    /// media operation's `fields`, also read by an answer made through that operation).
-    public var mediaFields: [String: FieldSource] = [:]
-    /// Target statuses that say "gap" by themselves (`gapStatus: 410` on `events`, as Google's
-    /// expired sync tokens do): such an answer reads as a page with `gap: true`.
-    public var gapStatuses: Set<Int> = []
-    /// A 2xx answer may carry no call snapshot (`snapshotFromGet: true`): then ringcheck reads the
-    /// call with a `get` right after, and judges that snapshot as the answer's.
-    public var snapshotByGet: Bool = false
-    /// registerToken's `save: {NAME: PATH}`: values of a granted registration's answer (a device ID the
-    /// backend made up) kept with the token, for deleteToken's `{NAME}` placeholders.
-    public var save: [String: String] = [:]
-
-    public init(
-        snapshot: String? = nil, media: String? = nil, fields: [String: String] = [:], statuses: [Int: Int] = [:]
-    ) {
-        self.snapshot = snapshot
-        self.media = media
-        self.fields = fields
-        self.statuses = statuses
-    }
-}
-
-/// Where a target's answer holds one canonical value.
-public enum FieldSource: Sendable, Equatable {
-    /// A dotted path in the answer.
-    case path(String)
-    /// The `exp` claim (seconds) of the JWT at a dotted path, as milliseconds (`{jwtExp: token}`).
-    case jwtExpiry(String)
-}
-
-/// How one abstract operation is sent to the target and how its answer is read.
-public struct OperationMapping: Sendable, Equatable {
-    public var method: String
-    /// Path template with `{placeholder}`s, optionally with a query (`?after={cursor}`); a query
-    /// parameter whose placeholder has no value is left out.
-    public var path: String
-    /// Body template: a string that is exactly `{name}` becomes that value (any JSON type) and is left
-    /// out when there is none; other strings interpolate. Nil sends the canonical body.
-    public var body: JSONValue?
-    /// Body templates by canonical token kind (`bodyByKind: {apnsVoip: {…}, fcm: {…}}`): a request of a kind
-    /// named here sends that body instead of `body` (iOS-only fields need not go to Android).
-    public var bodyByKind: [String: JSONValue] = [:]
-    /// Extra headers (templates too).
-    public var headers: [String: String]
-    public var installation: InstallationPlacement
-    public var response: ResponseMapping
-
-    public init(
-        method: String, path: String, body: JSONValue? = nil, headers: [String: String] = [:],
-        installation: InstallationPlacement, response: ResponseMapping = ResponseMapping()
-    ) {
-        self.method = method.uppercased()
-        self.path = path
-        self.body = body
-        self.headers = headers
-        self.installation = installation
-        self.response = response
-    }
-
+extension OperationMapping {
     /// Whether the request carries the operation's idempotency key (the canonical body always does).
     public var carriesOperationId: Bool {
         guard let body else { return true }
@@ -113,8 +52,7 @@ public struct OperationMapping: Sendable, Equatable {
     public static func reference(_ operation: TargetOperation) -> OperationMapping {
         let r = TargetRoutes()
         switch operation {
-        case .registerToken: return OperationMapping(method: "PUT", path: CanonicalAPI.tokenRoute, installation: .path)
-        case .deleteToken: return OperationMapping(method: "DELETE", path: CanonicalAPI.tokenRoute, installation: .path)
+        case .registerToken, .deleteToken: return TokenAPIMapping.reference(RequestOperation(operation))
         case .create: return OperationMapping(method: "POST", path: r.calls, installation: .none)
         case .answer: return OperationMapping(method: "POST", path: r.answer, installation: .body("installationId"))
         case .end: return OperationMapping(method: "POST", path: r.end, installation: .body("installationId"))
@@ -162,29 +100,40 @@ public struct TargetMapping: Sendable, Equatable {
         self[operation] == .reference(operation)
     }
 
-    /// The names registerToken's answer gives for deleteToken (`response.save`).
-    public var savedRegistrationValues: [String] { self[.registerToken].response.save.keys.sorted() }
+    /// The token API part of the mapping (registerToken, deleteToken, the `kind` and `apnsEnvironment`
+    /// value maps), as the engine reads it (`TokenAPIMapping`).
+    public var tokenAPI: TokenAPIMapping {
+        var out = TokenAPIMapping()
+        for operation in [TargetOperation.registerToken, .deleteToken] {
+            let request = RequestOperation(operation)
+            if let m = operations[operation] { out.operations[request] = m }
+            if declared.contains(operation) { out.declared.insert(request) }
+        }
+        out.values = values.maps.filter { TokenAPIMapping.enumerations[$0.key] != nil }
+        return out
+    }
 
-    /// The values registerToken's `answer` gives for deleteToken, by name, and the saves whose path it lacks
-    /// (name and path, in name order).
+    /// The names registerToken's answer gives for deleteToken (`response.save`).
+    public var savedRegistrationValues: [String] { tokenAPI.savedRegistrationValues }
+
+    /// The values registerToken's `answer` gives for deleteToken (`TokenAPIMapping.savedValues`).
     func savedValues(ofRegistration answer: JSONValue?) -> (
         values: [String: JSONValue], missing: [(name: String, path: String)]
     ) {
-        var values: [String: JSONValue] = [:]
-        var missing: [(name: String, path: String)] = []
-        for (name, path) in self[.registerToken].response.save.sorted(by: { $0.key < $1.key }) {
-            if let value = answer?.value(atPath: path) { values[name] = value } else { missing.append((name, path)) }
-        }
-        return (values, missing)
+        tokenAPI.savedValues(ofRegistration: answer)
     }
 
-    /// Whether deleteToken names one registration (its `{token}` or a saved value) rather than the device:
-    /// then each token a device registered is deleted on its own.
-    public var deletesPerToken: Bool {
-        let m = self[.deleteToken]
-        var texts = [m.path] + Array(m.headers.values)
-        texts += ([m.body].compactMap { $0 } + Array(m.bodyByKind.values)).map { $0.serialized() }
-        let names = ["token"] + savedRegistrationValues
-        return texts.contains { t in names.contains { t.contains("{\($0)}") } }
+    /// Whether deleteToken names one registration rather than the device (`TokenAPIMapping.deletesPerToken`).
+    public var deletesPerToken: Bool { tokenAPI.deletesPerToken }
+
+    /// A mapping whose token operations, `kind` and `apnsEnvironment` maps are `tokens`' (the engine's
+    /// reading of the file) beside no call operation yet.
+    init(tokens: TokenAPIMapping) {
+        self.init()
+        for (operation, m) in tokens.operations {
+            if let o = TargetOperation(operation) { operations[o] = m }
+        }
+        declared = Set(tokens.declared.compactMap(TargetOperation.init))
+        values = ValueMaps(values: tokens.values)
     }
 }

@@ -4,12 +4,12 @@ extension TargetFileDecoder {
     /// `bodyByKind: {apnsVoip: {…}, fcm: {…}}`: a body template per canonical token kind, for the operations
     /// that know the kind (a platform's own fields need not go to the other one).
     mutating func decodeBodyByKind(
-        _ e: YAMLMapEntry, _ operation: TargetOperation, _ known: [String], _ path: String
+        _ e: YAMLMapEntry, _ operation: OperationSyntax, _ known: [String], _ path: String
     ) -> [String: JSONValue] {
         guard operation.placeholders.contains("kind") else {
             d.error(
                 e.keyMark, path,
-                "'bodyByKind' applies to operations about one token kind (registerToken, deleteToken), not \(operation.rawValue)"
+                "'bodyByKind' applies to operations about one token kind (registerToken, deleteToken), not \(operation.name)"
             )
             return [:]
         }
@@ -17,7 +17,7 @@ extension TargetFileDecoder {
             d.error(e.value.mark, path, "expected a mapping of token kinds to body templates, got \(e.value.kindName)")
             return [:]
         }
-        let kinds = Self.canonicalValues["kind"] ?? []
+        let kinds = TokenAPIMapping.enumerations["kind"] ?? []
         var out: [String: JSONValue] = [:]
         for entry in entries {
             guard kinds.contains(entry.key) else {
@@ -37,17 +37,17 @@ extension TargetFileDecoder {
 
     /// registerToken's `response: {save: {NAME: PATH}}`: values of the answer (a device ID the backend made
     /// up, at dotted PATH) that deleteToken can use as `{NAME}`.
-    mutating func decodeSave(_ e: YAMLMapEntry, _ operation: TargetOperation, _ path: String) -> [String: String] {
-        guard operation == .registerToken else {
+    mutating func decodeSave(_ e: YAMLMapEntry, _ operation: OperationSyntax, _ path: String) -> [String: String] {
+        guard operation.name == RequestOperation.registerToken.rawValue else {
             d.error(
                 e.keyMark, path,
-                "'save' applies to registerToken only (its answer's values go to deleteToken), not \(operation.rawValue)"
+                "'save' applies to registerToken only (its answer's values go to deleteToken), not \(operation.name)"
             )
             return [:]
         }
         guard let map = stringMap(e.value, path) else { return [:] }
         var out: [String: String] = [:]
-        let taken = Set(TargetOperation.allCases.flatMap(\.placeholders))
+        let taken = Set(operationSyntax.flatMap(\.placeholders))
         for entry in e.value.entries ?? [] {
             guard let source = map[entry.key] else { continue }
             if !Self.isPlaceholderName(entry.key) {

@@ -1,57 +1,30 @@
 import JSON
 
+/// The syntax of one operation of a target file's `operations:` (method, path, body, headers,
+/// `installation:`, `response:`, `statuses`), read alike for the engine's token operations and a
+/// profile's own (`OperationSyntax`).
 extension TargetFileDecoder {
+    /// Every operation `operations:` may name: the engine's token operations, then each registered
+    /// profile's (`Profile.targetFileOperations`) in registry order.
+    var operationSyntax: [OperationSyntax] {
+        TokenAPIMapping.syntax + profiles.all.flatMap(\.targetFileOperations)
+    }
+
+    /// The keys of one operation's mapping.
     static let operationKeys = [
         "method", "path", "body", "bodyByKind", "headers", "installation", "response", "statuses", "gapStatus",
     ]
+    /// The keys of an operation's `response:`.
     static let responseKeys = [
         "snapshot", "snapshotFromGet", "media", "winner", "error", "events", "nextCursor", "gap", "fields", "save",
     ]
 
-    /// `operations:` over the reference design's defaults; `installation` applies wherever an
-    /// operation does not say otherwise.
-    mutating func decodeOperations(
-        _ node: YAMLNode?, installation: InstallationPlacement?, answerByMedia: Bool, mark: YAMLMark
-    ) -> TargetMapping {
-        var entries: [String: YAMLMapEntry] = [:]
-        if let node {
-            entries = d.mapping(node, "operations", known: TargetOperation.allCases.map(\.rawValue)) ?? [:]
-        }
-        var mapping = TargetMapping()
-        // Answer last: with answerByMediaRequest it copies the media-session mapping.
-        for operation in TargetOperation.allCases.filter({ $0 != .answer }) + [.answer] {
-            var m = OperationMapping.reference(operation)
-            let given = entries[operation.rawValue]
-            if operation == .answer, answerByMedia, given == nil {
-                // Answering is the callee device's media request: same mapping as mediaSession.
-                m = mapping[.mediaSession]
-                m.response.media = m.response.media == "" ? nil : m.response.media
-                mapping.operations[.answer] = m
-                continue
-            }
-            // The file-wide placement holds for every operation, also those the reference design
-            // sends without an installation (create, get): the backend may need the caller's device.
-            if let installation, given?.value["installation"] == nil {
-                m.installation = installation
-            }
-            if let given {
-                // deleteToken may also use what registerToken's answer saved (decoded first).
-                let saved = operation == .deleteToken ? mapping.savedRegistrationValues : []
-                decodeOperation(given.value, operation, saved: saved, into: &m)
-                mapping.declared.insert(operation)
-            }
-            checkInstallation(m, operation, mark: given?.value.mark ?? mark)
-            if m != .reference(operation) { mapping.operations[operation] = m }
-        }
-        return mapping
-    }
-
-    /// One operation's mapping; `saved` are the names registerToken's answer gives (deleteToken's extra
-    /// placeholders).
+    /// One operation's mapping (`operations.<name>:`, the engine's token operations and a profile's
+    /// alike); `saved` are the names registerToken's answer gives (deleteToken's extra placeholders).
     mutating func decodeOperation(
-        _ node: YAMLNode, _ operation: TargetOperation, saved: [String] = [], into m: inout OperationMapping
+        _ node: YAMLNode, _ operation: OperationSyntax, saved: [String] = [], into m: inout OperationMapping
     ) {
-        let path = "operations.\(operation.rawValue)"
+        let path = "operations.\(operation.name)"
         guard let f = d.mapping(node, path, known: Self.operationKeys) else { return }
         let known = operation.placeholders + saved
         if let e = f["method"], let s = d.choice(e.value, path + ".method", Self.methods) { m.method = s }
@@ -77,17 +50,18 @@ extension TargetFileDecoder {
             m.installation = placement
         }
         if let e = f["response"] {
-            decodeResponse(e.value, path + ".response", media: operation == .mediaSession, into: &m.response)
+            decodeResponse(e.value, path + ".response", media: operation.readsMedia, into: &m.response)
             if let save = e.value.entries?.first(where: { $0.key == "save" }) {
                 m.response.save = decodeSave(save, operation, path + ".response.save")
             }
         }
         if let e = f["statuses"] { m.response.statuses = decodeStatuses(e.value, path + ".statuses") }
         if let e = f["gapStatus"] {
-            guard operation == .events else {
+            guard operation.readsGapStatus else {
+                let feeds = operationSyntax.filter(\.readsGapStatus).map(\.name).joined(separator: " and ")
                 d.error(
                     e.keyMark, path,
-                    "'gapStatus' applies only to events (the status a feed answers a lost cursor with)")
+                    "'gapStatus' applies only to \(feeds) (the status a feed answers a lost cursor with)")
                 return
             }
             m.response.gapStatuses = decodeGapStatuses(e.value, path + ".gapStatus")
@@ -99,10 +73,11 @@ extension TargetFileDecoder {
         }
     }
 
-    mutating func checkInstallation(_ m: OperationMapping, _ operation: TargetOperation, mark: YAMLMark) {
+    /// An installation placed in the path needs `{installationId}` in it.
+    mutating func checkInstallation(_ m: OperationMapping, _ operation: String, mark: YAMLMark) {
         if m.installation == .path, !RequestTemplate.placeholders(in: m.path).contains("installationId") {
             d.error(
-                mark, "operations.\(operation.rawValue)",
+                mark, "operations.\(operation)",
                 "the installation goes in the path, but the path '\(m.path)' has no {installationId} (installation: {in: none} sends none)"
             )
         }
@@ -173,12 +148,12 @@ extension TargetFileDecoder {
     /// Every placeholder of `names` must be one of `known` (the operation's own, and for deleteToken what
     /// registerToken saved).
     mutating func checkPlaceholders(
-        _ names: [String], _ operation: TargetOperation, _ known: [String], _ mark: YAMLMark, _ path: String
+        _ names: [String], _ operation: OperationSyntax, _ known: [String], _ mark: YAMLMark, _ path: String
     ) {
         for name in names where !known.contains(name) {
             d.error(
                 mark, path,
-                "unknown placeholder '{\(name)}'\(Diagnostics.suggestion(name, known)); \(operation.rawValue) has \(known.map { "{\($0)}" }.joined(separator: ", "))"
+                "unknown placeholder '{\(name)}'\(Diagnostics.suggestion(name, known)); \(operation.name) has \(known.map { "{\($0)}" }.joined(separator: ", "))"
             )
         }
     }
