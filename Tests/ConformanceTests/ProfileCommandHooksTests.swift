@@ -38,7 +38,7 @@ import Testing
         #expect(CallxLoad().words == LoadWords())
         // load --target asks a file only for the users its profile's load plays: callx's a and b, none by name
         // for the others.
-        guard case .users(let callxUsers, _) = CallxLoad().targetUserNeeds else {
+        guard case .users(let callxUsers, _) = (CallxLoad() as any ProfileLoad).targetUserNeeds else {
             Issue.record("callx's load names its target users")
             return
         }
