@@ -155,6 +155,18 @@ public protocol Profile: Sendable {
     /// Its judge of captured pushes for `ringcheck check-payload --profile <name>` (`CapturedPushJudge`: its
     /// push rules over captures read back from JSON); nil (the default) when it has none.
     var capturedPushJudge: (any CapturedPushJudge.Type)? { get }
+
+    // MARK: Load mode
+
+    /// What it brings to `ringcheck load` (`ProfileLoad`: its workload, its embedded load users, its
+    /// words and options); nil (the default) when it has no load mode.
+    var load: (any ProfileLoad)? { get }
+
+    // MARK: Trigger
+
+    /// Its part of `ringcheck trigger <name>` (`TriggerProfileOptions`: its own options, its plan, its trigger);
+    /// nil (the default) when `trigger` does not know it.
+    var triggerOptions: (any TriggerProfileOptions.Type)? { get }
 }
 
 extension Profile {
@@ -183,6 +195,8 @@ extension Profile {
     public var valuedCapabilities: [Capability] { [] }
     public var targetFileCapabilities: [String] { [] }
     public var capturedPushJudge: (any CapturedPushJudge.Type)? { nil }
+    public var load: (any ProfileLoad)? { nil }
+    public var triggerOptions: (any TriggerProfileOptions.Type)? { nil }
     public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
         try await context.registerToken(ofDevice: device.name)
     }
