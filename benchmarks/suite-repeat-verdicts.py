@@ -1,0 +1,80 @@
+"""The verdicts of benchmarks/suite-repeat.sh: one line per run, and whether every run gave the same one.
+
+  suite-repeat-verdicts.py run DIR I               prints run I's line (DIR/runI/report.json, DIR/runI.status)
+  suite-repeat-verdicts.py summary DIR N EXPECT    compares runs 1..N; EXPECT is pass, defect or any
+
+A verdict is the exit code, the requirements that failed (ID and level) and the scenarios that did not
+pass (ID and status, not-applicable ones included: a pass allows them, but a scenario that is not
+applicable in one run only is a different verdict). summary exits 0 when every run gave the same verdict and that
+verdict is the one EXPECT asks for: pass = exit 0 with no scenario failed, errored, timed out or flaky;
+defect = exit 1; any = whatever it is.
+"""
+
+import json
+import os
+import sys
+
+
+def verdict(directory, i):
+    """(exit code, failed requirements, non-pass scenarios, seconds, load) of run i; None parts if no report."""
+    status, start, end, load = open(f"{directory}/run{i}.status").read().split()
+    path = f"{directory}/run{i}/report.json"
+    if not os.path.exists(path):
+        return int(status), None, None, float(end) - float(start), load
+    report = json.load(open(path))
+    failed = sorted(f"{r['id']}({r['level']})" for r in report["requirements"] if r["verdict"] == "fail")
+    inconclusive = sorted(f"{r['id']}(inconclusive)" for r in report["requirements"] if r["verdict"] == "inconclusive")
+    scenarios = sorted(f"{s['id']}:{s['status']}" for s in report["scenarios"] if s["status"] != "pass")
+    scenarios += sorted(f"{s['id']}:notRun" for s in report.get("notRun", []))
+    if report.get("aborted"):
+        scenarios.append(f"aborted:{report['aborted']}")
+    return int(status), tuple(failed + inconclusive), tuple(scenarios), float(end) - float(start), load
+
+
+def run_line(directory, i):
+    status, requirements, scenarios, seconds, load = verdict(directory, i)
+    if requirements is None:
+        console = open(f"{directory}/run{i}.out").read().strip().splitlines()
+        print(f"run {i}: exit {status} in {seconds:.1f} s (load {load}), no report.json: {' | '.join(console[-3:])}")
+        return
+    bad = [s for s in scenarios if not s.endswith(":notApplicable")]
+    print(
+        f"run {i}: exit {status} in {seconds:.1f} s (load {load}); "
+        f"not passed: {' '.join(bad) or 'none'}; failed requirements: {' '.join(requirements) or 'none'}"
+    )
+
+
+def summary(directory, runs, expect):
+    verdicts = {}
+    seconds = []
+    for i in range(1, runs + 1):
+        status, requirements, scenarios, took, _ = verdict(directory, i)
+        verdicts.setdefault((status, requirements, scenarios), []).append(i)
+        seconds.append(took)
+    seconds.sort()
+    median = seconds[len(seconds) // 2]
+    print(f"time per run: median {median:.1f} s, min {seconds[0]:.1f} s, max {seconds[-1]:.1f} s")
+    for (status, requirements, scenarios), which in sorted(verdicts.items(), key=lambda v: v[1][0]):
+        print(f"verdict in {len(which)} of {runs} runs ({', '.join(map(str, which))}): exit {status}")
+        print(f"  failed requirements: {(' '.join(requirements) or 'none') if requirements is not None else '(no report.json)'}")
+        print(f"  scenarios not passed: {(' '.join(scenarios) or 'none') if scenarios is not None else '(no report.json)'}")
+    if len(verdicts) != 1:
+        print(f"NOT HELD: {len(verdicts)} different verdicts in {runs} runs")
+        return 1
+    ((status, requirements, scenarios),) = verdicts
+    if expect == "pass" and (status != 0 or any(not s.endswith(":notApplicable") for s in scenarios)):
+        print(f"NOT HELD: every run gave the same verdict, but not a pass (exit {status})")
+        return 1
+    if expect == "defect" and status != 1:
+        print(f"NOT HELD: every run gave the same verdict, but not non-conformant (exit {status}, want 1)")
+        return 1
+    print(f"HELD: the same verdict in all {runs} runs")
+    return 0
+
+
+if __name__ == "__main__":
+    command, directory = sys.argv[1], sys.argv[2]
+    if command == "run":
+        run_line(directory, int(sys.argv[3]))
+    else:
+        sys.exit(summary(directory, int(sys.argv[3]), sys.argv[4]))
