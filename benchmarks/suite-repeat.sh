@@ -9,7 +9,8 @@
 # gave the same verdict and lists each distinct verdict with the runs that gave it. The verdict to hold:
 #   - against the conforming reference: exit 0 with every scenario passing (or not applicable) in
 #     every run;
-#   - with --reference-defect NAME: exit 1 with the same failed requirements and scenarios every run;
+#   - with --reference-defect NAME: exit 1 with the same failed requirements and scenarios every run (exit 0
+#     with the same SHOULD warnings for a defect that breaks only SHOULD requirements);
 #   - with --target FILE: the same verdict every run, whatever it is.
 # Exits 0 only when that holds (for --profile all: for every profile), 1 when it does not, 2 on a
 # usage error.
