@@ -44,11 +44,16 @@ public struct CallxProfile: Profile {
         if let media = exchange.media, (200..<300).contains(status) { context.observeMediaSession(media) }
     }
 
-    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`).
+    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`); for a call that
+    /// expired, an invitation in flight at the expiry is not after it (`AfterTheExpiry`).
     public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     {
-        AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: context.callx.calls)
+        let calls = context.callx.calls
+        let beforeEnd = AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: calls)
+        let inFlight = AfterTheExpiry.inFlightAtExpiry(
+            requirement: requirement, call: call, calls: calls, marginMs: context.inFlightMarginMs)
+        return { c in beforeEnd(c) || inFlight(c) }
     }
 
     /// Ends the calls the run left unfinished.
