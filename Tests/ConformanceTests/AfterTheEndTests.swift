@@ -49,11 +49,7 @@ import Testing
     @Test func aCopyOnAConnectionOpenedBeforeTheEndRequestLeftIsNotAfterTheEnd() async throws {
         let apns = f.mocks.apns(.production)
         func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
-            var r = f.apnsRequest(token: Self.token, connectionID: id)
-            r.connection.openedOrder = opened
-            r.opensConnection = first
-            r.arrivalOrder = ArrivalOrder.next()
-            return r
+            f.apnsRequest(token: Self.token, connection: id, openedAt: opened, first: first)
         }
         for _ in 0..<20 {
             _ = f.mocks.log.clear()
