@@ -48,17 +48,15 @@ import Testing
     /// request left, or a later request on the early connection, was not.
     @Test func aCopyOnAConnectionOpenedBeforeTheEndRequestLeftIsNotAfterTheEnd() async throws {
         let apns = f.mocks.apns(.production)
-        func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
-            f.apnsRequest(token: Self.token, connection: id, openedAt: opened, first: first)
-        }
         for _ in 0..<20 {
             _ = f.mocks.log.clear()
             let opened = ArrivalOrder.next()
             var calls = ["call-1": CallTimeline(callId: "call-1")]
             calls["call-1"]?.endRequestOrder = ArrivalOrder.next()
-            _ = await apns.handle(push(connection: 2, openedAt: opened, first: true))
-            _ = await apns.handle(push(connection: 2, openedAt: opened, first: false))
-            _ = await apns.handle(push(connection: 3, openedAt: ArrivalOrder.next(), first: true))
+            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 2, openedAt: opened, first: true))
+            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 2, openedAt: opened, first: false))
+            let late = ArrivalOrder.next()
+            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 3, openedAt: late, first: true))
             let log = f.mocks.log.captures()
             try #require(log.count == 3)
             let leftOut = AfterTheEnd.arrivedBeforeEnd(requirement: "CALLX-EXP-2", call: "call-1", calls: calls)
