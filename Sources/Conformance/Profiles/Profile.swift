@@ -73,7 +73,8 @@ public protocol Profile: Sendable {
     func observeResponse(_ exchange: Exchange, with context: isolated any RunContext)
     /// Pushes an `expectNoPush` charged to `requirement` about call `call` leaves out because they reached the
     /// mocks before what the requirement forbids pushes after (Callx: CALLX-EXP-2 leaves out those read before
-    /// the call's end request left). Judged by `ArrivalOrder`, never by milliseconds. The default leaves out none.
+    /// the call's end request left, and those in flight at an expiry). Judged by `ArrivalOrder` where the cause is
+    /// a request ringcheck sent; a backend's own deadline has no such order. The default leaves out none.
     func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
