@@ -59,3 +59,25 @@ start_reference() {
     done
     [ -n "$base" ] || { echo "serve-reference did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
 }
+
+busy_pids=()
+
+# start_busy_loops N: starts N busy loops (a shell spinning 'while :; do :; done' each, the busy-machine
+# rule's load), their process IDs in `busy_pids`. Call stop_busy_loops from the script's EXIT trap: a
+# background job of a script ignores Ctrl-C, so nothing else stops them.
+start_busy_loops() {
+    busy_pids=()
+    local i
+    for ((i = 0; i < $1; i++)); do
+        sh -c 'while :; do :; done' &
+        busy_pids+=($!)
+    done
+}
+
+# stop_busy_loops: stops the loops start_busy_loops started (each by its process ID) and waits for them.
+stop_busy_loops() {
+    local p
+    for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${busy_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+    busy_pids=()
+}

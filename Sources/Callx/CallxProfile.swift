@@ -45,15 +45,19 @@ public struct CallxProfile: Profile {
         if let media = exchange.media, (200..<300).contains(status) { context.observeMediaSession(media) }
     }
 
-    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`); CALLX-E2E-3's
-    /// "after the restart" when the restart began (`AfterTheRestart`).
+    /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`); for a call that
+    /// expired, an invitation in flight at the expiry is not after it (`AfterTheExpiry`); CALLX-E2E-3's
+    /// "after the restart" starts when the restart began (`AfterTheRestart`).
     public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     {
-        let beforeEnd = AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: context.callx.calls)
+        let calls = context.callx.calls
+        let beforeEnd = AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: calls)
+        let inFlight = AfterTheExpiry.inFlightAtExpiry(
+            requirement: requirement, call: call, calls: calls, marginMs: context.inFlightMarginMs)
         let beforeRestart = AfterTheRestart.arrivedBeforeRestart(
             requirement: requirement, restartOrder: context.backendRestartOrder)
-        return { beforeEnd($0) || beforeRestart($0) }
+        return { c in beforeEnd(c) || inFlight(c) || beforeRestart(c) }
     }
 
     /// Ends the calls the run left unfinished.

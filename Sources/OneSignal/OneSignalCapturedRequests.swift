@@ -13,6 +13,19 @@ enum OneSignalCapturedRequests: CapturedPushJudge {
     static let unjudged =
         "without the operations, the REST keys (redacted in captures), the data and options the kit was given and its delivered are not judged"
     static let providers: [MockProviderID] = [.onesignal]
+    /// `--app-id` and `--voip-app-id`: the apps its requests must name.
+    static let contextOptions = ["app-id", "voip-app-id"]
+
+    /// The apps from `--app-id` and `--voip-app-id`, else from `RINGCHECK_ONESIGNAL_APP_ID` (when not empty) and
+    /// `RINGCHECK_ONESIGNAL_VOIP_APP_ID`.
+    static func context(voipTopic: String?, options: [String: String], environment: [String: String])
+        -> CapturedPushContext
+    {
+        CapturedPushContext(
+            voipTopic: voipTopic,
+            appId: options["app-id"] ?? environment["RINGCHECK_ONESIGNAL_APP_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            voipAppId: options["voip-app-id"] ?? environment["RINGCHECK_ONESIGNAL_VOIP_APP_ID"])
+    }
 
     static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)
         -> [Violation]

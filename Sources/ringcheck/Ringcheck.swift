@@ -1,3 +1,4 @@
+import Conformance
 import Foundation
 
 /// `ringcheck`: a conformance testkit and fake caller for call-push backends.

@@ -91,6 +91,23 @@ public struct MockFixture: Sendable {
         return r
     }
 
+    /// A request to an APNs mock on connection `id`, accepted at `opened` in `ArrivalOrder`, read now (the next
+    /// position); `first` when it is the request the client opened that connection to send (the position it was
+    /// on its way by is then the accept, `Capture.onItsWayOrder`).
+    ///
+    /// ```swift
+    /// let copy = f.apnsRequest(token: token, connection: 2, openedAt: opened, first: true)
+    /// ```
+    public func apnsRequest(token: String, connection id: UInt64, openedAt opened: UInt64, first: Bool)
+        -> HTTPRequest
+    {
+        var r = apnsRequest(token: token, connectionID: id)
+        r.connection.openedOrder = opened
+        r.opensConnection = first
+        r.arrivalOrder = ArrivalOrder.next()
+        return r
+    }
+
     /// A request to an APNs mock. `headers` replace the VoIP defaults of the same name; a nil value removes one.
     public func apnsRequest(
         token: String = deviceToken, headers overrides: [(String, String?)] = [], extraHeaders: [(String, String)] = [],

@@ -43,11 +43,11 @@ enum AcrossPushRules {
         if let own = ValueRules.millis(callx["expiresAtMs"]) { stops.append((own, "past its expiresAtMs")) }
         guard let stop = stops.min(by: { $0.atMs < $1.atMs }) else { return }
         let late = arrival - stop.atMs
-        guard late > context.inFlightMarginMs else { return }
-        // Stamped by the backend as sent no later than the stop, and not absurdly late: it was in flight
-        // (queued in the backend's HTTP/2 client on a loaded machine, say), not sent after the end.
-        if let issued = ValueRules.millis(callx["issuedAtMs"]), issued <= stop.atMs,
-            late <= context.inFlightIssuedBoundMs
+        // Arrived within the margin, or stamped by the backend as sent no later than the stop and not absurdly
+        // late: it was in flight (queued in the backend's HTTP/2 client on a loaded machine, say), not sent after.
+        if InFlightInvitation.wasInFlight(
+            arrivalMs: arrival, issuedAtMs: ValueRules.millis(callx["issuedAtMs"]), stopMs: stop.atMs,
+            marginMs: context.inFlightMarginMs, boundMs: context.inFlightIssuedBoundMs)
         {
             return
         }

@@ -18,4 +18,17 @@ enum InFlightInvitation {
         }
         return issued
     }
+
+    /// Whether an invitation that arrived at `arrivalMs` was in flight when its call stopped ringing at `stopMs`
+    /// rather than sent after it (CALLX-EXP-2): it arrived within `marginMs` of the stop, or the backend stamped it
+    /// as sent (`issuedAtMs`, the seed's "when the backend sent it") no later than the stop and it arrived within
+    /// `boundMs` of it. The invariant and a step's "no invitation after the expiry" judge by this one rule.
+    static func wasInFlight(arrivalMs: Int64, issuedAtMs: Int64?, stopMs: Int64, marginMs: Int64, boundMs: Int64)
+        -> Bool
+    {
+        let late = arrivalMs - stopMs
+        if late <= marginMs { return true }
+        guard let issuedAtMs else { return false }
+        return issuedAtMs <= stopMs && late <= boundMs
+    }
 }

@@ -5,12 +5,10 @@ import Reports
 /// `check-payload --profile P` for the profiles whose pushes are judged from captures (those with a
 /// `Profile.capturedPushJudge`).
 public enum CapturedPushCheck {
-    /// The levels of the profile's requirements, from its embedded suite's catalogue (read against `profiles`).
-    public static func levels(of profile: String, profiles: ProfileRegistry) -> [String: RequirementLevel] {
-        guard let directory = EmbeddedSuites.directory(profile),
-            let catalogue = try? RequirementCatalogue.load(suiteDirectory: directory, profiles: profiles)
-        else { return [:] }
-        return catalogue.levels
+    /// The levels of `profile`'s requirements, from its embedded suite's catalogue
+    /// (`RequirementCatalogue.embeddedLevels(of:)`); none when it has no embedded suite.
+    public static func levels(of profile: any Profile) -> [String: RequirementLevel] {
+        (try? RequirementCatalogue.embeddedLevels(of: profile)) ?? [:]
     }
 
     /// Judges the captures in `document` by `judge`'s rules, each violation at its catalogue level (`levels`;

@@ -22,6 +22,20 @@ public protocol CapturedPushJudge: Sendable {
     /// The profile's push rules over `captures` (of `providers` only); throws when `context` lacks what they need.
     static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)
         -> [Violation]
+    /// The `check-payload` options that fill its `CapturedPushContext` beyond `--topic` (OneSignal's `app-id`,
+    /// `voip-app-id`): naming one for another profile is a usage error. None by default.
+    static var contextOptions: [String] { get }
+    /// What the captures are judged with: `--topic` (`voipTopic`), the values of its `contextOptions` that were
+    /// given, and the environment (where an option's default may come from). The default keeps the topic alone.
+    static func context(voipTopic: String?, options: [String: String], environment: [String: String])
+        -> CapturedPushContext
+}
+
+extension CapturedPushJudge {
+    public static var contextOptions: [String] { [] }
+    public static func context(voipTopic: String?, options: [String: String], environment: [String: String])
+        -> CapturedPushContext
+    { CapturedPushContext(voipTopic: voipTopic) }
 }
 
 /// What `check-payload` knows beside the captures: `--topic`, and the app IDs of `--app-id`/`--voip-app-id`

@@ -73,7 +73,8 @@ public protocol Profile: Sendable {
     func observeResponse(_ exchange: Exchange, with context: isolated any RunContext)
     /// Pushes an `expectNoPush` charged to `requirement` about call `call` leaves out because they reached the
     /// mocks before what the requirement forbids pushes after (Callx: CALLX-EXP-2 leaves out those read before
-    /// the call's end request left). Judged by `ArrivalOrder`, never by milliseconds. The default leaves out none.
+    /// the call's end request left, and those in flight at an expiry). Judged by `ArrivalOrder` where the cause is
+    /// a request ringcheck sent; a backend's own deadline has no such order. The default leaves out none.
     func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
@@ -155,6 +156,18 @@ public protocol Profile: Sendable {
     /// Its judge of captured pushes for `ringcheck check-payload --profile <name>` (`CapturedPushJudge`: its
     /// push rules over captures read back from JSON); nil (the default) when it has none.
     var capturedPushJudge: (any CapturedPushJudge.Type)? { get }
+
+    // MARK: Load mode
+
+    /// What it brings to `ringcheck load` (`ProfileLoad`: its workload, its embedded load users, its
+    /// words and options); nil (the default) when it has no load mode.
+    var load: (any ProfileLoad)? { get }
+
+    // MARK: Trigger
+
+    /// Its part of `ringcheck trigger <name>` (`TriggerProfileOptions`: its own options, its plan, its trigger);
+    /// nil (the default) when `trigger` does not know it.
+    var triggerOptions: (any TriggerProfileOptions.Type)? { get }
 }
 
 extension Profile {
@@ -183,6 +196,8 @@ extension Profile {
     public var valuedCapabilities: [Capability] { [] }
     public var targetFileCapabilities: [String] { [] }
     public var capturedPushJudge: (any CapturedPushJudge.Type)? { nil }
+    public var load: (any ProfileLoad)? { nil }
+    public var triggerOptions: (any TriggerProfileOptions.Type)? { nil }
     public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
         try await context.registerToken(ofDevice: device.name)
     }

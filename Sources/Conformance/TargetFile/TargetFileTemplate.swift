@@ -2,7 +2,18 @@ extension TargetFile {
     /// The commented target file `ringcheck init-target` writes: a backend that follows the reference
     /// design, as `ringcheck serve-reference` runs it, with every other setting shown commented out.
     /// `profiles` give the `profile:` line's default and their own commented lines.
+    /// Each top-level key's commented section is a constant of its own below, in the order the file shows them.
     public static func template(profiles: ProfileRegistry) -> String {
+        templateHeader(profiles: profiles)
+            + [
+                templateBackend, templateTLS, templateAppID, templateCapabilities, templateUsers,
+                templateInstallation, templateOperations, templateValues, templateMocks, templateImpersonation,
+                templateLifecycle,
+            ].joined(separator: "\n")
+    }
+
+    /// The file's header and the `profile:` line, then each profile's own commented lines.
+    private static func templateHeader(profiles: ProfileRegistry) -> String {
         """
         # ringcheck target file: the backend under test, for `ringcheck run --target FILE`.
         # Relative paths are resolved against this file's folder. Every line not commented out must be
@@ -12,20 +23,38 @@ extension TargetFile {
         # A --profile that names another one is refused (exit 2).
         # profile: \(profiles.defaultProfile.name)
         \(profiles.all.map(\.targetFileTemplate).joined())
+
+        """
+    }
+
+    /// How reports name the backend and where its API listens (`name`, `baseURL`).
+    private static let templateBackend = """
         # How reports name the backend.
         name: my backend
         # Where its API listens (http:// or https://).
         baseURL: http://127.0.0.1:8080
 
+        """
+
+    /// TLS trust for an https:// baseURL (`tls`).
+    private static let templateTLS = """
         # TLS trust for an https:// baseURL: the CA that signed its certificate, or (loudly warned
         # about, never for a verdict you rely on) no verification at all.
         # tls:
         #   caFile: certs/ca.pem
         #   insecureSkipVerify: true
 
+        """
+
+    /// The app ID device tokens are registered for (`appId`).
+    private static let templateAppID = """
         # The app ID (bundle ID) device tokens are registered for; default: the mocks' bundle ID.
         # appId: com.example.calls
 
+        """
+
+    /// What the backend can do (`capabilities`).
+    private static let templateCapabilities = """
         # What the backend can do. Scenarios needing anything else are "not applicable", with the reason.
         #   faults        its pushes reach ringcheck's mocks, so provider failures can be injected
         #   sandbox       it honours APNs sandbox registrations
@@ -41,6 +70,10 @@ extension TargetFile {
         #   videoCalls    it places video calls (without it the scenario creating one is not applicable)
         capabilities: [faults, sandbox, shortRing, pushSignals, mediaSession, idempotency, videoCalls]
 
+        """
+
+    /// The test users and how they sign in (`users`, `accounts`, `auth`).
+    private static let templateUsers = """
         # The test users: a calls, b is called, c is in no call ('run' needs all three; 'call' only
         # the two it plays, as its --as and --to name them). Each is one account, or a list of
         # accounts: with lists, as many scenarios run at once as each list is long (one account each).
@@ -79,10 +112,18 @@ extension TargetFile {
         #     command: [./scripts/token.sh, user-b]   # prints the token on its first line
         #     timeout: 10s
 
+        """
+
+    /// Where requests carry the installation (`installation`).
+    private static let templateInstallation = """
         # Where requests carry the installation (the device); default: as the reference design does
         # (path for push tokens, body for answer/end/media, query for events).
         # installation: {in: header, name: X-Device-Id}   # in: path | header | body | query | none
 
+        """
+
+    /// Operations that differ from the reference design (`operations`).
+    private static let templateOperations = """
         # Operations that differ from the reference design. Placeholders: {callId}, {calleeUserId},
         # {operationId}, {installationId}, {userId}, {kind}, {token}, {appId}, {apnsEnvironment},
         # {reason}, {expectedRevision}, {video}, {cursor}, {limit}. A body string that is exactly one
@@ -121,6 +162,10 @@ extension TargetFile {
         #       media: ""                         # the whole body is the media session
         #       fields: {expiresAtMs: {jwtExp: accessToken}}   # the expiry is a JWT's exp claim
 
+        """
+
+    /// The backend's own words for the reference design's values (`values`, `numbers`).
+    private static let templateValues = """
         # The backend's own words for the reference design's values, used both ways (sent, and read back
         # in every answer and event).
         # values:
@@ -131,6 +176,10 @@ extension TargetFile {
         # Members it sends as JSON numbers where the reference design has decimal strings.
         # numbers: [revision, cursor]            # also eventId, callId
 
+        """
+
+    /// Where ringcheck's mocks listen (`mocks`).
+    private static let templateMocks = """
         # ringcheck's mocks (APNs, FCM, OAuth) where a backend configured in advance expects them.
         # The RINGCHECK_* settings are printed at the start of every run, and written where asked.
         # mocks:
@@ -145,11 +194,19 @@ extension TargetFile {
         #   envFile: mocks.env
         #   jsonFile: mocks.json
 
+        """
+
+    /// Serving the real push host names (`impersonate`).
+    private static let templateImpersonation = """
         # Also serve the real push host names (api.push.apple.com, fcm.googleapis.com, …) for a backend
         # that hard-codes them: true is a TLS listener on 127.0.0.1:443 and an HTTPS proxy on a free port.
         # impersonate: true
         # impersonate: {listen: ["127.0.0.1:8443"], proxy: "127.0.0.1:3128"}   # or proxy: none
 
+        """
+
+    /// How ringcheck starts, waits for, stops and restarts the backend (`lifecycle`, `instances`).
+    private static let templateLifecycle = """
         # How ringcheck starts, waits for, stops and restarts the backend. Commands are argument lists or
         # shell lines, run from this file's folder with the mocks' RINGCHECK_* settings (and `environment`)
         # added to the environment; their output goes to <report-dir>/backend.log. With start or restart,
@@ -170,5 +227,4 @@ extension TargetFile {
         #   instances: 2
 
         """
-    }
 }

@@ -71,7 +71,17 @@ extension APNsMock {
     func validatePush(_ request: HTTPRequest, fields: borrowing APNsRequestHeaders, info: inout APNsPushInfo)
         throws(APNsRejection)
     {
-        // MARK: Topic and push type
+        let pushType = try validateTopic(fields: fields, info: &info)
+        try validateDeliveryOptions(fields: fields, pushType: pushType, info: &info)
+        try validatePayload(request, pushType: pushType)
+    }
+
+    // MARK: Topic and push type
+
+    /// The topic and the push type it allows (the header's, else the one APNs infers); returns the push type.
+    func validateTopic(fields: borrowing APNsRequestHeaders, info: inout APNsPushInfo) throws(APNsRejection)
+        -> String
+    {
         guard let topic = fields.topic, !topic.isEmpty else {
             throw APNsRejection(.missingTopic, "token-based pushes need apns-topic")
         }
@@ -102,8 +112,15 @@ extension APNsMock {
             throw APNsRejection(
                 .deviceTokenNotForTopic, "a \(pushType) push needs topic \(expected), not \(topic)")
         }
+        return pushType
+    }
 
-        // MARK: Priority, expiration, collapse ID
+    // MARK: Priority, expiration, collapse ID
+
+    /// The delivery options' headers: priority (never 10 for a background push), expiration, collapse ID.
+    func validateDeliveryOptions(fields: borrowing APNsRequestHeaders, pushType: String, info: inout APNsPushInfo)
+        throws(APNsRejection)
+    {
         switch fields.priority {
         case .absent: break
         case .malformed: throw APNsRejection(.badPriority, "apns-priority must be 10, 5 or 1")
@@ -123,8 +140,12 @@ extension APNsMock {
                 throw APNsRejection(.badCollapseId, "apns-collapse-id is \(collapse.utf8.count) bytes; at most 64")
             }
         }
+    }
 
-        // MARK: Payload
+    // MARK: Payload
+
+    /// The body: present, within the push type's size limit, and a JSON dictionary.
+    func validatePayload(_ request: HTTPRequest, pushType: String) throws(APNsRejection) {
         let body = request.body  // read once: each read retained and released it
         guard !body.isEmpty else { throw APNsRejection(.payloadEmpty, "the body is empty") }
         let limit = pushType == "voip" ? Self.voipPayloadLimit : Self.payloadLimit

@@ -116,22 +116,8 @@ public final class MockStack: Sendable {
         let ca =
             options.persistentCA
             ? try CertificateAuthority.persistent(in: dir) : try CertificateAuthority.generate()
-        let ips = ["127.0.0.1", "::1"] + (isIPAddress(options.host) && options.host != "0.0.0.0" ? [options.host] : [])
-        var names = ["localhost"] + realProviderHosts + options.extraCertificateNames
-        if !isIPAddress(options.host), !names.contains(options.host) { names.append(options.host) }
-        let leaf = try ca.issue(dnsNames: names, ipAddresses: Array(Set(ips)).sorted())
-        let tls = TLSConfiguration.pem(certificateChain: leaf.chainPEM, privateKey: leaf.privateKeyPEM)
-
-        // The service account's token_uri must name the Google port, known only once it is bound;
-        // the providers write their files after the servers start.
-        let keys =
-            options.persistentKeys
-            ? try MockKeyMaterial.persistent(
-                in: dir, projectID: options.projectID, tokenURI: "https://placeholder/token",
-                bundleID: options.bundleID)
-            : try MockKeyMaterial.generate(
-                projectID: options.projectID, tokenURI: "https://placeholder/token", bundleID: options.bundleID,
-                serviceAccountKey: options.serviceAccountKey)
+        let tls = try serverTLS(signedBy: ca, options)
+        let keys = try keyMaterial(options, in: dir)
         let providers = MockProviders(
             credentials: keys.credentials, clock: options.clock, registered: options.providers,
             persistentDirectory: options.persistentKeys ? dir : nil)
@@ -139,22 +125,8 @@ public final class MockStack: Sendable {
         // One listener per provider listener name (providers naming the same one share it), then the
         // control API's plain one.
         let listeners = providers.listeners
-        var servers = listeners.map { entry in
-            var listenerTLS = tls
-            listenerTLS.offersHTTP1 = entry.listener.offersHTTP1
-            return HTTPServer(
-                configuration: .init(
-                    host: options.host, port: options.ports[entry.listener.name, default: 0],
-                    tls: entry.listener.tls ? listenerTLS : nil,
-                    initialMaxConcurrentStreams: entry.listener.initialMaxConcurrentStreams,
-                    loopCount: options.loopCount, connectionPool: options.connectionPool),
-                handler: providers.handler(forListener: entry.listener.name)!)
-        }
-        let control = HTTPServer(
-            configuration: .init(
-                host: options.host, port: options.controlPort, handlerExecutor: Self.controlExecutor,
-                reservedConnections: Self.controlReservedConnections, connectionPool: options.connectionPool),
-            handler: providers.control)
+        var servers = listenerServers(listeners, providers: providers, tls: tls, options)
+        let control = controlServer(providers, options)
         servers.append(control)
         do {
             for server in servers { try server.start() }
@@ -175,31 +147,19 @@ public final class MockStack: Sendable {
                 throw error
             }
         }
-
-        let urlHost = urlHostLiteral(options.host)
-        let caFile = dir + "/ca.pem"
-        var values = ["RINGCHECK_CA_FILE": caFile, "RINGCHECK_CONTROL_URL": "http://\(urlHost):\(control.port)"]
-        var context = MockSettingsContext(baseURL: "", directory: dir, keys: keys, projectID: options.projectID)
-        let settings: MockSettings
+        let written: (settings: MockSettings, keys: MockKeyMaterial)
         do {
-            try write(ca.certificatePEM, to: caFile, mode: 0o644)
-            for (i, entry) in listeners.enumerated() {
-                context.baseURL = "\(entry.listener.tls ? "https" : "http")://\(urlHost):\(servers[i].port)"
-                for provider in entry.providers {
-                    for (name, value) in try provider.settings(&context) { values[name] = value }
-                }
-            }
-            var read = try MockSettings(environment: values, providers: options.providers)
-            read.impersonateAddresses = impersonation?.listen.map(\.description) ?? []
-            read.httpsProxy = impersonation?.proxyURL
-            settings = read
+            written = try writeSettings(
+                options, directory: dir, ca: ca, keys: keys, listeners: listeners, servers: servers,
+                control: control, impersonation: impersonation)
         } catch {
             for server in servers { server.stop() }
             throw error
         }
         return MockStack(
-            settings: settings, providers: providers, keys: context.keys, certificateAuthority: ca, stateDirectory: dir,
-            ownsStateDirectory: options.stateDirectory == nil, impersonation: impersonation, servers: servers)
+            settings: written.settings, providers: providers, keys: written.keys, certificateAuthority: ca,
+            stateDirectory: dir, ownsStateDirectory: options.stateDirectory == nil, impersonation: impersonation,
+            servers: servers)
     }
 
     private init(

@@ -1,3 +1,4 @@
+import Conformance
 import InputLimits
 
 /// A command line that does not fit the command's configuration: reported with usage and exit status 2.

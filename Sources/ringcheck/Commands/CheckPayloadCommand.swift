@@ -7,8 +7,10 @@ import JSON
 
 /// `ringcheck check-payload`: judge one captured push or payload against the Callx push profile.
 struct CheckPayloadCommand: RingcheckCommand {
-    /// The registered profiles' judges of captured pushes (`Profile.capturedPushJudge`), in registry order.
-    static let judges = Profiles.all.compactMap(\.capturedPushJudge)
+    /// The registered profiles with a judge of captured pushes (`Profile.capturedPushJudge`), in registry order.
+    static let judged = Profiles.all.filter { $0.capturedPushJudge != nil }
+    /// Their judges, in registry order.
+    static let judges = judged.compactMap(\.capturedPushJudge)
 
     static let configuration = CommandConfiguration(
         name: "check-payload",
@@ -61,15 +63,20 @@ struct CheckPayloadCommand: RingcheckCommand {
     var file: String
     var kind: PayloadKind?
     var topic: String?
-    /// The judge of captured pushes of another profile than Callx; nil for Callx.
+    /// The judge of captured pushes of another profile than the default (Callx); nil for the default.
     var judge: (any CapturedPushJudge.Type)?
+    /// The profile whose judge that is (its catalogue gives the levels).
+    var judgedProfile: (any Profile)?
     var context = CapturedPushContext()
 
     init(arguments: ParsedArguments) throws {
         file = arguments.positionals[0]
-        if let profile = arguments.value("profile"), profile != CallxProfile().name {
-            let names = [CallxProfile().name] + Self.judges.map { $0.profile }
-            guard let judge = Self.judges.first(where: { $0.profile == profile }) else {
+        let defaultName = Profiles.defaultProfile.name
+        if let profile = arguments.value("profile"), profile != defaultName {
+            let names = [defaultName] + Self.judged.map(\.name)
+            guard let judgedProfile = Self.judged.first(where: { $0.name == profile }),
+                let judge = judgedProfile.capturedPushJudge
+            else {
                 throw UsageError(
                     message:
                         "--profile '\(Suggestion.shown(profile))' has no push rules to check\(TriggerCommand.didYouMean(profile, names)) (\(names.joined(separator: ", ")))",
@@ -77,21 +84,27 @@ struct CheckPayloadCommand: RingcheckCommand {
             }
             if arguments.value("kind") != nil {
                 throw UsageError(
-                    message: "--kind is the callx profile's: --profile \(profile) judges captures",
+                    message: "--kind is the \(defaultName) profile's: --profile \(profile) judges captures",
                     command: Self.configuration.name)
             }
             self.judge = judge
+            self.judgedProfile = judgedProfile
         }
         let environment = ProcessInfo.processInfo.environment
-        for option in ["app-id", "voip-app-id"] where arguments.value(option) != nil && judge?.profile != "onesignal" {
-            throw UsageError(
-                message: "--\(option) applies to --profile onesignal only", command: Self.configuration.name)
+        for owner in Self.judges {
+            for option in owner.contextOptions
+            where arguments.value(option) != nil && !(judge?.contextOptions.contains(option) ?? false) {
+                let owners = Self.judges.filter { $0.contextOptions.contains(option) }.map { $0.profile }
+                throw UsageError(
+                    message: "--\(option) applies to --profile \(owners.joined(separator: " or ")) only",
+                    command: Self.configuration.name)
+            }
         }
-        context = CapturedPushContext(
-            voipTopic: arguments.value("topic"),
-            appId: arguments.value("app-id")
-                ?? environment["RINGCHECK_ONESIGNAL_APP_ID"].flatMap { $0.isEmpty ? nil : $0 },
-            voipAppId: arguments.value("voip-app-id") ?? environment["RINGCHECK_ONESIGNAL_VOIP_APP_ID"])
+        if let judge {
+            var options: [String: String] = [:]
+            for option in judge.contextOptions { options[option] = arguments.value(option) }
+            context = judge.context(voipTopic: arguments.value("topic"), options: options, environment: environment)
+        }
         if let raw = arguments.value("kind") {
             guard let kind = PayloadKind(rawValue: raw.lowercased()) else {
                 throw UsageError(
@@ -126,10 +139,9 @@ struct CheckPayloadCommand: RingcheckCommand {
         }
         let check: PayloadCheck
         do {
-            if let judge {
+            if let judge, let judgedProfile {
                 check = try CapturedPushCheck.check(
-                    document, judge: judge, context: context,
-                    levels: CapturedPushCheck.levels(of: judge.profile, profiles: Profiles.registry))
+                    document, judge: judge, context: context, levels: CapturedPushCheck.levels(of: judgedProfile))
             } else {
                 check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
             }

@@ -104,23 +104,38 @@ struct LoadCommand: RingcheckCommand {
             "ringcheck load --profile dialstack --calls 40 --rate 8 --reference-defect wrong-user   # exit 1",
         ])
 
-    /// The profiles with a load mode.
-    static let profiles = ["callx", "dialstack", "push-service", "onesignal"]
+    /// The registered profiles with a load mode (`Profile.load`), in registry order.
+    static let profiles = Profiles.all.filter { $0.load != nil }.map(\.name)
 
     /// `callx, dialstack, push-service or onesignal`.
     static func profilesSentence(_ conjunction: String) -> String {
         profiles.dropLast().joined(separator: ", ") + " \(conjunction) " + profiles.last!
     }
 
+    /// The load options some profile takes for itself (`ProfileLoad.options`), with the profiles that take each.
+    static let profileOptions: [(option: String, profiles: [String])] = {
+        var out: [(option: String, profiles: [String])] = []
+        for profile in Profiles.all {
+            for option in profile.load?.options ?? [] {
+                if let i = out.firstIndex(where: { $0.option == option }) {
+                    out[i].profiles.append(profile.name)
+                } else {
+                    out.append((option, [profile.name]))
+                }
+            }
+        }
+        return out
+    }()
+
     var targetFile: String?
-    /// `--profile`; nil: callx, or the target file's profile.
+    /// `--profile`; nil: the default profile, or the target file's profile.
     var profile: String?
     var plan: LoadPlan
-    var callxSettings: CallxLoadSettings
+    /// The values of the profile's own load options (`ProfileLoad.options`) that were given.
+    var profileOptionValues: [String: String]
     var reportDir: String
     var asChildProcess: Bool
-    var defects: Set<CallxDefect>
-    /// `--reference-defect` names for another profile's embedded reference (checked against its kit).
+    /// `--reference-defect` names for the embedded reference (checked against its kit).
     var defectNames: [String]
 
     init(arguments: ParsedArguments) throws {
@@ -132,7 +147,7 @@ struct LoadCommand: RingcheckCommand {
                 message: "load mode supports \(Self.profilesSentence("and")) (not '\(profile)')",
                 command: name)
         }
-        let callx = (profile ?? "callx") == "callx"
+        let chosen = profile ?? Profiles.defaultProfile.name
         let rate = try arguments.double("rate")
         let concurrency = try arguments.int("concurrency")
         if rate != nil && concurrency != nil {
@@ -141,11 +156,9 @@ struct LoadCommand: RingcheckCommand {
         let duration = try arguments.double("duration")
         let calls = try arguments.int("calls")
         let maxInFlight = try arguments.int("max-in-flight") ?? 200
-        let shortRing = try arguments.int("short-ring") ?? 3
         plan = LoadPlan(
             rate: rate, concurrency: concurrency, durationSeconds: duration, calls: calls, maxInFlight: maxInFlight,
             strict: arguments.flag("strict"))
-        callxSettings = CallxLoadSettings(shortRingSeconds: shortRing)
         reportDir = arguments.value("report-dir") ?? "reports/load"
         let inProcess = arguments.flag("reference-in-process")
         if inProcess && arguments.flag("reference-process") {
@@ -155,15 +168,18 @@ struct LoadCommand: RingcheckCommand {
         // The backend's CPU and memory are measured on their own unless the reference is asked in process.
         asChildProcess = !inProcess
         defectNames = arguments.all("reference-defect")
-        if callx {
-            defects = try arguments.referenceDefects()
-        } else {
-            defects = []
-            if arguments.value("short-ring") != nil {
-                throw UsageError(message: "--short-ring applies to --profile callx only", command: name)
+        let kit = ReferenceKits.named(chosen)
+        let own = Profiles.named(chosen)?.load?.options ?? []
+        profileOptionValues = [:]
+        for (option, owners) in Self.profileOptions {
+            guard let value = arguments.value(option) else { continue }
+            guard own.contains(option) else {
+                throw UsageError(
+                    message: "--\(option) applies to --profile \(owners.joined(separator: " or ")) only", command: name)
             }
-            if let kit = ReferenceKits.named(profile ?? "") { try kit.checkRunDefects(defectNames) }
+            profileOptionValues[option] = value
         }
+        try kit?.checkRunDefects(defectNames)
         if targetFile != nil && (!defectNames.isEmpty || arguments.flag("reference-process") || inProcess) {
             throw UsageError(
                 message:
@@ -183,10 +199,8 @@ struct LoadCommand: RingcheckCommand {
         do {
             if let targetFile {
                 started = try await startTarget(targetFile, cleanup: cleanup)
-            } else if let profile, profile != "callx" {
-                started = try await startEmbeddedProfile(profile, cleanup: cleanup)
             } else {
-                started = try await startEmbedded(cleanup: cleanup)
+                started = try await startEmbedded(profile ?? Profiles.defaultProfile.name, cleanup: cleanup)
             }
         } catch let error as ConfigurationError {
             await cleanup.run()
@@ -203,7 +217,10 @@ struct LoadCommand: RingcheckCommand {
         let progress = LoadProgressLine()
         let result: LoadResult
         do {
-            let workload = try makeWorkload(started)
+            let workload = try started.load.workload(
+                LoadSetup(
+                    target: started.target, mocks: started.mocks, callers: started.callers, callees: started.callees,
+                    options: profileOptionValues))
             let driver = LoadDriver(
                 workload: workload, plan: plan, watched: started.watched, progress: { progress.show($0) })
             if watching {
@@ -240,10 +257,10 @@ struct LoadCommand: RingcheckCommand {
     }
 }
 
-/// What a load run drives: the target, its mocks, who calls whom (callx) or whose devices wake (the
-/// callees, dialstack), and the process to watch.
+/// What a load run drives: the profile's load mode, the target, its mocks, who starts units (callers) and
+/// whose devices they reach (callees), and the process to watch.
 struct LoadBackend {
-    var profile: String
+    var load: any ProfileLoad
     var target: Target
     var mocks: MockStack
     var callers: [TargetUser]
@@ -251,14 +268,7 @@ struct LoadBackend {
     var watched: WatchedProcess?
 
     /// How the console names a unit and the pushes that start something.
-    var words: LoadConsoleSummary.Words {
-        switch profile {
-        case DialStackProfile().name: return .init(unit: "webhook", invitations: "wake-ups")
-        case PushServiceProfile().name: return .init(unit: "notification", invitations: "incoming-call pushes")
-        case OneSignalProfile().name: return .init(unit: "operation", invitations: "delivered operations")
-        default: return .init()
-        }
-    }
+    var words: LoadWords { load.words }
 }
 
 /// The progress line: rewritten in place on a terminal (standard error), nothing otherwise.

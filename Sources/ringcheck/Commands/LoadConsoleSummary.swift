@@ -6,14 +6,9 @@ enum LoadConsoleSummary {
     /// At most this many violations of one rule are printed; load-report.json has them all.
     static let perRule = 10
 
-    /// How the summary names a unit of work (`call`, `webhook`) and the pushes that start something
-    /// (`invitations`, `wake-ups`).
-    struct Words {
-        var unit = "call"
-        var invitations = "invitations"
-    }
-
-    static func render(_ r: LoadReport, words: Words = Words()) -> String {
+    /// `words` name a unit of work (`call`, `webhook`) and the pushes that start something (`invitations`,
+    /// `wake-ups`): the profile's `ProfileLoad.words`.
+    static func render(_ r: LoadReport, words: LoadWords = LoadWords()) -> String {
         var out = ""
         let unit = words.unit
         var scripts = r.scripts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -1,3 +1,4 @@
+import Conformance
 import InputLimits
 import PushMocks
 

@@ -7,7 +7,8 @@ import PushMocks
 import Signing
 
 /// `ringcheck trigger PROFILE`: fire one profile exchange at a running backend and show what it did. The profile's
-/// part (`TriggerProfileOptions`) reads its options and makes its `ProfileTrigger`; this command starts the mocks,
+/// part (`Profile.triggerOptions`, a `TriggerProfileOptions`) reads its options and makes its `ProfileTrigger`;
+/// this command names no profile outside its help text: it starts the mocks,
 /// prints the timeline and the verdict, and removes the virtual devices again, on Ctrl-C too.
 struct TriggerCommand: RingcheckCommand {
     static let configuration = CommandConfiguration(
@@ -174,10 +175,10 @@ struct TriggerCommand: RingcheckCommand {
             "ringcheck trigger onesignal --url http://127.0.0.1:8080 --send voip --options '{\"ttl\":30}' --onesignal-port 8446",
         ])
 
-    /// The profiles `trigger` knows, each with its options.
-    static let profiles: [any TriggerProfileOptions.Type] = [
-        DialStackTriggerOptions.self, PushServiceTriggerOptions.self, OneSignalTriggerOptions.self,
-    ]
+    /// The profiles `trigger` knows (those with `Profile.triggerOptions`), each with its options, in registry order.
+    static let profiles: [(name: String, options: any TriggerProfileOptions.Type)] = Profiles.all.compactMap { p in
+        p.triggerOptions.map { (p.name, $0) }
+    }
 
     var profile: any TriggerProfileOptions
     var json: Bool
@@ -191,34 +192,32 @@ struct TriggerCommand: RingcheckCommand {
     init(arguments: ParsedArguments, environment: [String: String]) throws {
         let name = Self.configuration.name
         let profileName = arguments.positionals.first ?? ""
-        let names = Self.profiles.map { $0.profile }
-        guard let kind = Self.profiles.first(where: { $0.profile == profileName }) else {
+        let names = Self.profiles.map(\.name)
+        guard let (chosen, kind) = Self.profiles.first(where: { $0.name == profileName }) else {
             throw UsageError(
                 message:
                     "trigger knows the profiles \(names.joined(separator: ", ")), not '\(Suggestion.shown(profileName))'\(Self.didYouMean(profileName, names))",
                 command: name)
         }
-        for other in Self.profiles where other.profile != kind.profile {
-            for option in other.ownOptions
+        for other in Self.profiles where other.name != chosen {
+            for option in other.options.ownOptions
             where !kind.ownOptions.contains(option) && (arguments.value(option) != nil || arguments.flag(option)) {
                 throw UsageError(
-                    message: "--\(option) is a \(other.profile) option: it does not apply to trigger \(kind.profile)",
+                    message: "--\(option) is a \(other.name) option: it does not apply to trigger \(chosen)",
                     command: name)
             }
         }
         guard let url = arguments.value("url"), TriggerURL.origin(of: url) != nil else {
-            let example =
-                kind.profile == DialStackTriggerOptions.profile
-                ? "the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack"
-                : kind.profile == OneSignalTriggerOptions.profile
-                    ? "the kit server's base URL, e.g. http://127.0.0.1:8080"
-                    : "the service's base URL, e.g. http://127.0.0.1:8080"
-            throw UsageError(message: "--url URL is required: \(example)", command: name)
+            throw UsageError(message: "--url URL is required: \(kind.urlExample)", command: name)
         }
         let shared = TriggerSharedOptions(
             url: url, user: arguments.value("user"), noDevices: arguments.flag("no-devices"),
             keepDevices: arguments.flag("keep-devices"), settle: try arguments.duration("settle"))
-        profile = try kind.init(arguments, shared: shared, environment: environment)
+        do {
+            profile = try kind.init(ParsedTriggerArguments(parsed: arguments), shared: shared, environment: environment)
+        } catch let error as TriggerOptionError {
+            throw UsageError(message: error.message, command: name)
+        }
         json = arguments.flag("json")
         mocksDir = arguments.value("mocks-dir")
         mockOptions.stateDirectory = mocksDir
@@ -294,21 +293,9 @@ struct TriggerCommand: RingcheckCommand {
         return code
     }
 
-    /// The case of `T` that `--option value` names, else a usage error naming the cases (and the closest one).
-    static func choice<T: RawRepresentable & CaseIterable>(_ option: String, _ value: String, is what: String) throws
-        -> T
-    where T.RawValue == String {
-        if let chosen = T(rawValue: value) { return chosen }
-        let names = T.allCases.map(\.rawValue)
-        throw UsageError(
-            message:
-                "--\(option) '\(Suggestion.shown(value))' is not \(what)\(didYouMean(value, names)) (\(names.joined(separator: ", ")))",
-            command: configuration.name)
-    }
-
     /// `; did you mean 'x'?` when a candidate is close to `word`, else "".
     static func didYouMean(_ word: String, _ candidates: [String]) -> String {
-        Suggestion.closest(to: word, among: candidates, limit: 4).map { "; did you mean '\($0)'?" } ?? ""
+        TriggerOptionError.didYouMean(word, candidates)
     }
 
     /// A line for the reader: stdout in text mode, stderr beside NDJSON.

@@ -14,6 +14,12 @@ struct CallxReferenceKit: ReferenceKit {
     let defectHeading = "DEFECTS (each breaks exactly one rule; off unless named with --defect):"
     let inapplicableOptions: [String] = []
     let startsLogged = true
+    let storageNote: String? = "SQLite file"
+    /// Calls of a load run that are not about expiry ring this long.
+    static let loadRingSeconds = 30
+    /// Events kept per feed under load: far more than a feed holds between two reads, so a gap there would
+    /// be a finding about the driver, not the backend.
+    static let loadEventRetention = 100_000
 
     func serving(_ arguments: ParsedArguments, defects: Set<CallxDefect>) throws -> any ServedReference {
         let command = ServeReferenceCommand.configuration.name
@@ -44,6 +50,22 @@ struct CallxReferenceKit: ReferenceKit {
         try await EmbeddedReference.start(
             defects: defects, runs: start.runs, userNames: start.userNames, log: start.log,
             asChildProcess: start.asChildProcess, restartInstance: start.restartInstance, cleanup: cleanup)
+    }
+
+    /// The load users sign in as themselves: user `load-a0`, bearer `token-load-a0`.
+    func startForLoad(_ start: LoadEmbeddedStart, defects: Set<CallxDefect>, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    {
+        let names = start.callers + start.callees
+        let users = names.map {
+            BackendUser(userId: $0, displayName: $0, handle: "callx:\($0)", bearerToken: "token-\($0)")
+        }
+        let accounts: @Sendable (String, Int) -> TargetUser? = { name, _ in
+            names.contains(name) ? TargetUser(userId: name, bearerToken: "token-\(name)") : nil
+        }
+        return try await EmbeddedReference.start(
+            defects: defects, users: users, ringSeconds: Self.loadRingSeconds, accounts: accounts, log: start.log,
+            asChildProcess: start.asChildProcess, eventRetention: Self.loadEventRetention, cleanup: cleanup)
     }
 }
 

@@ -11,8 +11,8 @@ struct PushServiceReferenceKit: ReferenceKit {
     typealias Defect = PushServiceDefect
 
     /// Where the App ID and REST key come from when set; otherwise both are generated.
-    static let appIdVariable = "RINGCHECK_PUSH_SERVICE_APP_ID"
-    static let apiKeyVariable = "RINGCHECK_PUSH_SERVICE_API_KEY"
+    static let appIdVariable = PushServiceTriggerOptions.appIdVariable
+    static let apiKeyVariable = PushServiceTriggerOptions.apiKeyVariable
 
     var profile: any Profile { PushServiceProfile() }
     let title = "the reference push service"

@@ -53,6 +53,24 @@ protocol ReferenceKit: Sendable {
     /// Starts the mocks and the reference wired to them as a run's target; all are stopped by `cleanup`.
     func startEmbedded(_ start: EmbeddedStart, defects: Set<Defect>, cleanup: RunCleanup) async throws
         -> EmbeddedReference
+    /// Starts the mocks and the reference for `ringcheck load`, knowing the load users `start` names, each
+    /// the account `target.accounts(name, 0)`. The default is `startEmbedded` for one run of those users.
+    func startForLoad(_ start: LoadEmbeddedStart, defects: Set<Defect>, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    /// How the reference keeps its data, for the label of the process `load` watches ("SQLite file"); nil
+    /// (the default) says nothing.
+    var storageNote: String? { get }
+}
+
+/// What `load` asks of an embedded reference: its load users (`ProfileLoad.embeddedCallers`, `embeddedCallees`)
+/// and, where the kit `startsLogged`, a backend log and a child process (load's default; a kit that does not
+/// runs as a child process through its `processTargetFile` instead).
+struct LoadEmbeddedStart: Sendable {
+    var callers: [String]
+    var callees: [String]
+    /// The backend log (a fresh file); nil: no log.
+    var log: String? = nil
+    var asChildProcess = false
 }
 
 /// What `run` asks of an embedded reference: accounts for `runs` runs of `userNames`, and, where the
@@ -84,7 +102,17 @@ extension ReferenceKit {
     var name: String { profile.name }
     var defectHeading: String { "\(name.uppercased()) DEFECTS (--profile \(name) --defect NAME):" }
     var startsLogged: Bool { false }
+    var storageNote: String? { nil }
     var processTargetFile: String? { nil }
+
+    func startForLoad(_ start: LoadEmbeddedStart, defects: Set<Defect>, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    {
+        try await startEmbedded(
+            EmbeddedStart(
+                runs: 1, userNames: start.callers + start.callees, log: start.log, asChildProcess: start.asChildProcess),
+            defects: defects, cleanup: cleanup)
+    }
 
     /// `processTargetFile` with `defects` (known names: check them with `checkRunDefects` first) as the child's
     /// `--defect NAME` arguments.
@@ -144,6 +172,13 @@ extension ReferenceKit {
         -> EmbeddedReference
     {
         try await startEmbedded(start, defects: runDefects(names), cleanup: cleanup)
+    }
+
+    /// `startForLoad` with defects by name: a usage error (with the list) for an unknown one.
+    func startForLoad(defectNames names: [String], _ start: LoadEmbeddedStart, cleanup: RunCleanup) async throws
+        -> EmbeddedReference
+    {
+        try await startForLoad(start, defects: runDefects(names), cleanup: cleanup)
     }
 }
 

@@ -1,69 +1,64 @@
 import Conformance
-import DialStack
 import PushMocks
 import Signing
 
 /// `ringcheck trigger dialstack`: one signed DialStack event (`DialStackTrigger`).
-struct DialStackTriggerOptions: TriggerProfileOptions {
-    static let profile = DialStackProfile().name
-    static let ownOptions = [
+public struct DialStackTriggerOptions: TriggerProfileOptions {
+    /// What `--url` names.
+    public static let urlExample = "the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack"
+    public static let ownOptions = [
         "secret", "from", "to", "type", "signature", "redeliver", "bearer", "bystander", "bystander-bearer", "api",
     ]
     /// Where the secret comes from without --secret: the variable `serve-reference --profile dialstack` reads.
-    static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
+    public static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
 
     var plan: DialStackTriggerPlan
 
-    init(_ arguments: ParsedArguments, shared: TriggerSharedOptions, environment: [String: String]) throws {
-        let name = TriggerCommand.configuration.name
+    public init(_ arguments: any TriggerArguments, shared: TriggerSharedOptions, environment: [String: String]) throws {
         guard let secret = arguments.value("secret") ?? environment[Self.secretVariable], !secret.isEmpty else {
-            throw UsageError(
-                message: "--secret SECRET (or \(Self.secretVariable)) is required: DialStack signs with it",
-                command: name)
+            throw TriggerOptionError("--secret SECRET (or \(Self.secretVariable)) is required: DialStack signs with it")
         }
         guard let user = shared.user, !user.isEmpty else {
-            throw UsageError(message: "--user USER is required: the data.user_id whose devices wake", command: name)
+            throw TriggerOptionError("--user USER is required: the data.user_id whose devices wake")
         }
         plan = DialStackTriggerPlan(webhookURL: shared.url, secret: secret, userId: user)
         plan.fromNumber = arguments.value("from")
         plan.toNumber = arguments.value("to")
         if let type = arguments.value("type") {
             guard DialStackTriggerPlan.eventTypes.contains(type) else {
-                throw UsageError(
-                    message:
-                        "--type '\(Suggestion.shown(type))' is not an event ringcheck sends\(TriggerCommand.didYouMean(type, DialStackTriggerPlan.eventTypes)) (\(DialStackTriggerPlan.eventTypes.joined(separator: ", ")))",
-                    command: name)
+                throw TriggerOptionError(
+                    "--type '\(Suggestion.shown(type))' is not an event ringcheck sends\(TriggerOptionError.didYouMean(type, DialStackTriggerPlan.eventTypes)) (\(DialStackTriggerPlan.eventTypes.joined(separator: ", ")))"
+                )
             }
             plan.eventType = type
         }
         if let how = arguments.value("signature") {
             guard let variant = WebhookSignatureVariant(name: how) else {
-                throw UsageError(
-                    message:
-                        "--signature '\(Suggestion.shown(how))' is not a way to sign\(TriggerCommand.didYouMean(how, WebhookSignatureVariant.names)) (\(WebhookSignatureVariant.names.joined(separator: ", ")))",
-                    command: name)
+                throw TriggerOptionError(
+                    "--signature '\(Suggestion.shown(how))' is not a way to sign\(TriggerOptionError.didYouMean(how, WebhookSignatureVariant.names)) (\(WebhookSignatureVariant.names.joined(separator: ", ")))"
+                )
             }
             plan.signature = variant
         }
         plan.redeliveries = try arguments.int("redeliver") ?? 0
         if shared.noDevices {
             for option in ["bearer", "bystander", "bystander-bearer"] where arguments.value(option) != nil {
-                throw UsageError(message: "--no-devices registers no device: --\(option) does not apply", command: name)
+                throw TriggerOptionError("--no-devices registers no device: --\(option) does not apply")
             }
         } else {
             plan.bearer = arguments.value("bearer") ?? "token-\(user)"
         }
         if let bystander = arguments.value("bystander") {
             guard bystander != user else {
-                throw UsageError(message: "--bystander must be another user than --user '\(user)'", command: name)
+                throw TriggerOptionError("--bystander must be another user than --user '\(user)'")
             }
             plan.bystander = (bystander, arguments.value("bystander-bearer") ?? "token-\(bystander)")
         } else if arguments.value("bystander-bearer") != nil {
-            throw UsageError(message: "--bystander-bearer needs --bystander USER", command: name)
+            throw TriggerOptionError("--bystander-bearer needs --bystander USER")
         }
         if let api = arguments.value("api") {
             guard let origin = TriggerURL.origin(of: api) else {
-                throw UsageError(message: "--api '\(Suggestion.shown(api))' is not an http(s) URL", command: name)
+                throw TriggerOptionError("--api '\(Suggestion.shown(api))' is not an http(s) URL")
             }
             plan.apiBaseURL = api.count > origin.count ? api : origin
         }
@@ -71,9 +66,16 @@ struct DialStackTriggerOptions: TriggerProfileOptions {
         plan.keepDevices = shared.keepDevices
     }
 
-    var announcement: String { "Triggering \(plan.eventType) for \(plan.userId) at \(plan.webhookURL)" }
+    public var announcement: String { "Triggering \(plan.eventType) for \(plan.userId) at \(plan.webhookURL)" }
 
-    func trigger(mocks: MockStack, emit: @escaping @Sendable (CallTimelineEntry) -> Void) throws -> any ProfileTrigger {
+    public func trigger(mocks: MockStack, emit: @escaping @Sendable (CallTimelineEntry) -> Void) throws
+        -> any ProfileTrigger
+    {
         try DialStackTrigger(plan: plan, mocks: mocks, emit: emit)
     }
+}
+
+extension DialStackProfile {
+    /// `ringcheck trigger dialstack` reads its options with `DialStackTriggerOptions`.
+    public var triggerOptions: (any TriggerProfileOptions.Type)? { DialStackTriggerOptions.self }
 }

@@ -1,19 +1,17 @@
-import Conformance
-
 /// "Did you mean" suggestions and the echo of what the user typed, with bounded work and bounded
 /// output whatever the input's length: a 100,000-character scenario ID is refused at once with a
 /// message of a few lines, not after seconds of edit distances and with the whole ID printed back.
-enum Suggestion {
+public enum Suggestion {
     /// Inputs longer than this get no suggestion: no name ringcheck knows is this long.
-    static let inputLimit = 200
+    public static let inputLimit = 200
 
     /// `text` for an error message: itself, or its first 80 characters and `… (N bytes)` (`DiagnosticText`).
-    static func shown(_ text: some StringProtocol) -> String { DiagnosticText.short(text) }
+    public static func shown(_ text: some StringProtocol) -> String { DiagnosticText.short(text) }
 
     /// The Levenshtein distance of `a` and `b` when it is at most `limit`, else nil. Only the band of
     /// `limit` cells either side of the diagonal is filled, so the work is at most
     /// `(a.count + 1) × (2 × limit + 1)`; lengths that differ by more than `limit` are answered at once.
-    static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
+    public static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
         let a = Array(a)
         let b = Array(b)
         guard limit >= 0, abs(a.count - b.count) <= limit else { return nil }
@@ -42,7 +40,7 @@ enum Suggestion {
 
     /// The candidate closest to `word` within `limit` edits (the first of equals), or nil; none for a
     /// word longer than `inputLimit`.
-    static func closest(to word: String, among candidates: [String], limit: Int) -> String? {
+    public static func closest(to word: String, among candidates: [String], limit: Int) -> String? {
         guard word.utf8.count <= inputLimit else { return nil }
         var best: (name: String, distance: Int)?
         for c in candidates {

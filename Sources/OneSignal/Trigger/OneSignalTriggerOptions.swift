@@ -1,39 +1,37 @@
 import Conformance
 import JSON
-import OneSignal
 import PushMocks
 
 /// `ringcheck trigger onesignal`: one kit operation through a running kit server (`OneSignalTrigger`).
-struct OneSignalTriggerOptions: TriggerProfileOptions {
-    static let profile = OneSignalProfile().name
-    static let ownOptions = ["send", "heading", "content", "data", "options", "devices"]
+public struct OneSignalTriggerOptions: TriggerProfileOptions {
+    /// What `--url` names.
+    public static let urlExample = "the kit server's base URL, e.g. http://127.0.0.1:8080"
+    public static let ownOptions = ["send", "heading", "content", "data", "options", "devices"]
 
     var plan: OneSignalTriggerPlan
 
-    init(_ arguments: ParsedArguments, shared: TriggerSharedOptions, environment: [String: String]) throws {
-        let name = TriggerCommand.configuration.name
+    public init(_ arguments: any TriggerArguments, shared: TriggerSharedOptions, environment: [String: String]) throws {
         for (option, given) in [("no-devices", shared.noDevices), ("keep-devices", shared.keepDevices)] where given {
-            throw UsageError(
-                message: "--\(option) does not apply to trigger onesignal: it registers no device (see --devices)",
-                command: name)
+            throw TriggerOptionError(
+                "--\(option) does not apply to trigger onesignal: it registers no device (see --devices)")
         }
         var operation = OneSignalTriggerPlan.Operation.user
         if let send = arguments.value("send") {
-            operation = try TriggerCommand.choice("send", send, is: "a kit operation")
+            operation = try TriggerOptionError.choice("send", send, is: "a kit operation")
         }
         plan = OneSignalTriggerPlan(baseURL: shared.url, operation: operation)
         if let user = shared.user {
             guard operation != .broadcast else {
-                throw UsageError(message: "--send broadcast names no user: --user does not apply", command: name)
+                throw TriggerOptionError("--send broadcast names no user: --user does not apply")
             }
             guard !user.isEmpty else {
-                throw UsageError(message: "--user takes a non-empty External ID", command: name)
+                throw TriggerOptionError("--user takes a non-empty External ID")
             }
             plan.externalId = user
         }
         if operation == .voip {
             for option in ["heading", "content"] where arguments.value(option) != nil {
-                throw UsageError(message: "--send voip sends data only: --\(option) does not apply", command: name)
+                throw TriggerOptionError("--send voip sends data only: --\(option) does not apply")
             }
         }
         if let heading = arguments.value("heading") { plan.title = heading }
@@ -42,10 +40,10 @@ struct OneSignalTriggerOptions: TriggerProfileOptions {
             guard let text = arguments.value(option) else { continue }
             let value: JSONValue
             do { value = try JSONValue.parse(text) } catch {
-                throw UsageError(message: "--\(option) is not JSON: \(error)", command: name)
+                throw TriggerOptionError("--\(option) is not JSON: \(error)")
             }
             guard value.objectValue != nil else {
-                throw UsageError(message: "--\(option) must be a JSON object, not \(value.typeName)", command: name)
+                throw TriggerOptionError("--\(option) must be a JSON object, not \(value.typeName)")
             }
             if option == "data" { plan.data = value } else { plan.options = value }
         }
@@ -53,12 +51,19 @@ struct OneSignalTriggerOptions: TriggerProfileOptions {
         if let settle = shared.settle { plan.settle = settle }
     }
 
-    var announcement: String {
+    public var announcement: String {
         "Making the kit at \(plan.baseURL) run \(plan.operation.rawValue)"
             + (plan.operation == .broadcast ? "" : " for \(plan.externalId)")
     }
 
-    func trigger(mocks: MockStack, emit: @escaping @Sendable (CallTimelineEntry) -> Void) throws -> any ProfileTrigger {
+    public func trigger(mocks: MockStack, emit: @escaping @Sendable (CallTimelineEntry) -> Void) throws
+        -> any ProfileTrigger
+    {
         try OneSignalTrigger(plan: plan, mocks: mocks, emit: emit)
     }
+}
+
+extension OneSignalProfile {
+    /// `ringcheck trigger onesignal` reads its options with `OneSignalTriggerOptions`.
+    public var triggerOptions: (any TriggerProfileOptions.Type)? { OneSignalTriggerOptions.self }
 }
