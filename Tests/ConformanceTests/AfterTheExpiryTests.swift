@@ -3,6 +3,7 @@ import PushMocks
 import TestSupport
 import Testing
 
+@testable import Callx
 @testable import Conformance
 
 /// CALLX-EXP-2's "no invitation after the expiry" (an `expectNoPush` after `waitUntilExpiry`) leaves out an

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import AllProfiles
+@testable import Callx
 @testable import Conformance
+@testable import DialStack
+@testable import OneSignal
+@testable import PushService
 
 /// The hooks through which a profile supplies `load`, `trigger` and `check-payload` their profile-specific
 /// parts, so the CLI names no profile: which profiles offer them, and that what a profile's hook reads from
