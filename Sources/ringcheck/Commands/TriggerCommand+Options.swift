@@ -4,7 +4,7 @@ extension TriggerCommand {
     /// `trigger`'s options from the registry: `shared` first, each gaining the sentences the profiles declare
     /// about it (`--url`), then each profile's own rows in registry order. An option several profiles declare is
     /// one row, where the first declares it, whose help joins their sentences
-    /// (`push-service: call or notification; onesignal: user, broadcast or voip.`).
+    /// (`a: call or notification; b: user or voip.` for profiles a and b).
     static func options(shared: [OptionSpec], profiles: [(name: String, options: any TriggerProfileOptions.Type)])
         -> [OptionSpec]
     {
@@ -26,8 +26,8 @@ extension TriggerCommand {
         return (shared + own).map { joined($0, declared[$0.name] ?? []) }
     }
 
-    /// `spec` with the profiles' sentences before its own help (`dialstack: …; push-service: …. Required.`) and
-    /// their default: the one default when all give the same, else each named (`push-service: a fresh … ID`).
+    /// `spec` with the profiles' sentences before its own help (`a: …; b: …. Required.`) and
+    /// their default: the one default when all give the same, else each named (`a: x; b: y`).
     static func joined(_ spec: OptionSpec, _ rows: [(profile: String, row: TriggerOptionRow)]) -> OptionSpec {
         guard !rows.isEmpty else { return spec }
         var spec = spec
