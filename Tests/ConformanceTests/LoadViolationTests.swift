@@ -13,7 +13,7 @@ import Testing
         return String(decoding: try encoder.encode(v), as: UTF8.self)
     }
 
-    @Test func historyFindingEncodesAsTheHistoryViolationItDid() throws {
+    @Test func historyFindingKeepsItsLoadReportShape() throws {
         let v = LoadViolation("CALLX-ARB-1", level: .must, rule: .oneWinner, callId: "c1", message: "2 won")
         #expect(
             try json(v)
