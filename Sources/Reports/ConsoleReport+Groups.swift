@@ -38,7 +38,7 @@ extension ConsoleReport {
         let f = g.failure
         var out = "\n" + groupTitle(f, count: g.scenarios.count, warning: g.isWarning, style: style) + "\n"
         if let statement = f.requirement.flatMap({ r.requirement($0)?.statement }) {
-            out += style.paint("   requirement: \(clean(statement))", .dim) + "\n"
+            out += style.paint("   \(ReportWording.ruleLabel(f.level)) \(clean(statement))", .dim) + "\n"
         }
         out += "   first: \(clean(g.first.id)) — \(clean(g.first.title))\n"
         out += ruleAndActual(f, now: r.finishedAt, indent: 5) { clipped($0, indent: $1) }

@@ -98,7 +98,7 @@ public enum ConsoleReport {
                     "   " + style.paint("\(warning ? "⚠ " : "")\(f.level.rawValue) \(id)", color) + ": "
                     + clean(ReportWording.check(f.check)) + "\n"
                 if let statement = f.requirement.flatMap({ r.requirement($0)?.statement }) {
-                    out += style.paint("     requirement: \(clean(statement))", .dim) + "\n"
+                    out += style.paint("     \(ReportWording.ruleLabel(f.level)) \(clean(statement))", .dim) + "\n"
                 }
                 out += ruleAndActual(f, now: r.finishedAt, indent: 5) { indent(clean($0), $1) }
                 for e in f.evidence {

@@ -30,7 +30,7 @@ extension HTMLReport {
             h +=
                 "<h3>\(badge) \(e(f.requirement ?? "unattributed")) \(words) \(count) scenario\(count == 1 ? "" : "s"): \(e(ReportWording.check(f.check)))</h3>\n"
             if let statement = f.requirement.flatMap({ r.requirement($0)?.statement }) {
-                h += "<p class=\"statement\">requirement: \(e(statement))</p>\n"
+                h += "<p class=\"statement\">\(ReportWording.ruleLabel(f.level)) \(e(statement))</p>\n"
             }
             h += "<p>first: \(link(g.first.id)) <small>\(e(g.first.title))</small></p>\n"
             h += ruleTable(f, run: r)

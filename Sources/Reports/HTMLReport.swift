@@ -99,7 +99,7 @@ public enum HTMLReport {
     static func requirementTable(_ rows: [RequirementResult], index: [String: Int], strict: Bool) -> String {
         var h = "<div class=\"scroll\"><table class=\"reqs\">\n"
         h +=
-            "<thead><tr><th>Requirement</th><th>Verdict</th><th>Statement</th><th>Seed section</th><th>Scenarios</th></tr></thead>\n<tbody>\n"
+            "<thead><tr><th>Requirement</th><th>Verdict</th><th>Rule</th><th>Seed section</th><th>Scenarios</th></tr></thead>\n<tbody>\n"
         for row in rows {
             let links = scenarioCell(row, index: index)
             h += "<tr><td class=\"id\">\(e(row.requirement.id))</td>"
@@ -112,16 +112,29 @@ public enum HTMLReport {
         return h + "</tbody>\n</table></div>\n"
     }
 
+    /// How many scenarios each list of a requirement row's Scenarios cell shows before the rest fold away.
+    static let cellListLimit = 5
+
     /// The Scenarios cell of a requirement's row: the scenarios a failure was charged to it in ("failed in
-    /// 37: …"), then those that declare it and did not fail on it.
+    /// 37: …"), then those that declare it and did not fail on it; each list shows its first
+    /// `cellListLimit` and folds the rest into `<details>`, so one defect seen everywhere keeps its row short.
     static func scenarioCell(_ row: RequirementResult, index: [String: Int]) -> String {
         let link = { (id: String) in index[id].map { "<a href=\"#s-\($0)\">\(e(id))</a>" } ?? e(id) }
-        guard !row.failedIn.isEmpty else { return row.scenarios.map(link).joined(separator: "<br>") }
+        guard !row.failedIn.isEmpty else { return folded(row.scenarios, link: link) }
         let failed = Set(row.failedIn)
         let others = row.scenarios.filter { !failed.contains($0) }
-        var cell = "failed in \(row.failedIn.count):<br>" + row.failedIn.map(link).joined(separator: "<br>")
-        if !others.isEmpty { cell += "<br>also evidenced by:<br>" + others.map(link).joined(separator: "<br>") }
+        var cell = "failed in \(row.failedIn.count):<br>" + folded(row.failedIn, link: link)
+        if !others.isEmpty { cell += "<br>also evidenced by:<br>" + folded(others, link: link) }
         return cell
+    }
+
+    /// `ids` linked one a line: the first `cellListLimit`, then `<details><summary>and N more</summary>` with the rest.
+    static func folded(_ ids: [String], link: (String) -> String) -> String {
+        let shown = ids.prefix(cellListLimit).map(link).joined(separator: "<br>")
+        let rest = ids.dropFirst(cellListLimit)
+        guard !rest.isEmpty else { return shown }
+        return shown + "<details class=\"more\"><summary>and \(rest.count) more</summary>"
+            + rest.map(link).joined(separator: "<br>") + "</details>"
     }
 
     static func scenario(_ s: ScenarioResult, index: Int, run: RunResult) -> String {
@@ -163,7 +176,9 @@ public enum HTMLReport {
         var h = "<div class=\"failure l-\(f.level.rawValue)\(counted ? " counted" : " warn")\">\n"
         h +=
             "<p><strong>\(counted ? "" : "⚠ ")\(f.level.rawValue) \(e(f.requirement ?? "unattributed"))</strong> \(e(ReportWording.check(f.check)))</p>\n"
-        if !statement.isEmpty { h += "<p class=\"statement\">requirement: \(e(statement))</p>\n" }
+        if !statement.isEmpty {
+            h += "<p class=\"statement\">\(ReportWording.ruleLabel(f.level)) \(e(statement))</p>\n"
+        }
         h += ruleTable(f, run: run)
         for ev in f.evidence where evidence {
             h +=
@@ -187,6 +202,7 @@ public enum HTMLReport {
         .group.warn{border-color:#d0a000;background:#fffaf0}.group h3{margin:.4rem 0}.also{color:#5b6478}
         .interrupted,.notice{font-weight:600;color:#7a5200}
         details.untouched{margin:.5rem 0 1.5rem;color:#5b6478}
+        details.more summary{color:#5b6478;cursor:pointer}
         @media (max-width:640px){body{margin:1rem auto;padding:0 .5rem}table.reqs th:nth-child(4),table.reqs td:nth-child(4){display:none}table.ea th{width:auto}}
         thead th{background:#f3f5f9}
         table.meta{width:auto}table.meta th{background:#f3f5f9}

@@ -51,7 +51,7 @@ public enum MarkdownReport {
         let open = rows.filter { $0.verdict == .fail || $0.verdict == .inconclusive }
         var md = ""
         if !open.isEmpty {
-            md += "\n### Requirements that failed\n\n| Requirement | Level | Verdict | Statement |\n|---|---|---|---|\n"
+            md += "\n### Requirements that failed\n\n| Requirement | Level | Verdict | Rule |\n|---|---|---|---|\n"
             let sorted = open.filter { $0.requirement.level == .must } + open.filter { $0.requirement.level != .must }
             for r in ReportOrder.failingFirst(sorted) {
                 let warning = r.verdict == .fail && r.requirement.level == .should && !result.strict
@@ -127,7 +127,7 @@ public enum MarkdownReport {
                 : "❌ \(f.level.rawValue) \(cell(f.requirement ?? "unattributed"))** failed in"
             md += "\n**\(head) \(count) scenario\(count == 1 ? "" : "s"): \(cell(ReportWording.check(f.check)))\n\n"
             if let statement = f.requirement.flatMap({ result.requirement($0)?.statement }) {
-                md += "- requirement: \(cell(statement))\n"
+                md += "- \(ReportWording.ruleLabel(f.level)) \(cell(statement))\n"
             }
             md += firstLine(g.first)
             let rule = ReportWording.rule(f.level, expected: f.expected)

@@ -37,6 +37,16 @@ enum ReportWording {
         return ("\(verb) be:", expected)
     }
 
+    /// The label a requirement's catalogue sentence stands under in a failure, in RFC 2119's words for its
+    /// level: `required:` for a MUST, `recommended:` for a SHOULD. The catalogue states each requirement
+    /// as the behaviour a conforming backend shows ("The apns-expiration header is 0, …"); under this label
+    /// it reads as the rule the backend broke, not as a fact the actual value below contradicts.
+    ///
+    ///     ReportWording.ruleLabel(.must)  // "required:"
+    static func ruleLabel(_ level: RequirementLevel) -> String {
+        level == .must ? "required:" : "recommended:"
+    }
+
     // MARK: Times
 
     /// How far from the run a number may lie to be read as a time: ten years either way, so a duration

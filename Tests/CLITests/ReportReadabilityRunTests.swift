@@ -40,6 +40,7 @@ import Testing
         #expect(r.stdout.contains("1 scenario: 1 fail in "))
         // The rule as a rule, the header's Unix time as a date.
         #expect(r.stdout.contains("     must be: "), "\(r.stdout)")
+        #expect(r.stdout.contains("\n   required: The apns-expiration header is 0"), "\(r.stdout)")
         #expect(
             r.stdout.range(of: #"apns-expiration [0-9]{10} \(20[0-9-]{8} [0-9:]{8} UTC, "#, options: .regularExpression)
                 != nil)
@@ -51,7 +52,10 @@ import Testing
             #expect(!text.contains("expected: \"0\", got") || text.contains("must be:"))
         }
         #expect(summary.components(separatedBy: "CALLX-APNS-5** failed in").count == 2, "\(summary)")
+        #expect(summary.contains("\n- required: The apns-expiration header is 0"), "\(summary)")
         #expect(html.components(separatedBy: "CALLX-APNS-5 failed in").count == 2)
+        #expect(html.contains("<p class=\"statement\">required: The apns-expiration header is 0"))
+        for text in [r.stdout, summary, html] { #expect(!text.contains("requirement: The "), "\(text)") }
     }
 
     /// long-lived-media breaks only CALLX-MEDIA-2, a SHOULD: exit 0 and a warning's look in every report.

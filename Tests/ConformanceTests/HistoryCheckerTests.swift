@@ -72,7 +72,7 @@ import Testing
         let v = HistoryChecker.check(h)
         #expect(v.map(\.rule) == [.oneWinner])
         #expect(v.first?.callId == "c1")
-        #expect(v.first?.requirementID == "CALLX-ARB-1")
+        #expect(v.first?.requirement == "CALLX-ARB-1")
         #expect(v.first?.message.contains(Self.phone) == true && v.first?.message.contains(Self.tablet) == true)
     }
 
@@ -87,7 +87,7 @@ import Testing
         h.operations[1] = Self.op(.create, opId: "o1", retry: true, at: 1_010, status: 409, error: "call_exists")
         let v = HistoryChecker.check(h)
         #expect(v.map(\.rule) == [.retryOutcome])
-        #expect(v.first?.requirementID == "CALLX-IDEM-1")
+        #expect(v.first?.requirement == "CALLX-IDEM-1")
         #expect(v.first?.message.contains("409 call_exists") == true)
     }
 
@@ -104,7 +104,7 @@ import Testing
         h.pushes.append(Self.invite(5, to: Self.phone, eventId: "e5", issued: 1_012, arrival: 1_014))
         let v = HistoryChecker.check(h)
         #expect(v.map(\.rule) == [.oneInvitation])
-        #expect(v.first?.requirementID == "CALLX-OUTBOX-4")
+        #expect(v.first?.requirement == "CALLX-OUTBOX-4")
     }
 
     @Test func aRepeatWithTheSameEventIdOrARejectedPushIsNoSecondInvitation() {
@@ -122,7 +122,7 @@ import Testing
         h.pushes[2] = Self.invite(3, to: "b-ipad", eventId: "e3", issued: 2_206, arrival: 2_210)
         let v = HistoryChecker.check(h)
         #expect(v.map(\.rule) == [.invitationAfterEnd])
-        #expect(v.first?.requirementID == "CALLX-EXP-2")
+        #expect(v.first?.requirement == "CALLX-EXP-2")
         // Within the margin it could have been in flight.
         h.pushes[2] = Self.invite(3, to: "b-ipad", eventId: "e3", issued: 2_205, arrival: 9_000)
         #expect(HistoryChecker.check(h) == [])
@@ -151,7 +151,7 @@ import Testing
         ]
         let v = HistoryChecker.check(h)
         #expect(v.map(\.rule) == [.revisionOrder])
-        #expect(v.first?.requirementID == "CALLX-EVT-3")
+        #expect(v.first?.requirement == "CALLX-EVT-3")
     }
 
     @Test func anEventReturnedTwiceWithoutAGapIsADuplicateAndAfterAGapItIsNot() {
@@ -167,7 +167,7 @@ import Testing
         h.feeds[Self.feedA] = [Self.event("v2", "call.ended", rev: 3)]
         let v = HistoryChecker.check(h)
         #expect(v.map(\.rule) == [.eventDelivered])
-        #expect(v.first?.requirementID == "CALLX-EVT-7")
+        #expect(v.first?.requirement == "CALLX-EVT-7")
         // A feed that said it lost events, or one not read to its end, is not judged for it.
         h.feeds[Self.feedA]?.insert(.gap(atMs: 1_600), at: 0)
         #expect(HistoryChecker.check(h) == [])

@@ -94,7 +94,7 @@ import Testing
         let found = judge.judgeAll(drained: true)
         let second = found.history.filter { $0.rule == .oneInvitation }
         #expect(second.map(\.callId) == ["c1"], "\(found.history)")
-        #expect(found.invariants.contains { $0.requirementID == "CALLX-OUTBOX-4" && $0.callId == "c1" })
+        #expect(found.invariants.contains { $0.requirement == "CALLX-OUTBOX-4" && $0.callId == "c1" })
     }
 
     @Test func anEventIdReusedByAnotherCallIsFoundAcrossJudgements() {
@@ -104,7 +104,7 @@ import Testing
         judge.file(Self.push(2, call: "c2", eventId: "same", arrivalMs: 2_000))
         judge.close("c2", record: Self.record("c2"))
         let found = judge.judgeAll(drained: true)
-        #expect(found.invariants.contains { $0.requirementID == "CALLX-INV-5" && $0.callId == "c2" }, "\(found)")
+        #expect(found.invariants.contains { $0.requirement == "CALLX-INV-5" && $0.callId == "c2" }, "\(found)")
     }
 
     @Test func anInvitationArrivingAfterItsCallWasJudgedIsLate() {
@@ -114,7 +114,7 @@ import Testing
         // A push for a call the run never placed is not the run's.
         judge.file(Self.push(8, call: "elsewhere", eventId: "e10", arrivalMs: 90_001))
         let found = judge.judgeAll(drained: true)
-        #expect(found.history.map(\.requirementID) == ["CALLX-EXP-2"], "\(found.history)")
+        #expect(found.history.map(\.requirement) == ["CALLX-EXP-2"], "\(found.history)")
         #expect(found.history.first?.callId == "c1")
         #expect(found.pushes == 1)
     }

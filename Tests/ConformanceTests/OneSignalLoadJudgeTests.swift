@@ -70,7 +70,7 @@ import Testing
         j.close(1, delivered: false, answeredAtMs: 110)
         j.judgeClosed()
         let found = j.findings.history
-        #expect(found.map(\.requirementID) == ["ONESIGNAL-OPT-1"], "\(found)")
+        #expect(found.map(\.requirement) == ["ONESIGNAL-OPT-1"], "\(found)")
         #expect(found.first?.message.contains("no OneSignal request reached the mock") == true)
     }
 }

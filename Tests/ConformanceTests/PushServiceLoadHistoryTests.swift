@@ -53,7 +53,7 @@ import Testing
     }
 
     static func rules(_ records: [PushServiceLoadRecord], _ captures: [Capture]) -> [HistoryRule] {
-        PushServiceLoadHistory.check(records, captures: captures, faulted: [], levels: [:]).map(\.rule)
+        PushServiceLoadHistory.check(records, captures: captures, faulted: [], levels: [:]).compactMap(\.rule)
     }
 
     @Test func aNotificationToEachDeviceOnceIsClean() {
@@ -116,7 +116,7 @@ import Testing
         r.counts = (successful: 1, failed: 1, errored: 0, readAtMs: 2_000)
         let found = PushServiceLoadHistory.check([r], captures: both, faulted: [], levels: [:])
         #expect(found.map(\.rule) == [.countsAgree])
-        #expect(found.first?.requirementID == "PUSHSVC-COUNT-2")
+        #expect(found.first?.requirement == "PUSHSVC-COUNT-2")
         r.counts = nil
         r.unsettled = "not settled"
         #expect(Self.rules([r], both) == [.countsAgree])

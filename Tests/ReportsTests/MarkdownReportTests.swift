@@ -24,7 +24,7 @@ import Testing
         run.requirements[0].statement = "pipes | and\nnewlines " + F.hostile
         let md = MarkdownReport.render(run)
         let lines = md.components(separatedBy: "\n")
-        let header = lines.firstIndex(of: "| Requirement | Level | Verdict | Statement |")
+        let header = lines.firstIndex(of: "| Requirement | Level | Verdict | Rule |")
         #expect(header != nil)
         guard let header else { return }
         #expect(lines[header + 1] == "|---|---|---|---|")

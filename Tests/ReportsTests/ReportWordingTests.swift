@@ -34,6 +34,27 @@ import Testing
         #expect(matcher.label == "should match:" && !matcher.text.contains("matcher"))
     }
 
+    /// The catalogue states a requirement as what a conforming backend does ("apns-expiration is 0"): above
+    /// an actual value that contradicts it, every report labels it as the rule of its level, never as plain
+    /// "requirement:" text that reads as a fact.
+    @Test func theCatalogueSentenceStandsUnderTheRuleOfItsLevel() {
+        #expect(ReportWording.ruleLabel(.must) == "required:")
+        #expect(ReportWording.ruleLabel(.should) == "recommended:")
+        let run = F.mixed
+        let console = ConsoleReport.summary(run, style: ConsoleStyle(colors: false))
+        let verbose = ConsoleReport.summary(run, style: ConsoleStyle(colors: false), verbose: true)
+        let markdown = MarkdownReport.render(run)
+        let html = HTMLReport.render(run)
+        #expect(console.contains("\n   required: apns-expiration is 0\n"), "\(console)")
+        #expect(console.contains("\n   recommended: exactly one answer wins\n"), "\(console)")
+        #expect(verbose.contains("\n     required: apns-expiration is 0\n"), "\(verbose)")
+        #expect(markdown.contains("\n- required: apns-expiration is 0\n"), "\(markdown)")
+        #expect(markdown.contains("| Requirement | Level | Verdict | Rule |"))
+        #expect(html.contains("<p class=\"statement\">required: apns-expiration is 0</p>"))
+        #expect(html.contains("<th>Rule</th>") && !html.contains("<th>Statement</th>"))
+        for text in [console, verbose, markdown, html] { #expect(!text.contains("requirement: "), "\(text)") }
+    }
+
     @Test func unixTimesReadAsDatesWithTheirDistanceFromTheRun() {
         #expect(
             ReportWording.withDates("\"1796636000\"", now: Self.now)

@@ -63,6 +63,29 @@ import Testing
         #expect(!arbRow.contains("failed in") && arbRow.contains(">basic.one</a><br>"), "\(arbRow)")
     }
 
+    /// One defect seen in every scenario (36 for apns-expiration-30) kept its row as tall as 36 links: the
+    /// cell shows the first few and folds the rest into `<details>`, each still linked to its section.
+    @Test func aLongScenarioListFoldsAfterTheFirstFew() throws {
+        let must = F.failure("CALLX-APNS-5", .must)
+        let ids = (1...8).map { "basic.s\($0)" }
+        let html = HTMLReport.render(
+            F.run(ids.map { F.scenario($0, .fail, requirements: ["CALLX-ARB-1"], failures: [must]) }))
+        let start = try #require(html.range(of: "<tr><td class=\"id\">CALLX-APNS-5</td>"))
+        let row = String(html[start.lowerBound...].prefix { $0 != "\n" })
+        let limit = HTMLReport.cellListLimit
+        let fold = try #require(row.range(of: "<details class=\"more\"><summary>and \(8 - limit) more</summary>"))
+        let shown = row[..<fold.lowerBound]
+        let folded = row[fold.upperBound...]
+        #expect(row.hasPrefix("<tr><td class=\"id\">") && row.contains("failed in 8:<br>"), "\(row)")
+        for id in ids.prefix(limit) { #expect(shown.contains(">\(id)</a>") && !folded.contains(">\(id)</a>"), "\(id)") }
+        for id in ids.dropFirst(limit) { #expect(folded.contains("<a href=\"#s-") && folded.contains(">\(id)</a>")) }
+        #expect(folded.contains("</details>"))
+        // A list of exactly the limit folds nothing.
+        let few = HTMLReport.render(
+            F.run(ids.prefix(limit).map { F.scenario($0, .fail, requirements: ["CALLX-ARB-1"], failures: [must]) }))
+        #expect(!few.contains("<details class=\"more\">"))
+    }
+
     @Test func aCleanRunSaysNothingFailed() {
         let html = HTMLReport.render(F.run([F.scenario("a.b", .pass, requirements: ["CALLX-ARB-1"])]))
         #expect(html.contains("<h2>What failed</h2><p>Nothing failed.</p>"))

@@ -20,8 +20,8 @@ import Reports
 /// flight, not sent afterwards; a push without `issuedAtMs` is judged by its arrival.
 public enum HistoryChecker {
     /// Every rule the history breaks, grouped by rule, then by call.
-    public static func check(_ history: LoadHistory) -> [HistoryViolation] {
-        var out: [HistoryViolation] = []
+    public static func check(_ history: LoadHistory) -> [LoadViolation] {
+        var out: [LoadViolation] = []
         out += winners(history)
         out += retries(history)
         out += feedOrder(history)
@@ -32,7 +32,7 @@ public enum HistoryChecker {
 
     // MARK: One winner
 
-    static func winners(_ h: LoadHistory) -> [HistoryViolation] {
+    static func winners(_ h: LoadHistory) -> [LoadViolation] {
         var claims: [String: [(installation: String, evidence: String)]] = [:]
         for op in h.operations where op.succeeded && op.state == "accepted" {
             guard let w = op.winner ?? (op.kind == .answer ? op.installationId : nil) else { continue }
@@ -47,7 +47,7 @@ public enum HistoryChecker {
                 claims[e.callId, default: []].append((w, "call.accepted \(e.eventId) in feed \(feed) names \(w)"))
             }
         }
-        var out: [HistoryViolation] = []
+        var out: [LoadViolation] = []
         for (callId, list) in claims.sorted(by: { $0.key < $1.key }) {
             var firstByWinner: [String: String] = [:]
             var order: [String] = []
@@ -57,8 +57,8 @@ public enum HistoryChecker {
             }
             guard order.count > 1 else { continue }
             out.append(
-                HistoryViolation(
-                    rule: .oneWinner, requirementID: "CALLX-ARB-1", level: .must, callId: callId,
+                LoadViolation(
+                    "CALLX-ARB-1", level: .must, rule: .oneWinner, callId: callId,
                     message: "\(order.count) installations won (\(order.joined(separator: ", "))): "
                         + order.compactMap { firstByWinner[$0] }.joined(separator: "; ")))
         }
@@ -67,27 +67,27 @@ public enum HistoryChecker {
 
     // MARK: Retries
 
-    static func retries(_ h: LoadHistory) -> [HistoryViolation] {
+    static func retries(_ h: LoadHistory) -> [LoadViolation] {
         var originals: [String: LoadOperation] = [:]
         func key(_ op: LoadOperation) -> String { "\(op.kind.rawValue)|\(op.callId)|\(op.operationId ?? "")" }
         for op in h.operations where !op.isRetry && op.operationId != nil {
             if originals[key(op)] == nil { originals[key(op)] = op }
         }
-        var out: [HistoryViolation] = []
+        var out: [LoadViolation] = []
         for retry in h.operations where retry.isRetry {
             guard let original = originals[key(retry)], let first = original.status, let again = retry.status,
                 first < 500, again < 500
             else { continue }
             guard first != again || (original.succeeded && original.error != retry.error) else { continue }
-            let requirement: String
+            let requirement: RequirementID
             switch retry.kind {
             case .create: requirement = "CALLX-IDEM-1"
             case .answer: requirement = "CALLX-IDEM-2"
             default: requirement = "CALLX-IDEM-3"
             }
             out.append(
-                HistoryViolation(
-                    rule: .retryOutcome, requirementID: requirement, level: .must, callId: retry.callId,
+                LoadViolation(
+                    requirement, level: .must, rule: .retryOutcome, callId: retry.callId,
                     message: "the retry of \(retry.kind.rawValue) operationId \(retry.operationId ?? "?") got "
                         + "\(describe(retry)), the original \(describe(original))"))
         }
@@ -100,8 +100,8 @@ public enum HistoryChecker {
 
     // MARK: Feeds: once each, in order
 
-    static func feedOrder(_ h: LoadHistory) -> [HistoryViolation] {
-        var out: [HistoryViolation] = []
+    static func feedOrder(_ h: LoadHistory) -> [LoadViolation] {
+        var out: [LoadViolation] = []
         for (feed, entries) in h.feeds.sorted(by: { $0.key < $1.key }) {
             var seen: Set<String> = []
             var redeliverable: Set<String> = []
@@ -115,8 +115,8 @@ public enum HistoryChecker {
                     if seen.contains(e.eventId) {
                         if redeliverable.remove(e.eventId) != nil { continue }
                         out.append(
-                            HistoryViolation(
-                                rule: .eventOnce, requirementID: "CALLX-EVT-6", level: .should, callId: e.callId,
+                            LoadViolation(
+                                "CALLX-EVT-6", level: .should, rule: .eventOnce, callId: e.callId,
                                 message: "feed \(feed) returned \(e.type) \(e.eventId) again (read at \(e.readAtMs)) "
                                     + "with no gap in between"))
                         continue
@@ -125,8 +125,8 @@ public enum HistoryChecker {
                     guard let revision = e.revision else { continue }
                     if let last = lastRevision[e.callId], revision <= last.revision {
                         out.append(
-                            HistoryViolation(
-                                rule: .revisionOrder, requirementID: "CALLX-EVT-3", level: .should, callId: e.callId,
+                            LoadViolation(
+                                "CALLX-EVT-3", level: .should, rule: .revisionOrder, callId: e.callId,
                                 message: "feed \(feed): \(e.type) \(e.eventId) has revision \(revision) after "
                                     + "\(last.eventId) with revision \(last.revision)"))
                     }
@@ -139,11 +139,11 @@ public enum HistoryChecker {
 
     // MARK: Feeds: nothing lost silently
 
-    static func delivered(_ h: LoadHistory) -> [HistoryViolation] {
+    static func delivered(_ h: LoadHistory) -> [LoadViolation] {
         guard h.feedsDrained else { return [] }
         var byCall: [String: [LoadOperation]] = [:]
         for op in h.operations { byCall[op.callId, default: []].append(op) }
-        var out: [HistoryViolation] = []
+        var out: [LoadViolation] = []
         for (callId, call) in h.calls.sorted(by: { $0.key < $1.key }) {
             let ops = byCall[callId] ?? []
             var expected: [(feed: String, type: String, because: String)] = []
@@ -169,8 +169,8 @@ public enum HistoryChecker {
                 }
                 guard !found else { continue }
                 out.append(
-                    HistoryViolation(
-                        rule: .eventDelivered, requirementID: "CALLX-EVT-7", level: .must, callId: callId,
+                    LoadViolation(
+                        "CALLX-EVT-7", level: .must, rule: .eventDelivered, callId: callId,
                         message: "feed \(e.feed) never returned \(e.type) (\(e.because)) and reported no gap"))
             }
         }
@@ -220,9 +220,9 @@ public enum HistoryChecker {
             boundMs: h.inFlightIssuedBoundMs)
     }
 
-    static func invitations(_ h: LoadHistory) -> [HistoryViolation] {
+    static func invitations(_ h: LoadHistory) -> [LoadViolation] {
         let stops = stoppedRinging(h)
-        var out: [HistoryViolation] = []
+        var out: [LoadViolation] = []
         var first: [String: LoadPush] = [:]
         var reported: Set<String> = []
         var attempted: Set<String> = []
@@ -238,8 +238,8 @@ public enum HistoryChecker {
                         ? "its send began (issuedAtMs) at \(began)"
                         : "it arrived at \(began)" + (firstAttempt ? "" : " (a repeat of a message already sent)")
                     out.append(
-                        HistoryViolation(
-                            rule: .invitationAfterEnd, requirementID: "CALLX-EXP-2", level: .must, callId: push.callId,
+                        LoadViolation(
+                            "CALLX-EXP-2", level: .must, rule: .invitationAfterEnd, callId: push.callId,
                             message: "invitation \(push.eventId ?? "?") to \(push.device): \(basis), "
                                 + "\(began - stop.atMs) ms after the call was \(stop.why) at \(stop.atMs) "
                                 + "(margin \(h.inFlightMarginMs) ms)"))
@@ -255,8 +255,8 @@ public enum HistoryChecker {
                 continue
             }
             out.append(
-                HistoryViolation(
-                    rule: .oneInvitation, requirementID: "CALLX-OUTBOX-4", level: .must, callId: push.callId,
+                LoadViolation(
+                    "CALLX-OUTBOX-4", level: .must, rule: .oneInvitation, callId: push.callId,
                     message:
                         "\(push.device) got a second invitation: \(earlier.eventId ?? "?") at \(earlier.arrivalMs), "
                         + "then \(push.eventId ?? "?") at \(push.arrivalMs)"))

@@ -55,8 +55,8 @@ final class LoadJudge: Sendable {
 
     /// What judging found so far; touched only by the judging task (`judgeClosed`, `judgeAll`).
     struct Findings {
-        var history: [HistoryViolation] = []
-        var invariants: [LoadInvariantFinding] = []
+        var history: [LoadViolation] = []
+        var invariants: [LoadViolation] = []
         var pushes = 0
         var invitations = 0
         var invitationLatency = LatencyHistogram()
@@ -298,8 +298,8 @@ final class LoadJudge: Sendable {
         for p in pushes where p.isInvitation {
             f.invitations += 1
             f.history.append(
-                HistoryViolation(
-                    rule: .invitationAfterEnd, requirementID: "CALLX-EXP-2", level: .must, callId: p.callId,
+                LoadViolation(
+                    "CALLX-EXP-2", level: .must, rule: .invitationAfterEnd, callId: p.callId,
                     message: "invitation \(p.eventId ?? "?") to \(p.device) arrived at \(p.arrivalMs), more than "
                         + "\(LoadFigures.format(graceSeconds)) s after the call ended (it was judged already)"))
         }
@@ -324,7 +324,7 @@ final class LoadJudge: Sendable {
     func invariantFindings(
         captures: [Capture], events: [ObservedEvent], history: LoadHistory, context base: InvariantContext,
         registry: inout EventIdRegistry
-    ) -> [LoadInvariantFinding] {
+    ) -> [LoadViolation] {
         var context = base
         for (id, call) in history.calls {
             var t = CallTimeline(callId: id, expiresAtMs: call.expiresAtMs)
@@ -353,9 +353,7 @@ final class LoadJudge: Sendable {
                     PushMatchDocument.callx($0)?["callId"]?.stringValue
                 }
                 ?? v.events.first.flatMap { events.indices.contains($0) ? events[$0].json["callId"]?.stringValue : nil }
-            return LoadInvariantFinding(
-                requirementID: v.requirement.rawValue, level: v.level ?? .should, callId: callId, message: v.description
-            )
+            return LoadViolation(v, level: v.level ?? .should, callId: callId, message: v.description)
         }
     }
 }

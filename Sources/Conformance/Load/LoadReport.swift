@@ -2,7 +2,8 @@ import Foundation
 import Reports
 
 /// What `ringcheck load` reports (`load-report.json`, schema `ringcheck.load/1`:
-/// docs/load-report.schema.json): the verdict, the figures, and every violation with the call it concerns.
+/// docs/load-report.schema.json): the verdict, the figures, and every violation with the call it concerns
+/// (`LoadViolation`, the one model of a load finding).
 public struct LoadReport: Sendable, Equatable, Codable {
     /// `ringcheck.load/1`.
     public var schema = LoadReport.schemaID
@@ -40,8 +41,8 @@ public struct LoadReport: Sendable, Equatable, Codable {
     public var pushLatency: [LatencyFigures]
     /// The backend's CPU and memory, when it runs on this machine.
     public var resources: ResourceFigures?
-    public var historyViolations: [HistoryViolation]
-    public var invariantViolations: [LoadInvariantFinding]
+    public var historyViolations: [LoadViolation]
+    public var invariantViolations: [LoadViolation]
     /// What got in the way (calls that failed, feeds that could not be read), at most 20.
     public var problems: [String]
     /// Why the verdict is inconclusive, when it is.
@@ -69,30 +70,13 @@ public struct LoadReport: Sendable, Equatable, Codable {
     /// The verdict of these findings: a broken MUST (with `strict`, any broken requirement) is
     /// non-conformant; otherwise a run that could not judge enough is inconclusive.
     static func verdict(
-        history: [HistoryViolation], invariants: [LoadInvariantFinding], inconclusive: String?, strict: Bool = false
+        history: [LoadViolation], invariants: [LoadViolation], inconclusive: String?, strict: Bool = false
     ) -> Verdict {
         let counts: (RequirementLevel) -> Bool = { strict || $0 == .must }
         if history.contains(where: { counts($0.level) }) || invariants.contains(where: { counts($0.level) }) {
             return .nonConformant
         }
         return inconclusive == nil ? .conformant : .inconclusive
-    }
-}
-
-/// A profile invariant a captured push or a feed's event broke during the load, with the call.
-public struct LoadInvariantFinding: Sendable, Equatable, Codable {
-    public var requirementID: String
-    public var level: RequirementLevel
-    /// The call of the offending push or event, when known.
-    public var callId: String?
-    public var message: String
-
-    /// Creates a value from its parts.
-    public init(requirementID: String, level: RequirementLevel, callId: String?, message: String) {
-        self.requirementID = requirementID
-        self.level = level
-        self.callId = callId
-        self.message = message
     }
 }
 

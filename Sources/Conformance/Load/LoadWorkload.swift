@@ -56,8 +56,8 @@ public protocol LoadWorkload: Sendable {
 
 /// What a workload's judgement found, for the report.
 public struct LoadFindings: Sendable {
-    public var history: [HistoryViolation]
-    public var invariants: [LoadInvariantFinding]
+    public var history: [LoadViolation]
+    public var invariants: [LoadViolation]
     public var pushes: Int
     public var invitations: Int
     public var pushLatency: [LatencyFigures]
@@ -66,7 +66,7 @@ public struct LoadFindings: Sendable {
 
     /// Creates a value from its parts.
     public init(
-        history: [HistoryViolation] = [], invariants: [LoadInvariantFinding] = [], pushes: Int = 0,
+        history: [LoadViolation] = [], invariants: [LoadViolation] = [], pushes: Int = 0,
         invitations: Int = 0, pushLatency: [LatencyFigures] = [], incomplete: String? = nil
     ) {
         self.history = history

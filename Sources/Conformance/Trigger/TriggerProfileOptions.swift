@@ -7,7 +7,7 @@ import PushMocks
 ///
 /// ```swift
 /// struct EchoTriggerOptions: TriggerProfileOptions {
-///     static let ownOptions = ["message"]
+///     static let optionRows: [TriggerOptionRow] = [.value("message", "TEXT", help: "what to echo", default: "hello")]
 ///     static let urlExample = "the echo server's base URL, e.g. http://127.0.0.1:8080"
 ///     var message: String
 ///     init(_ a: any TriggerArguments, shared: TriggerSharedOptions, environment: [String: String]) throws {
@@ -22,7 +22,11 @@ import PushMocks
 /// }
 /// ```
 public protocol TriggerProfileOptions: Sendable {
-    /// The options only this profile takes; another profile's are a usage error.
+    /// The profile's rows of `trigger --help`, in the order shown: its own options, and its sentence about a
+    /// shared option (`url`, `user`) it reads. The command builds its options from these.
+    static var optionRows: [TriggerOptionRow] { get }
+    /// The options only this profile takes; another profile's are a usage error. By default the names of
+    /// `optionRows` that are not shared options.
     static var ownOptions: [String] { get }
     /// What `--url` names, with an example, for the "--url URL is required: …" error.
     static var urlExample: String { get }
@@ -48,8 +52,18 @@ public protocol TriggerArguments: Sendable {
     func duration(_ name: String) throws -> Duration?
 }
 
+extension TriggerProfileOptions {
+    /// The names of `optionRows` that are not `TriggerSharedOptions.names`.
+    public static var ownOptions: [String] {
+        optionRows.map(\.name).filter { !TriggerSharedOptions.names.contains($0) }
+    }
+}
+
 /// The options of `ringcheck trigger` every profile reads.
 public struct TriggerSharedOptions: Sendable {
+    /// Their names: a profile's row with one of these adds its sentence to the command's row.
+    public static let names = ["url", "user", "no-devices", "keep-devices", "settle"]
+
     /// `--url`: where the exchange goes (an http(s) URL).
     public var url: String
     /// `--user`.

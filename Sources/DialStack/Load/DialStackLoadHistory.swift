@@ -18,12 +18,12 @@ enum DialStackLoadHistory {
     static func check(
         _ unit: DialStackLoadUnit, pushes: [DialStackJudgedPush], prior: [String: Int] = [:], whole: Bool,
         levels: [String: RequirementLevel]
-    ) -> (violations: [HistoryViolation], rung: [String: Int]) {
-        var out: [HistoryViolation] = []
+    ) -> (violations: [LoadViolation], rung: [String: Int]) {
+        var out: [LoadViolation] = []
         func add(_ rule: HistoryRule, _ requirement: RequirementID, _ message: String) {
             out.append(
-                HistoryViolation(
-                    rule: rule, requirementID: requirement.rawValue, level: levels[requirement.rawValue] ?? .must,
+                LoadViolation.charge(
+                    requirement, levels: levels, rule: rule,
                     callId: unit.callId, message: "\(unit.name): \(message)"))
         }
         if whole { checkAnswers(unit, add) }

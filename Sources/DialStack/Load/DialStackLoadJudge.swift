@@ -20,8 +20,8 @@ final class DialStackLoadJudge: Sendable {
     }
 
     struct Findings {
-        var history: [HistoryViolation] = []
-        var invariants: [LoadInvariantFinding] = []
+        var history: [LoadViolation] = []
+        var invariants: [LoadViolation] = []
         var pushes = 0
         var wakeUps = 0
         /// Webhook → push latency of each accepted push, per platform.
@@ -139,16 +139,15 @@ final class DialStackLoadJudge: Sendable {
     /// The history findings, the profile's push rules (`DialStackInvariants`) and the latencies of `pushes`
     /// of `unit` (nil: pushes that name no webhook of the run).
     func record(
-        _ unit: DialStackLoadUnit?, _ pushes: [DialStackJudgedPush], history: [HistoryViolation],
+        _ unit: DialStackLoadUnit?, _ pushes: [DialStackJudgedPush], history: [LoadViolation],
         into f: inout Findings
     ) {
         f.history += history
         let deliveries = unit?.deliveries ?? []
         for v in DialStackInvariants.check(pushes, deliveries: deliveries, voipTopic: voipTopic) {
-            let id = v.requirement.rawValue
             f.invariants.append(
-                LoadInvariantFinding(
-                    requirementID: id, level: levels[id] ?? .must, callId: unit?.callId,
+                LoadViolation.charge(
+                    v, levels: levels, callId: unit?.callId,
                     message: (unit.map { "\($0.name): " } ?? "") + "push #\(v.sequence ?? 0) \(v.message)"))
         }
         let latency = DialStackLatency(pushes, deliveries: deliveries)
@@ -160,10 +159,9 @@ final class DialStackLoadJudge: Sendable {
             if unit?.wakes == true { f.wakeUps += 1 }
         }
         for sample in latency.tooSlow {
-            let id = DialStackRequirement.latency.rawValue
             f.invariants.append(
-                LoadInvariantFinding(
-                    requirementID: id, level: levels[id] ?? .should, callId: unit?.callId,
+                LoadViolation.charge(
+                    DialStackRequirement.latency, levels: levels, otherwise: .should, callId: unit?.callId,
                     message: (unit.map { "\($0.name): " } ?? "")
                         + "\(sample.device) woken \(sample.milliseconds) ms after the webhook (bound "
                         + "\(DialStackTiming.latencyBoundMs) ms)"))

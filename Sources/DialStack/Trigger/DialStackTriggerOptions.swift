@@ -1,4 +1,5 @@
 import Conformance
+import InputLimits
 import PushMocks
 import Signing
 
@@ -6,8 +7,26 @@ import Signing
 public struct DialStackTriggerOptions: TriggerProfileOptions {
     /// What `--url` names.
     public static let urlExample = "the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack"
-    public static let ownOptions = [
-        "secret", "from", "to", "type", "signature", "redeliver", "bearer", "bystander", "bystander-bearer", "api",
+    /// Its rows of `trigger --help`.
+    public static let optionRows: [TriggerOptionRow] = [
+        .value("url", "URL", help: "the backend's webhook URL (http://host:port/webhooks/dialstack)"),
+        .value("user", "USER", help: "data.user_id, whose devices the event wakes (required)"),
+        .value("secret", "SECRET", help: "the webhook signing secret", default: "$\(secretVariable)"),
+        .value("from", "NUMBER", help: "data.from_number", default: "+14155551234"),
+        .value("to", "NUMBER", help: "data.to_number", default: "+14155559876"),
+        .value(
+            "type", "TYPE", help: "the event type: \(DialStackTriggerPlan.eventTypes.joined(separator: ", "))",
+            default: "call.mobile_push_wakeup"),
+        .value(
+            "signature", "HOW", help: "how to sign: \(WebhookSignatureVariant.names.joined(separator: ", "))",
+            default: "valid"),
+        .value(
+            "redeliver", "N", help: "deliver the same event N more times once its pushes arrived", default: "0",
+            number: .whole(0...100)),
+        .value("bearer", "TOKEN", help: "--user's bearer token for the token API", default: "token-<user>"),
+        .value("bystander", "USER", help: "also register a phone of USER, which must get no push for the event"),
+        .value("bystander-bearer", "TOKEN", help: "the bystander's bearer token", default: "token-<bystander>"),
+        .value("api", "URL", help: "where the token API is", default: "the origin of --url"),
     ]
     /// Where the secret comes from without --secret: the variable `serve-reference --profile dialstack` reads.
     public static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"

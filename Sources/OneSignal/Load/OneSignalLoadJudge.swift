@@ -25,7 +25,7 @@ final class OneSignalLoadJudge: Sendable {
     }
 
     struct Findings {
-        var history: [HistoryViolation] = []
+        var history: [LoadViolation] = []
         var requests = 0
         var delivered = 0
         /// From the operation's request to the kit to its request's arrival at the mock OneSignal.
@@ -157,8 +157,8 @@ final class OneSignalLoadJudge: Sendable {
     }
 
     /// The findings about one operation and the requests filed under it.
-    func judge(_ e: Entry) -> [HistoryViolation] {
-        var out: [HistoryViolation] = []
+    func judge(_ e: Entry) -> [LoadViolation] {
+        var out: [LoadViolation] = []
         let op = e.operation
         if !op.unconfigured && e.requests.count != 1 && !e.unsure {
             let charged =
@@ -185,7 +185,7 @@ final class OneSignalLoadJudge: Sendable {
     }
 
     /// A request for an operation judged already: a second request.
-    func late(_ r: OneSignalRequest, _ e: Entry) -> [HistoryViolation] {
+    func late(_ r: OneSignalRequest, _ e: Entry) -> [LoadViolation] {
         guard !e.operation.unconfigured else {
             return [violation(.oneRequest, OneSignalRequirement.unconfigured, e, "request #\(r.sequence) came late")]
         }
@@ -199,10 +199,10 @@ final class OneSignalLoadJudge: Sendable {
     }
 
     func violation(_ rule: HistoryRule, _ requirement: RequirementID, _ e: Entry, _ message: String)
-        -> HistoryViolation
+        -> LoadViolation
     {
-        HistoryViolation(
-            rule: rule, requirementID: requirement.rawValue, level: levels[requirement.rawValue] ?? .must,
+        LoadViolation.charge(
+            requirement, levels: levels, rule: rule,
             callId: e.marker, message: "\(e.name): \(message)")
     }
 

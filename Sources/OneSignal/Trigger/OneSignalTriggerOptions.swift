@@ -1,4 +1,5 @@
 import Conformance
+import InputLimits
 import JSON
 import PushMocks
 
@@ -6,7 +7,17 @@ import PushMocks
 public struct OneSignalTriggerOptions: TriggerProfileOptions {
     /// What `--url` names.
     public static let urlExample = "the kit server's base URL, e.g. http://127.0.0.1:8080"
-    public static let ownOptions = ["send", "heading", "content", "data", "options", "devices"]
+    /// Its rows of `trigger --help`.
+    public static let optionRows: [TriggerOptionRow] = [
+        .value("send", "WHAT", help: "user, broadcast or voip", default: "user"),
+        .value("heading", "TEXT", help: "the title", default: "ringcheck"),
+        .value("content", "TEXT", help: "the body", default: "A notification from ringcheck trigger"),
+        .value("data", "JSON", help: "the operation's data (an object)", default: "{}"),
+        .value("options", "JSON", help: "the operation's PushOptions (an object)", default: "none"),
+        .value(
+            "devices", "N", help: "subscribed devices of the External ID on the mock (0: nobody)", default: "1",
+            number: .whole(0...100)),
+    ]
 
     var plan: OneSignalTriggerPlan
 

@@ -33,12 +33,12 @@ enum PushServiceLoadHistory {
     static func check(
         _ records: [PushServiceLoadRecord], captures: [Capture], faulted: Set<String>,
         levels: [String: RequirementLevel]
-    ) -> [HistoryViolation] {
-        var out: [HistoryViolation] = []
+    ) -> [LoadViolation] {
+        var out: [LoadViolation] = []
         func add(_ rule: HistoryRule, _ requirement: RequirementID, _ r: PushServiceLoadRecord, _ message: String) {
             out.append(
-                HistoryViolation(
-                    rule: rule, requirementID: requirement.rawValue, level: levels[requirement.rawValue] ?? .must,
+                LoadViolation.charge(
+                    requirement, levels: levels, rule: rule,
                     callId: r.notification.givenCallId ?? r.notification.id ?? r.notification.marker,
                     message: "\(r.name): \(message)"))
         }

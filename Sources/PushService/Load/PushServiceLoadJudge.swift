@@ -28,8 +28,8 @@ final class PushServiceLoadJudge: Sendable {
     }
 
     struct Findings {
-        var history: [HistoryViolation] = []
-        var invariants: [LoadInvariantFinding] = []
+        var history: [LoadViolation] = []
+        var invariants: [LoadViolation] = []
         var pushes = 0
         var invitations = 0
         var lag: [String: LatencyHistogram] = [:]
@@ -209,17 +209,17 @@ final class PushServiceLoadJudge: Sendable {
 
     /// A push for a unit judged already: a second push to a device it reached, or an incoming-call push after the
     /// ring; the tokens its marker reached, with it.
-    func late(_ c: Capture, _ p: PushServicePush, marker: String, _ done: Judged) -> ([HistoryViolation], Set<String>) {
+    func late(_ c: Capture, _ p: PushServicePush, marker: String, _ done: Judged) -> ([LoadViolation], Set<String>) {
         var reached = done.reached[marker] ?? []
         guard c.outcome.isAccepted, let token = PushServiceCounts.token(of: c)?.lowercased(),
             let r = done.records.first(where: { $0.notification.marker == marker })
         else { return ([], reached) }
-        var out: [HistoryViolation] = []
+        var out: [LoadViolation] = []
         let device = byToken[token]?.name ?? "a device"
         func add(_ rule: HistoryRule, _ requirement: RequirementID, _ message: String) {
             out.append(
-                HistoryViolation(
-                    rule: rule, requirementID: requirement.rawValue, level: levels[requirement.rawValue] ?? .must,
+                LoadViolation.charge(
+                    requirement, levels: levels, rule: rule,
                     callId: r.notification.givenCallId ?? r.notification.id ?? marker,
                     message: "\(r.name): \(message)"))
         }
@@ -241,7 +241,7 @@ final class PushServiceLoadJudge: Sendable {
     /// The history findings, the profile's push rules over `captures` (of the unit whose `records` they answer;
     /// nil: pushes that name no notification of the run) and the incoming-call pushes accepted.
     func record(
-        _ records: [PushServiceLoadRecord]?, _ captures: [Capture], history: [HistoryViolation],
+        _ records: [PushServiceLoadRecord]?, _ captures: [Capture], history: [LoadViolation],
         into f: inout Findings
     ) {
         f.history += history
@@ -255,8 +255,8 @@ final class PushServiceLoadJudge: Sendable {
             pushes, notifications: (records ?? []).map(\.notification), bundleId: bundleId, voipTopic: voipTopic)
         {
             f.invariants.append(
-                LoadInvariantFinding(
-                    requirementID: v.requirement.rawValue, level: levels[v.requirement.rawValue] ?? .must,
+                LoadViolation.charge(
+                    v, levels: levels,
                     callId: v.sequence.flatMap { bySequence[$0] }.flatMap { PushServicePush($0)?.callId },
                     message: "push #\(v.sequence ?? 0) \(v.message)"))
         }

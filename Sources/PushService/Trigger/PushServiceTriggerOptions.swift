@@ -1,4 +1,5 @@
 import Conformance
+import InputLimits
 import PushMocks
 
 /// `ringcheck trigger push-service`: one call or notification through a running push service
@@ -6,8 +7,28 @@ import PushMocks
 public struct PushServiceTriggerOptions: TriggerProfileOptions {
     /// What `--url` names.
     public static let urlExample = "the service's base URL, e.g. http://127.0.0.1:8080"
-    public static let ownOptions = [
-        "app-id", "api-key", "send", "call-id", "ring", "end-after", "no-end", "heading", "content", "ttl", "no-voip",
+    /// Its rows of `trigger --help`.
+    public static let optionRows: [TriggerOptionRow] = [
+        .value("url", "URL", help: "the service's base URL"),
+        .value("user", "USER", help: "the external ID", default: "a fresh ringcheck-trigger-… ID"),
+        .value("app-id", "ID", help: "the app's App ID", default: "$\(appIdVariable)"),
+        .value(
+            "api-key", "KEY", help: "the app's REST API key (prefer the variable: argv is visible)",
+            default: "$\(apiKeyVariable)"),
+        .value("send", "WHAT", help: "call or notification", default: "call"),
+        .value(
+            "call-id", "ID", help: "the call's call.id ('' lets the service generate one)", default: "a fresh UUID"),
+        .value(
+            "ring", "S", help: "the call's timeout (how long it rings)", default: "30", number: .whole(1...86_400)),
+        .value(
+            "end-after", "S", help: "send the call's ended this long after its incoming", default: "3",
+            number: .seconds(upTo: 600)),
+        .flag("no-end", help: "send no ended for the call"),
+        .flag("no-voip", help: "register the phone without a VoIP token (it must get no call push)"),
+        .value("heading", "TEXT", help: "the notification's headings.en", default: "ringcheck"),
+        .value(
+            "content", "TEXT", help: "the notification's contents.en", default: "A notification from ringcheck trigger"),
+        .value("ttl", "S", help: "the notification's ttl", default: "none", number: .whole(0...2_419_200)),
     ]
 
     /// Where the App ID and REST key come from without `--app-id`/`--api-key`: the variables

@@ -33,10 +33,10 @@ enum LoadConsoleSummary {
                 "backend CPU and memory: not measured (the backend does not run on this machine as ringcheck's child)\n"
         }
         out += violations(
-            "history check", r.historyViolations.map { ($0.rule.rawValue, $0.description) })
+            "history check", r.historyViolations.map { ($0.rule?.rawValue ?? "", $0.description) })
         out += violations(
             "push and event invariants",
-            r.invariantViolations.map { ($0.requirementID, ($0.callId.map { "call \($0): " } ?? "") + $0.message) })
+            r.invariantViolations.map { ($0.requirement.rawValue, $0.unitMessage) })
         for p in r.problems.prefix(5) { out += "note: \(p)\n" }
         if let why = r.inconclusiveReason { out += "inconclusive: \(why)\n" }
         if let i = r.interrupted {

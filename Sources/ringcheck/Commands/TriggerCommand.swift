@@ -79,92 +79,28 @@ struct TriggerCommand: RingcheckCommand {
                 optional: false
             )
         ],
-        options: [
-            .value(
-                "url", "URL",
-                help:
-                    "dialstack: the backend's webhook URL (http://host:port/webhooks/dialstack); push-service: the service's base URL. Required."
-            ),
-            .value(
-                "user", "USER",
-                help:
-                    "dialstack: data.user_id, whose devices the event wakes (required); push-service: the external ID.",
-                default: "push-service: a fresh ringcheck-trigger-… ID"),
-            .value(
-                "secret", "SECRET", help: "dialstack: the webhook signing secret.",
-                default: "$\(DialStackTriggerOptions.secretVariable)"),
-            .value("from", "NUMBER", help: "dialstack: data.from_number.", default: "+14155551234"),
-            .value("to", "NUMBER", help: "dialstack: data.to_number.", default: "+14155559876"),
-            .value(
-                "type", "TYPE",
-                help: "dialstack: the event type: \(DialStackTriggerPlan.eventTypes.joined(separator: ", ")).",
-                default: "call.mobile_push_wakeup"),
-            .value(
-                "signature", "HOW",
-                help: "dialstack: how to sign: \(WebhookSignatureVariant.names.joined(separator: ", ")).",
-                default: "valid"),
-            .value(
-                "redeliver", "N", help: "dialstack: deliver the same event N more times once its pushes arrived.",
-                default: "0", number: .whole(0...100)),
-            .value(
-                "bearer", "TOKEN", help: "dialstack: --user's bearer token for the token API.", default: "token-<user>"),
-            .value(
-                "bystander", "USER",
-                help: "dialstack: also register a phone of USER, which must get no push for the event."),
-            .value(
-                "bystander-bearer", "TOKEN", help: "dialstack: the bystander's bearer token.",
-                default: "token-<bystander>"),
-            .value("api", "URL", help: "dialstack: where the token API is.", default: "the origin of --url"),
-            .value(
-                "app-id", "ID", help: "push-service: the app's App ID.",
-                default: "$\(PushServiceReferenceKit.appIdVariable)"),
-            .value(
-                "api-key", "KEY", help: "push-service: the app's REST API key (prefer the variable: argv is visible).",
-                default: "$\(PushServiceReferenceKit.apiKeyVariable)"),
-            .value(
-                "send", "WHAT", help: "push-service: call or notification; onesignal: user, broadcast or voip.",
-                default: "call; user"),
-            .value(
-                "call-id", "ID", help: "push-service: the call's call.id ('' lets the service generate one).",
-                default: "a fresh UUID"),
-            .value(
-                "ring", "S", help: "push-service: the call's timeout (how long it rings).", default: "30",
-                number: .whole(1...86_400)),
-            .value(
-                "end-after", "S", help: "push-service: send the call's ended this long after its incoming.",
-                default: "3", number: .seconds(upTo: 600)),
-            .flag("no-end", help: "push-service: send no ended for the call."),
-            .flag("no-voip", help: "push-service: register the phone without a VoIP token (it must get no call push)."),
-            .value(
-                "heading", "TEXT", help: "push-service: the notification's headings.en; onesignal: the title.",
-                default: "ringcheck"),
-            .value(
-                "content", "TEXT", help: "push-service: the notification's contents.en; onesignal: the body.",
-                default: "A notification from ringcheck trigger"),
-            .value("data", "JSON", help: "onesignal: the operation's data (an object).", default: "{}"),
-            .value("options", "JSON", help: "onesignal: the operation's PushOptions (an object).", default: "none"),
-            .value(
-                "devices", "N", help: "onesignal: subscribed devices of the External ID on the mock (0: nobody).",
-                default: "1", number: .whole(0...100)),
-            .value(
-                "ttl", "S", help: "push-service: the notification's ttl.", default: "none",
-                number: .whole(0...2_419_200)),
-            .flag("no-devices", help: "Register no virtual device (the backend's own devices are pushed)."),
-            .value(
-                "settle", "S", help: "How long to watch for more pushes after the last expected one.", default: "3",
-                number: .seconds(upTo: 600)),
-            .flag("keep-devices", help: "Leave the virtual devices registered afterwards."),
-            .value(
-                "mocks-dir", "DIR",
-                help: "Keep the mocks' CA and keys here and write their settings to DIR/mocks.env.",
-                default: "a new temporary directory"),
-            .value("apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral", number: .port),
-            .value(
-                "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral", number: .port),
-            .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
-            .value("onesignal-port", "PORT", help: "Port of mock OneSignal.", default: "ephemeral", number: .port),
-            .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
-        ],
+        options: options(
+            shared: [
+                .value("url", "URL", help: "Required."),
+                .value("user", "USER", help: ""),
+                .flag("no-devices", help: "Register no virtual device (the backend's own devices are pushed)."),
+                .value(
+                    "settle", "S", help: "How long to watch for more pushes after the last expected one.", default: "3",
+                    number: .seconds(upTo: 600)),
+                .flag("keep-devices", help: "Leave the virtual devices registered afterwards."),
+                .value(
+                    "mocks-dir", "DIR",
+                    help: "Keep the mocks' CA and keys here and write their settings to DIR/mocks.env.",
+                    default: "a new temporary directory"),
+                .value(
+                    "apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral", number: .port),
+                .value(
+                    "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral",
+                    number: .port),
+                .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
+                .value("onesignal-port", "PORT", help: "Port of mock OneSignal.", default: "ephemeral", number: .port),
+                .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
+            ], profiles: profiles),
         examples: [
             "ringcheck trigger dialstack --url http://127.0.0.1:8080/webhooks/dialstack --secret $S --user user-b",
             "ringcheck trigger dialstack --url $URL --user user-b --redeliver 2          # no second ring",

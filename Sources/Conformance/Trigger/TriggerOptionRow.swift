@@ -1,0 +1,43 @@
+import InputLimits
+
+/// One row of `ringcheck trigger --help` that a profile declares next to its options: the option's name, the
+/// placeholder of its value (none for a flag), the profile's sentence about it, its default and the numbers it
+/// takes. The command builds its options from the registry: its shared options first, then each profile's rows in
+/// registry order. An option two profiles declare is one row whose help joins their sentences
+/// (`push-service: call or notification; onesignal: user, broadcast or voip.`); a row naming a shared option
+/// (`url`, `user`) adds the profile's sentence to the command's row.
+///
+/// ```swift
+/// extension EchoTriggerOptions {
+///     static let optionRows: [TriggerOptionRow] = [
+///         .value("message", "TEXT", help: "the message to echo", default: "hello"),
+///         .flag("shout", help: "echo it in capitals"),
+///     ]
+/// }
+/// ```
+public struct TriggerOptionRow: Sendable, Equatable {
+    /// The long name without dashes (`call-id`).
+    public var name: String
+    /// The placeholder shown in help (`ID`); nil for a flag.
+    public var valueName: String?
+    /// The profile's sentence, without the profile's name and the closing full stop (the command adds both).
+    public var help: String
+    /// Shown as `(default: …)`.
+    public var defaultDescription: String?
+    /// The values a numeric option takes; the parser refuses any other.
+    public var number: NumberRange?
+
+    /// A row for an option that takes a value.
+    public static func value(
+        _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil,
+        number: NumberRange? = nil
+    ) -> TriggerOptionRow {
+        TriggerOptionRow(
+            name: name, valueName: valueName, help: help, defaultDescription: defaultDescription, number: number)
+    }
+
+    /// A row for a flag.
+    public static func flag(_ name: String, help: String) -> TriggerOptionRow {
+        TriggerOptionRow(name: name, valueName: nil, help: help, defaultDescription: nil, number: nil)
+    }
+}

@@ -1,0 +1,44 @@
+import Conformance
+
+extension TriggerCommand {
+    /// `trigger`'s options from the registry: `shared` first, each gaining the sentences the profiles declare
+    /// about it (`--url`), then each profile's own rows in registry order. An option several profiles declare is
+    /// one row, where the first declares it, whose help joins their sentences
+    /// (`a: call or notification; b: user or voip.` for profiles a and b).
+    static func options(shared: [OptionSpec], profiles: [(name: String, options: any TriggerProfileOptions.Type)])
+        -> [OptionSpec]
+    {
+        var declared: [String: [(profile: String, row: TriggerOptionRow)]] = [:]
+        var order: [String] = []
+        for (profile, options) in profiles {
+            for row in options.optionRows {
+                if declared[row.name] == nil { order.append(row.name) }
+                declared[row.name, default: []].append((profile, row))
+            }
+        }
+        let sharedNames = Set(shared.map(\.name))
+        let own = order.filter { !sharedNames.contains($0) }.map { name in
+            let first = declared[name]![0].row
+            return OptionSpec(
+                name: name, short: nil, valueName: first.valueName, help: "", defaultDescription: nil,
+                repeatable: false, number: first.number)
+        }
+        return (shared + own).map { joined($0, declared[$0.name] ?? []) }
+    }
+
+    /// `spec` with the profiles' sentences before its own help (`a: …; b: …. Required.`) and
+    /// their default: the one default when all give the same, else each named (`a: x; b: y`).
+    static func joined(_ spec: OptionSpec, _ rows: [(profile: String, row: TriggerOptionRow)]) -> OptionSpec {
+        guard !rows.isEmpty else { return spec }
+        var spec = spec
+        let sentences = rows.map { "\($0.profile): \($0.row.help)" }.joined(separator: "; ") + "."
+        spec.help = spec.help.isEmpty ? sentences : sentences + " " + spec.help
+        let defaults = rows.compactMap { r in r.row.defaultDescription.map { (profile: r.profile, value: $0) } }
+        if spec.defaultDescription == nil, let first = defaults.first {
+            spec.defaultDescription =
+                defaults.count == rows.count && defaults.allSatisfy({ $0.value == first.value })
+                ? first.value : defaults.map { "\($0.profile): \($0.value)" }.joined(separator: "; ")
+        }
+        return spec
+    }
+}
