@@ -1,4 +1,7 @@
+import AllProfiles
 import Conformance
+import DialStack
+import PushService
 import Testing
 
 @testable import ringcheck
