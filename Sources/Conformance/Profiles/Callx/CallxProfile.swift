@@ -45,14 +45,17 @@ public struct CallxProfile: Profile {
     }
 
     /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`); CALLX-E2E-3's
-    /// "after the restart" when the restart began (`AfterTheRestart`).
+    /// "after the restart" when the restart began (`AfterTheRestart`); CALLX-OUTBOX-1's second invitation is one
+    /// beyond the copies a lone create of the same backend sends (`LoneCreateBaseline`).
     public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     {
         let beforeEnd = AfterTheEnd.arrivedBeforeEnd(requirement: requirement, call: call, calls: context.callx.calls)
         let beforeRestart = AfterTheRestart.arrivedBeforeRestart(
             requirement: requirement, restartOrder: context.backendRestartOrder)
-        return { beforeEnd($0) || beforeRestart($0) }
+        let baseline = LoneCreateBaseline.copiesALoneCreateSends(
+            requirement: requirement, call: call, log: context.mocks.log)
+        return { beforeEnd($0) || beforeRestart($0) || baseline($0) }
     }
 
     /// Ends the calls the run left unfinished.
