@@ -41,4 +41,33 @@ import Testing
             #expect(!notEnded(copy))
         }
     }
+
+    /// A copy sent on a second APNs connection the client opened before the end request left, whose handshake
+    /// ended (and the copy was read) only after it, was on its way before the end: not after the end. The next
+    /// request on that connection, and one that opens a connection after the end request left, are after it.
+    @Test func aCopyOnAConnectionOpenedBeforeTheEndIsNotAfterTheEnd() async throws {
+        let apns = f.mocks.apns(.production)
+        func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
+            var r = f.apnsRequest(token: Self.token, connectionID: id)
+            r.connection.openedOrder = opened
+            r.opensConnection = first
+            r.arrivalOrder = ArrivalOrder.next()
+            return r
+        }
+        for round in 0..<50 {
+            _ = f.mocks.log.clear()
+            let opened = ArrivalOrder.next()
+            var calls = ["call-1": CallTimeline(callId: "call-1")]
+            calls["call-1"]?.endRequestOrder = ArrivalOrder.next()
+            _ = await apns.handle(push(connection: 1, openedAt: opened, first: true))
+            _ = await apns.handle(push(connection: 1, openedAt: opened, first: false))
+            _ = await apns.handle(push(connection: 2, openedAt: ArrivalOrder.next(), first: true))
+            let log = f.mocks.log.captures()
+            try #require(log.count == 3)
+            let leftOut = AfterTheEnd.arrivedBeforeEnd(requirement: "CALLX-EXP-2", call: "call-1", calls: calls)
+            #expect(leftOut(log[0]), "round \(round): its connection was opened before the end request left")
+            #expect(!leftOut(log[1]), "round \(round): the connection's next request left after the end request")
+            #expect(!leftOut(log[2]), "round \(round): a connection opened after the end request left")
+        }
+    }
 }
