@@ -78,11 +78,7 @@ import Testing
     @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
         let apns = f.mocks.apns(.production)
         func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
-            var r = f.apnsRequest(token: Self.badToken, connectionID: id)
-            r.connection.openedOrder = opened
-            r.opensConnection = first
-            r.arrivalOrder = ArrivalOrder.next()
-            return r
+            f.apnsRequest(token: Self.badToken, connectionID: id, openedAt: opened, opensConnection: first)
         }
         for round in 0..<50 {
             _ = f.mocks.log.clear()

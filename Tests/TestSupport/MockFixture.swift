@@ -91,6 +91,22 @@ public struct MockFixture: Sendable {
         return r
     }
 
+    /// An APNs request read now on connection `connectionID`, whose accept was at `openedOrder` in `ArrivalOrder`;
+    /// `opensConnection` when it is the connection's first request (`Capture.onItsWayOrder` counts from the accept).
+    ///
+    /// ```swift
+    /// let copy = f.apnsRequest(token: token, connectionID: 2, openedAt: opened, opensConnection: true)
+    /// ```
+    public func apnsRequest(token: String, connectionID: UInt64, openedAt openedOrder: UInt64, opensConnection: Bool)
+        -> HTTPRequest
+    {
+        var r = apnsRequest(token: token, connectionID: connectionID)
+        r.connection.openedOrder = openedOrder
+        r.opensConnection = opensConnection
+        r.arrivalOrder = ArrivalOrder.next()
+        return r
+    }
+
     /// A request to an APNs mock. `headers` replace the VoIP defaults of the same name; a nil value removes one.
     public func apnsRequest(
         token: String = deviceToken, headers overrides: [(String, String?)] = [], extraHeaders: [(String, String)] = [],
