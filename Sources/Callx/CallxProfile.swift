@@ -47,7 +47,8 @@ public struct CallxProfile: Profile {
 
     /// CALLX-EXP-2's "after the end" starts when the call's end request left (`AfterTheEnd`); for a call that
     /// expired, an invitation in flight at the expiry is not after it (`AfterTheExpiry`); CALLX-E2E-3's
-    /// "after the restart" starts when the restart began (`AfterTheRestart`).
+    /// "after the restart" starts when the restart began (`AfterTheRestart`); CALLX-OUTBOX-1's second invitation
+    /// is one beyond the copies a lone create of the same backend sends (`LoneCreateBaseline`).
     public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     {
@@ -57,7 +58,9 @@ public struct CallxProfile: Profile {
             requirement: requirement, call: call, calls: calls, marginMs: context.inFlightMarginMs)
         let beforeRestart = AfterTheRestart.arrivedBeforeRestart(
             requirement: requirement, restartOrder: context.backendRestartOrder)
-        return { c in beforeEnd(c) || inFlight(c) || beforeRestart(c) }
+        let baseline = LoneCreateBaseline.copiesALoneCreateSends(
+            requirement: requirement, call: call, log: context.mocks.log)
+        return { c in beforeEnd(c) || inFlight(c) || beforeRestart(c) || baseline(c) }
     }
 
     /// Ends the calls the run left unfinished.
