@@ -28,48 +28,32 @@ public struct ValueMaps: Sendable, Equatable {
         self.maps = maps
     }
 
+    /// The maps with the members each enumeration covers (`members`).
+    var enumerations: EnumerationMaps { EnumerationMaps(members: Self.members, maps: maps) }
+
     /// The enumeration a canonical member or placeholder belongs to.
     static func enumeration(of member: String) -> String? {
         members.first { $0.value.contains(member) }?.key
     }
 
     /// The target's name for canonical `value` of `member`.
-    func outgoing(_ member: String, _ value: JSONValue) -> JSONValue {
-        guard let e = Self.enumeration(of: member), let s = value.stringValue, let out = maps[e]?[s] else {
-            return value
-        }
-        return out
-    }
+    func outgoing(_ member: String, _ value: JSONValue) -> JSONValue { enumerations.outgoing(member, value) }
 
     /// The canonical name for the target's `value` of `member`: the one canonical value mapped to it; the
     /// value as it is when none is, or several are (`unreadable(_:_:)`).
-    func incoming(_ member: String, _ value: JSONValue) -> JSONValue {
-        let names = canonicalNames(member, value)
-        return names.count == 1 ? .string(names[0]) : value
-    }
+    func incoming(_ member: String, _ value: JSONValue) -> JSONValue { enumerations.incoming(member, value) }
 
     /// Why the target's `value` of `member` cannot be read back to one canonical value (several map to
     /// it), naming the map; nil when it can (or the map does not name it).
-    func unreadable(_ member: String, _ value: JSONValue) -> String? {
-        let names = canonicalNames(member, value)
-        guard names.count > 1, let e = Self.enumeration(of: member) else { return nil }
-        return
-            "values.\(e) maps \(names.joined(separator: " and ")) to \(value.serialized()): the answer's \(member) cannot be read back to one of them"
-    }
+    func unreadable(_ member: String, _ value: JSONValue) -> String? { enumerations.unreadable(member, value) }
 
     /// The canonical values `value` of `member` may stand for: those the map sends as it (one, or several
     /// for a shared word), or the value itself when the map sends nothing as it. Read twice, a value stays
     /// what it was read as, so an answer already read back (`incoming`) and one as the target sent it
     /// compare alike.
     func readings(_ member: String, _ value: JSONValue) -> Set<String> {
-        let names = canonicalNames(member, value)
+        let names = enumerations.canonicalNames(member, value)
         return names.isEmpty ? [value.stringValue ?? value.serialized()] : Set(names)
-    }
-
-    /// The canonical values of `member`'s enumeration the map sends as `value`, sorted.
-    private func canonicalNames(_ member: String, _ value: JSONValue) -> [String] {
-        guard let e = Self.enumeration(of: member), let map = maps[e] else { return [] }
-        return map.filter { $0.value == value }.keys.sorted()
     }
 }
 

@@ -62,16 +62,9 @@ public struct TokenAPIMapping: Sendable, Equatable {
     /// The names registerToken's answer gives for deleteToken (`response.save`).
     public var savedRegistrationValues: [String] { self[.registerToken].response.save.keys.sorted() }
 
-    /// The target's name for the reference design's `value` of `member` (itself when no map names it).
-    func outgoing(_ member: String, _ value: JSONValue) -> JSONValue {
-        guard let s = value.stringValue, let out = values[member]?[s] else { return value }
-        return out
-    }
-
-    /// The reference design's names of the target's `value` of `member`, sorted (several when a map sends
-    /// them alike).
-    func canonicalNames(_ member: String, _ value: JSONValue) -> [String] {
-        values[member]?.filter { $0.value == value }.keys.sorted() ?? []
+    /// The token maps as `EnumerationMaps`: each enumeration covers the member of its own name.
+    var enumerations: EnumerationMaps {
+        EnumerationMaps(members: Dictionary(uniqueKeysWithValues: values.keys.map { ($0, [$0]) }), maps: values)
     }
 
     /// The target's answer with every `kind` and `apnsEnvironment` member read back to the reference
@@ -82,8 +75,7 @@ public struct TokenAPIMapping: Sendable, Equatable {
         case .array(let items): return .array(items.map { incoming($0, member: member) })
         default:
             guard let member else { return json }
-            let names = canonicalNames(member, json)
-            return names.count == 1 ? .string(names[0]) : json
+            return enumerations.incoming(member, json)
         }
     }
 }
@@ -97,7 +89,7 @@ extension TokenAPIMapping: TargetAPIMapping {
         else { return p }
         var values = p.values
         for member in p.body?.objectValue ?? [] { values[member.key] = member.value }
-        values = values.reduce(into: [:]) { out, v in out[v.key] = outgoing(v.key, v.value) }
+        values = values.reduce(into: [:]) { out, v in out[v.key] = enumerations.outgoing(v.key, v.value) }
         let m = self[operation]
         return m.request(
             for: p, values: values, kind: p.values["kind"]?.stringValue,
@@ -114,10 +106,7 @@ extension TokenAPIMapping: TargetAPIMapping {
     }
 
     public func unreadableValue(_ member: String, _ value: JSONValue) -> String? {
-        let names = canonicalNames(member, value)
-        guard names.count > 1 else { return nil }
-        return
-            "values.\(member) maps \(names.joined(separator: " and ")) to \(value.serialized()): the answer's \(member) cannot be read back to one of them"
+        enumerations.unreadable(member, value)
     }
 
     /// Whether deleteToken names one registration (its `{token}` or a saved value) rather than the device:
