@@ -2,11 +2,13 @@ import Conformance
 import PushMocks
 
 /// Which pushes an `expectNoPush` charged to CALLX-E2E-3 ("an engine restart loses nothing … each push still
-/// goes out once") leaves out: those the mocks read before the scenario's last `restartBackend` step began
-/// (`RunContext.backendRestartOrder`). Such a push — a backend's second copy of an invitation, sent with the
-/// first before anything was restarted — is the duplicate it is, judged by the duplicate rule (CALLX-OUTBOX-4),
-/// not something the restart repeated or made. Told by `ArrivalOrder`, never by comparing milliseconds. A push
-/// recorded without a listener (no arrival order) is never left out.
+/// goes out once") leaves out: those the mocks read, or whose own connection they accepted, before the scenario's
+/// last `restartBackend` step began (`RunContext.backendRestartOrder`). Such a push — a backend's second copy of
+/// an invitation, sent with the first before anything was restarted, possibly on a connection it opened for the
+/// copy whose handshake a busy machine delayed — is the duplicate it is, judged by the duplicate rule
+/// (CALLX-OUTBOX-4), not something the restart repeated or made. Told by `ArrivalOrder` (`Capture.onItsWayOrder`,
+/// as `AfterTheEnd` does), never by comparing milliseconds. A push recorded without a listener (no arrival order)
+/// is never left out.
 ///
 /// ```swift
 /// let before = AfterTheRestart.arrivedBeforeRestart(requirement: "CALLX-E2E-3", restartOrder: order)
@@ -20,6 +22,8 @@ enum AfterTheRestart {
     /// CALLX-E2E-3 and the backend was restarted; otherwise one that leaves out nothing.
     static func arrivedBeforeRestart(requirement: String?, restartOrder: UInt64?) -> @Sendable (Capture) -> Bool {
         guard requirement == Self.requirement, let restartOrder else { return { _ in false } }
-        return { c in c.arrivalOrder > 0 && c.arrivalOrder < restartOrder }
+        // On its way, not read: a copy that opened a connection of its own before the restart began was sent
+        // before it, however long that connection's handshake kept it from being read.
+        return { c in c.arrivalOrder > 0 && c.onItsWayOrder < restartOrder }
     }
 }

@@ -70,6 +70,35 @@ import Testing
         }
     }
 
+    /// Without a fault plan the APNs mock answers on its event loop; a refusal made there is stamped too, as the
+    /// loop reads what waits on its sockets before writing it out: a copy read after the refusal was decided
+    /// but before its answer left (it waited on the socket, sent with the refused one) is no reuse, a push read
+    /// after the answer left is. An acceptance on the loop carries no stamp (it costs an allocation per push).
+    @Test func aRefusalMadeOnTheLoopCountsFromWhenItsAnswerLeft() async throws {
+        let apns = f.mocks.apns(.production)
+        for round in 0..<20 {
+            _ = f.mocks.log.clear()
+            let answer = try #require(
+                apns.respondImmediately(to: f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next())))
+            let stamp = try #require(answer.sentStamp, "round \(round): a refusal made on the loop is stamped")
+            _ = apns.respondImmediately(to: f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            let log = f.mocks.log.captures()
+            let refusal = try #require(log.first)
+            let copy = try #require(log.last)
+            #expect(copy.arrivalOrder > refusal.decidedOrder)
+            let before = DeadTokenRefusal.sentBeforeRefusal(
+                f.mocks.log, consumed: [refusal.sequence], devices: [phone])
+            #expect(before(copy), "round \(round): read before the refusal's answer was written")
+            stamp.markSent()
+            _ = apns.respondImmediately(to: f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            let later = try #require(f.mocks.log.captures().last)
+            #expect(!before(later), "round \(round): read after the answer left: reuse")
+        }
+        let accepted = try #require(
+            apns.respondImmediately(to: f.apnsRequest(token: MockFixture.deviceToken, readAt: ArrivalOrder.next())))
+        #expect(accepted.status == 200 && accepted.sentStamp == nil)
+    }
+
     /// An APNs connection takes one stream until a provider token is accepted, so a client sending two copies at
     /// once opens a second connection for the second; on a busy machine its handshake ends, and the copy is read,
     /// after the refusal of the first was answered. The client opened that connection to send the copy before the

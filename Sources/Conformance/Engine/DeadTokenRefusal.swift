@@ -4,9 +4,10 @@ import PushMocks
 /// left after the refusal's answer did. A copy on its way before — a backend that sends each invitation twice: the
 /// copy read while the refusal's answer waited to be written, or sent on a second connection the client opened
 /// while the first was busy (an APNs connection takes one stream until a provider token is accepted) and read
-/// only after that connection's handshake — was sent before the backend could know: the duplicate it is (judged
-/// by the duplicate rule), not reuse. Told by the mocks' `ArrivalOrder` (the push's read, or its connection's
-/// accept when it opened the connection, against the write of the refusal's answer), never by milliseconds.
+/// only after that connection's handshake, or still waiting on the socket when the answer was written — was sent
+/// before the backend could know: the duplicate it is (judged by the duplicate rule), not reuse. Told by the
+/// mocks' `ArrivalOrder` (the push's read, or its connection's accept when it opened the connection, against the
+/// write of the refusal's answer), never by milliseconds.
 ///
 /// ```swift
 /// let beforeRefusal = DeadTokenRefusal.sentBeforeRefusal(log, consumed: consumedPushes, devices: [phone])
@@ -20,10 +21,12 @@ enum DeadTokenRefusal {
     }
 
     /// Whether `push` was on its way before `refusal`'s answer left: read by the mock, or its connection opened to
-    /// send it (`Capture.onItsWayOrder`), before the answer was written out (`Capture.sentOrder`; a mock that
-    /// answered on its event loop wrote it right after deciding, `decidedOrder`). An answer never written (its
-    /// connection closed first) told the backend nothing. Captures recorded without a listener (no arrival
-    /// order) fall back on the log's order.
+    /// send it (`Capture.onItsWayOrder`), before the answer was written out (`Capture.sentOrder`; the listener
+    /// reads what already waits on its sockets, and accepts waiting connections, before it writes such an
+    /// answer, so a copy the client sent before the answer could reach it is ordered first; an answer without
+    /// a stamp left right after deciding, `decidedOrder`). An answer never written (its connection closed
+    /// first) told the backend nothing. Captures recorded without a listener (no arrival order) fall back on
+    /// the log's order.
     static func arrivedBefore(_ push: Capture, answerOf refusal: Capture) -> Bool {
         guard push.arrivalOrder > 0 && refusal.decidedOrder > 0 else { return push.sequence < refusal.sequence }
         let left = refusal.sentOrder.map { $0 == 0 ? UInt64.max : $0 } ?? refusal.decidedOrder

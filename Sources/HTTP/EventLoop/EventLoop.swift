@@ -178,6 +178,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func flushDirty() {
+        readBeforeStampedAnswers()
         while !dirty.isEmpty {
             // Two lists taking turns keep their capacity: work on a batch can mark more connections dirty.
             swap(&dirty, &dirtyBatch)
@@ -191,6 +192,30 @@ final class EventLoop: @unchecked Sendable {
 
     /// The batch `flushDirty` works through (empty in between).
     @exclusivity(unchecked) private var dirtyBatch: [Connection] = []
+
+    /// Reads what clients already sent, and accepts the connections they already opened, before an answer with
+    /// an `AnswerStamp` is written: a request waiting on a socket (or a connection waiting in the backlog) when
+    /// that answer leaves was sent before its client could have read it, so it must take its place in
+    /// `ArrivalOrder` before the answer's stamp does. Without this, a second copy of a push that waited on the
+    /// socket while the loop was busy was read (and ordered) after the refusal of the first was written: reuse
+    /// of a token the client could not yet know was dead. One look, without waiting; only when such an answer
+    /// is about to be written (a refusal, or an answer from off the loop).
+    private func readBeforeStampedAnswers() {
+        guard dirty.contains(where: \.holdsUnsentStamps) else { return }
+        withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: 64) { events in
+            let n = rc_epoll_wait(epollFD, events.baseAddress!, Int32(events.count), 0)
+            for i in 0..<max(0, Int(n)) {
+                switch events[i].data.u64 {
+                case Self.listenToken: acceptConnections()
+                case Self.wakeToken: continue  // answers: the next round takes them
+                case let token:
+                    guard let c = connections[token] else { continue }
+                    c.handleEvents(events[i].events)
+                    markDirty(c)
+                }
+            }
+        }
+    }
 
     private func drainInbox() {
         for message in inbox.takeAll() {

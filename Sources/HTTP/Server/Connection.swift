@@ -279,6 +279,10 @@ final class Connection {
     /// Runs after a batch of events touched this connection: protocol work, output, closing, epoll interest.
     func afterWork() {
         guard !isClosed else { return }
+        if !unsentStamps.isEmpty {
+            readWaitingInput()
+            guard !isClosed else { return }
+        }
         switch mode {
         case .http1: serviceHTTP1()
         case .http2: serviceHTTP2()
@@ -295,6 +299,18 @@ final class Connection {
         if !peerClosed && !readPaused { events |= EPOLLIN.rawValue }
         if outOffset < out.count { events |= EPOLLOUT.rawValue }
         loop.updateInterest(self, events)
+    }
+
+    /// Whether answers handed to this connection with an `AnswerStamp` are not yet written out.
+    var holdsUnsentStamps: Bool { !unsentStamps.isEmpty }
+
+    /// Reads what the client has already sent, just before stamped answers are written (`AnswerStamp`): a
+    /// request waiting on the socket then was sent before the client could have read them, and is read (and
+    /// takes its place in `ArrivalOrder`) first. Not while reading is paused or over.
+    private func readWaitingInput() {
+        guard case .open = lifecycle, !peerClosed else { return }
+        if mode == .http1 && (h1Closing || h1Queue.count >= Self.maxQueuedHTTP1Requests) { return }
+        readAvailable()
     }
 
     /// Marks the stamps of the answers handed over so far once everything queued is written out: each of

@@ -175,7 +175,8 @@ public final class APNsMock: HTTPImmediateHandler {
     }
 
     /// Judges `request` (whose path holds `token`) under `fault`, records it and returns the answer. `offLoop`:
-    /// answered off the event loop, so the answer carries an `AnswerStamp` the connection marks when it leaves.
+    /// answered off the event loop, so the answer carries an `AnswerStamp` the connection marks when it leaves
+    /// (as a refusal's always does).
     func respond(
         to request: HTTPRequest, token: Substring?, nowMs now: Int64, fault: AppliedFault?, offLoop: Bool = false
     ) -> HTTPResponse {
@@ -245,7 +246,10 @@ public final class APNsMock: HTTPImmediateHandler {
         if tokenValid && !faultSetDirective && request.version == .http2 && markAuthenticated(request.connectionID) {
             response.directive = .setMaxConcurrentStreams(Self.authenticatedMaxConcurrentStreams)
         }
-        if offLoop { response.sentStamp = AnswerStamp() }
+        // A refusal answered on the loop is stamped too: the dead-token rule asks what was on its way before it
+        // left, and the loop reads what waits on its sockets before writing a stamped answer
+        // (`DeadTokenRefusal`). Acceptances on the loop go without (an allocation per push).
+        if offLoop || !capture.outcome.isAccepted { response.sentStamp = AnswerStamp() }
         if capture.outcome.isAccepted && environment != .sandbox && fault == nil {
             capture.setAPNsAcceptance(directive: response.directive)
         } else {

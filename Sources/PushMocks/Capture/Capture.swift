@@ -156,9 +156,11 @@ public struct Capture: Sendable {
         if request.opensConnection && request.connection.openedOrder > 0 { return request.connection.openedOrder }
         return request.arrivalOrder
     }
-    /// Where the answer's bytes were written out in `ArrivalOrder` (`AnswerStamp`), for a mock that answered
-    /// off the event loop: 0 while unsent (or never sent), nil where the mock answered on the loop, so the
-    /// answer left right after `decidedOrder` with no read in between.
+    /// Where the answer's bytes were written out in `ArrivalOrder` (`AnswerStamp`), for an answer made off the
+    /// event loop or a refusal: 0 while unsent (or never sent), nil for an answer without a stamp (an acceptance
+    /// made on the loop, which left right after `decidedOrder` with no read in between). The loop reads what
+    /// already waits on its sockets before it writes a stamped answer, so a request the client sent before the
+    /// answer could reach it comes before this position.
     public var sentOrder: UInt64? {
         storage.responseIsAPNsAcceptance ? nil : storage.response.sentStamp.map(\.order)
     }
