@@ -36,8 +36,10 @@ enum OneSignalInvariants {
         judge(requests, operations: operations, standard: standard, voip: voip).violations
     }
 
-    /// `check`, with a note for every request that fits more than one operation alike: it is judged by no rule,
-    /// and the operations it fits are not judged on what they answered (`delivered`).
+    /// `check`, with a note for every request that fits more than one operation alike (it is judged by no rule,
+    /// and the operations it fits are not judged on what they answered, `delivered`) and for every request that
+    /// reached OneSignal in a later millisecond than its operation's answer: the kit answered before it asked
+    /// OneSignal, which the note says rather than charging that request to an operation begun since.
     static func judge(
         _ requests: [OneSignalRequest], operations: [OneSignalOperation], standard: OneSignalApp, voip: OneSignalApp
     ) -> (violations: [Violation], notes: [String]) {
@@ -59,6 +61,12 @@ enum OneSignalInvariants {
                 continue
             }
             byOperation[index, default: []].append(r)
+            let op = operations[index]
+            if r.arrivalMs > op.answeredAtMs {
+                notes.append(
+                    "OneSignal request #\(r.sequence) was sent after operation #\(index + 1) (\(op.kind.rawValue)) "
+                        + "answered: the kit answered before it asked OneSignal")
+            }
             let subject = OneSignalRequestSubject(
                 request: r, operation: operations[index], standard: standard, voip: voip)
             out += OneSignalRules.requests.violations(of: subject, captures: [r.sequence])

@@ -37,10 +37,23 @@ import Testing
                 Self.request(T.voipBody(), arrivalMs: 103, sequence: 2, auth: "Key kv"),
             ]
             if round % 2 == 1 { requests.reverse() }
-            let v = OneSignalInvariants.check(
+            let found = OneSignalInvariants.judge(
                 requests, operations: [standard, voip], standard: T.standard, voip: T.voip)
-            #expect(v.isEmpty, "round \(round): \(v)")
+            #expect(found.violations.isEmpty, "round \(round): \(found.violations)")
+            // What it is instead: the standard push's request left after its operation answered.
+            #expect(
+                found.notes == [
+                    "OneSignal request #1 was sent after operation #1 (pushToUser) answered: the kit answered before it asked OneSignal"
+                ],
+                "round \(round): \(found.notes)")
         }
+        // A request in before its operation's answer gets no such note.
+        var timely = standard
+        timely.answeredAtMs = 103
+        let found = OneSignalInvariants.judge(
+            [Self.request(Self.standardBody(), arrivalMs: 103, sequence: 1, auth: "Key ks")], operations: [timely],
+            standard: T.standard, voip: T.voip)
+        #expect(found.violations.isEmpty && found.notes.isEmpty, "\(found)")
     }
 
     /// Two operations alike and one request: it fits either, so it is unattributed (a note, no rule charged), and
