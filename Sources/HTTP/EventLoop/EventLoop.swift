@@ -137,7 +137,9 @@ final class EventLoop: @unchecked Sendable {
         defer { events.deallocate() }
         var lastSweep = rc_monotonic_ms()
         while true {
-            let timeout: Int32 = stopping ? 20 : (hasShortTimers ? 10 : 250)
+            // Requests read while answers were written (`readBeforeStampedAnswers` after an immediate answer, or a
+            // pipelined request a delivered answer let through) wait for the next round: it comes at once.
+            let timeout: Int32 = !pendingDispatches.isEmpty ? 0 : (stopping ? 20 : (hasShortTimers ? 10 : 250))
             let n = rc_epoll_wait(epollFD, events, Int32(maxEvents), timeout)
             if n < 0 && errno != EINTR { break }
             for i in 0..<max(0, Int(n)) {
