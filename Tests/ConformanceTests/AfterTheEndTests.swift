@@ -48,22 +48,15 @@ import Testing
     /// duplicate-invite`, 3 of 10 runs), was on its way before the end; a copy on a connection opened after the end
     /// request left, or a later request on the early connection, was not.
     @Test func aCopyOnAConnectionOpenedBeforeTheEndRequestLeftIsNotAfterTheEnd() async throws {
-        let apns = f.mocks.apns(.production)
         for _ in 0..<20 {
-            _ = f.mocks.log.clear()
             let opened = ArrivalOrder.next()
             var calls = ["call-1": CallTimeline(callId: "call-1")]
             calls["call-1"]?.endRequestOrder = ArrivalOrder.next()
-            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 2, openedAt: opened, first: true))
-            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 2, openedAt: opened, first: false))
-            let late = ArrivalOrder.next()
-            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 3, openedAt: late, first: true))
-            let log = f.mocks.log.captures()
-            try #require(log.count == 3)
+            let pushes = try await f.pushesAroundAnEarlyConnection(token: Self.token, openedAt: opened)
             let leftOut = AfterTheEnd.arrivedBeforeEnd(requirement: "CALLX-EXP-2", call: "call-1", calls: calls)
-            #expect(leftOut(log[0]), "its connection was opened for it before the end request left")
-            #expect(!leftOut(log[1]), "a later request on that connection")
-            #expect(!leftOut(log[2]), "a connection opened after the end request left")
+            #expect(leftOut(pushes.early), "its connection was opened for it before the end request left")
+            #expect(!leftOut(pushes.later), "a later request on that connection")
+            #expect(!leftOut(pushes.late), "a connection opened after the end request left")
         }
     }
 }

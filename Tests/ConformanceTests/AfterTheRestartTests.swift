@@ -40,23 +40,16 @@ import Testing
     }
 
     @Test func aCopyOnAConnectionOpenedBeforeTheRestartBeganIsNotAfterIt() async throws {
-        let apns = f.mocks.apns(.production)
         for round in 0..<20 {
-            _ = f.mocks.log.clear()
             let opened = ArrivalOrder.next()
             let restart = ArrivalOrder.next()
-            // Read after the restart began, on the connection the backend opened for it before.
-            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 2, openedAt: opened, first: true))
-            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 2, openedAt: opened, first: false))
-            let late = ArrivalOrder.next()
-            _ = await apns.handle(f.apnsRequest(token: Self.token, connection: 3, openedAt: late, first: true))
-            let log = f.mocks.log.captures()
-            try #require(log.count == 3)
-            #expect(log[0].arrivalOrder > restart)
+            // The first is read after the restart began, on the connection the backend opened for it before.
+            let pushes = try await f.pushesAroundAnEarlyConnection(token: Self.token, openedAt: opened)
+            #expect(pushes.early.arrivalOrder > restart)
             let leftOut = AfterTheRestart.arrivedBeforeRestart(requirement: "CALLX-E2E-3", restartOrder: restart)
-            #expect(leftOut(log[0]), "round \(round): its connection was opened for it before the restart began")
-            #expect(!leftOut(log[1]), "round \(round): a later request on that connection")
-            #expect(!leftOut(log[2]), "round \(round): a connection opened after the restart began")
+            #expect(leftOut(pushes.early), "round \(round): its connection was opened for it before the restart began")
+            #expect(!leftOut(pushes.later), "round \(round): a later request on that connection")
+            #expect(!leftOut(pushes.late), "round \(round): a connection opened after the restart began")
         }
     }
 }

@@ -45,43 +45,23 @@ import Testing
         }
     }
 
-    /// Under a fault plan the mock answers off its event loop: it decides on another thread while the loop reads
-    /// on, and the answer leaves only when the loop writes it. A copy read after the refusal was decided but
-    /// before its answer was written out was sent before the backend could know (the second copy of a
+    /// A refusal counts from when its answer was written out, whether the mock made it off its event loop (under a
+    /// fault plan: decided on another thread while the loop reads on) or on it (a refusal made there is stamped too,
+    /// as the loop reads what waits on its sockets before writing it out). A copy read after the refusal was
+    /// decided but before its answer was written out was sent before the backend could know (the second copy of a
     /// duplicated invitation on a busy machine): no reuse. A push read after the answer left is.
-    @Test func aCopyReadBeforeTheRefusalsAnswerWasWrittenIsNoReuse() async throws {
+    @Test(arguments: [false, true])
+    func aCopyReadBeforeTheRefusalsAnswerWasWrittenIsNoReuse(onLoop: Bool) async throws {
         let apns = f.mocks.apns(.production)
+        func answer(_ request: HTTPRequest) async -> HTTPResponse? {
+            onLoop ? apns.respondImmediately(to: request) : await apns.handle(request)
+        }
         for round in 0..<50 {
             _ = f.mocks.log.clear()
-            let answer = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            let answered = await answer(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            let stamp = try #require(answered?.sentStamp, "round \(round): the refusal's answer is stamped")
             // Read by the loop after the decision, while the answer waited to be written.
-            _ = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
-            let log = f.mocks.log.captures()
-            let refusal = try #require(log.first)
-            let copy = try #require(log.last)
-            #expect(copy.arrivalOrder > refusal.decidedOrder)
-            let before = DeadTokenRefusal.sentBeforeRefusal(
-                f.mocks.log, consumed: [refusal.sequence], devices: [phone])
-            #expect(before(copy), "round \(round): read before the refusal's answer was written")
-            try #require(answer.sentStamp).markSent()
-            _ = await apns.handle(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
-            let later = try #require(f.mocks.log.captures().last)
-            #expect(!before(later), "round \(round): read after the answer left: reuse")
-        }
-    }
-
-    /// Without a fault plan the APNs mock answers on its event loop; a refusal made there is stamped too, as the
-    /// loop reads what waits on its sockets before writing it out: a copy read after the refusal was decided
-    /// but before its answer left (it waited on the socket, sent with the refused one) is no reuse, a push read
-    /// after the answer left is. An acceptance on the loop carries no stamp (it costs an allocation per push).
-    @Test func aRefusalMadeOnTheLoopCountsFromWhenItsAnswerLeft() async throws {
-        let apns = f.mocks.apns(.production)
-        for round in 0..<20 {
-            _ = f.mocks.log.clear()
-            let answer = try #require(
-                apns.respondImmediately(to: f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next())))
-            let stamp = try #require(answer.sentStamp, "round \(round): a refusal made on the loop is stamped")
-            _ = apns.respondImmediately(to: f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            _ = await answer(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
             let log = f.mocks.log.captures()
             let refusal = try #require(log.first)
             let copy = try #require(log.last)
@@ -90,12 +70,18 @@ import Testing
                 f.mocks.log, consumed: [refusal.sequence], devices: [phone])
             #expect(before(copy), "round \(round): read before the refusal's answer was written")
             stamp.markSent()
-            _ = apns.respondImmediately(to: f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
+            _ = await answer(f.apnsRequest(token: Self.badToken, readAt: ArrivalOrder.next()))
             let later = try #require(f.mocks.log.captures().last)
             #expect(!before(later), "round \(round): read after the answer left: reuse")
         }
+    }
+
+    /// An acceptance made on the loop carries no stamp: the dead-token rule never asks when it left, and a stamp
+    /// costs an allocation per push.
+    @Test func anAcceptanceMadeOnTheLoopCarriesNoStamp() throws {
         let accepted = try #require(
-            apns.respondImmediately(to: f.apnsRequest(token: MockFixture.deviceToken, readAt: ArrivalOrder.next())))
+            f.mocks.apns(.production).respondImmediately(
+                to: f.apnsRequest(token: MockFixture.deviceToken, readAt: ArrivalOrder.next())))
         #expect(accepted.status == 200 && accepted.sentStamp == nil)
     }
 
