@@ -69,12 +69,16 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
             path: "Tests/TestSupport"),
+        // The probe profile (issue 26's proof): a fifth profile outside the shipped binary, registered by the tests.
+        .target(
+            name: "Probe", dependencies: profileDependencies + ["ReferenceBackend"], path: "Tests/Probe",
+            plugins: ["EmbedSuites"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "Conformance", "Reports",
-                "ringcheck", "InputLimits", "AllProfiles",
+                "ringcheck", "InputLimits", "AllProfiles", "Probe",
             ] + profileModules),
         .testTarget(
             name: "ConformanceTests",
