@@ -38,15 +38,15 @@ let package = Package(
         .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite", "InputLimits"]),
         .target(
             name: "Conformance",
-            dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports", "InputLimits"],
-            plugins: ["EmbedSuites"]),
+            dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports", "InputLimits"]),
         .target(name: "Reports", dependencies: ["InputLimits"]),
         // One module per profile over the engine (docs/ARCHITECTURE.md, "Modules and their arrows"): a profile
-        // imports the engine and never another profile; the engine imports none of them.
-        .target(name: "Callx", dependencies: profileDependencies),
-        .target(name: "DialStack", dependencies: profileDependencies),
-        .target(name: "PushService", dependencies: profileDependencies),
-        .target(name: "OneSignal", dependencies: profileDependencies),
+        // imports the engine and never another profile; the engine imports none of them. Each embeds its own
+        // suite (its `Suite/` folder, a link to `suites/<profile>/`) through the EmbedSuites plugin.
+        .target(name: "Callx", dependencies: profileDependencies, plugins: ["EmbedSuites"]),
+        .target(name: "DialStack", dependencies: profileDependencies, plugins: ["EmbedSuites"]),
+        .target(name: "PushService", dependencies: profileDependencies, plugins: ["EmbedSuites"]),
+        .target(name: "OneSignal", dependencies: profileDependencies, plugins: ["EmbedSuites"]),
         // The registration list (`Profiles.all`) and the engine's loaders with it filled in: what the CLI and the
         // tests import to reach every profile.
         .target(name: "AllProfiles", dependencies: ["Conformance", "PushMocks"] + profileModules),
@@ -58,7 +58,7 @@ let package = Package(
             ] + profileModules,
             plugins: ["BuildInfo"]),
 
-        // MARK: the suites compiled into Conformance (so an installed binary needs no suites/ beside it)
+        // MARK: each profile's suite compiled into its module (so an installed binary needs no suites/ beside it)
         .executableTarget(name: "EmbedSuitesTool"),
         .plugin(name: "EmbedSuites", capability: .buildTool(), dependencies: ["EmbedSuitesTool"]),
         // MARK: the commit `ringcheck --version` names (scripts/build-info.sh, before every build)
@@ -69,12 +69,16 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["HTTP", "Signing", "PushMocks", "ReferenceBackend", "JSON", "Processes"],
             path: "Tests/TestSupport"),
+        // The probe profile (issue 26's proof): a fifth profile outside the shipped binary, registered by the tests.
+        .target(
+            name: "Probe", dependencies: profileDependencies + ["ReferenceBackend"], path: "Tests/Probe",
+            plugins: ["EmbedSuites"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "Conformance", "Reports",
-                "ringcheck", "InputLimits", "AllProfiles",
+                "ringcheck", "InputLimits", "AllProfiles", "Probe",
             ] + profileModules),
         .testTarget(
             name: "ConformanceTests",

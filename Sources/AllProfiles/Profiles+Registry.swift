@@ -64,3 +64,16 @@ extension TargetFile {
     /// The commented target file `ringcheck init-target` writes, with the registered profiles' lines.
     public static var template: String { template(profiles: Profiles.registry) }
 }
+
+extension EmbeddedSuites {
+    /// The registered profiles' embedded suites' names, sorted (`names(in:)` with the registered profiles).
+    public static var names: [String] { names(in: Profiles.registry) }
+
+    /// `directory(_:in:)` with the registered profiles: `builtin:NAME` when profile NAME embeds a suite.
+    public static func directory(_ name: String) -> String? { directory(name, in: Profiles.registry) }
+}
+
+extension SuiteFiles {
+    /// `text(_:profiles:)` with the registered profiles.
+    public static func text(_ path: String) -> String? { text(path, profiles: Profiles.registry) }
+}

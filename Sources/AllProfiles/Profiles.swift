@@ -4,7 +4,7 @@ import DialStack
 import OneSignal
 import PushService
 
-/// Every profile ringcheck knows, one line each: the registration list the CLI hands the engine
+/// Every profile ringcheck ships, one line each: the registration list the CLI hands the engine
 /// (`registry`). A new profile is one line here (and its folder under `Profiles/`, its suite under
 /// `suites/<name>/`, and its CLI reference line). The engine names none of them: it is given `registry`.
 public enum Profiles {
@@ -16,8 +16,15 @@ public enum Profiles {
         OneSignalProfile(),
     ]
 
-    /// `all` as the engine takes it.
-    public static let registry = ProfileRegistry(all)
+    /// The profiles in force, as the engine takes them: `all`, unless a caller runs the CLI's code with a
+    /// registry of its own (`Ringcheck.dispatch(_:profiles:)`; a test adds a profile outside the binary):
+    ///
+    /// ```swift
+    /// let code = await Profiles.$registry.withValue(ProfileRegistry(Profiles.all + [ProbeProfile()])) {
+    ///     await Ringcheck.dispatch(["list", "--profile", "probe"])
+    /// }
+    /// ```
+    @TaskLocal public static var registry = ProfileRegistry(all)
 
     /// The profile a suite or command means when it names none.
     public static var defaultProfile: any Profile { registry.defaultProfile }

@@ -11,6 +11,8 @@ public struct CallxProfile: Profile {
     public init() {}
 
     public var name: String { "callx" }
+    /// Its suite, compiled into this module from `Suite/` (a link to `suites/<name>/`) by the EmbedSuites plugin.
+    public var embeddedSuite: EmbeddedSuite { EmbeddedSuiteFiles.suite }
     public var summary: String { "Callx backend reference: call API, APNs VoIP and FCM invitations, events feed" }
     public var stepTypes: [any DecodableStep.Type] {
         [

@@ -16,6 +16,8 @@ public struct DialStackProfile: Profile {
     public init() {}
 
     public var name: String { Self.profileName }
+    /// Its suite, compiled into this module from `Suite/` (a link to `suites/<name>/`) by the EmbedSuites plugin.
+    public var embeddedSuite: EmbeddedSuite { EmbeddedSuiteFiles.suite }
     public var summary: String {
         "DialStack push wake-up: signed call.mobile_push_wakeup webhooks, APNs VoIP and FCM data wake-ups"
     }

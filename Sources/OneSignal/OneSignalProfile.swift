@@ -15,6 +15,8 @@ public struct OneSignalProfile: Profile {
     public init() {}
 
     public var name: String { Self.profileName }
+    /// Its suite, compiled into this module from `Suite/` (a link to `suites/<name>/`) by the EmbedSuites plugin.
+    public var embeddedSuite: EmbeddedSuite { EmbeddedSuiteFiles.suite }
     public var summary: String {
         "OneSignal kit server: pushes to users, broadcasts and VoIP pushes through a separate VoIP app"
     }

@@ -16,6 +16,8 @@ public struct PushServiceProfile: Profile {
     public init() {}
 
     public var name: String { Self.profileName }
+    /// Its suite, compiled into this module from `Suite/` (a link to `suites/<name>/`) by the EmbedSuites plugin.
+    public var embeddedSuite: EmbeddedSuite { EmbeddedSuiteFiles.suite }
     public var summary: String {
         "push service REST API: devices, notifications and calls delivered as APNs VoIP/alert and FCM pushes, counts"
     }

@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 import Foundation
 
@@ -30,6 +31,13 @@ struct Ringcheck {
         let args = Array(CommandLine.arguments.dropFirst())
         let code = await dispatch(args)
         exit(code.rawValue)
+    }
+
+    /// Runs one command line with `profiles` in force instead of the shipped ones (`Profiles.registry`): the
+    /// CLI's commands as a library over an injected registry. Console output still goes to standard output and
+    /// error unless captured (`Console.capture`).
+    static func dispatch(_ args: [String], profiles: ProfileRegistry) async -> ExitCode {
+        await Profiles.$registry.withValue(profiles) { await dispatch(args) }
     }
 
     static func dispatch(_ args: [String]) async -> ExitCode {

@@ -4,8 +4,8 @@ import Testing
 @testable import AllProfiles
 @testable import Conformance
 
-/// The suites compiled into the binary (the EmbedSuites build-tool plugin) are the files of `suites/`,
-/// byte for byte, and load as the same suites.
+/// The suites compiled into the binary (the EmbedSuites build-tool plugin, applied to each profile module) are
+/// the files of `suites/`, byte for byte, each in its profile's module, and load as the same suites.
 @Suite struct EmbeddedSuitesTests {
     /// Every `*.yaml` / `*.yml` under the repository's `suites/`, relative to it.
     static func diskFiles() -> [String] {
@@ -21,13 +21,32 @@ import Testing
     @Test func everySuiteFileIsEmbeddedUnchanged() throws {
         let files = Self.diskFiles()
         #expect(files.count > 20, "\(files)")
-        #expect(EmbeddedSuites.files.keys.sorted() == files, "rebuild: the embedded suites are not those of suites/")
+        let embedded = Profiles.all.flatMap { profile in
+            profile.embeddedSuite.files.keys.map { profile.name + "/" + $0 }
+        }
+        #expect(embedded.sorted() == files, "rebuild: the embedded suites are not those of suites/")
         for file in files {
             let disk = try #require(
                 FileManager.default.contents(atPath: ConformanceFixtures.repositoryRoot + "/suites/" + file))
-            #expect(EmbeddedSuites.contents(EmbeddedSuites.scheme + file) == [UInt8](disk), "\(file) differs")
+            let contents = EmbeddedSuites.contents(EmbeddedSuites.scheme + file, in: Profiles.registry)
+            #expect(contents == [UInt8](disk), "\(file) differs")
         }
         #expect(EmbeddedSuites.names == Profiles.names.sorted())
+    }
+
+    /// Each shipped profile's module embeds its own suite: its `Suite/` folder is a link to `suites/<name>/`, and
+    /// a registry of that profile alone finds its suite and no other.
+    @Test(arguments: Profiles.all.map(\.name))
+    func eachProfileModuleEmbedsItsOwnSuite(profile name: String) throws {
+        let profile = try #require(Profiles.named(name))
+        let module = String(describing: type(of: profile)).replacingOccurrences(of: "Profile", with: "")
+        let link = ConformanceFixtures.repositoryRoot + "/Sources/\(module)/Suite"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "../../suites/\(name)")
+        let alone = ProfileRegistry([profile])
+        #expect(EmbeddedSuites.names(in: alone) == [name])
+        #expect(profile.embeddedSuite.files["suite.yaml"] != nil)
+        let suite = try Suite.load(directory: EmbeddedSuites.scheme + name, profiles: alone)
+        #expect(suite.catalogue.suite.profile == name)
     }
 
     /// The EmbedSuites plugin's folder holds a symlink to `suites/`: through it SwiftPM's package structure

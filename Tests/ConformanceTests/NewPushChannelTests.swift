@@ -107,14 +107,14 @@ extension PushChannel {
         let mocks = try await MockStack.start(options)
         defer { mocks.stop() }
         let pagerURL = try #require(mocks.settings.extra.first { $0.name == "RINGCHECK_PAGER_URL" }?.value)
-        var suite = try ProfileEngineTests.suite(Self.scenario, profile: ProbeProfile())
+        var suite = try ProfileEngineTests.suite(Self.scenario, profile: HookTestProfile())
         suite.scenarios[0].devices[0] = VirtualDevice(name: "b-pager", user: "b", kind: .pager, registered: false)
         let target = Target(
             name: "pager", baseURL: pagerURL,
             accounts: { TargetUser(userId: "u-\($0)", bearerToken: "secret-\($0)-\($1)") },
             capabilities: [], appId: "app")
         let engine = try ScenarioEngine(
-            target: target, mocks: mocks, catalogue: suite.catalogue, profile: ProbeProfile(),
+            target: target, mocks: mocks, catalogue: suite.catalogue, profile: HookTestProfile(),
             scenarioTimeout: .seconds(600))
         defer { engine.shutdown() }
         let result = await engine.run(suite.scenarios[0], run: 0)

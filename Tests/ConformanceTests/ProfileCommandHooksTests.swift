@@ -28,9 +28,9 @@ import Testing
         #expect(
             registry.all.filter { $0.triggerOptions != nil }.map(\.name) == ["dialstack", "push-service", "onesignal"])
         // A profile that offers none (the test probe) gets the defaults: load and trigger refuse it.
-        #expect(ProbeProfile().load == nil)
-        #expect(ProbeProfile().triggerOptions == nil)
-        #expect(ProbeProfile().capturedPushJudge == nil)
+        #expect(HookTestProfile().load == nil)
+        #expect(HookTestProfile().triggerOptions == nil)
+        #expect(HookTestProfile().capturedPushJudge == nil)
     }
 
     @Test func loadOptionsAndUsersBelongToTheirProfile() {
@@ -95,6 +95,6 @@ import Testing
         let levels = CapturedPushCheck.levels(of: DialStackProfile())
         #expect(!levels.isEmpty)
         #expect(levels.keys.allSatisfy { $0.hasPrefix("DIALSTACK-") })
-        #expect(CapturedPushCheck.levels(of: ProbeProfile()).isEmpty, "no embedded suite, no levels")
+        #expect(CapturedPushCheck.levels(of: HookTestProfile()).isEmpty, "no embedded suite, no levels")
     }
 }

@@ -40,11 +40,11 @@ import Testing
     }
 
     static func outcome(
-        count: Int = 1, status: Int = 200, defects: Set<CallxDefect> = [], profile: any Profile = ProbeProfile()
+        count: Int = 1, status: Int = 200, defects: Set<CallxDefect> = [], profile: any Profile = HookTestProfile()
     ) async throws -> ScenarioResult {
         let text = scenario.replacingOccurrences(of: "COUNT", with: "\(count)")
             .replacingOccurrences(of: "STATUS", with: "\(status)")
-        let suite = try suite(text, profile: ProbeProfile())
+        let suite = try suite(text, profile: HookTestProfile())
         let stack = try await EngineTestStack.start(defects: defects, runs: 4, profile: profile)
         let results = await stack.run(in: suite)
         await stack.stop()

@@ -50,7 +50,7 @@ import Testing
         let cleanup: ActionCleanup
         var unstartedTargetName: String { "the test stack" }
         func start() async throws -> RunBackend {
-            let stack = try await EngineTestStack.start(runs: 4, profile: ProbeProfile())
+            let stack = try await EngineTestStack.start(runs: 4, profile: HookTestProfile())
             await cleanup.add { await stack.stop() }
             return RunBackend(target: stack.engine.target, mocks: stack.mocks)
         }
@@ -62,7 +62,7 @@ import Testing
     ) {
         let text = ProfileEngineTests.scenario.replacingOccurrences(of: "COUNT", with: "1")
             .replacingOccurrences(of: "STATUS", with: "\(status)")
-        let suite = try ProfileEngineTests.suite(text, profile: ProbeProfile())
+        let suite = try ProfileEngineTests.suite(text, profile: HookTestProfile())
         let dir = TemporaryDirectory()
         let console = LineConsole()
         let cleanup = ActionCleanup()
@@ -70,7 +70,7 @@ import Testing
             settings: RunSessionSettings(
                 ringcheckVersion: "9.9.9-test", reportDir: dir.path, fileFormats: [.json], quiet: quiet,
                 rerunCommand: { "rerun \($0)" }),
-            profile: ProbeProfile(), catalogue: suite.catalogue, scenarios: suite.scenarios,
+            profile: HookTestProfile(), catalogue: suite.catalogue, scenarios: suite.scenarios,
             backend: StackBackend(cleanup: cleanup), console: console, cleanup: cleanup)
         let outcome = try await session.run()
         let report = try String(contentsOfFile: dir.file("report.json"), encoding: .utf8)
@@ -80,7 +80,7 @@ import Testing
     @Test func aConformingRunExitsZeroAndStopsWhatItStarted() async throws {
         let (outcome, console, cleanup, report) = try await Self.run(status: 200)
         #expect(outcome.exitCode == 0 && outcome.result.verdict == .conformant, "\(console.all)")
-        #expect(outcome.result.profile == ProbeProfile().name && outcome.result.ringcheckVersion == "9.9.9-test")
+        #expect(outcome.result.profile == HookTestProfile().name && outcome.result.ringcheckVersion == "9.9.9-test")
         #expect(console.all.contains("ringcheck 9.9.9-test") && console.all.contains("Verdict: conformant (exit 0)"))
         #expect(console.events.withLock { $0 } == ["started probe.steps", "finished probe.steps"])
         #expect(cleanup.armed.withLock { $0 })

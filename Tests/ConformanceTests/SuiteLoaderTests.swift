@@ -502,7 +502,7 @@ import Testing
         let catalogue = try RequirementCatalogue.load(suiteDirectory: ConformanceFixtures.callxSuite)
         var generator = SystemRandomNumberGenerator()
         let replacements = Array(" -:[]{}$,\"'\t\n#&*!|>0a".utf8)
-        for file in Suite.scenarioFiles(in: ConformanceFixtures.callxSuite) {
+        for file in Suite.scenarioFiles(in: ConformanceFixtures.callxSuite, profiles: Profiles.registry) {
             let original = Array(
                 try String(contentsOfFile: ConformanceFixtures.callxSuite + "/" + file, encoding: .utf8).utf8)
             var inputs: [[UInt8]] = stride(from: 0, to: original.count, by: 97).map { Array(original[0..<$0]) }

@@ -88,7 +88,7 @@ import Testing
               - countPushes: {device: b-phone, atLeast: 2}
               - expectPush: {to: b-phone}
 
-            """, profile: ProbeProfile())
+            """, profile: HookTestProfile())
         #expect(errors.isEmpty, "\(errors)")
         let steps = try #require(scenario?.steps)
         guard case .profile(let probe) = steps[0].step, case .race(let race) = steps[1].step,
@@ -112,14 +112,14 @@ import Testing
                   - probe: {as: a, path: /v1/calls}
                   - countPushes: {device: b-phone}
 
-            """, profile: ProbeProfile())
+            """, profile: HookTestProfile())
         #expect(
             raced.contains {
                 $0.contains("'countPushes' cannot run in a race; only requests can (") && $0.contains("probe, create)")
             }, "\(raced)")
-        let (_, misspelt) = decode("  - prob: {as: a, path: /v1/calls}\n", profile: ProbeProfile())
+        let (_, misspelt) = decode("  - prob: {as: a, path: /v1/calls}\n", profile: HookTestProfile())
         #expect(misspelt.contains { $0.contains("unknown step 'prob' (did you mean 'probe'?)") }, "\(misspelt)")
-        let (_, invalid) = decode("  - probe: {as: a, paht: /v1/calls}\n", profile: ProbeProfile())
+        let (_, invalid) = decode("  - probe: {as: a, paht: /v1/calls}\n", profile: HookTestProfile())
         #expect(
             invalid.contains { $0.contains("steps[0].probe: unknown field 'paht' (did you mean 'path'?)") },
             "\(invalid)")

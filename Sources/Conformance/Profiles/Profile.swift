@@ -45,6 +45,10 @@ public protocol Profile: Sendable {
     var summary: String { get }
     /// The default suite folder: `suites/<name>`.
     var suiteDirectory: String { get }
+    /// Its suite as compiled into its module (`EmbeddedSuite`: the EmbedSuites plugin applied to the module
+    /// writes `EmbeddedSuiteFiles.suite` from the module's `Suite/` folder), read as `builtin:<name>`. None by
+    /// default: the profile's suite is then only read from disk (`--suite DIR`).
+    var embeddedSuite: EmbeddedSuite { get }
     /// The step types this profile adds to the engine's generic steps, each with its keywords and its decoding
     /// (`DecodableStep`): `stepKeywords`, `requestStepKeywords` and `decodeStep` follow from them.
     var stepTypes: [any DecodableStep.Type] { get }
@@ -172,6 +176,7 @@ public protocol Profile: Sendable {
 
 extension Profile {
     public var suiteDirectory: String { "suites/\(name)" }
+    public var embeddedSuite: EmbeddedSuite { EmbeddedSuite() }
     public var stepTypes: [any DecodableStep.Type] { [] }
     public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] { [] }
     public func observeResponse(_ exchange: Exchange, with context: isolated any RunContext) {}

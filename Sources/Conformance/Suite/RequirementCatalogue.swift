@@ -27,7 +27,8 @@ public struct RequirementCatalogue: Sendable, Equatable {
     {
         var errors: [SuiteError] = []
         let info = loadInfo(suiteDirectory + "/suite.yaml", profiles: profiles, &errors)
-        let requirements = loadRequirements(suiteDirectory + "/requirements.yaml", info: info, &errors)
+        let requirements = loadRequirements(
+            suiteDirectory + "/requirements.yaml", info: info, profiles: profiles, &errors)
         guard errors.isEmpty, let info else { throw SuiteLoadError(errors: errors) }
         return RequirementCatalogue(suite: info, requirements: requirements)
     }
@@ -36,7 +37,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     static func loadInfo(_ path: String, profiles: ProfileRegistry, _ errors: inout [SuiteError]) -> SuiteInfo? {
         let root: YAMLNode
-        do { root = try SuiteFiles.parse(path) } catch {
+        do { root = try SuiteFiles.parse(path, profiles: profiles) } catch {
             errors.append(SuiteError(error))
             return nil
         }
@@ -79,7 +80,7 @@ public struct RequirementCatalogue: Sendable, Equatable {
     /// The profile `suite.yaml` in `suiteDirectory` names (the default when it names none or cannot be
     /// read); nil when it names one that is not registered.
     static func profile(suiteDirectory: String, profiles: ProfileRegistry) -> (any Profile)? {
-        guard let root = try? SuiteFiles.parse(suiteDirectory + "/suite.yaml"),
+        guard let root = try? SuiteFiles.parse(suiteDirectory + "/suite.yaml", profiles: profiles),
             let node = root.entries?.first(where: { $0.key == "profile" })?.value
         else { return profiles.defaultProfile }
         var d = Diagnostics(file: suiteDirectory + "/suite.yaml")
@@ -88,9 +89,11 @@ public struct RequirementCatalogue: Sendable, Equatable {
 
     // MARK: - requirements.yaml
 
-    static func loadRequirements(_ path: String, info: SuiteInfo?, _ errors: inout [SuiteError]) -> [Requirement] {
+    static func loadRequirements(
+        _ path: String, info: SuiteInfo?, profiles: ProfileRegistry, _ errors: inout [SuiteError]
+    ) -> [Requirement] {
         let root: YAMLNode
-        do { root = try SuiteFiles.parse(path) } catch {
+        do { root = try SuiteFiles.parse(path, profiles: profiles) } catch {
             errors.append(SuiteError(error))
             return []
         }

@@ -41,10 +41,10 @@ public struct Suite: Sendable, Equatable {
             ?? RequirementCatalogue.profile(suiteDirectory: directory, profiles: profiles)
 
         var scenarios: [Scenario] = []
-        for file in scenarioFiles(in: directory) where profile != nil {
+        for file in scenarioFiles(in: directory, profiles: profiles) where profile != nil {
             let path = directory + "/" + file
             let root: YAMLNode
-            do { root = try SuiteFiles.parse(path) } catch {
+            do { root = try SuiteFiles.parse(path, profiles: profiles) } catch {
                 errors.append(SuiteError(error))
                 continue
             }
@@ -73,9 +73,9 @@ public struct Suite: Sendable, Equatable {
     }
 
     /// Scenario files relative to `directory`, sorted.
-    static func scenarioFiles(in directory: String) -> [String] {
+    static func scenarioFiles(in directory: String, profiles: ProfileRegistry) -> [String] {
         var files: [String] = []
-        for name in SuiteFiles.files(in: directory) {
+        for name in SuiteFiles.files(in: directory, profiles: profiles) {
             guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
             if reservedFiles.contains(name) { continue }
             files.append(name)

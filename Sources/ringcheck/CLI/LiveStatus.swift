@@ -22,7 +22,7 @@ final class LiveStatus: Sendable {
 
     init(
         live: Bool, total: Int, width: Int = LiveStatus.terminalWidth(),
-        write: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }
+        write: @escaping @Sendable (String) -> Void = { Console.outAsIs($0) }
     ) {
         self.live = live
         self.total = total

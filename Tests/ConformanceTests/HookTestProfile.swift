@@ -5,14 +5,15 @@ import Reports
 @testable import Callx
 @testable import Conformance
 
-/// A profile for tests of the extension point: reads pushes as Callx does and borrows its `create`,
+/// A profile for tests of the engine's profile hooks (not issue 26's probe profile, which is the module
+/// `Tests/Probe`): reads pushes as Callx does and borrows its `create`,
 /// adds a `probe` step (a request step: `GET` of a path, its status judged) and a `countPushes` step, and has one invariant
 /// (every judged push was accepted by its provider) charged to `invariantRequirement`. Its own state
-/// (`ProbeRunState`) keeps the paths its probes sent, which its invariants note.
-struct ProbeProfile: Profile {
-    typealias RunState = ProbeRunState
+/// (`HookTestRunState`) keeps the paths its probes sent, which its invariants note.
+struct HookTestProfile: Profile {
+    typealias RunState = HookTestRunState
 
-    var name: String { "probe" }
+    var name: String { "hooktest" }
     var summary: String { "test profile" }
     var stepKeywords: [String] { ["probe", "countPushes", "create"] }
     var requestStepKeywords: [String] { ["probe", "create"] }
@@ -51,7 +52,7 @@ struct ProbeProfile: Profile {
     func pushView(_ capture: Capture) -> PushView? { CallxProfile().pushView(capture) }
 
     func invariantFailures(with run: isolated any RunContext) async -> [CheckFailure] {
-        run.note("probe sent \(run.probe.paths.count) request(s)")
+        run.note("probe sent \(run.hookTest.paths.count) request(s)")
         let refused = run.judgedCaptures().filter { !$0.outcome.isAccepted }
         guard !refused.isEmpty else { return [] }
         return [
@@ -63,19 +64,19 @@ struct ProbeProfile: Profile {
     }
 }
 
-/// What the probe profile keeps of one run: the path of every probe it sent (alone or in a race). It names
+/// What the hook-test profile keeps of one run: the path of every probe it sent (alone or in a race). It names
 /// them as report secrets, standing in for what a real profile's state hides (Callx's media credentials):
 /// reports show them shortened.
-struct ProbeRunState: ProfileRunState {
+struct HookTestRunState: ProfileRunState {
     var paths: [String] = []
     var reportSecrets: [String] { paths }
 }
 
 extension RunContext {
-    /// The probe profile's state of this run.
-    var probe: ProbeRunState {
-        get { profileStates[ProbeProfile.self] }
-        _modify { yield &profileStates[ProbeProfile.self] }
+    /// The hook-test profile's state of this run.
+    var hookTest: HookTestRunState {
+        get { profileStates[HookTestProfile.self] }
+        _modify { yield &profileStates[HookTestProfile.self] }
     }
 }
 
@@ -90,7 +91,7 @@ struct ProbeStep: ProfileStep, Equatable {
         let who = try run.identity(actor)
         let request = PreparedRequest(
             actor: who.label, method: "GET", path: try run.resolver.string(path), credentials: who.user.authHeaders)
-        run.probe.paths.append(request.path)
+        run.hookTest.paths.append(request.path)
         let expect = status.map { ResponseExpectation(status: [$0], requirement: "CALLX-SEC-1") }
         return (request, RequestOptions(save: save, expect: expect))
     }
