@@ -232,10 +232,14 @@ public protocol ProfileStep: Sendable {
     func notApplicableReason(on target: Target) -> String?
     /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
     func isEqual(to other: any ProfileStep) -> Bool
+    /// What the step does, as `ringcheck explain` says it before the step's fields ("Places a call"); nil (the
+    /// default): "Runs the '<keyword>' step".
+    var explanation: String? { get }
 }
 
 extension ProfileStep {
     public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? { nil }
+    public var explanation: String? { nil }
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }
     public var feedReaders: [String] { [] }
