@@ -51,7 +51,7 @@ public struct CallxProfile: Profile {
     /// expired, an invitation in flight at the expiry is not after it (`AfterTheExpiry`); CALLX-E2E-3's
     /// "after the restart" starts when the restart began (`AfterTheRestart`); CALLX-OUTBOX-1's second invitation
     /// is one beyond the copies a lone create of the same backend sends (`LoneCreateBaseline`).
-    public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
+    public func pushesNotCausedBy(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     {
         let calls = context.callx.calls

@@ -20,6 +20,7 @@ public struct CreateCallStep: DecodableStep, Equatable {
     public var options: RequestOptions
 
     public static let keywords = ["create"]
+    public var explanation: String? { "Places a call" }
     public static let isRequest = true
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
@@ -59,6 +60,7 @@ public struct AnswerCallStep: DecodableStep, Equatable {
     public var options: RequestOptions
 
     public static let keywords = ["answer"]
+    public var explanation: String? { "Answers the call" }
     public static let isRequest = true
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
@@ -86,6 +88,7 @@ public struct EndCallStep: DecodableStep, Equatable {
     public var options: RequestOptions
 
     public static let keywords = ["end"]
+    public var explanation: String? { "Ends the call" }
     public static let isRequest = true
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
@@ -112,6 +115,7 @@ public struct CallRequestStep: DecodableStep, Equatable {
     public var options: RequestOptions
 
     public static let keywords = ["get", "mediaSession"]
+    public var explanation: String? { keyword == "get" ? "Reads the call's state" : "Asks for a media session" }
     public static let isRequest = true
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
@@ -140,6 +144,7 @@ public struct PollEventsStep: DecodableStep, Equatable {
     public var options: RequestOptions
 
     public static let keywords = ["pollEvents"]
+    public var explanation: String? { "Polls the event stream" }
     public static let isRequest = true
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
@@ -165,6 +170,7 @@ public struct ExpectEventStep: DecodableStep, Equatable {
     public var requirement: String?
 
     public static let keywords = ["expectEvent"]
+    public var explanation: String? { "Waits for an event" }
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
         -> Self?
@@ -188,6 +194,7 @@ public struct ExpectNoEventStep: DecodableStep, Equatable {
     public var requirement: String?
 
     public static let keywords = ["expectNoEvent"]
+    public var explanation: String? { "Checks that no such event arrives" }
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
         -> Self?
@@ -211,6 +218,7 @@ public struct OverflowEventsStep: DecodableStep, Equatable {
     public var callee: String
 
     public static let keywords = ["overflowEvents"]
+    public var explanation: String? { "Fills the event queue past its limit" }
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
         -> Self?
@@ -232,6 +240,7 @@ public struct WaitUntilExpiryStep: DecodableStep, Equatable {
     public var margin: ScenarioDuration
 
     public static let keywords = ["waitUntilExpiry"]
+    public var explanation: String? { "Waits until the unanswered call expires" }
 
     public static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder)
         -> Self?

@@ -24,6 +24,10 @@ struct WebhookStep: DecodableStep, Equatable {
 
     // A webhook's body is raw bytes in a chosen format, which a race's JSON request cannot carry: not a request step.
     static let keywords = ["webhook"]
+    var explanation: String? {
+        "Sends the backend a webhook and waits for its answer (\(Int(DialStackTiming.webhookAnswerTimeoutSeconds)) s, "
+            + "or the target's webhook.answerTimeout)"
+    }
 
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
         decoder.decodeWebhook(node, path)

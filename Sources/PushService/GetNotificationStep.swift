@@ -19,6 +19,7 @@ struct GetNotificationStep: DecodableStep, Equatable {
     var expect: ResponseExpectation?
 
     static let keywords = ["getNotification"]
+    var explanation: String? { "Reads a notification's state" }
 
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
         decoder.decodeGetNotification(node, path)

@@ -18,6 +18,7 @@ struct NotifyStep: DecodableStep, Equatable {
     var expect: ResponseExpectation?
 
     static let keywords = ["notify"]
+    var explanation: String? { "Asks the push service to send a notification" }
 
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
         decoder.decodeNotify(node, path)

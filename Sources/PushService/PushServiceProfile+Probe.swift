@@ -7,6 +7,9 @@ import JSON
 /// `removeDevice` does (the target's routes and field names applied). The seed's only read, `GET
 /// notification`, needs a notification sent first, which validate does not send.
 extension PushServiceProfile: TargetProbing {
+    /// For `validate --help`.
+    public var probeSummary: String { "a device" }
+
     public func probe(_ target: Target, client: HTTPClient) async -> [TargetProbeLine] {
         guard let app = target.serviceApp else {
             return [TargetProbeLine(.failed, "registration: the target has no serviceApp: {appId, apiKey}")]

@@ -12,6 +12,7 @@ struct RegisterDeviceStep: DecodableStep, Equatable {
     var expect: ResponseExpectation?
 
     static let keywords = ["registerDevice"]
+    var explanation: String? { "Registers a device" }
 
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
         decoder.decodeRegisterDevice(node, path)
@@ -64,6 +65,7 @@ struct RemoveDeviceStep: DecodableStep, Equatable {
     var expect: ResponseExpectation?
 
     static let keywords = ["removeDevice"]
+    var explanation: String? { "Removes a device" }
 
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
         decoder.decodeRemoveDevice(node, path)

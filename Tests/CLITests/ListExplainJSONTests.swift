@@ -37,6 +37,21 @@ import Testing
         #expect(r.stdout.contains("expectNoPush: Checks that b-tablet gets no further call.invited push"))
     }
 
+    /// Each profile says what its own steps do (`ProfileStep.explanation`); the CLI keeps no table of them.
+    @Test func explainTakesWhatAProfilesStepDoesFromTheStep() async throws {
+        let dialstack = try await RingcheckBinary.run(["explain", "wake.every-device", "--profile", "dialstack"])
+        #expect(dialstack.status == 0, "\(dialstack.stderr)")
+        #expect(
+            dialstack.stdout.contains(
+                "webhook: Sends the backend a webhook and waits for its answer (45 s, or the target's webhook.answerTimeout)"
+            ),
+            "\(dialstack.stdout)")
+        let pushService = try await RingcheckBinary.run(["explain", "api.refused", "--profile", "push-service"])
+        #expect(pushService.status == 0, "\(pushService.stderr)")
+        #expect(pushService.stdout.contains("registerDevice: Registers a device"), "\(pushService.stdout)")
+        #expect(pushService.stdout.contains("notify: Asks the push service to send a notification"))
+    }
+
     @Test func explainJSONForScenariosAndRequirements() async throws {
         let r = try await RingcheckBinary.run(["explain", "arbitration.two-devices-race", "--json"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -47,8 +47,9 @@ struct TriggerFixture {
     /// `trigger <profile> --url URL` with the fixture's mocks, `--settle 1` and `arguments`.
     func arguments(url: String, _ arguments: [String]) -> [String] {
         [
-            "trigger", profile, "--url", url, "--mocks-dir", dir.file("mocks"), "--apns-port", "\(ports[0])",
-            "--apns-sandbox-port", "\(ports[1])", "--google-port", "\(ports[2])", "--onesignal-port", "\(ports[3])",
+            // Both spellings of the mocks' ports: `--port NAME=PORT` and the aliases of earlier versions.
+            "trigger", profile, "--url", url, "--mocks-dir", dir.file("mocks"), "--port", "apns=\(ports[0])",
+            "--apns-sandbox-port", "\(ports[1])", "--port", "google=\(ports[2])", "--onesignal-port", "\(ports[3])",
             "--settle", "1",
         ] + arguments
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 import Testing
 
 @testable import Callx
@@ -15,14 +16,15 @@ import Testing
     static let phoneToken = String(repeating: "ab", count: 32)
     static let tabletToken = String(repeating: "cd", count: 32)
 
-    static func judge() -> LoadJudge {
+    static func judge(levels: [String: RequirementLevel] = ["CALLX-EXP-2": .must, "CALLX-OUTBOX-4": .must]) -> LoadJudge
+    {
         LoadJudge(
             context: InvariantContext(
                 devices: [
                     InvariantDevice(name: phone, kind: .apnsVoip, environment: .production, tokens: [phoneToken]),
                     InvariantDevice(name: "b-tablet", kind: .apnsVoip, environment: .production, tokens: [tabletToken]),
                 ]),
-            installations: [phoneToken: phone, tabletToken: "b-tablet"], inFlightMarginMs: 1000,
+            installations: [phoneToken: phone, tabletToken: "b-tablet"], levels: levels, inFlightMarginMs: 1000,
             waitLimitSeconds: 20)
     }
 
@@ -116,7 +118,17 @@ import Testing
         let found = judge.judgeAll(drained: true)
         #expect(found.history.map(\.requirement) == ["CALLX-EXP-2"], "\(found.history)")
         #expect(found.history.first?.callId == "c1")
+        #expect(found.history.first?.level == .must)
         #expect(found.pushes == 1)
+    }
+
+    /// A late invitation is charged at the level the catalogue the judge was given says, not one of its own.
+    @Test func aLateInvitationIsChargedAtTheCataloguesLevel() {
+        let judge = Self.judge(levels: ["CALLX-EXP-2": .should])
+        Self.playAndJudge(judge, "c1", pushes: [])
+        judge.file(Self.push(7, call: "c1", eventId: "e9", arrivalMs: 90_000))
+        let found = judge.judgeAll(drained: true)
+        #expect(found.history.map(\.level) == [.should], "\(found.history)")
     }
 
     @Test func aWaitForInvitationsEndsWhenEachDeviceGotOneOrAtItsTimeout() async {

@@ -58,7 +58,8 @@ import Testing
         #expect(m.savedRegistrationValues == ["deviceId"])
         #expect(m.deletesPerToken)
         #expect(m.apply(delete(["deviceId": "dev_42"])).path == "/me/devices/dev_42")
-        #expect(m.declared == [.registerToken, .deleteToken])
+        #expect(m.tokens.declared == [.registerToken, .deleteToken])
+        #expect(m.declared.isEmpty)
     }
 
     @Test func mistakesInTheTokenOperationsAreReportedWithTheirPlace() {

@@ -2,6 +2,7 @@ import JSON
 import Testing
 
 @testable import AllProfiles
+@testable import Callx
 @testable import Conformance
 @testable import DialStack
 
@@ -86,7 +87,27 @@ import Testing
         } catch {
             #expect(error.errors.map(\.message) == ["unknown field 'create'"])
         }
-        #expect(
-            try TargetFile.load(text: text, file: "t.yaml", profiles: Profiles.registry).mapping.declared.count == 3)
+        let callx = try TargetFile.load(text: text, file: "t.yaml", profiles: Profiles.registry)
+        #expect(callx.mapping.declared == [.create])
+        #expect(callx.tokenAPI.declared == [.registerToken, .deleteToken])
+    }
+
+    /// Callx's mapping holds the engine's reading of the token operations itself, not a copy rebuilt from its
+    /// own operations: the file's `tokenAPI`, which its subscript and the token answers read.
+    @Test func callxsMappingHoldsTheEnginesTokenAPI() throws {
+        let file = try TargetFile.load(
+            text: Self.tokenFile + "\n  create: {method: POST, path: /calls}", file: "t.yaml",
+            profiles: Profiles.registry)
+        #expect(file.mapping.tokens == file.tokenAPI)
+        #expect(file.mapping[.registerToken] == file.tokenAPI[.registerToken])
+        #expect(file.mapping[.deleteToken].path == "/me/devices/{deviceId}")
+        #expect(file.mapping.operations.keys.allSatisfy { $0 != .registerToken && $0 != .deleteToken })
+        // A mapping built in code from a TokenAPIMapping alone: the token routes are its, the calls the reference's.
+        var tokens = TokenAPIMapping()
+        tokens.operations[.registerToken] = OperationMapping(method: "POST", path: "/me/devices", installation: .none)
+        let built = TargetMapping(tokens: tokens)
+        #expect(built[.registerToken].path == "/me/devices")
+        #expect(built[.deleteToken] == TokenAPIMapping.reference(.deleteToken))
+        #expect(built.isReference(.create))
     }
 }

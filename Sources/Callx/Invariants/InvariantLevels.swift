@@ -17,6 +17,12 @@ public struct InvariantLevels: Sendable {
         self.levels = levels
     }
 
+    /// Levels from `catalogueLevels` (a catalogue's, by ID: `RequirementCatalogue.embeddedLevels(of:)`),
+    /// falling back to the built-in table for IDs it lacks.
+    public init(_ catalogueLevels: [String: RequirementLevel]) {
+        levels = Self.builtIn.merging(catalogueLevels) { _, catalogue in catalogue }
+    }
+
     /// The level of `id`; SHOULD for an ID nobody knows (an unknown rule never fails a backend).
     public subscript(id: String) -> RequirementLevel { levels[id] ?? .should }
 

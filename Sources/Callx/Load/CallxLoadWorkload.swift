@@ -71,6 +71,7 @@ public final class CallxLoadWorkload: LoadWorkload {
         }
         client = try target.makeClient()
         let all = devices.flatMap { $0 }
+        let levels = try RequirementCatalogue.embeddedLevels(of: CallxProfile())
         judge = LoadJudge(
             context: mocks.map { mocks in
                 InvariantContext(
@@ -79,11 +80,11 @@ public final class CallxLoadWorkload: LoadWorkload {
                             name: $0.installationId, kind: $0.kind, environment: $0.environment, tokens: [$0.token])
                     },
                     voipTopic: mocks.settings.apnsVoIPTopic, inFlightMarginMs: Self.inFlightMarginMs,
-                    providerSecrets: ScenarioEngine.keyLines(mocks))
+                    providerSecrets: ScenarioEngine.keyLines(mocks), levels: InvariantLevels(levels))
             },
             installations: Dictionary(
                 all.map { ($0.token.lowercased(), $0.installationId) }, uniquingKeysWith: { a, _ in a }),
-            inFlightMarginMs: Self.inFlightMarginMs, waitLimitSeconds: settings.waitLimitSeconds)
+            levels: levels, inFlightMarginMs: Self.inFlightMarginMs, waitLimitSeconds: settings.waitLimitSeconds)
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }

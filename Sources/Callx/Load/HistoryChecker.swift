@@ -18,21 +18,25 @@ import Reports
 /// accepted or ended, and the call's `expiresAtMs`. An invitation whose send could have begun before that
 /// (its `issuedAtMs`, the time the backend stamped when it built the push, within the margin) was in
 /// flight, not sent afterwards; a push without `issuedAtMs` is judged by its arrival.
+///
+/// Each violation is charged at the level Callx's requirement catalogue gives its requirement (`levels`,
+/// `RequirementCatalogue.embeddedLevels(of: CallxProfile())`), as every profile's load judge charges.
 public enum HistoryChecker {
-    /// Every rule the history breaks, grouped by rule, then by call.
-    public static func check(_ history: LoadHistory) -> [LoadViolation] {
+    /// Every rule the history breaks, grouped by rule, then by call, each at its requirement's level in
+    /// `levels` (MUST for an ID the catalogue does not list).
+    public static func check(_ history: LoadHistory, levels: [String: RequirementLevel]) -> [LoadViolation] {
         var out: [LoadViolation] = []
-        out += winners(history)
-        out += retries(history)
-        out += feedOrder(history)
-        out += delivered(history)
-        out += invitations(history)
+        out += winners(history, levels)
+        out += retries(history, levels)
+        out += feedOrder(history, levels)
+        out += delivered(history, levels)
+        out += invitations(history, levels)
         return out
     }
 
     // MARK: One winner
 
-    static func winners(_ h: LoadHistory) -> [LoadViolation] {
+    static func winners(_ h: LoadHistory, _ levels: [String: RequirementLevel]) -> [LoadViolation] {
         var claims: [String: [(installation: String, evidence: String)]] = [:]
         for op in h.operations where op.succeeded && op.state == "accepted" {
             guard let w = op.winner ?? (op.kind == .answer ? op.installationId : nil) else { continue }
@@ -57,8 +61,8 @@ public enum HistoryChecker {
             }
             guard order.count > 1 else { continue }
             out.append(
-                LoadViolation(
-                    "CALLX-ARB-1", level: .must, rule: .oneWinner, callId: callId,
+                LoadViolation.charge(
+                    "CALLX-ARB-1", levels: levels, rule: .oneWinner, callId: callId,
                     message: "\(order.count) installations won (\(order.joined(separator: ", "))): "
                         + order.compactMap { firstByWinner[$0] }.joined(separator: "; ")))
         }
@@ -67,7 +71,7 @@ public enum HistoryChecker {
 
     // MARK: Retries
 
-    static func retries(_ h: LoadHistory) -> [LoadViolation] {
+    static func retries(_ h: LoadHistory, _ levels: [String: RequirementLevel]) -> [LoadViolation] {
         var originals: [String: LoadOperation] = [:]
         func key(_ op: LoadOperation) -> String { "\(op.kind.rawValue)|\(op.callId)|\(op.operationId ?? "")" }
         for op in h.operations where !op.isRetry && op.operationId != nil {
@@ -86,8 +90,8 @@ public enum HistoryChecker {
             default: requirement = "CALLX-IDEM-3"
             }
             out.append(
-                LoadViolation(
-                    requirement, level: .must, rule: .retryOutcome, callId: retry.callId,
+                LoadViolation.charge(
+                    requirement, levels: levels, rule: .retryOutcome, callId: retry.callId,
                     message: "the retry of \(retry.kind.rawValue) operationId \(retry.operationId ?? "?") got "
                         + "\(describe(retry)), the original \(describe(original))"))
         }
@@ -100,7 +104,7 @@ public enum HistoryChecker {
 
     // MARK: Feeds: once each, in order
 
-    static func feedOrder(_ h: LoadHistory) -> [LoadViolation] {
+    static func feedOrder(_ h: LoadHistory, _ levels: [String: RequirementLevel]) -> [LoadViolation] {
         var out: [LoadViolation] = []
         for (feed, entries) in h.feeds.sorted(by: { $0.key < $1.key }) {
             var seen: Set<String> = []
@@ -115,8 +119,8 @@ public enum HistoryChecker {
                     if seen.contains(e.eventId) {
                         if redeliverable.remove(e.eventId) != nil { continue }
                         out.append(
-                            LoadViolation(
-                                "CALLX-EVT-6", level: .should, rule: .eventOnce, callId: e.callId,
+                            LoadViolation.charge(
+                                "CALLX-EVT-6", levels: levels, rule: .eventOnce, callId: e.callId,
                                 message: "feed \(feed) returned \(e.type) \(e.eventId) again (read at \(e.readAtMs)) "
                                     + "with no gap in between"))
                         continue
@@ -125,8 +129,8 @@ public enum HistoryChecker {
                     guard let revision = e.revision else { continue }
                     if let last = lastRevision[e.callId], revision <= last.revision {
                         out.append(
-                            LoadViolation(
-                                "CALLX-EVT-3", level: .should, rule: .revisionOrder, callId: e.callId,
+                            LoadViolation.charge(
+                                "CALLX-EVT-3", levels: levels, rule: .revisionOrder, callId: e.callId,
                                 message: "feed \(feed): \(e.type) \(e.eventId) has revision \(revision) after "
                                     + "\(last.eventId) with revision \(last.revision)"))
                     }
@@ -139,7 +143,7 @@ public enum HistoryChecker {
 
     // MARK: Feeds: nothing lost silently
 
-    static func delivered(_ h: LoadHistory) -> [LoadViolation] {
+    static func delivered(_ h: LoadHistory, _ levels: [String: RequirementLevel]) -> [LoadViolation] {
         guard h.feedsDrained else { return [] }
         var byCall: [String: [LoadOperation]] = [:]
         for op in h.operations { byCall[op.callId, default: []].append(op) }
@@ -169,8 +173,8 @@ public enum HistoryChecker {
                 }
                 guard !found else { continue }
                 out.append(
-                    LoadViolation(
-                        "CALLX-EVT-7", level: .must, rule: .eventDelivered, callId: callId,
+                    LoadViolation.charge(
+                        "CALLX-EVT-7", levels: levels, rule: .eventDelivered, callId: callId,
                         message: "feed \(e.feed) never returned \(e.type) (\(e.because)) and reported no gap"))
             }
         }
@@ -220,7 +224,7 @@ public enum HistoryChecker {
             boundMs: h.inFlightIssuedBoundMs)
     }
 
-    static func invitations(_ h: LoadHistory) -> [LoadViolation] {
+    static func invitations(_ h: LoadHistory, _ levels: [String: RequirementLevel]) -> [LoadViolation] {
         let stops = stoppedRinging(h)
         var out: [LoadViolation] = []
         var first: [String: LoadPush] = [:]
@@ -238,8 +242,8 @@ public enum HistoryChecker {
                         ? "its send began (issuedAtMs) at \(began)"
                         : "it arrived at \(began)" + (firstAttempt ? "" : " (a repeat of a message already sent)")
                     out.append(
-                        LoadViolation(
-                            "CALLX-EXP-2", level: .must, rule: .invitationAfterEnd, callId: push.callId,
+                        LoadViolation.charge(
+                            "CALLX-EXP-2", levels: levels, rule: .invitationAfterEnd, callId: push.callId,
                             message: "invitation \(push.eventId ?? "?") to \(push.device): \(basis), "
                                 + "\(began - stop.atMs) ms after the call was \(stop.why) at \(stop.atMs) "
                                 + "(margin \(h.inFlightMarginMs) ms)"))
@@ -255,8 +259,8 @@ public enum HistoryChecker {
                 continue
             }
             out.append(
-                LoadViolation(
-                    "CALLX-OUTBOX-4", level: .must, rule: .oneInvitation, callId: push.callId,
+                LoadViolation.charge(
+                    "CALLX-OUTBOX-4", levels: levels, rule: .oneInvitation, callId: push.callId,
                     message:
                         "\(push.device) got a second invitation: \(earlier.eventId ?? "?") at \(earlier.arrivalMs), "
                         + "then \(push.eventId ?? "?") at \(push.arrivalMs)"))

@@ -1,6 +1,7 @@
 import Conformance
 import JSON
 import PushMocks
+import Reports
 import Synchronization
 
 /// Judges a load run's calls one at a time as they close, so that a run's memory holds its open calls
@@ -72,18 +73,23 @@ final class LoadJudge: Sendable {
     let context: InvariantContext?
     /// Installation ID of each callee device, by lowercased token.
     let installations: [String: String]
+    /// Each requirement's level in Callx's catalogue (`RequirementCatalogue.embeddedLevels(of:)`): what the
+    /// history rules charge at.
+    let levels: [String: RequirementLevel]
     let inFlightMarginMs: Int64
     let graceSeconds: Double
     let waitLimitSeconds: Double
     let eventIdWindow: Int
 
     init(
-        context: InvariantContext?, installations: [String: String], inFlightMarginMs: Int64,
-        graceSeconds: Double = Double(InFlightInvitation.issuedBoundMs + 2_000) / 1000, waitLimitSeconds: Double,
+        context: InvariantContext?, installations: [String: String], levels: [String: RequirementLevel],
+        inFlightMarginMs: Int64, graceSeconds: Double = Double(InFlightInvitation.issuedBoundMs + 2_000) / 1000,
+        waitLimitSeconds: Double,
         eventIdWindow: Int = 2_000
     ) {
         self.context = context
         self.installations = installations
+        self.levels = levels
         self.inFlightMarginMs = inFlightMarginMs
         self.graceSeconds = graceSeconds
         self.waitLimitSeconds = waitLimitSeconds
@@ -269,7 +275,7 @@ final class LoadJudge: Sendable {
         let history = LoadHistory(
             calls: [record], operations: call.operations, pushes: pushes, feeds: call.feedEntries,
             feedsDrained: drained, inFlightMarginMs: inFlightMarginMs)
-        f.history += HistoryChecker.check(history)
+        f.history += HistoryChecker.check(history, levels: levels)
         f.pushes += pushes.count
         f.invitations += pushes.filter(\.isInvitation).count
         let latency = CallxLoadWorkload.pushLatencies(history)
@@ -298,8 +304,8 @@ final class LoadJudge: Sendable {
         for p in pushes where p.isInvitation {
             f.invitations += 1
             f.history.append(
-                LoadViolation(
-                    "CALLX-EXP-2", level: .must, rule: .invitationAfterEnd, callId: p.callId,
+                LoadViolation.charge(
+                    "CALLX-EXP-2", levels: levels, rule: .invitationAfterEnd, callId: p.callId,
                     message: "invitation \(p.eventId ?? "?") to \(p.device) arrived at \(p.arrivalMs), more than "
                         + "\(LoadFigures.format(graceSeconds)) s after the call ended (it was judged already)"))
         }
@@ -353,7 +359,9 @@ final class LoadJudge: Sendable {
                     PushMatchDocument.callx($0)?["callId"]?.stringValue
                 }
                 ?? v.events.first.flatMap { events.indices.contains($0) ? events[$0].json["callId"]?.stringValue : nil }
-            return LoadViolation(v, level: v.level ?? .should, callId: callId, message: v.description)
+            // The rule's own level (a heuristic's), else the catalogue's, as the invariants' context holds it.
+            return LoadViolation(
+                v, level: v.level ?? base.levels[v.requirement.rawValue], callId: callId, message: v.description)
         }
     }
 }

@@ -45,7 +45,7 @@ struct CallxAPIMapping: TargetAPIMapping {
     }
 
     /// The engine's reading of the token operations: the file's, or the reference route's.
-    private var tokens: TokenAPIMapping { mapping?.tokenAPI ?? TokenAPIMapping() }
+    private var tokens: TokenAPIMapping { mapping?.tokens ?? TokenAPIMapping() }
 
     var deletesPerToken: Bool { tokens.deletesPerToken }
 

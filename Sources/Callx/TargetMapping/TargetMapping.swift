@@ -70,30 +70,46 @@ extension OperationMapping {
     }
 }
 
-/// How a backend's API differs from the reference design, operation by operation.
+/// How a backend's API differs from the reference design, operation by operation: Callx's call operations
+/// here, the token operations as the engine read them (`tokens`, the target file's `TargetFile.tokenAPI`).
 public struct TargetMapping: Sendable, Equatable {
-    /// Operations mapped differently; the others use the reference design's mapping.
+    /// Call operations mapped differently; the others use the reference design's mapping. The token operations
+    /// are `tokens`' (an entry for one here is not read).
     public var operations: [TargetOperation: OperationMapping]
-    /// The target's own names for enumeration values, both ways (`values:` in a target file).
+    /// The token API (registerToken, deleteToken, the `kind` and `apnsEnvironment` maps, the file-wide
+    /// `installation:`), as the engine reads it for every profile's file: held once, not copied.
+    public var tokens: TokenAPIMapping
+    /// The target's own names for enumeration values, both ways (`values:` in a target file): the token
+    /// API's `kind` and `apnsEnvironment` maps and Callx's own, as Callx's requests and answers are renamed.
     public var values: ValueMaps
     /// Canonical members the target sends as JSON numbers where the reference design has decimal
     /// strings (`numbers: [revision, cursor]`): read back as their decimal text, sent as numbers.
     public var numbers: Set<String>
-    /// The operations the target file's `operations:` names (an unnamed one falls back to the reference
-    /// design's route, which a backend with its own token API may not have).
+    /// The call operations the target file's `operations:` names (the token operations it names are
+    /// `tokens.declared`).
     public var declared: Set<TargetOperation> = []
 
     public init(
-        operations: [TargetOperation: OperationMapping] = [:], values: ValueMaps = ValueMaps(),
-        numbers: Set<String> = []
+        operations: [TargetOperation: OperationMapping] = [:], tokens: TokenAPIMapping = TokenAPIMapping(),
+        values: ValueMaps = ValueMaps(), numbers: Set<String> = []
     ) {
         self.operations = operations
+        self.tokens = tokens
         self.values = values
         self.numbers = numbers
     }
 
+    /// A mapping whose token operations are `tokens` (the engine's reading of the file), with their `kind` and
+    /// `apnsEnvironment` maps among its values, beside no call operation yet.
+    init(tokens: TokenAPIMapping) {
+        self.init(tokens: tokens, values: ValueMaps(values: tokens.values))
+    }
+
     public subscript(operation: TargetOperation) -> OperationMapping {
-        operations[operation] ?? .reference(operation)
+        switch operation {
+        case .registerToken, .deleteToken: return tokens[RequestOperation(operation)]
+        default: return operations[operation] ?? .reference(operation)
+        }
     }
 
     /// True when `operation` is sent and read exactly as the reference design does.
@@ -101,40 +117,16 @@ public struct TargetMapping: Sendable, Equatable {
         self[operation] == .reference(operation)
     }
 
-    /// The token API part of the mapping (registerToken, deleteToken, the `kind` and `apnsEnvironment`
-    /// value maps), as the engine reads it (`TokenAPIMapping`).
-    public var tokenAPI: TokenAPIMapping {
-        var out = TokenAPIMapping()
-        for operation in [TargetOperation.registerToken, .deleteToken] {
-            let request = RequestOperation(operation)
-            if let m = operations[operation] { out.operations[request] = m }
-            if declared.contains(operation) { out.declared.insert(request) }
-        }
-        out.values = values.maps.filter { TokenAPIMapping.enumerations[$0.key] != nil }
-        return out
-    }
-
     /// The names registerToken's answer gives for deleteToken (`response.save`).
-    public var savedRegistrationValues: [String] { tokenAPI.savedRegistrationValues }
+    public var savedRegistrationValues: [String] { tokens.savedRegistrationValues }
 
     /// The values registerToken's `answer` gives for deleteToken (`TokenAPIMapping.savedValues`).
     func savedValues(ofRegistration answer: JSONValue?) -> (
         values: [String: JSONValue], missing: [(name: String, path: String)]
     ) {
-        tokenAPI.savedValues(ofRegistration: answer)
+        tokens.savedValues(ofRegistration: answer)
     }
 
     /// Whether deleteToken names one registration rather than the device (`TokenAPIMapping.deletesPerToken`).
-    public var deletesPerToken: Bool { tokenAPI.deletesPerToken }
-
-    /// A mapping whose token operations, `kind` and `apnsEnvironment` maps are `tokens`' (the engine's
-    /// reading of the file) beside no call operation yet.
-    init(tokens: TokenAPIMapping) {
-        self.init()
-        for (operation, m) in tokens.operations {
-            if let o = TargetOperation(operation) { operations[o] = m }
-        }
-        declared = Set(tokens.declared.compactMap(TargetOperation.init))
-        values = ValueMaps(values: tokens.values)
-    }
+    public var deletesPerToken: Bool { tokens.deletesPerToken }
 }

@@ -4,6 +4,9 @@ import JSON
 
 /// Callx: a token registration, a read of the installation's events feed, the token's delete.
 extension CallxProfile: TargetProbing {
+    /// For `validate --help`.
+    public var probeSummary: String { "a device token and its installation's events feed" }
+
     public func probe(_ target: Target, client: HTTPClient) async -> [TargetProbeLine] {
         await TargetProbe.tokenAPI(target, client: client, profile: name) { device, account in
             await Self.readEvents(of: device, account: account, target: target, client: client)

@@ -176,9 +176,9 @@ extension ScenarioRun {
         let sinceMs = e.fromNow ? nowMs : Int64.min
         let beforeRefusal = DeadTokenRefusal.sentBeforeRefusal(
             engine.mocks.log, consumed: consumedPushes, devices: try e.to.map { try device($0) })
-        let beforeCause = engine.profile.pushesBeforeCause(of: e.requirement, call: call, with: self)
+        let notCaused = engine.profile.pushesNotCausedBy(of: e.requirement, call: call, with: self)
         let combined: @Sendable (Capture) -> Bool = { c in
-            c.arrivalMs >= sinceMs && !beforeRefusal(c) && !beforeCause(c) && predicates.contains { $0.1(c) }
+            c.arrivalMs >= sinceMs && !beforeRefusal(c) && !notCaused(c) && predicates.contains { $0.1(c) }
         }
         let found = await engine.mocks.log.waitFor(combined, timeout: e.duration.duration)
         try Task.checkCancellation()

@@ -8,6 +8,7 @@ import PushMocks
 /// ```swift
 /// struct PingLoad: ProfileLoad {
 ///     var words: LoadWords { LoadWords(unit: "ping", invitations: "pongs") }
+///     var helpSection: String { "ping: pings every user; each ping gets one pong within 5 s." }
 ///     func workload(_ setup: LoadSetup) throws -> any LoadWorkload {
 ///         try PingWorkload(target: setup.target, mocks: setup.mocks)
 ///     }
@@ -35,6 +36,9 @@ public protocol ProfileLoad: Sendable {
     /// `ringcheck load` options that only this profile takes (`short-ring`); naming one for another profile
     /// is a usage error. None by default.
     var options: [String] { get }
+    /// The profile's paragraph of `load --help` (`ping: sends pings to every user …`): what its units are, what
+    /// is judged, whose accounts it plays; shown in registry order with the others'. "" (the default): none.
+    var helpSection: String { get }
     /// The workload that plays the profile's units against the started backend; a `LoadSetupError` when the
     /// target cannot take them.
     func workload(_ setup: LoadSetup) throws -> any LoadWorkload
@@ -47,6 +51,7 @@ extension ProfileLoad {
     public var targetUsersAreCallees: Bool { false }
     public var targetUserNeeds: TargetUserNeeds { .users([], why: "") }
     public var options: [String] { [] }
+    public var helpSection: String { "" }
 }
 
 /// The started backend a profile's load workload plays against: the target, the mocks that capture its

@@ -75,11 +75,14 @@ public protocol Profile: Sendable {
     /// the call's snapshot and the media credentials it issued). Called for every answer a step gets,
     /// after it is on the timeline. The default notes nothing.
     func observeResponse(_ exchange: Exchange, with context: isolated any RunContext)
-    /// Pushes an `expectNoPush` charged to `requirement` about call `call` leaves out because they reached the
-    /// mocks before what the requirement forbids pushes after (Callx: CALLX-EXP-2 leaves out those read before
-    /// the call's end request left, and those in flight at an expiry). Judged by `ArrivalOrder` where the cause is
-    /// a request ringcheck sent; a backend's own deadline has no such order. The default leaves out none.
-    func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
+    /// Pushes an `expectNoPush` charged to `requirement` about call `call` leaves out because the step's
+    /// forbidden cause did not make them: they reached the mocks before what the requirement forbids pushes
+    /// after (Callx: CALLX-EXP-2 leaves out those read before the call's end request left and those in flight
+    /// at an expiry, CALLX-E2E-3 those read before the restart), or they are what the backend sends anyway
+    /// (Callx: CALLX-OUTBOX-1 leaves out as many copies of the invitation to a token as a lone create of
+    /// another call sent it). Judged by `ArrivalOrder` where the cause is a request ringcheck sent; a
+    /// backend's own deadline has no such order. The default leaves out none.
+    func pushesNotCausedBy(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     /// Registers scenario device `device` (one not marked `registered: false`) with the backend before
     /// the first step, as its app would at install; throws `HarnessStop` when the backend refuses. The
@@ -180,7 +183,7 @@ extension Profile {
     public var stepTypes: [any DecodableStep.Type] { [] }
     public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] { [] }
     public func observeResponse(_ exchange: Exchange, with context: isolated any RunContext) {}
-    public func pushesBeforeCause(of requirement: String?, call: String?, with context: isolated any RunContext)
+    public func pushesNotCausedBy(of requirement: String?, call: String?, with context: isolated any RunContext)
         -> @Sendable (Capture) -> Bool
     { { _ in false } }
     public func completedAnswer(
@@ -234,10 +237,14 @@ public protocol ProfileStep: Sendable {
     func notApplicableReason(on target: Target) -> String?
     /// Equality, for `Step: Equatable` (the default compares with `other as? Self` for an Equatable type).
     func isEqual(to other: any ProfileStep) -> Bool
+    /// What the step does, as `ringcheck explain` says it before the step's fields ("Places a call"); nil (the
+    /// default): "Runs the '<keyword>' step".
+    var explanation: String? { get }
 }
 
 extension ProfileStep {
     public func request(with context: isolated any RunContext) throws -> (PreparedRequest, RequestOptions)? { nil }
+    public var explanation: String? { nil }
     public var nestedSteps: [ScenarioStep] { [] }
     public var expectedWaitMs: Int { 0 }
     public var feedReaders: [String] { [] }

@@ -9,6 +9,8 @@ import PushMocks
 /// struct EchoTriggerOptions: TriggerProfileOptions {
 ///     static let optionRows: [TriggerOptionRow] = [.value("message", "TEXT", help: "what to echo", default: "hello")]
 ///     static let urlExample = "the echo server's base URL, e.g. http://127.0.0.1:8080"
+///     static let helpSection = "echo: sends --message to the server at --url and judges its answer."
+///     static let examples = ["ringcheck trigger echo --url http://127.0.0.1:8080 --message hi"]
 ///     var message: String
 ///     init(_ a: any TriggerArguments, shared: TriggerSharedOptions, environment: [String: String]) throws {
 ///         message = a.value("message") ?? "hello"
@@ -30,6 +32,11 @@ public protocol TriggerProfileOptions: Sendable {
     static var ownOptions: [String] { get }
     /// What `--url` names, with an example, for the "--url URL is required: …" error.
     static var urlExample: String { get }
+    /// The profile's paragraph of `trigger --help` (`echo: sends --message to --url and judges the answer …`),
+    /// shown in registry order with the others'; "" (the default) for none.
+    static var helpSection: String { get }
+    /// The profile's lines of `trigger --help`'s examples; none by default.
+    static var examples: [String] { get }
     /// Reads the profile's options; a `TriggerOptionError` (or the arguments' own usage error) when they
     /// cannot make a plan.
     init(_ arguments: any TriggerArguments, shared: TriggerSharedOptions, environment: [String: String]) throws
@@ -53,6 +60,11 @@ public protocol TriggerArguments: Sendable {
 }
 
 extension TriggerProfileOptions {
+    /// No paragraph.
+    public static var helpSection: String { "" }
+    /// No examples.
+    public static var examples: [String] { [] }
+
     /// The names of `optionRows` that are not `TriggerSharedOptions.names`.
     public static var ownOptions: [String] {
         optionRows.map(\.name).filter { !TriggerSharedOptions.names.contains($0) }

@@ -28,6 +28,7 @@ public struct TargetProbeLine: Sendable, Equatable {
 ///     func probe(_ target: Target, client: HTTPClient) async -> [TargetProbeLine] {
 ///         [TargetProbeLine(.notApplicable, "registration: a pager registers no device")]
 ///     }
+///     var probeSummary: String { "" }  // what validate --help says it registers and reads
 /// }
 /// ```
 public protocol TargetProbing: Profile {
@@ -35,6 +36,13 @@ public protocol TargetProbing: Profile {
     /// target's mapping, and removes what it registered: one line per request (or per kind of request that
     /// does not apply). Never throws: a failure is a `.failed` line naming the operation.
     func probe(_ target: Target, client: HTTPClient) async -> [TargetProbeLine]
+    /// What the probe registers and reads, for `validate --help` (`a device token and its events feed`); ""
+    /// (the default) when it tries nothing.
+    var probeSummary: String { get }
+}
+
+extension TargetProbing {
+    public var probeSummary: String { "" }
 }
 
 public enum TargetProbe {

@@ -1,4 +1,5 @@
 import Conformance
+
 /// DialStack's load mode (`ProfileLoad`): signed webhooks that wake the devices of every user
 /// (`DialStackLoadWorkload`); the embedded reference's users are `l0`…`l5`.
 ///
@@ -11,6 +12,14 @@ public struct DialStackLoad: ProfileLoad {
     public var embeddedCallees: [String] { (0..<6).map { "l\($0)" } }
     /// A webhook wakes any user's devices: a target file's `a` is woken too.
     public var targetUsersAreCallees: Bool { true }
+    /// Its paragraph of `load --help`.
+    public var helpSection: String {
+        """
+        dialstack: signed DialStack webhooks (wake-ups for users with 1-3 devices, redeliveries, other event
+        types, bad signatures): each wake-up pushes each device of its user once within 30 s and no other
+        user's; nothing for the others. With --target it wakes the devices of every user the file declares.
+        """
+    }
 
     /// Creates DialStack's load mode.
     public init() {}

@@ -7,6 +7,28 @@ import Signing
 public struct DialStackTriggerOptions: TriggerProfileOptions {
     /// What `--url` names.
     public static let urlExample = "the backend's webhook, e.g. http://127.0.0.1:8080/webhooks/dialstack"
+    /// Its paragraph of `trigger --help`: what its exchange does and what it judges.
+    public static let helpSection = """
+        dialstack: signs one call.mobile_push_wakeup webhook for --user as DialStack does
+        (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of "<t>.<raw body>" with --secret) and posts it to --url,
+        then shows the answer and every push for the event, judged by suites/dialstack/requirements.yaml.
+        Unless --no-devices, two virtual devices of --user, a phone (APNs VoIP, sandbox) and a tablet (FCM),
+        register through the backend's token API (PUT {api}/v1/installations/{id}/push-tokens/{kind} with
+        Authorization: Bearer --bearer, as the dialstack reference takes them) before the event, and are
+        deleted afterwards; each must be woken within 30 s (DIALSTACK-WAKE-1). --bystander USER also registers
+        a phone of another user that must get nothing (DIALSTACK-WAKE-2). Negative cases: --signature
+        wrong-secret (or none, garbage, body-changed, …) and --signature stale must be answered 401 and push
+        nothing; --type call.incoming or call.ringing must be answered 2xx and push nothing; --redeliver N
+        delivers the same event (same id, signed anew) N more times once its pushes arrived: no device may
+        ring again (DIALSTACK-DEDUP-1).
+        """
+    /// Its lines of `trigger --help`'s examples.
+    public static let examples = [
+        "ringcheck trigger dialstack --url http://127.0.0.1:8080/webhooks/dialstack --secret $S --user user-b",
+        "ringcheck trigger dialstack --url $URL --user user-b --redeliver 2          # no second ring",
+        "ringcheck trigger dialstack --url $URL --user user-b --signature stale      # 401, no push",
+        "ringcheck trigger dialstack --url $URL --user user-b --type call.ringing --json",
+    ]
     /// Its rows of `trigger --help`.
     public static let optionRows: [TriggerOptionRow] = [
         .value("url", "URL", help: "the backend's webhook URL (http://host:port/webhooks/dialstack)"),

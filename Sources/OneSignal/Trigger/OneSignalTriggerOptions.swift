@@ -7,6 +7,21 @@ import PushMocks
 public struct OneSignalTriggerOptions: TriggerProfileOptions {
     /// What `--url` names.
     public static let urlExample = "the kit server's base URL, e.g. http://127.0.0.1:8080"
+    /// Its paragraph of `trigger --help`: what its exchange does and what it judges.
+    public static let helpSection = """
+        onesignal: makes the kit server at --url run one operation (--send user: POST /push/user, broadcast:
+        /push/broadcast, voip: /push/voip; --heading, --content, --data, --options as the seed's PushOptions)
+        and shows the OneSignal request it made on ringcheck's mock OneSignal, where --devices devices of the
+        External ID --user (default: a fresh UUID) are subscribed in the operation's app; the request is judged
+        by suites/onesignal/requirements.yaml (the app and key, the targeting, the VoIP defaults, the options)
+        and the kit's delivered against the mock's recipients (ONESIGNAL-DELIV-1/2). The kit must send to the
+        mock: start it with the settings of --mocks-dir (RINGCHECK_ONESIGNAL_*, serve-reference --profile
+        onesignal --mock-settings) and a fixed --port onesignal=PORT.
+        """
+    /// Its lines of `trigger --help`'s examples.
+    public static let examples = [
+        "ringcheck trigger onesignal --url http://127.0.0.1:8080 --send voip --options '{\"ttl\":30}' --port onesignal=8446"
+    ]
     /// Its rows of `trigger --help`.
     public static let optionRows: [TriggerOptionRow] = [
         .value("send", "WHAT", help: "user, broadcast or voip", default: "user"),

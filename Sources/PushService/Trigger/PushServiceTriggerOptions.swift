@@ -7,6 +7,25 @@ import PushMocks
 public struct PushServiceTriggerOptions: TriggerProfileOptions {
     /// What `--url` names.
     public static let urlExample = "the service's base URL, e.g. http://127.0.0.1:8080"
+    /// Its paragraph of `trigger --help`: what its exchange does and what it judges.
+    public static let helpSection = """
+        push-service: plays the app server of --app-id (Authorization: Key --api-key) against the service at
+        --url. Unless --no-devices, a virtual phone (iOS, sandbox, with a PushKit VoIP token unless --no-voip)
+        and tablet (Android) register for the external ID --user (default: a fresh one) through
+        POST /api/v1/apps/{appId}/devices, and are deleted afterwards. --send call (the default) sends the
+        call's incoming (call.id --call-id, timeout --ring) and, --end-after S later, its ended with the same id;
+        --send notification one notification (--heading, --content, --ttl). Every push is judged by
+        suites/push-service/requirements.yaml (a call as VoIP with priority 10 on iOS and a high-priority data
+        message on Android, the seed's keys as strings, ended to the same devices with the same call_id, a
+        notification's alert, ttl, …), every device must be reached within 30 s (PUSHSVC-DEV-1), and once the
+        pushes settled the counts (GET /notifications/{id}?app_id=) must agree with what the mocks accepted and
+        refused (PUSHSVC-COUNT-1..3; PUSHSVC-CALL-6 for an iPhone without a VoIP token).
+        """
+    /// Its lines of `trigger --help`'s examples.
+    public static let examples = [
+        "ringcheck trigger push-service --url http://127.0.0.1:8080 --app-id $APP   # a call, key from the variable",
+        "ringcheck trigger push-service --url $URL --app-id $APP --send notification --ttl 600 --json",
+    ]
     /// Its rows of `trigger --help`.
     public static let optionRows: [TriggerOptionRow] = [
         .value("url", "URL", help: "the service's base URL"),

@@ -98,6 +98,8 @@ struct CallCommand: RingcheckCommand {
     var responseDelay: Duration
     var json: Bool
     var keepDevices: Bool
+    /// The embedded reference's defects (`--reference-defect`), read through the kit of the profile whose live
+    /// exchange `call` is; its usage error names every defect.
     var defects: Set<CallxDefect>
 
     init(arguments: ParsedArguments) throws {
@@ -131,7 +133,8 @@ struct CallCommand: RingcheckCommand {
         responseDelay = try arguments.duration(answer ? "auto-answer" : "auto-decline") ?? .seconds(1)
         json = arguments.flag("json")
         keepDevices = arguments.flag("keep-devices")
-        defects = try arguments.referenceDefects()
+        defects = try CallxReferenceKit().defects(
+            arguments.all("reference-defect"), for: name, context: "", list: .names)
         if targetFile != nil && !defects.isEmpty {
             throw UsageError(
                 message: "--reference-defect applies to the embedded backend, not to --target", command: name)

@@ -16,7 +16,7 @@ struct CheckPayloadCommand: RingcheckCommand {
         name: "check-payload",
         abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
         discussion: """
-            --profile callx (the default) is described here; --profile dialstack, push-service or onesignal judges captures
+            --profile \(Profiles.defaultProfile.name) (the default) is described here; --profile \(judgedList) judges captures
             (a capture of GET /v1/captures, or its whole {"captures": [...]} answer) by that profile's push rules
             without the requests that caused them (see docs/commands.md).
 
@@ -43,8 +43,8 @@ struct CheckPayloadCommand: RingcheckCommand {
             .value(
                 "profile", "NAME",
                 help:
-                    "Whose push rules: callx, \(judges.map { $0.profile }.joined(separator: ", ")).",
-                default: "callx"),
+                    "Whose push rules: \(([Profiles.defaultProfile.name] + judges.map { $0.profile }).joined(separator: ", ")).",
+                default: Profiles.defaultProfile.name),
             .value(
                 "app-id", "ID", help: "onesignal: the standard app's ID.",
                 default: "$RINGCHECK_ONESIGNAL_APP_ID, else each request's own"),
@@ -59,6 +59,11 @@ struct CheckPayloadCommand: RingcheckCommand {
             "echo '{\"aps\":{},\"callx\":{\"schemaVersion\":1,\"type\":\"call.invited\",\"callId\":\"c1\","
                 + "\"displayName\":\"Alex\",\"handle\":\"callx:a\"}}' | ringcheck check-payload -",
         ])
+
+    /// The profiles with a judge of captured pushes, as a sentence lists them (`a, b or c`).
+    static var judgedList: String {
+        judges.map { $0.profile }.sentenceList("or")
+    }
 
     var file: String
     var kind: PayloadKind?

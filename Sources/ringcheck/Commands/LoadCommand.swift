@@ -1,12 +1,8 @@
 import AllProfiles
-import Callx
 import Conformance
-import DialStack
 import Foundation
 import InputLimits
-import OneSignal
 import PushMocks
-import PushService
 import ReferenceBackend
 
 #if canImport(Glibc)
@@ -19,31 +15,13 @@ struct LoadCommand: RingcheckCommand {
         name: "load",
         abstract: "Put a backend under many concurrent calls and check every push and the whole history.",
         discussion: """
-            Drives many calls at once (callx profile): creates, invitations to each callee's 2-3 virtual devices
-            (APNs VoIP and FCM, on ringcheck's mocks), racing answers from several devices, cancels, declines,
-            expiries (a short ring), hang-ups, and retried creates and answers with the same operationId. Every
-            captured push is checked against the profile's invariants as in 'run', and the whole run's history
-            (each request with the times it was sent and answered, each push, each feed's events) against: one
-            winner per answered call, a retry's outcome equal to its original's, revisions increasing per call in
-            each feed, every event once per feed and none lost without a gap, at most one invitation per device
-            and call, none whose send began after the call stopped ringing.
+            Drives a profile's units of work (--profile) at a rate or concurrency against a backend, and judges
+            every push and the whole history by the profile's rules:
 
-            --profile dialstack posts signed DialStack webhooks instead (wake-ups for users with 1-3 devices,
-            redeliveries, other event types, bad signatures): each wake-up pushes each device of its user once
-            within 30 s and no other user's; nothing for the others. --profile push-service sends notifications and
-            call pairs (incoming, then ended) to users with 1-5 devices, some tokens faulted: every device gets what
-            the rules say once, no incoming-call push after the call's timeout, every ended reaches the devices its
-            incoming reached, and the settled counts agree with the mocks. --profile onesignal makes the kit run
-            its operations (a push to a user, a VoIP push, a broadcast, a push to a user with no device, one through
-            the unconfigured instance) to fresh External IDs on the mock OneSignal: one request per operation to
-            the right app with its key, targeting, content and options as given, delivered as OneSignal answered.
-            See docs/commands.md.
+            \(Profiles.all.compactMap { $0.load?.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
 
             Without --target it runs against the profile's embedded reference backend as a child process
-            (serve-reference; --reference-in-process runs it inside ringcheck instead), for callx with callers
-            load-a0, load-a1 and callees load-b0..load-b2. With --target, user a calls user b (and c, when the file
-            declares it), through the file's mapping as 'run' does; dialstack wakes the devices of every user the
-            file declares; push-service and onesignal make fresh users of their own.
+            (serve-reference; --reference-in-process runs it inside ringcheck instead). See docs/commands.md.
 
             Figures: calls/s sustained, latency percentiles per endpoint, push latency from the request that
             caused each push to its arrival at the mock, and the backend's CPU and memory when it runs on this
@@ -67,7 +45,7 @@ struct LoadCommand: RingcheckCommand {
             ),
             .value(
                 "profile", "NAME", help: "The profile to load: \(Self.profilesSentence("or")).",
-                default: "callx, or the target file's profile"),
+                default: "\(Profiles.defaultProfile.name), or the target file's profile"),
             .value(
                 "rate", "N", help: "Calls started per second.", default: "4 unless --concurrency",
                 number: NumberRange(0, 10_000, lowerExclusive: true)),
@@ -81,7 +59,8 @@ struct LoadCommand: RingcheckCommand {
                 "max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200",
                 number: .whole(1...10_000)),
             .value(
-                "short-ring", "S", help: "How long the calls that should expire ring (whole seconds; callx).",
+                "short-ring", "S",
+                help: "How long the calls that should expire ring (whole seconds; \(owners(of: "short-ring"))).",
                 default: "3", number: .whole(1...60)),
             .flag("strict", help: "Judge SHOULD requirements like MUSTs: any violation exits 1."),
             .value(
@@ -107,9 +86,9 @@ struct LoadCommand: RingcheckCommand {
     /// The registered profiles with a load mode (`Profile.load`), in registry order.
     static let profiles = Profiles.all.filter { $0.load != nil }.map(\.name)
 
-    /// `callx, dialstack, push-service or onesignal`.
+    /// The registered profiles with a load mode, as a sentence lists them (`a, b or c`).
     static func profilesSentence(_ conjunction: String) -> String {
-        profiles.dropLast().joined(separator: ", ") + " \(conjunction) " + profiles.last!
+        profiles.sentenceList(conjunction)
     }
 
     /// The load options some profile takes for itself (`ProfileLoad.options`), with the profiles that take each.
@@ -126,6 +105,11 @@ struct LoadCommand: RingcheckCommand {
         }
         return out
     }()
+
+    /// The profiles that take load option `option` (`ProfileLoad.options`), as help names them: `a or b`.
+    static func owners(of option: String) -> String {
+        (profileOptions.first { $0.option == option }?.profiles ?? []).joined(separator: " or ")
+    }
 
     var targetFile: String?
     /// `--profile`; nil: the default profile, or the target file's profile.

@@ -24,20 +24,8 @@ struct MocksCommand: RingcheckCommand {
             and make it trust the CA file. Captures record the real host name in "addressedHost".
             """,
         options: [
-            .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
-            .value(
-                "port", "NAME=PORT",
-                help:
-                    "Port of one listener: \(MockProviders.portNames().map(\.name).joined(separator: ", ")) "
-                    + "(fcm and oauth share google).",
-                default: "ephemeral", repeatable: true),
-            .value("apns-port", "PORT", help: "Same as --port apns=PORT.", number: .port),
-            .value("apns-sandbox-port", "PORT", help: "Same as --port apnsSandbox=PORT.", number: .port),
-            .value("google-port", "PORT", help: "Same as --port google=PORT (FCM and OAuth).", number: .port),
-            .value("onesignal-port", "PORT", help: "Same as --port onesignal=PORT.", number: .port),
-            .value(
-                "control-port", "PORT", help: "Same as --port control=PORT (the control API, plain HTTP).",
-                number: .port),
+            .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1")
+        ] + MockPortOptions.specs() + [
             .value(
                 "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
                 default: "a new temporary directory"),
@@ -84,7 +72,7 @@ struct MocksCommand: RingcheckCommand {
 
     init(arguments: ParsedArguments) throws {
         options.host = arguments.value("host") ?? "127.0.0.1"
-        options.ports = try Self.ports(arguments)
+        options.ports = try MockPortOptions.ports(arguments, command: "mocks")
         options.stateDirectory = arguments.value("state-dir")
         options.persistentCA = arguments.flag("persistent-ca")
         if options.persistentCA, options.stateDirectory == nil {

@@ -47,7 +47,7 @@ struct RunCommand: RingcheckCommand {
                 "profile", "NAME",
                 help:
                     "The profile the backend is judged by: \(Profiles.names.joined(separator: ", ")), or all (every profile against its embedded reference).",
-                default: "the target file's profile:, else callx"),
+                default: "the target file's profile:, else \(Profiles.defaultProfile.name)"),
             .value(
                 "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
             .value(

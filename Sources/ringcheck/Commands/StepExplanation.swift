@@ -1,6 +1,5 @@
 import AllProfiles
 import Conformance
-import DialStack
 import Foundation
 import JSON
 import PushMocks
@@ -117,22 +116,8 @@ enum StepExplanation {
         return parts.isEmpty ? "as planned" : parts.joined(separator: ", ")
     }
 
-    /// What the profiles' own steps do, by keyword; the step's fields follow.
-    static let verbs: [String: String] = [
-        "create": "Places a call", "answer": "Answers the call", "end": "Ends the call",
-        "get": "Reads the call's state", "decline": "Declines the call", "cancel": "Cancels the call",
-        "pollEvents": "Polls the event stream", "expectEvent": "Waits for an event",
-        "expectNoEvent": "Checks that no such event arrives", "overflowEvents": "Fills the event queue past its limit",
-        "waitUntilExpiry": "Waits until the unanswered call expires",
-        "webhook":
-            "Sends the backend a webhook and waits for its answer (\(Int(DialStackTiming.webhookAnswerTimeoutSeconds)) s, or the target's webhook.answerTimeout)",
-        "notify": "Asks the push service to send a notification", "registerDevice": "Registers a device",
-        "removeDevice": "Removes a device", "getNotification": "Reads a notification's state",
-        "mediaSession": "Asks for a media session",
-    ]
-
     static func profileSentence(_ step: any ProfileStep) -> String {
-        let verb = verbs[step.keyword] ?? "Runs the '\(step.keyword)' step"
+        let verb = step.explanation ?? "Runs the '\(step.keyword)' step"
         let facts = fields(step).filter { $0.0 != "requirement" }.map { "\($0.0) \($0.1)" }
         return verb + (facts.isEmpty ? "" : " (" + facts.joined(separator: ", ") + ")") + "."
     }

@@ -1,6 +1,5 @@
 import AllProfiles
 import Conformance
-import DialStack
 import Foundation
 import InputLimits
 import PushMocks
@@ -17,48 +16,17 @@ struct TriggerCommand: RingcheckCommand {
         discussion: """
             The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds): one exchange
             with a running backend, its requests and every push ringcheck's mocks receive for it on a timeline
-            (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is dialstack,
-            push-service or onesignal.
+            (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is
+            \(profileList).
 
-            dialstack: signs one call.mobile_push_wakeup webhook for --user as DialStack does
-            (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of "<t>.<raw body>" with --secret) and posts it to --url,
-            then shows the answer and every push for the event, judged by suites/dialstack/requirements.yaml.
-            Unless --no-devices, two virtual devices of --user, a phone (APNs VoIP, sandbox) and a tablet (FCM),
-            register through the backend's token API (PUT {api}/v1/installations/{id}/push-tokens/{kind} with
-            Authorization: Bearer --bearer, as the dialstack reference takes them) before the event, and are
-            deleted afterwards; each must be woken within 30 s (DIALSTACK-WAKE-1). --bystander USER also registers
-            a phone of another user that must get nothing (DIALSTACK-WAKE-2). Negative cases: --signature
-            wrong-secret (or none, garbage, body-changed, …) and --signature stale must be answered 401 and push
-            nothing; --type call.incoming or call.ringing must be answered 2xx and push nothing; --redeliver N
-            delivers the same event (same id, signed anew) N more times once its pushes arrived: no device may
-            ring again (DIALSTACK-DEDUP-1).
-
-            push-service: plays the app server of --app-id (Authorization: Key --api-key) against the service at
-            --url. Unless --no-devices, a virtual phone (iOS, sandbox, with a PushKit VoIP token unless --no-voip)
-            and tablet (Android) register for the external ID --user (default: a fresh one) through
-            POST /api/v1/apps/{appId}/devices, and are deleted afterwards. --send call (the default) sends the
-            call's incoming (call.id --call-id, timeout --ring) and, --end-after S later, its ended with the same id;
-            --send notification one notification (--heading, --content, --ttl). Every push is judged by
-            suites/push-service/requirements.yaml (a call as VoIP with priority 10 on iOS and a high-priority data
-            message on Android, the seed's keys as strings, ended to the same devices with the same call_id, a
-            notification's alert, ttl, …), every device must be reached within 30 s (PUSHSVC-DEV-1), and once the
-            pushes settled the counts (GET /notifications/{id}?app_id=) must agree with what the mocks accepted and
-            refused (PUSHSVC-COUNT-1..3; PUSHSVC-CALL-6 for an iPhone without a VoIP token).
-
-            onesignal: makes the kit server at --url run one operation (--send user: POST /push/user, broadcast:
-            /push/broadcast, voip: /push/voip; --heading, --content, --data, --options as the seed's PushOptions)
-            and shows the OneSignal request it made on ringcheck's mock OneSignal, where --devices devices of the
-            External ID --user (default: a fresh UUID) are subscribed in the operation's app; the request is judged
-            by suites/onesignal/requirements.yaml (the app and key, the targeting, the VoIP defaults, the options)
-            and the kit's delivered against the mock's recipients (ONESIGNAL-DELIV-1/2). The kit must send to the
-            mock: start it with the settings of --mocks-dir (RINGCHECK_ONESIGNAL_*, serve-reference --profile
-            onesignal --mock-settings) and a fixed --onesignal-port.
+            \(profiles.map { $0.options.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
 
             Mocks: the command starts ringcheck's mocks (APNs, FCM, OAuth) for the exchange, as `call` does. A
             backend already running reaches them only where it was told they are: give --mocks-dir DIR (the CA, the
             APNs key and the service account are kept there, and the RINGCHECK_* settings written to
-            DIR/mocks.env) and fixed ports (--apns-port, --apns-sandbox-port, --google-port), start the backend once
-            with those settings, and trigger as often as you like. When no push reaches the mocks (the backend pushes
+            DIR/mocks.env) and fixed ports (--port NAME=PORT for apns, apnsSandbox and google, as `mocks` takes
+            them; --apns-port and the like are its aliases), start the backend once with those settings, and
+            trigger as often as you like. When no push reaches the mocks (the backend pushes
             to the real APNs/FCM), the answer alone is shown and judged, and the summary says so.
 
             Ctrl-C (or SIGTERM) removes the virtual devices registered so far and stops the mocks, then exits 130
@@ -75,7 +43,7 @@ struct TriggerCommand: RingcheckCommand {
             """,
         arguments: [
             ArgumentSpec(
-                name: "PROFILE", help: "The profile whose exchange to play: dialstack, push-service or onesignal.",
+                name: "PROFILE", help: "The profile whose exchange to play: \(profileList).",
                 optional: false
             )
         ],
@@ -92,28 +60,19 @@ struct TriggerCommand: RingcheckCommand {
                     "mocks-dir", "DIR",
                     help: "Keep the mocks' CA and keys here and write their settings to DIR/mocks.env.",
                     default: "a new temporary directory"),
-                .value(
-                    "apns-port", "PORT", help: "Port of mock APNs (production).", default: "ephemeral", number: .port),
-                .value(
-                    "apns-sandbox-port", "PORT", help: "Port of mock APNs (sandbox).", default: "ephemeral",
-                    number: .port),
-                .value("google-port", "PORT", help: "Port of mock FCM and OAuth.", default: "ephemeral", number: .port),
-                .value("onesignal-port", "PORT", help: "Port of mock OneSignal.", default: "ephemeral", number: .port),
-                .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
+            ] + MockPortOptions.specs() + [
+                .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text.")
             ], profiles: profiles),
-        examples: [
-            "ringcheck trigger dialstack --url http://127.0.0.1:8080/webhooks/dialstack --secret $S --user user-b",
-            "ringcheck trigger dialstack --url $URL --user user-b --redeliver 2          # no second ring",
-            "ringcheck trigger dialstack --url $URL --user user-b --signature stale      # 401, no push",
-            "ringcheck trigger dialstack --url $URL --user user-b --type call.ringing --json",
-            "ringcheck trigger push-service --url http://127.0.0.1:8080 --app-id $APP   # a call, key from the variable",
-            "ringcheck trigger push-service --url $URL --app-id $APP --send notification --ttl 600 --json",
-            "ringcheck trigger onesignal --url http://127.0.0.1:8080 --send voip --options '{\"ttl\":30}' --onesignal-port 8446",
-        ])
+        examples: profiles.flatMap { $0.options.examples })
 
     /// The profiles `trigger` knows (those with `Profile.triggerOptions`), each with its options, in registry order.
     static let profiles: [(name: String, options: any TriggerProfileOptions.Type)] = Profiles.all.compactMap { p in
         p.triggerOptions.map { (p.name, $0) }
+    }
+
+    /// The registered profiles with a trigger, as a sentence lists them (`a, b or c`).
+    static var profileList: String {
+        profiles.map(\.name).sentenceList("or")
     }
 
     var profile: any TriggerProfileOptions
@@ -159,10 +118,7 @@ struct TriggerCommand: RingcheckCommand {
         mockOptions.stateDirectory = mocksDir
         mockOptions.persistentCA = mocksDir != nil
         mockOptions.persistentKeys = mocksDir != nil
-        mockOptions.apnsPort = try arguments.int("apns-port") ?? 0
-        mockOptions.apnsSandboxPort = try arguments.int("apns-sandbox-port") ?? 0
-        mockOptions.googlePort = try arguments.int("google-port") ?? 0
-        mockOptions.ports["onesignal"] = try arguments.int("onesignal-port") ?? 0
+        mockOptions.ports = try MockPortOptions.ports(arguments, command: name)
     }
 
     func run() async throws -> ExitCode {
@@ -194,11 +150,8 @@ struct TriggerCommand: RingcheckCommand {
                 await cleanup.run()
                 return .usage
             }
-            let oneSignal = mocks.settings.extra.first { $0.name == "RINGCHECK_ONESIGNAL_URL" }.map {
-                ", OneSignal \($0.value)"
-            }
             say(
-                "Mocks: APNs \(mocks.settings.apnsURL), sandbox \(mocks.settings.apnsSandboxURL), FCM \(mocks.settings.fcmURL)\(oneSignal ?? ""); settings in \(file)"
+                "Mocks: APNs \(mocks.settings.apnsURL), sandbox \(mocks.settings.apnsSandboxURL), FCM \(mocks.settings.fcmURL)\(Self.moreEndpoints(mocks)); settings in \(file)"
             )
         } else {
             say(
@@ -227,6 +180,22 @@ struct TriggerCommand: RingcheckCommand {
             Console.out(result.textLines(exitStatus: code.rawValue).joined(separator: "\n"))
         }
         return code
+    }
+
+    /// `, OneSignal https://127.0.0.1:8446`: the URL (its first `*_URL` setting) of each provider beyond the
+    /// built-in ones (those whose settings are `MockSettings.extra`), by its display name.
+    static func moreEndpoints(_ mocks: MockStack) -> String {
+        var out = ""
+        var seen: Set<String> = []
+        for provider in mocks.providers.all {
+            let kind = type(of: provider)
+            guard seen.insert(kind.id.rawValue).inserted,
+                let name = kind.settingNames.first(where: { $0.hasSuffix("_URL") }),
+                let url = mocks.settings.extra.first(where: { $0.name == name })
+            else { continue }
+            out += ", \(kind.displayName) \(url.value)"
+        }
+        return out
     }
 
     /// `; did you mean 'x'?` when a candidate is close to `word`, else "".

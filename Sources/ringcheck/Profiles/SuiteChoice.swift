@@ -12,7 +12,7 @@ struct SuiteChoice {
     static let options: [OptionSpec] = [
         .value(
             "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
-            default: "callx"),
+            default: Profiles.defaultProfile.name),
         .value(
             "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
     ]
