@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository's Markdown explains itself: every relative link in the README, CONTRIBUTING.md and
 /// docs/ (its subfolders too) names a file the repository has (and an anchor that file's headings make),
 /// and none points outside the clone (`../shared/…` resolved only on the developers' machines).
-@Suite struct DocLinksTests {
+@Suite(.cpuBound) struct DocLinksTests {
     static let root = TargetCommandTests.repositoryRoot
 
     /// The Markdown files users and contributors read.

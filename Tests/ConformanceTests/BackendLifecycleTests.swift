@@ -171,7 +171,7 @@ import Testing
         let dir = TemporaryDirectory()
         let lifecycle = BackendLifecycle(
             Self.configuration(
-                dir, start: .shell("echo $$ > pid; exec sleep 30"),
+                dir, start: .shell("echo $$ > pid; exec sleep 600"),
                 stop: .shell("echo stopping in mode $BACKEND_MODE; kill -TERM $(cat pid)")),
             mocks: nil)
         try await lifecycle.start()
@@ -186,7 +186,7 @@ import Testing
         let dir = TemporaryDirectory()
         let lifecycle = BackendLifecycle(
             Self.configuration(
-                dir, start: .shell("exec sleep 30"), stop: .shell("echo no such service; exit 5"),
+                dir, start: .shell("exec sleep 600"), stop: .shell("echo no such service; exit 5"),
                 grace: .milliseconds(300)),
             mocks: nil)
         try await lifecycle.start()
@@ -208,7 +208,7 @@ import Testing
         await lifecycle.stop()
 
         let failing = BackendLifecycle(
-            Self.configuration(dir, start: .shell("exec sleep 30"), restart: .shell("echo nope; exit 1")), mocks: nil)
+            Self.configuration(dir, start: .shell("exec sleep 600"), restart: .shell("echo nope; exit 1")), mocks: nil)
         try await failing.start()
         let error = await #expect(throws: BackendLifecycleError.self) { try await failing.restart() }
         #expect(error?.message.contains("the restart command 'echo nope; exit 1' exited with status 1") == true)
@@ -268,7 +268,7 @@ import Testing
         let dir = TemporaryDirectory()
         let mocks = Self.mocks
         var configuration = Self.configuration(
-            dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; echo end-of-env >> env.txt; exec sleep 30"]))
+            dir, start: .arguments(["/bin/sh", "-c", "env > env.txt; echo end-of-env >> env.txt; exec sleep 600"]))
         configuration.environment["RINGCHECK_FCM_PROJECT_ID"] = "overridden"
         let lifecycle = BackendLifecycle(configuration, mocks: mocks)
         try await lifecycle.start()

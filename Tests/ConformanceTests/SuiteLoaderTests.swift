@@ -7,7 +7,7 @@ import Testing
 @testable import Callx
 @testable import Conformance
 
-@Suite struct SuiteLoaderTests {
+@Suite(.cpuBound) struct SuiteLoaderTests {
     /// A suite folder with a two-requirement catalogue and the given scenario files.
     func suite(_ files: [String: String]) throws -> TemporaryDirectory {
         let dir = TemporaryDirectory()
@@ -496,7 +496,7 @@ import Testing
     }
 }
 
-@Suite struct ScenarioDecoderRobustnessTests {
+@Suite(.cpuBound) struct ScenarioDecoderRobustnessTests {
     /// Truncated and mutated copies of every shipped scenario file load or fail with located errors; none traps.
     @Test func mutatedScenarioFilesNeverTrap() throws {
         let catalogue = try RequirementCatalogue.load(suiteDirectory: ConformanceFixtures.callxSuite)

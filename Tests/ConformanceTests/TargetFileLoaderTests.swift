@@ -9,7 +9,7 @@ import Testing
 @testable import Conformance
 
 /// Target files: what loads, what is refused (with line and field), and the users' sign-in modes.
-@Suite struct TargetFileLoaderTests {
+@Suite(.cpuBound) struct TargetFileLoaderTests {
     static let users = """
         users:
           a: {userId: ua, auth: {bearer: ta}}

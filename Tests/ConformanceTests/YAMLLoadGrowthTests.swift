@@ -9,7 +9,7 @@ import Testing
 /// Loading grows linearly with the file: four times the input may cost about four times the CPU
 /// time, never sixteen. Each test compares two sizes in one run (CPU time, fastest of three), so a
 /// busy machine does not change the verdict; the bound of 8 leaves room for cache effects.
-@Suite struct YAMLLoadGrowthTests {
+@Suite(.cpuBound) struct YAMLLoadGrowthTests {
     static let bound = 8.0
 
     static func mapping(_ keys: Int) -> String {

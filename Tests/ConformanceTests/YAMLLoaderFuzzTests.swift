@@ -9,7 +9,7 @@ import Testing
 /// run, a few seconds): mutations of a real scenario and a real target file, and random bytes. Each
 /// input loads, or is refused with diagnostics that each name the file and a line and column inside
 /// it; nothing traps, hangs or returns neither.
-@Suite struct YAMLLoaderFuzzTests {
+@Suite(.cpuBound) struct YAMLLoaderFuzzTests {
     static let scenario = """
         id: arbitration.fuzz
         title: "Two devices race"

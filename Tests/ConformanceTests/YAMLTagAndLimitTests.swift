@@ -8,7 +8,7 @@ import Testing
 
 /// Explicit tags must fit their values, long values are cut in messages, and files over the size
 /// limit are refused before they are parsed.
-@Suite struct YAMLTagAndLimitTests {
+@Suite(.cpuBound) struct YAMLTagAndLimitTests {
     static var users: String { TargetFileLoaderTests.users }
 
     func targetErrors(_ text: String) -> [String] { TargetFileLoaderTests().errors(text) }

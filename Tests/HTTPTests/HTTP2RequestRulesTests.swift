@@ -6,7 +6,7 @@ import Testing
 /// The HTTP/2 session checks requests against HTTP/2's rules itself (nghttp2's HTTP messaging is off):
 /// it must judge every request as nghttp2 1.52 would, however its fields repeat from one request to the
 /// next on a connection (it judges a field repeated byte for byte once).
-@Suite struct HTTP2RequestRulesTests {
+@Suite(.cpuBound) struct HTTP2RequestRulesTests {
     /// Random connections of requests, many breaking HTTP/2's rules (bad bytes, pseudo-headers missing,
     /// repeated, late or in trailers, connection-specific fields, content-length against the body,
     /// trailers not ending the stream, …) and many repeating the request before them, fed in random

@@ -6,7 +6,7 @@ import Testing
 /// The session's defence against rapid reset (`HTTP2ResetBudget`), fed frames without sockets: resets of
 /// answered streams, which curl sends after every response, never end a connection; resets of open
 /// streams end it past the budget, and nothing after that is handled.
-@Suite struct HTTP2ResetBudgetTests {
+@Suite(.cpuBound) struct HTTP2ResetBudgetTests {
     @Test func budgetAllowsABurstThenThirtyThreeASecond() {
         var budget = HTTP2ResetBudget()
         /// How many of `n` resets at `nowMs` the budget allows.

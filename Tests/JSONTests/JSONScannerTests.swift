@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import JSON
 
-@Suite struct JSONScannerTests {
+@Suite(.cpuBound) struct JSONScannerTests {
     /// What `isObjectDocument` must answer: whether `parse` returns an object.
     static func parsesToObject(_ bytes: [UInt8], maxDepth: Int = 256) -> Bool {
         guard let value = try? JSONValue.parse(bytes, maxDepth: maxDepth), case .object = value else { return false }

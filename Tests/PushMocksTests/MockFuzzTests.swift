@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Random bytes, headers, paths and methods: every handler must answer (or reset) without crashing.
-@Suite struct MockFuzzTests {
+@Suite(.cpuBound) struct MockFuzzTests {
     let f = MockFixture()
 
     static func bytes(_ n: Int, _ g: inout SeededGenerator) -> [UInt8] {

@@ -30,6 +30,9 @@ extension BackendLifecycle {
         var lastError = "no attempt yet"
         var handedOff = false
         while true {
+            // The last attempt is one that began at or after the deadline: an attempt begun earlier whose answer
+            // this process was too starved to read until later does not use up the wait.
+            let attemptBegan = ContinuousClock.now
             if let watcher, !handedOff, let status = watcher.status {
                 guard status.exitCode == 0 else {
                     throw BackendLifecycleError(
@@ -46,7 +49,7 @@ extension BackendLifecycle {
             } catch {
                 lastError = "\(error)"
             }
-            if ContinuousClock.now >= deadline { break }
+            if attemptBegan >= deadline { break }
             try await Task.sleep(for: ready.interval)
         }
         throw BackendLifecycleError(
