@@ -1,3 +1,4 @@
+import Callx
 import ReferenceBackend
 
 extension ParsedArguments {
