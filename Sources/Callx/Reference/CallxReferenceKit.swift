@@ -85,9 +85,7 @@ package struct ServedCallx: ServedReference {
     package var port: Int { options.port }
 
     package func start() async throws -> RunningReference {
-        let providers = try ConfigurationError.reporting {
-            try PushProviderSettings.checked(environment: ProcessInfo.processInfo.environment)
-        }
+        let providers = try ConfigurationError.reporting { try PushProviderSettings.fromEnvironment() }
         let server = try ReferenceBackendServer(options: options, providers: providers)
         try server.start()
         return RunningReference(banner: summary(server, providers), stop: { await server.stop() })

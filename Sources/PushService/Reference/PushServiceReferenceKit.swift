@@ -58,9 +58,7 @@ package struct PushServiceReferenceKit: ReferenceKit {
                 message: "unknown --api-shape '\(shapeName)' for --profile push-service; use \(shapes)",
                 command: command)
         }
-        let providers = try ConfigurationError.reporting {
-            try PushProviderSettings.checked(environment: ProcessInfo.processInfo.environment)
-        }
+        let providers = try ConfigurationError.reporting { try PushProviderSettings.fromEnvironment() }
         var configuration = PushServiceConfiguration.generated(bundleID: providers.apnsBundleID, defects: defects)
         var keyVariable: String?
         if let appId = environment[Self.appIdVariable], !appId.isEmpty { configuration.appId = appId }

@@ -1,10 +1,12 @@
+import Foundation
+
 // MARK: - Checking the settings before the first push
 
 extension PushProviderSettings {
-    /// The settings `environment`'s `RINGCHECK_*` variables give, checked: a `PushProviderSettingsError` when
+    /// The settings this process's `RINGCHECK_*` variables give, checked: a `PushProviderSettingsError` when
     /// they cannot be read, `PushProviderSettingsProblems` naming each one that cannot work.
-    public static func checked(environment: [String: String]) throws -> PushProviderSettings {
-        let settings = try PushProviderSettings(environment: environment)
+    public static func fromEnvironment() throws -> PushProviderSettings {
+        let settings = try PushProviderSettings(environment: ProcessInfo.processInfo.environment)
         let problems = settings.problems()
         guard problems.isEmpty else { throw PushProviderSettingsProblems(problems: problems) }
         return settings
