@@ -1,3 +1,4 @@
+import AllProfiles
 import Conformance
 import Foundation
 import HTTP
@@ -69,7 +70,7 @@ struct ServeReferenceCommand: RingcheckCommand {
             .flag("quiet", short: "q", help: "Print nothing but errors."),
             .value(
                 "profile", "NAME", help: "Which reference backend: \(ReferenceKits.registered.namesSentence).",
-                default: "callx"),
+                default: Profiles.defaultProfile.name),
             .flag("mock-settings", help: "onesignal: take unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_*."),
             .value(
                 "unconfigured-prefix", "PATH",
@@ -103,8 +104,8 @@ struct ServeReferenceCommand: RingcheckCommand {
         quiet = arguments.flag("quiet")
     }
 
-    /// The kit the positional profile or `--profile` names (callx without either); a usage error naming
-    /// the kits for another name, or for two names that differ.
+    /// The kit the positional profile or `--profile` names (the default profile's without either); a usage
+    /// error naming the kits for another name, or for two names that differ.
     static func kit(_ arguments: ParsedArguments) throws -> any ReferenceKit {
         let given = [arguments.positionals.first, arguments.value("profile")].compactMap { $0 }
         if given.count == 2, given[0] != given[1] {
