@@ -5,7 +5,7 @@ import PackageDescription
 let profileModules: [Target.Dependency] = ["Callx", "DialStack", "PushService", "OneSignal"]
 /// What a profile module imports: the engine and the modules below it.
 let profileDependencies: [Target.Dependency] = [
-    "Conformance", "HTTP", "PushMocks", "JSON", "Reports", "Signing", "InputLimits",
+    "Conformance", "HTTP", "PushMocks", "JSON", "Reports", "Signing", "InputLimits", "ReferenceBackend",
 ]
 
 let package = Package(
@@ -35,7 +35,9 @@ let package = Package(
         .target(
             name: "PushMocks", dependencies: ["HTTP", "Signing", "JSON", "InputLimits", "Processes"],
             resources: [.embedInCode("Resources/control-api.openapi.json")]),
-        .target(name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite", "InputLimits"]),
+        // Wired to the mocks by `MockSettings.providerSettings(bundleID:)` when embedded.
+        .target(
+            name: "ReferenceBackend", dependencies: ["HTTP", "Signing", "JSON", "CSQLite", "InputLimits", "PushMocks"]),
         .target(
             name: "Conformance",
             dependencies: ["HTTP", "PushMocks", "CYAML", "JSON", "Processes", "Signing", "Reports", "InputLimits"]),

@@ -109,9 +109,3 @@ struct Ringcheck {
         return out
     }
 }
-
-/// A problem with the user's configuration (a file, an environment variable): exit status 2.
-struct ConfigurationError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}

@@ -1,4 +1,5 @@
 import Conformance
+import DialStack
 import Foundation
 import HTTP
 import JSON

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import PushService
 import ReferenceBackend
 import TestSupport
 import Testing

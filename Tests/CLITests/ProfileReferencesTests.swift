@@ -5,29 +5,29 @@ import Testing
 
 @testable import ringcheck
 
-/// The CLI's reference kits (`ReferenceKits.all`): one per profile, each a registered profile with its defects,
+/// The CLI's reference kits (`ReferenceKits.registered.all`): one per profile, each a registered profile with its defects,
 /// and the one list `serve-reference` and `run` read.
 @Suite struct ProfileReferencesTests {
     @Test func everyReferenceIsARegisteredProfileOnceWithItsDefects() {
-        let names = ReferenceKits.all.map { $0.name }
+        let names = ReferenceKits.registered.all.map { $0.name }
         #expect(Set(names).count == names.count, "\(names)")
         #expect(names.first == Profiles.defaultProfile.name)
-        for kit in ReferenceKits.all {
+        for kit in ReferenceKits.registered.all {
             #expect(Profiles.named(kit.name) != nil, "\(kit.name) is not in Profiles.all")
             #expect(!kit.defectNames.isEmpty)
             #expect(Set(kit.defectNames).count == kit.defectNames.count)
-            #expect(ReferenceKits.named(kit.name)?.name == kit.name)
+            #expect(ReferenceKits.registered.named(kit.name)?.name == kit.name)
         }
-        #expect(ReferenceKits.named("callx")?.defectNames == CallxDefect.allCases.map(\.name))
-        #expect(ReferenceKits.named("calx") == nil)
+        #expect(ReferenceKits.registered.named("callx")?.defectNames == CallxDefect.allCases.map(\.name))
+        #expect(ReferenceKits.registered.named("calx") == nil)
     }
 
     /// `serve-reference`'s profiles (positional and `--profile`), its help and defect errors, and `run`'s
-    /// embedded references and `--reference-defect` are all read from `ReferenceKits.all`.
+    /// embedded references and `--reference-defect` are all read from `ReferenceKits.registered.all`.
     @Test func serveReferenceAndRunTakeTheirReferencesFromTheRegistry() throws {
         let serve = ServeReferenceCommand.configuration
         let run = RunCommand.configuration
-        for kit in ReferenceKits.all {
+        for kit in ReferenceKits.registered.all {
             for args in [[kit.name], ["--profile", kit.name], [kit.name, "--profile", kit.name]] {
                 let chosen = try ServeReferenceCommand.kit(ArgumentParser.parse(args, for: serve))
                 #expect(chosen.name == kit.name, "\(args)")
@@ -47,8 +47,9 @@ import Testing
                     && text.contains("did you mean '\(kit.defectNames[0])'?")
             }
         }
-        #expect(ReferenceKits.namesSentence.hasSuffix(" or " + ReferenceKits.all.last!.name))
-        #expect(serve.options.contains { $0.name == "profile" && $0.help.contains(ReferenceKits.namesSentence) })
+        #expect(ReferenceKits.registered.namesSentence.hasSuffix(" or " + ReferenceKits.registered.all.last!.name))
+        #expect(
+            serve.options.contains { $0.name == "profile" && $0.help.contains(ReferenceKits.registered.namesSentence) })
         #expect(throws: UsageError.self) {
             _ = try ServeReferenceCommand.kit(ArgumentParser.parse(["nope"], for: serve))
         }

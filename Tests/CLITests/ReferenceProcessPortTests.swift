@@ -1,3 +1,5 @@
+import Callx
+import Conformance
 import Foundation
 import HTTP
 import Processes
@@ -74,7 +76,7 @@ import Testing
                 "curl", curlBase + ["-o", "/dev/null", "-w", "%{http_code}", child.baseURL + "/v1/calls/x"])
             #expect(r.stdout == "401", "\(r.stdout) \(r.stderr)")
             let output = try String(contentsOfFile: log, encoding: .utf8)
-            #expect(output.contains(ServeReferenceCommand.portInUse(host: "127.0.0.1", port: taken)), "\(output)")
+            #expect(output.contains(ServedReferenceText.portInUse(host: "127.0.0.1", port: taken)), "\(output)")
             #expect(output.components(separatedBy: ": start: ").count - 1 == 2, "\(output)")
             await cleanup.run()
             #expect(await child.lifecycle.pid == nil)
@@ -135,7 +137,7 @@ import Testing
         let r = try await RingcheckBinary.run(
             ["serve-reference", "--port", String(taken.port), "--quiet"], timeout: 30, environment: environment)
         #expect(r.status == 13, "\(r.stdout)\n\(r.stderr)")
-        #expect(r.stderr.contains(ServeReferenceCommand.portInUse(host: "127.0.0.1", port: taken.port)), "\(r.stderr)")
+        #expect(r.stderr.contains(ServedReferenceText.portInUse(host: "127.0.0.1", port: taken.port)), "\(r.stderr)")
         #expect(r.stderr.contains("Address already in use"), "\(r.stderr)")
     }
 }

@@ -1,4 +1,5 @@
 import AllProfiles
+import Callx
 import Conformance
 import Foundation
 import PushMocks

@@ -1,15 +1,8 @@
 import Conformance
 import InputLimits
 
-/// A command line that does not fit the command's configuration: reported with usage and exit status 2.
-struct UsageError: Error, CustomStringConvertible {
-    var message: String
-    var command: String?
-    var description: String { message }
-}
-
 /// Options and positional arguments after parsing, with typed accessors that report bad values.
-struct ParsedArguments: Sendable {
+struct ParsedArguments: ReferenceArguments {
     var command: String
     var flags: Set<String> = []
     var values: [String: [String]] = [:]

@@ -1,3 +1,4 @@
+import Conformance
 import InputLimits
 
 /// One option a command accepts, for parsing and for generated `--help`.

@@ -1,3 +1,4 @@
+import Callx
 import Conformance
 import Foundation
 import ReferenceBackend

@@ -1,3 +1,5 @@
+import Conformance
+
 /// `ringcheck completion bash|zsh|fish`: prints a shell completion script generated from the commands'
 /// own declarations (`CommandCatalogue`), so it lists exactly the commands and options the parser takes.
 struct CompletionCommand: RingcheckCommand {

@@ -8,7 +8,7 @@ extension FileTarget {
     /// by `cleanup`).
     static func fillingRunVariables(_ file: TargetFile, cleanup: RunCleanup) async throws -> TargetFile {
         let used = file.runVariablesUsed
-        var values: [String: String] = [TargetRunVariables.executable: ReferenceProcess.selfPath()]
+        var values: [String: String] = [TargetRunVariables.executable: RingcheckExecutable.path()]
         if used.contains(TargetRunVariables.backendPort) {
             guard let port = LoopbackPort.free() else {
                 throw TargetUnavailable(message: "no free loopback port for ${\(TargetRunVariables.backendPort)}")

@@ -13,7 +13,7 @@ extension LoadCommand {
     /// where it `startsLogged`, else through its `processTargetFile` (its users are the file's); or in
     /// process (`--reference-in-process`) with the load users.
     func startEmbedded(_ profile: String, cleanup: RunCleanup) async throws -> LoadBackend {
-        guard let load = Profiles.named(profile)?.load, let kit = ReferenceKits.named(profile) else {
+        guard let load = Profiles.named(profile)?.load, let kit = ReferenceKits.registered.named(profile) else {
             throw UsageError(
                 message: "profile '\(profile)' has no embedded reference: give --target FILE", command: "load")
         }

@@ -152,7 +152,7 @@ struct LoadCommand: RingcheckCommand {
         // The backend's CPU and memory are measured on their own unless the reference is asked in process.
         asChildProcess = !inProcess
         defectNames = arguments.all("reference-defect")
-        let kit = ReferenceKits.named(chosen)
+        let kit = ReferenceKits.registered.named(chosen)
         let own = Profiles.named(chosen)?.load?.options ?? []
         profileOptionValues = [:]
         for (option, owners) in Self.profileOptions {

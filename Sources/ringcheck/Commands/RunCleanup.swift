@@ -1,9 +1,10 @@
+import Conformance
 import Foundation
 import HTTP
 
 /// What `ringcheck run` must undo before it exits (stop the backend it started, the mocks), done once:
 /// at the normal end, after a failure, or on Ctrl-C / SIGTERM, whichever comes first.
-actor RunCleanup {
+actor RunCleanup: CleanupRegistry {
     private var actions: [@Sendable () async -> Void] = []
     private var running: Task<Void, Never>?
 

@@ -210,14 +210,14 @@ struct RunCommand: RingcheckCommand {
 
     /// One line of every registered reference's defects, for the help.
     static var defectHelp: String {
-        ReferenceKits.all.map { "\($0.name): \($0.defectNames.joined(separator: ", "))" }
+        ReferenceKits.registered.all.map { "\($0.name): \($0.defectNames.joined(separator: ", "))" }
             .joined(separator: "; ")
     }
 
     /// `--reference-defect` checked against profile `name`'s reference: a usage error naming its defects
     /// when one is unknown, or when the profile has no embedded reference.
     func referenceDefects(for name: String) throws -> (any ReferenceKit, [String]) {
-        guard let kit = ReferenceKits.named(name) else {
+        guard let kit = ReferenceKits.registered.named(name) else {
             throw UsageError(
                 message: "profile '\(name)' has no embedded reference backend; give --target FILE",
                 command: Self.configuration.name)

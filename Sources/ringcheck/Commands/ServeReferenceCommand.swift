@@ -1,8 +1,8 @@
+import AllProfiles
 import Conformance
 import Foundation
 import HTTP
 import InputLimits
-import ReferenceBackend
 
 /// `ringcheck serve-reference`: run the reference backend (a conforming Callx backend) until interrupted.
 struct ServeReferenceCommand: RingcheckCommand {
@@ -37,10 +37,11 @@ struct ServeReferenceCommand: RingcheckCommand {
             'ringcheck serve-reference: HOST:PORT is in use' says which; a supervisor can pick another port),
             2 for any other start failure (settings, database, users file).
 
-            """ + "\n" + ReferenceKits.all.map { $0.helpSection }.joined(separator: "\n\n"),
+            """ + "\n" + ReferenceKits.registered.helpSections,
         arguments: [
             ArgumentSpec(
-                name: "profile", help: "Which reference backend: \(ReferenceKits.namesSentence) (as --profile).")
+                name: "profile",
+                help: "Which reference backend: \(ReferenceKits.registered.namesSentence) (as --profile).")
         ],
         options: [
             .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1"),
@@ -68,8 +69,8 @@ struct ServeReferenceCommand: RingcheckCommand {
                 default: "no log"),
             .flag("quiet", short: "q", help: "Print nothing but errors."),
             .value(
-                "profile", "NAME", help: "Which reference backend: \(ReferenceKits.namesSentence).",
-                default: "callx"),
+                "profile", "NAME", help: "Which reference backend: \(ReferenceKits.registered.namesSentence).",
+                default: Profiles.defaultProfile.name),
             .flag("mock-settings", help: "onesignal: take unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_*."),
             .value(
                 "unconfigured-prefix", "PATH",
@@ -103,8 +104,8 @@ struct ServeReferenceCommand: RingcheckCommand {
         quiet = arguments.flag("quiet")
     }
 
-    /// The kit the positional profile or `--profile` names (callx without either); a usage error naming
-    /// the kits for another name, or for two names that differ.
+    /// The kit the positional profile or `--profile` names (the default profile's without either); a usage
+    /// error naming the kits for another name, or for two names that differ.
     static func kit(_ arguments: ParsedArguments) throws -> any ReferenceKit {
         let given = [arguments.positionals.first, arguments.value("profile")].compactMap { $0 }
         if given.count == 2, given[0] != given[1] {
@@ -113,9 +114,9 @@ struct ServeReferenceCommand: RingcheckCommand {
                 command: configuration.name)
         }
         guard let name = given.first else { return ReferenceKits.defaultKit }
-        guard let kit = ReferenceKits.named(name) else {
+        guard let kit = ReferenceKits.registered.named(name) else {
             throw UsageError(
-                message: "unknown --profile '\(Suggestion.shown(name))'; use \(ReferenceKits.namesSentence)",
+                message: "unknown --profile '\(Suggestion.shown(name))'; use \(ReferenceKits.registered.namesSentence)",
                 command: configuration.name)
         }
         return kit
@@ -128,7 +129,7 @@ struct ServeReferenceCommand: RingcheckCommand {
         do { running = try await served.start() } catch let error as HTTPServerError
             where error.code == Int(EADDRINUSE) && error.operation.hasPrefix("listen")
         {
-            Console.error("\(Self.portInUse(host: served.host, port: served.port)) (\(error))")
+            Console.error("\(ServedReferenceText.portInUse(host: served.host, port: served.port)) (\(error))")
             return .portInUse
         } catch let error as ConfigurationError {
             throw error
@@ -140,39 +141,5 @@ struct ServeReferenceCommand: RingcheckCommand {
         await running.stop()
         if !quiet { Console.out("ringcheck serve-reference: stopped (signal \(signal)).") }
         return .success
-    }
-
-    /// The push settings from the `RINGCHECK_*` variables; a configuration error naming each one missing
-    /// or unusable.
-    static func providerSettings() throws -> PushProviderSettings {
-        let providers: PushProviderSettings
-        do { providers = try PushProviderSettings(environment: ProcessInfo.processInfo.environment) } catch {
-            throw ConfigurationError(message: "\(error)")
-        }
-        let problems = providers.problems()
-        if !problems.isEmpty {
-            throw ConfigurationError(message: "\(PushProviderSettingsProblems(problems: problems))")
-        }
-        return providers
-    }
-
-    /// The line a start on a taken port prints (exit status 13); `run --reference-process` looks for it
-    /// to choose another port.
-    static func portInUse(host: String, port: Int) -> String {
-        "ringcheck serve-reference: \(host):\(port) is in use"
-    }
-
-    /// A banner's database line: the file, or that the data is lost on exit.
-    static func databaseLine(_ location: Database.Location) -> String {
-        switch location {
-        case .inMemory: return "in memory (lost on exit; use --db PATH to keep it)"
-        case .file(let path): return path
-        }
-    }
-
-    /// A banner's defects line: the switches on, by name, or that the reference conforms.
-    static func defectsLine(_ defects: Set<some ReferenceDefect>) -> String {
-        let names = defects.map(\.name).sorted()
-        return names.isEmpty ? "none (conforming)" : names.joined(separator: ", ")
     }
 }

@@ -26,7 +26,7 @@ enum SuiteLocator {
         if let folder = environment[environmentVariable], !folder.isEmpty { candidates.append(folder + "/" + given) }
         if let builtIn = EmbeddedSuites.directory(given), candidates.allSatisfy({ !isFolder($0) }) { return builtIn }
         candidates.append("suites/" + given)
-        var dir = URL(fileURLWithPath: ReferenceProcess.selfPath()).resolvingSymlinksInPath()
+        var dir = URL(fileURLWithPath: RingcheckExecutable.path()).resolvingSymlinksInPath()
             .deletingLastPathComponent()
         while dir.path != "/" {
             candidates.append(dir.appendingPathComponent("suites/" + given).path)

@@ -1,24 +1,17 @@
 import AllProfiles
 import Conformance
 
-/// Every profile's reference kit, one line each: `serve-reference <profile>` (its accepted profiles, its
-/// help), `run --profile NAME`'s embedded reference and `--reference-defect`, and `run --profile all` come
-/// from this list. A profile registered in `Profiles.all` without a line here can only be run with `--target`.
-enum ReferenceKits {
-    static let all: [any ReferenceKit] = [
-        CallxReferenceKit(), DialStackReferenceKit(), PushServiceReferenceKit(), OneSignalReferenceKit(),
-    ]
-
-    /// The kit of profile `name`, if it has one.
-    static func named(_ name: String) -> (any ReferenceKit)? { all.first { $0.name == name } }
+/// The registered profiles' reference kits (of `Profiles.registry`: `Profiles.all`, or the registry a caller of
+/// `Ringcheck.dispatch(_:profiles:)` injected): `serve-reference
+/// <profile>` (its accepted profiles, its help), `run --profile NAME`'s embedded reference and
+/// `--reference-defect`, and `run --profile all` come from this list. A registered profile that is not a
+/// `ReferenceKitProvider` can only be run with `--target`.
+extension ReferenceKits {
+    static var registered: ReferenceKits { ReferenceKits(profiles: Profiles.registry.all) }
 
     /// The kit `serve-reference` serves without a profile: the default profile's.
-    static var defaultKit: any ReferenceKit { named(Profiles.defaultProfile.name) ?? all[0] }
+    static var defaultKit: any ReferenceKit { registered.named(Profiles.defaultProfile.name) ?? registered.all[0] }
 
-    /// The kits' names as a sentence's list: "callx, dialstack, push-service or onesignal".
-    static var namesSentence: String {
-        let names = all.map { $0.name }
-        guard names.count > 1 else { return names.joined() }
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    /// `serve-reference --help`'s profile sections: each kit's intro, defect heading and defect rows.
+    var helpSections: String { all.map { $0.helpSection }.joined(separator: "\n\n") }
 }

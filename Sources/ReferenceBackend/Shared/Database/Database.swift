@@ -12,6 +12,12 @@ public final class Database: Sendable {
         case inMemory
         /// A file, created if missing.
         case file(String)
+
+        /// The file's path; nil in memory.
+        public var path: String? {
+            guard case .file(let path) = self else { return nil }
+            return path
+        }
     }
 
     public let location: Location

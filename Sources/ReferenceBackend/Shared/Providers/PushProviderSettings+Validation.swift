@@ -1,6 +1,17 @@
+import Foundation
+
 // MARK: - Checking the settings before the first push
 
 extension PushProviderSettings {
+    /// The settings this process's `RINGCHECK_*` variables give, checked: a `PushProviderSettingsError` when
+    /// they cannot be read, `PushProviderSettingsProblems` naming each one that cannot work.
+    public static func fromEnvironment() throws -> PushProviderSettings {
+        let settings = try PushProviderSettings(environment: ProcessInfo.processInfo.environment)
+        let problems = settings.problems()
+        guard problems.isEmpty else { throw PushProviderSettingsProblems(problems: problems) }
+        return settings
+    }
+
     /// Every setting that cannot work, each naming its variable and value: a URL that is not an
     /// http(s) URL with a host, a CA file that cannot be read or holds no certificate, a key or
     /// service-account file that cannot be read. A backend started with any of these would fail

@@ -10,15 +10,15 @@ import Synchronization
 /// The provider connections and their cached APNs token are kept across restarts: APNs (and its
 /// mock) refuses a new provider token within 20 minutes of the previous one, which would hold every
 /// VoIP push after a restart for reasons that have nothing to do with what the scenario checks.
-final class RestartableReference: Sendable {
+package final class RestartableReference: Sendable {
     private let options: ReferenceBackendServer.Options
     private let transport: SharedPushTransport
     private let current: Mutex<ReferenceBackendServer?>
     /// The folder holding the database file, removed by `stop()`.
-    let directory: String
+    package let directory: String
 
     /// Creates the database folder; nothing runs until `start()`.
-    init(options: ReferenceBackendServer.Options, providers: PushProviderSettings) throws {
+    package init(options: ReferenceBackendServer.Options, providers: PushProviderSettings) throws {
         directory =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("ringcheck-reference-\(getpid())-\(UUID().uuidString.prefix(8))").path
@@ -31,17 +31,17 @@ final class RestartableReference: Sendable {
     }
 
     /// `http://127.0.0.1:PORT` of the running server.
-    var baseURL: String { current.withLock { $0?.baseURL } ?? "" }
+    package var baseURL: String { current.withLock { $0?.baseURL } ?? "" }
 
     /// Starts the first server on a free port.
-    func start() throws {
+    package func start() throws {
         let server = try makeServer(port: options.port)
         try server.start()
         current.withLock { $0 = server }
     }
 
     /// Stops the running server and starts a new one on the same port and database.
-    func restart() async throws {
+    package func restart() async throws {
         guard let old = current.withLock({ $0 }) else { throw RestartError(message: "the backend is not running") }
         let port = old.port
         await old.stop()
@@ -53,7 +53,7 @@ final class RestartableReference: Sendable {
     }
 
     /// Stops the server and the provider connections and removes the database.
-    func stop() async {
+    package func stop() async {
         let server = current.withLock { s in
             defer { s = nil }
             return s
@@ -70,18 +70,18 @@ final class RestartableReference: Sendable {
             options: options, transport: transport, messageSettings: transport.base.messageSettings)
     }
 
-    struct RestartError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    package struct RestartError: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 }
 
 /// Forwards to one `ProviderPushTransport` that outlives the servers using it (a server shuts down a
 /// `ProviderPushTransport` it was given when it stops; it leaves this one alone).
-struct SharedPushTransport: PushTransport {
-    let base: ProviderPushTransport
+package struct SharedPushTransport: PushTransport {
+    package let base: ProviderPushTransport
 
-    init(_ base: ProviderPushTransport) { self.base = base }
+    package init(_ base: ProviderPushTransport) { self.base = base }
 
-    func send(_ request: PushRequest) async throws -> HTTPResponse { try await base.send(request) }
+    package func send(_ request: PushRequest) async throws -> HTTPResponse { try await base.send(request) }
 }

@@ -10,9 +10,9 @@ extension ReferenceProcess {
     /// Waits until the started child listens on `port` (true) or has exited (false). A child that finds the port
     /// taken exits at once; one still starting after `patience` is stuck. The patience is long because a child
     /// started on a loaded 2-core machine (a whole test run beside compilers) was seen taking over 30 s to listen.
-    static let patience: Duration = .seconds(120)
+    package static let patience: Duration = .seconds(120)
 
-    static func childListens(_ lifecycle: BackendLifecycle, on port: Int) async throws -> Bool {
+    package static func childListens(_ lifecycle: BackendLifecycle, on port: Int) async throws -> Bool {
         let deadline = ContinuousClock.now + patience
         while let pid = await lifecycle.pid {
             if listening(pid: pid, port: port) { return true }
@@ -28,7 +28,7 @@ extension ReferenceProcess {
 
     /// Whether process `pid` holds a TCP socket listening on `port`: its IPv4 listeners in
     /// `/proc/PID/net/tcp` (state 0A), matched by inode against its open descriptors.
-    static func listening(pid: pid_t, port: Int) -> Bool {
+    package static func listening(pid: pid_t, port: Int) -> Bool {
         guard let table = try? String(contentsOfFile: "/proc/\(pid)/net/tcp", encoding: .utf8) else { return false }
         let local = ":" + String(format: "%04X", port)
         let sockets = Set(
@@ -45,9 +45,9 @@ extension ReferenceProcess {
     }
 
     /// Whether the latest start's output (after the log's last header line) says `port` was taken.
-    static func portWasTaken(_ port: Int, log: String) -> Bool {
+    package static func portWasTaken(_ port: Int, log: String) -> Bool {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         let latest = text.components(separatedBy: "==== ringcheck ").last ?? ""
-        return latest.contains(ServeReferenceCommand.portInUse(host: "127.0.0.1", port: port))
+        return latest.contains(ServedReferenceText.portInUse(host: "127.0.0.1", port: port))
     }
 }

@@ -13,17 +13,17 @@ import ReferenceBackend
 /// driven by `BackendLifecycle` exactly as a target file's `start`, `ready` and (default) `stop` and
 /// `restart` would drive a user's backend: mock settings in its environment, a SQLite file in a
 /// temporary folder, a fixed port so a restart comes back where it was.
-struct ReferenceProcess {
-    let lifecycle: BackendLifecycle
-    let baseURL: String
-    let directory: String
+package struct ReferenceProcess {
+    package let lifecycle: BackendLifecycle
+    package let baseURL: String
+    package let directory: String
 
     /// Starts the child on a port from `choosePort`. The port is free when chosen but only bound a moment
     /// later by the child: when another process takes it in between (the child says so and exits with
     /// status 13), another port is chosen, up to `attempts` times. Any other failure is thrown at once.
-    static func start(
+    package static func start(
         mocks: MockSettings, users: [BackendUser], defects: Set<CallxDefect>, ringSeconds: Int, eventRetention: Int,
-        log: String, cleanup: RunCleanup, executable: String = selfPath(), attempts: Int = 3,
+        log: String, cleanup: any CleanupRegistry, executable: String = RingcheckExecutable.path(), attempts: Int = 3,
         choosePort: () -> Int? = LoopbackPort.free
     ) async throws -> ReferenceProcess {
         // Named after this process, with an owner file: a later start removes it (and the users' tokens in
@@ -76,10 +76,5 @@ struct ReferenceProcess {
             "the reference backend found each port ringcheck chose for it taken by another process before it "
                 + "could listen (\(tried.count) attempts, 127.0.0.1 ports \(tried.map(String.init).joined(separator: ", "))); "
                 + "its output: \(log)")
-    }
-
-    /// This executable, to run its `serve-reference` command.
-    static func selfPath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

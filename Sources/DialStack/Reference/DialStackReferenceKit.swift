@@ -1,5 +1,4 @@
 import Conformance
-import DialStack
 import Foundation
 import PushMocks
 import ReferenceBackend
@@ -8,15 +7,17 @@ import Signing
 /// The dialstack reference: a customer backend of DialStack's `call.mobile_push_wakeup` webhook.
 /// `serve-reference dialstack` takes its signing secret from `DIALSTACK_WEBHOOK_SECRET` (or
 /// `--webhook-secret`); the embedded one gets a random secret, given to both it and `Target.webhook`.
-struct DialStackReferenceKit: ReferenceKit {
-    typealias Defect = DialStackDefect
+package struct DialStackReferenceKit: ReferenceKit {
+    package typealias Defect = DialStackDefect
+
+    package init() {}
 
     /// Where the webhook signing secret comes from when `--webhook-secret` is not given.
-    static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
+    package static let secretVariable = "DIALSTACK_WEBHOOK_SECRET"
 
-    var profile: any Profile { DialStackProfile() }
-    let title = "the wake-up reference backend"
-    let helpIntro = """
+    package var profile: any Profile { DialStackProfile() }
+    package let title = "the wake-up reference backend"
+    package let helpIntro = """
         PROFILE dialstack (--profile dialstack): a customer backend of DialStack's wake-up webhook.
         POST /webhooks/dialstack takes signed events (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of
         "<t>.<raw body>" with the secret from \(secretVariable) or --webhook-secret); a
@@ -24,10 +25,10 @@ struct DialStackReferenceKit: ReferenceKit {
         PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm} as for callx. --db, --ring-seconds,
         --event-retention and --api-shape do not apply.
         """
-    let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape"]
+    package let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape"]
     /// `serve-reference dialstack` as a child process with its built-in users (user-a, user-b, user-c): ringcheck
     /// generates the webhook secret into its environment.
-    let processTargetFile: String? = """
+    package let processTargetFile: String? = """
         profile: dialstack
         name: wake-up reference backend (child process)
         baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
@@ -42,13 +43,15 @@ struct DialStackReferenceKit: ReferenceKit {
           ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/webhooks/dialstack"}
         """
 
-    func serving(_ arguments: ParsedArguments, defects: Set<DialStackDefect>) throws -> any ServedReference {
+    package func serving(_ arguments: any ReferenceArguments, defects: Set<DialStackDefect>) throws
+        -> any ServedReference
+    {
         try serving(arguments, defects: defects, environment: ProcessInfo.processInfo.environment)
     }
 
-    func serving(_ arguments: ParsedArguments, defects: Set<DialStackDefect>, environment: [String: String]) throws
-        -> ServedDialStack
-    {
+    package func serving(
+        _ arguments: any ReferenceArguments, defects: Set<DialStackDefect>, environment: [String: String]
+    ) throws -> ServedDialStack {
         let secret: String
         let secretSource: String
         if let given = arguments.value("webhook-secret"), !given.isEmpty {
@@ -68,17 +71,20 @@ struct DialStackReferenceKit: ReferenceKit {
             configuration: DialStackConfiguration(webhookSecret: secret, defects: defects))
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port") ?? 8080
-        if let users = try arguments.usersFile() { options.users = users }
+        if let path = arguments.value("users") {
+            options.users = try ConfigurationError.reporting("--users: ") { try UserDirectory.load(path: path) }
+        }
         options.logFile = arguments.value("log")
         return ServedDialStack(options: options, secretSource: secretSource)
     }
 
     /// Mocks and backend with accounts for `start.runs` runs of `start.userNames` (`u<run>-<name>`, bearer
     /// `token-u<run>-<name>`); tokens live in the backend's memory.
-    func startEmbedded(_ start: EmbeddedStart, defects: Set<DialStackDefect>, cleanup: RunCleanup) async throws
-        -> EmbeddedReference
+    package func startEmbedded(_ start: EmbeddedStart, defects: Set<DialStackDefect>, cleanup: any CleanupRegistry)
+        async throws -> EmbeddedReference
     {
-        let users = EmbeddedReference.users(runs: start.runs, userNames: start.userNames, handlePrefix: "dialstack")
+        let users = EmbeddedReference.users(
+            runs: start.runs, userNames: start.userNames, handlePrefix: "dialstack", BackendUser.init)
         let mocks = try await MockStack.start()
         await cleanup.add { await mocks.stop() }
         let appId = mocks.providers.credentials.bundleID
@@ -102,22 +108,22 @@ struct DialStackReferenceKit: ReferenceKit {
 }
 
 /// `serve-reference dialstack`: the wake-up backend with the push settings from `RINGCHECK_*`.
-struct ServedDialStack: ServedReference {
-    var options: DialStackServer.Options
+package struct ServedDialStack: ServedReference {
+    package var options: DialStackServer.Options
     /// Where the secret came from, for the summary (never the secret itself).
-    var secretSource: String
+    package var secretSource: String
 
-    var host: String { options.host }
-    var port: Int { options.port }
+    package var host: String { options.host }
+    package var port: Int { options.port }
 
-    func start() async throws -> RunningReference {
-        let providers = try ServeReferenceCommand.providerSettings()
+    package func start() async throws -> RunningReference {
+        let providers = try ConfigurationError.reporting { try PushProviderSettings.fromEnvironment() }
         let server = try DialStackServer(options: options, providers: providers)
         try server.start()
         return RunningReference(banner: summary(server, providers), stop: { await server.stop() })
     }
 
-    func summary(_ server: DialStackServer, _ providers: PushProviderSettings) -> String {
+    package func summary(_ server: DialStackServer, _ providers: PushProviderSettings) -> String {
         """
         ringcheck serve-reference: listening on \(server.baseURL)
           profile      dialstack (wake-up webhook backend)
@@ -125,8 +131,16 @@ struct ServedDialStack: ServedReference {
           users        \(options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", "))
           APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsVoIPTopic)
           FCM          \(providers.fcmURL)
-          defects      \(ServeReferenceCommand.defectsLine(options.configuration.defects))
+          defects      \(ServedReferenceText.defectsLine(options.configuration.defects))
         Press Ctrl-C to stop.
         """
     }
 }
+
+/// DialStack brings its reference: the customer backend of its wake-up webhook.
+extension DialStackProfile: ReferenceKitProvider {
+    package var referenceKit: any ReferenceKit { DialStackReferenceKit() }
+}
+
+/// The engine's view of the defect switches (`ReferenceKitDefect` asks what `ReferenceDefect` has).
+extension DialStackDefect: ReferenceKitDefect {}

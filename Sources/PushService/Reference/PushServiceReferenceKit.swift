@@ -1,22 +1,23 @@
 import Conformance
 import Foundation
 import PushMocks
-import PushService
 import ReferenceBackend
 
 /// The push-service reference: the seed's REST API, a durable SQLite queue, pushes through APNs and FCM.
 /// `serve-reference push-service` takes its App ID and REST key from the environment or generates them;
 /// the embedded one has one app with a random App ID and `psk_` key, given to both it and `Target.serviceApp`.
-struct PushServiceReferenceKit: ReferenceKit {
-    typealias Defect = PushServiceDefect
+package struct PushServiceReferenceKit: ReferenceKit {
+    package typealias Defect = PushServiceDefect
+
+    package init() {}
 
     /// Where the App ID and REST key come from when set; otherwise both are generated.
-    static let appIdVariable = PushServiceTriggerOptions.appIdVariable
-    static let apiKeyVariable = PushServiceTriggerOptions.apiKeyVariable
+    package static let appIdVariable = PushServiceTriggerOptions.appIdVariable
+    package static let apiKeyVariable = PushServiceTriggerOptions.apiKeyVariable
 
-    var profile: any Profile { PushServiceProfile() }
-    let title = "the reference push service"
-    let helpIntro = """
+    package var profile: any Profile { PushServiceProfile() }
+    package let title = "the reference push service"
+    package let helpIntro = """
         PROFILE push-service (--profile push-service): a OneSignal-style push service with one app.
         POST /api/v1/apps/{appId}/devices {external_id, platform, token, voipToken?, sandbox?} (no key),
         DELETE /api/v1/apps/{appId}/devices/{id}, POST /notifications (Authorization: Key|Basic|Bearer
@@ -29,10 +30,10 @@ struct PushServiceReferenceKit: ReferenceKit {
         {installationId}.
         --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
         """
-    let inapplicableOptions = ["ring-seconds", "event-retention", "users", "webhook-secret"]
+    package let inapplicableOptions = ["ring-seconds", "event-retention", "users", "webhook-secret"]
     /// `serve-reference push-service` as a child process: ringcheck generates the App ID and REST key into its
     /// environment; load makes fresh users of its own, so the one user here is never used.
-    let processTargetFile: String? = """
+    package let processTargetFile: String? = """
         profile: push-service
         name: reference push service (child process)
         baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
@@ -45,8 +46,10 @@ struct PushServiceReferenceKit: ReferenceKit {
           ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/notifications/none?app_id=none"}
         """
 
-    func serving(_ arguments: ParsedArguments, defects: Set<PushServiceDefect>) throws -> any ServedReference {
-        let command = ServeReferenceCommand.configuration.name
+    package func serving(_ arguments: any ReferenceArguments, defects: Set<PushServiceDefect>) throws
+        -> any ServedReference
+    {
+        let command = arguments.command
         let environment = ProcessInfo.processInfo.environment
         let shapeName = arguments.value("api-shape") ?? PushServiceAPIShape.reference.rawValue
         guard let shape = PushServiceAPIShape(rawValue: shapeName) else {
@@ -55,7 +58,7 @@ struct PushServiceReferenceKit: ReferenceKit {
                 message: "unknown --api-shape '\(shapeName)' for --profile push-service; use \(shapes)",
                 command: command)
         }
-        let providers = try ServeReferenceCommand.providerSettings()
+        let providers = try ConfigurationError.reporting { try PushProviderSettings.fromEnvironment() }
         var configuration = PushServiceConfiguration.generated(bundleID: providers.apnsBundleID, defects: defects)
         var keyVariable: String?
         if let appId = environment[Self.appIdVariable], !appId.isEmpty { configuration.appId = appId }
@@ -74,9 +77,9 @@ struct PushServiceReferenceKit: ReferenceKit {
 
     /// Mocks and service; scenario user `name` of run `run` is the external ID `u<run>-<name>` (devices
     /// register for it, notifications target it); the queue lives in the service's in-memory SQLite.
-    func startEmbedded(_ start: EmbeddedStart, defects: Set<PushServiceDefect>, cleanup: RunCleanup) async throws
-        -> EmbeddedReference
-    {
+    package func startEmbedded(
+        _ start: EmbeddedStart, defects: Set<PushServiceDefect>, cleanup: any CleanupRegistry
+    ) async throws -> EmbeddedReference {
         let mocks = try await MockStack.start()
         await cleanup.add { await mocks.stop() }
         let bundleID = mocks.providers.credentials.bundleID
@@ -100,16 +103,16 @@ struct PushServiceReferenceKit: ReferenceKit {
 }
 
 /// `serve-reference push-service`: the service, and a generated REST key handed over in a private file.
-struct ServedPushService: ServedReference {
-    var options: PushServiceServer.Options
-    var providers: PushProviderSettings
+package struct ServedPushService: ServedReference {
+    package var options: PushServiceServer.Options
+    package var providers: PushProviderSettings
     /// The variable the REST key came from, or nil when it was generated.
-    var keyVariable: String?
+    package var keyVariable: String?
 
-    var host: String { options.host }
-    var port: Int { options.port }
+    package var host: String { options.host }
+    package var port: Int { options.port }
 
-    func start() async throws -> RunningReference {
+    package func start() async throws -> RunningReference {
         let server = try PushServiceServer(options: options, providers: providers)
         try server.start()
         // A generated key is handed over in a private file, not printed: the banner reaches CI logs.
@@ -131,7 +134,7 @@ struct ServedPushService: ServedReference {
 
     /// What the operator needs to use the service: the URL, the App ID and where the key is (the
     /// variable it came from, or the private file a generated one was written to), never the key.
-    func summary(_ server: PushServiceServer, keyFile: String?) -> String {
+    package func summary(_ server: PushServiceServer, keyFile: String?) -> String {
         let key =
             keyVariable.map { "from \($0)" } ?? keyFile.map { "generated, in \($0) (mode 0600, removed on exit)" }
             ?? "generated"
@@ -141,16 +144,16 @@ struct ServedPushService: ServedReference {
               app id       \(options.configuration.appId)
               rest key     \(key) (Authorization: Key …)
               api shape    \(Self.shapeLine(options.configuration.apiShape))
-              database     \(ServeReferenceCommand.databaseLine(options.database))
+              database     \(ServedReferenceText.databaseLine(file: options.database.path))
               APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), bundle \(providers.apnsBundleID)
               FCM          \(providers.fcmURL)
-              defects      \(ServeReferenceCommand.defectsLine(options.configuration.defects))
+              defects      \(ServedReferenceText.defectsLine(options.configuration.defects))
             Press Ctrl-C to stop.
             """
     }
 
     /// The banner's `api shape` line.
-    static func shapeLine(_ shape: PushServiceAPIShape) -> String {
+    package static func shapeLine(_ shape: PushServiceAPIShape) -> String {
         switch shape {
         case .reference: return "reference (the seed's routes)"
         case .alternate: return "alternate (routes under /v2, other member names)"
@@ -158,3 +161,11 @@ struct ServedPushService: ServedReference {
         }
     }
 }
+
+/// The push service brings its reference: the seed's REST API over a durable queue.
+extension PushServiceProfile: ReferenceKitProvider {
+    package var referenceKit: any ReferenceKit { PushServiceReferenceKit() }
+}
+
+/// The engine's view of the defect switches (`ReferenceKitDefect` asks what `ReferenceDefect` has).
+extension PushServiceDefect: ReferenceKitDefect {}

@@ -9,11 +9,11 @@ import Processes
 /// private mode-0700 folder of the temporary directory) instead of on the terminal, whose output CI
 /// uploads. `remove()` deletes the folder when the server stops; the folder's owner file
 /// (`OwnedTemporaryDirectory`) lets a later start remove it after a `kill -9`.
-struct GeneratedKeyFile: Sendable {
-    let path: String
+package struct GeneratedKeyFile: Sendable {
+    package let path: String
     private let directory: String
 
-    init(key: String, name: String = "rest-key") throws {
+    package init(key: String, name: String = "rest-key") throws {
         var template = Array((NSTemporaryDirectory() + "ringcheck-key-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw ConfigurationError(message: "cannot create a private folder: \(String(cString: strerror(errno)))")
@@ -38,5 +38,5 @@ struct GeneratedKeyFile: Sendable {
         }
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+    package func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }

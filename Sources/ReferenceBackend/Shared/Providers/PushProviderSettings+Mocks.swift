@@ -1,9 +1,13 @@
 import PushMocks
-import ReferenceBackend
 
+/// An embedded reference wired to ringcheck's mocks (every profile's kit starts one so):
+///
+/// ```swift
+/// let providers = mocks.settings.providerSettings(bundleID: mocks.providers.credentials.bundleID)
+/// ```
 extension MockSettings {
     /// The push settings that send an embedded reference's pushes to these mocks, for `bundleID`'s app.
-    func providerSettings(bundleID: String) -> PushProviderSettings {
+    public func providerSettings(bundleID: String) -> PushProviderSettings {
         PushProviderSettings(
             apnsURL: apnsURL, apnsSandboxURL: apnsSandboxURL, fcmURL: fcmURL, oauthTokenURL: oauthTokenURL,
             caFile: caFile, apnsKeyFile: apnsKeyFile, apnsKeyID: apnsKeyID, apnsTeamID: apnsTeamID,

@@ -1,6 +1,5 @@
 import Conformance
 import Foundation
-import OneSignal
 import PushMocks
 import ReferenceBackend
 
@@ -9,13 +8,15 @@ import ReferenceBackend
 /// configured by the seed's `ONESIGNAL_*` variables. Embedded, two instances run: one configured with the
 /// mock OneSignal's two apps (the target), and one with the API URL and CA file but without the app IDs and
 /// keys (`Target.unconfiguredBaseURL`, the `unconfigured` capability).
-struct OneSignalReferenceKit: ReferenceKit {
-    typealias Defect = OneSignalDefect
+package struct OneSignalReferenceKit: ReferenceKit {
+    package typealias Defect = OneSignalDefect
     typealias V = OneSignalConfiguration.Variable
 
-    var profile: any Profile { OneSignalProfile() }
-    let title = "the OneSignal kit server"
-    let helpIntro = """
+    package init() {}
+
+    package var profile: any Profile { OneSignalProfile() }
+    package let title = "the OneSignal kit server"
+    package let helpIntro = """
         PROFILE onesignal (--profile onesignal): an app server sending through OneSignal, as the kit does.
         POST /push/user {userId, title, body, data, options}, POST /push/broadcast {title, body, data,
         options} and POST /push/voip {userId, data, options} answer 200 {"delivered": bool} (recipients >= 1);
@@ -29,10 +30,10 @@ struct OneSignalReferenceKit: ReferenceKit {
         starts has them); --unconfigured-prefix /unconfigured also serves, under that prefix, a twin started
         without the app IDs and keys (a target file's unconfigured.baseURL).
         """
-    let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape", "users", "webhook-secret"]
+    package let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape", "users", "webhook-secret"]
     /// `serve-reference onesignal` as a child process, sending to the mock OneSignal (`--mock-settings`), with its
     /// unconfigured twin under `/unconfigured`.
-    let processTargetFile: String? = """
+    package let processTargetFile: String? = """
         profile: onesignal
         name: OneSignal kit server (child process)
         baseURL: http://127.0.0.1:${RINGCHECK_BACKEND_PORT}
@@ -44,7 +45,9 @@ struct OneSignalReferenceKit: ReferenceKit {
           ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/push/user"}
         """
 
-    func serving(_ arguments: ParsedArguments, defects: Set<OneSignalDefect>) throws -> any ServedReference {
+    package func serving(_ arguments: any ReferenceArguments, defects: Set<OneSignalDefect>) throws
+        -> any ServedReference
+    {
         var environment = ProcessInfo.processInfo.environment
         if arguments.flag("mock-settings") {
             let fromMocks = [
@@ -62,7 +65,7 @@ struct OneSignalReferenceKit: ReferenceKit {
             guard prefix.hasPrefix("/"), prefix.count > 1, !prefix.hasSuffix("/") else {
                 throw UsageError(
                     message: "--unconfigured-prefix takes a path such as /unconfigured",
-                    command: ServeReferenceCommand.configuration.name)
+                    command: arguments.command)
             }
             options.unconfiguredPrefix = prefix
         }
@@ -73,8 +76,8 @@ struct OneSignalReferenceKit: ReferenceKit {
     }
 
     /// Mocks and both kit instances; the kit takes any user ID, so it needs no accounts.
-    func startEmbedded(_ start: EmbeddedStart, defects: Set<OneSignalDefect>, cleanup: RunCleanup) async throws
-        -> EmbeddedReference
+    package func startEmbedded(_ start: EmbeddedStart, defects: Set<OneSignalDefect>, cleanup: any CleanupRegistry)
+        async throws -> EmbeddedReference
     {
         let mocks = try await MockStack.start()
         await cleanup.add { await mocks.stop() }
@@ -106,21 +109,21 @@ struct OneSignalReferenceKit: ReferenceKit {
 }
 
 /// `serve-reference onesignal`: the kit server (and its unconfigured twin under `--unconfigured-prefix`).
-struct ServedOneSignal: ServedReference {
+package struct ServedOneSignal: ServedReference {
     typealias V = OneSignalConfiguration.Variable
-    var options: OneSignalServer.Options
+    package var options: OneSignalServer.Options
 
-    var host: String { options.host }
-    var port: Int { options.port }
+    package var host: String { options.host }
+    package var port: Int { options.port }
 
-    func start() async throws -> RunningReference {
+    package func start() async throws -> RunningReference {
         let server = try OneSignalServer(options: options)
         try server.start()
         return RunningReference(banner: summary(server), stop: { await server.stop() })
     }
 
     /// What the server runs with; app IDs are shown, keys never.
-    func summary(_ server: OneSignalServer) -> String {
+    package func summary(_ server: OneSignalServer) -> String {
         let c = options.configuration
         func app(_ a: OneSignalAppCredentials?, _ id: String, _ key: String) -> String {
             a.map { "\($0.id) (key from \(key), redacted)" } ?? "not configured (\(id)/\(key) unset)"
@@ -133,8 +136,16 @@ struct ServedOneSignal: ServedReference {
               app          \(app(c.standardApp, V.appId, V.apiKey))
               VoIP app     \(app(c.voipApp, V.voipAppId, V.voipApiKey))
               push         \(c.isConfigured ? "on" : "off: every send is a no-op reporting delivered false")\(options.unconfiguredPrefix.map { "\n  unconfigured \(server.baseURL)\($0)/push/… (no app IDs or keys)" } ?? "")
-              defects      \(ServeReferenceCommand.defectsLine(c.defects))
+              defects      \(ServedReferenceText.defectsLine(c.defects))
             Press Ctrl-C to stop.
             """
     }
 }
+
+/// OneSignal brings its reference: an app server sending through OneSignal as the kit does.
+extension OneSignalProfile: ReferenceKitProvider {
+    package var referenceKit: any ReferenceKit { OneSignalReferenceKit() }
+}
+
+/// The engine's view of the defect switches (`ReferenceKitDefect` asks what `ReferenceDefect` has).
+extension OneSignalDefect: ReferenceKitDefect {}
