@@ -1,3 +1,4 @@
+import Conformance
 import PushMocks
 import Testing
 
