@@ -69,7 +69,7 @@ public final class CallxLoadWorkload: LoadWorkload {
             }
             return list
         }
-        client = try target.makeClient(maxIdleConnections: Self.idleConnections)
+        client = try target.makeLoadClient()
         let all = devices.flatMap { $0 }
         judge = LoadJudge(
             context: mocks.map { mocks in
@@ -136,11 +136,6 @@ public final class CallxLoadWorkload: LoadWorkload {
         }
         return feeds
     }
-
-    /// Connections the client keeps for reuse: above any concurrency load is run at plus the feeds, so
-    /// no request waits for a new connection (with the default 64, 128 calls in flight reopened one
-    /// connection per ~4 calls, costing both sides a TCP handshake and teardown).
-    static var idleConnections: Int { 1024 }
 
     /// How long an invitation's send may begin after the driver knew the call stopped ringing.
     static var inFlightMarginMs: Int64 { 1000 }

@@ -114,13 +114,23 @@ public struct TargetUser: Sendable, Equatable {
 extension Target {
     /// An HTTP client for the backend: its TLS trust, sensible time limits, and HTTP/1.1 for plain
     /// HTTP (libcurl cannot reuse h2c prior-knowledge connections). `maxIdleConnections`: how many
-    /// finished connections it keeps for reuse (load keeps every one it opened, so that more calls in
-    /// flight than the default 64 do not close and reopen a connection every few requests).
+    /// finished connections it keeps for reuse.
     public func makeClient(maxIdleConnections: Int = 64) throws -> HTTPClient {
         try Self.makeClient(
             for: baseURL, caFile: caFile, insecureSkipVerify: insecureSkipVerify,
             maxIdleConnections: maxIdleConnections)
     }
+
+    /// The client every profile's load drives the backend with: `makeClient` keeping up to
+    /// `loadIdleConnections` idle connections.
+    public func makeLoadClient() throws -> HTTPClient {
+        try makeClient(maxIdleConnections: Self.loadIdleConnections)
+    }
+
+    /// Connections a load client keeps for reuse: above any concurrency load runs at plus its feeds, so
+    /// no request waits for a new connection. With libcurl's 64, 128 calls in flight reopened one
+    /// connection per ~4 calls, costing both sides a TCP handshake and teardown.
+    public static var loadIdleConnections: Int { 1024 }
 
     /// A client for requests to `url` (the backend, or its login endpoint) with the target's TLS trust.
     public static func makeClient(
