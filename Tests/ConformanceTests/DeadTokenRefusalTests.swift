@@ -85,6 +85,11 @@ import Testing
         #expect(accepted.status == 200 && accepted.sentStamp == nil)
     }
 
+    /// A push to the refused token on connection `id`, accepted at `opened`, read now (`MockFixture.apnsRequest`).
+    private func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
+        f.apnsRequest(token: Self.badToken, connection: id, openedAt: opened, first: first)
+    }
+
     /// An APNs connection takes one stream until a provider token is accepted, so a client sending two copies at
     /// once opens a second connection for the second; on a busy machine its handshake ends, and the copy is read,
     /// after the refusal of the first was answered. The client opened that connection to send the copy before the
@@ -92,9 +97,6 @@ import Testing
     /// request on the early connection, is.
     @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
         let apns = f.mocks.apns(.production)
-        func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
-            f.apnsRequest(token: Self.badToken, connection: id, openedAt: opened, first: first)
-        }
         for round in 0..<50 {
             _ = f.mocks.log.clear()
             let firstOpened = ArrivalOrder.next()
@@ -122,9 +124,6 @@ import Testing
     /// keeps the write: a push read there after the answer left is reuse, ACK or not.
     @Test func onTheRefusalsConnectionThePingAckMarksWhenTheClientHadIt() async throws {
         let apns = f.mocks.apns(.production)
-        func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
-            f.apnsRequest(token: Self.badToken, connection: id, openedAt: opened, first: first)
-        }
         for round in 0..<50 {
             _ = f.mocks.log.clear()
             let opened = ArrivalOrder.next()
