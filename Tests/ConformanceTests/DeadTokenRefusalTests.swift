@@ -90,6 +90,14 @@ import Testing
         f.apnsRequest(token: Self.badToken, connection: id, openedAt: opened, first: first)
     }
 
+    /// Clears the log and refuses the bad token as the first push of connection 1: where that connection was
+    /// accepted, and the refusal's answer.
+    private func refusalOnConnectionOne() async -> (opened: UInt64, answer: HTTPResponse) {
+        _ = f.mocks.log.clear()
+        let opened = ArrivalOrder.next()
+        return (opened, await f.mocks.apns(.production).handle(push(connection: 1, openedAt: opened, first: true)))
+    }
+
     /// An APNs connection takes one stream until a provider token is accepted, so a client sending two copies at
     /// once opens a second connection for the second; on a busy machine its handshake ends, and the copy is read,
     /// after the refusal of the first was answered. The client opened that connection to send the copy before the
@@ -98,9 +106,7 @@ import Testing
     @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
         let apns = f.mocks.apns(.production)
         for round in 0..<50 {
-            _ = f.mocks.log.clear()
-            let firstOpened = ArrivalOrder.next()
-            let answer = await apns.handle(push(connection: 1, openedAt: firstOpened, first: true))
+            let (firstOpened, answer) = await refusalOnConnectionOne()
             // The client opens a second connection for the copy while the first push waits for its answer.
             let secondOpened = ArrivalOrder.next()
             try #require(answer.sentStamp).markSent()
@@ -125,9 +131,7 @@ import Testing
     @Test func onTheRefusalsConnectionThePingAckMarksWhenTheClientHadIt() async throws {
         let apns = f.mocks.apns(.production)
         for round in 0..<50 {
-            _ = f.mocks.log.clear()
-            let opened = ArrivalOrder.next()
-            let answer = await apns.handle(push(connection: 1, openedAt: opened, first: true))
+            let (opened, answer) = await refusalOnConnectionOne()
             let stamp = try #require(answer.sentStamp)
             #expect(stamp.awaitingRead, "a refusal asks its client to say it read it")
             stamp.markSent()
