@@ -85,6 +85,19 @@ import Testing
         #expect(accepted.status == 200 && accepted.sentStamp == nil)
     }
 
+    /// A push to the refused token on connection `id`, accepted at `opened`, read now (`MockFixture.apnsRequest`).
+    private func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
+        f.apnsRequest(token: Self.badToken, connection: id, openedAt: opened, first: first)
+    }
+
+    /// Clears the log and refuses the bad token as the first push of connection 1: where that connection was
+    /// accepted, and the refusal's answer.
+    private func refusalOnConnectionOne() async -> (opened: UInt64, answer: HTTPResponse) {
+        _ = f.mocks.log.clear()
+        let opened = ArrivalOrder.next()
+        return (opened, await f.mocks.apns(.production).handle(push(connection: 1, openedAt: opened, first: true)))
+    }
+
     /// An APNs connection takes one stream until a provider token is accepted, so a client sending two copies at
     /// once opens a second connection for the second; on a busy machine its handshake ends, and the copy is read,
     /// after the refusal of the first was answered. The client opened that connection to send the copy before the
@@ -92,13 +105,8 @@ import Testing
     /// request on the early connection, is.
     @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
         let apns = f.mocks.apns(.production)
-        func push(connection id: UInt64, openedAt opened: UInt64, first: Bool) -> HTTPRequest {
-            f.apnsRequest(token: Self.badToken, connection: id, openedAt: opened, first: first)
-        }
         for round in 0..<50 {
-            _ = f.mocks.log.clear()
-            let firstOpened = ArrivalOrder.next()
-            let answer = await apns.handle(push(connection: 1, openedAt: firstOpened, first: true))
+            let (firstOpened, answer) = await refusalOnConnectionOne()
             // The client opens a second connection for the copy while the first push waits for its answer.
             let secondOpened = ArrivalOrder.next()
             try #require(answer.sentStamp).markSent()
@@ -113,6 +121,31 @@ import Testing
             #expect(before(log[1]), "round \(round): the copy's connection was opened before the answer left")
             #expect(!before(log[2]), "round \(round): the connection's next request left after the answer")
             #expect(!before(log[3]), "round \(round): a connection opened after the answer")
+        }
+    }
+
+    /// On the refusal's own HTTP/2 connection the client had the refusal once it acknowledged the PING sent right
+    /// after it (`Capture.readOrder`): a copy read there after the answer was written but before that ACK was sent
+    /// before the backend could have read it (no reuse), a push read after the ACK is reuse. Another connection
+    /// keeps the write: a push read there after the answer left is reuse, ACK or not.
+    @Test func onTheRefusalsConnectionThePingAckMarksWhenTheClientHadIt() async throws {
+        let apns = f.mocks.apns(.production)
+        for round in 0..<50 {
+            let (opened, answer) = await refusalOnConnectionOne()
+            let stamp = try #require(answer.sentStamp)
+            #expect(stamp.awaitingRead, "a refusal asks its client to say it read it")
+            stamp.markSent()
+            _ = await apns.handle(push(connection: 1, openedAt: opened, first: false))
+            _ = await apns.handle(push(connection: 2, openedAt: ArrivalOrder.next(), first: true))
+            stamp.markRead()
+            _ = await apns.handle(push(connection: 1, openedAt: opened, first: false))
+            let log = f.mocks.log.captures()
+            try #require(log.count == 4)
+            #expect(log[0].readOrder > log[0].sentOrder ?? 0)
+            let before = DeadTokenRefusal.sentBeforeRefusal(f.mocks.log, consumed: [log[0].sequence], devices: [phone])
+            #expect(before(log[1]), "round \(round): on the refusal's connection, before the client's ACK")
+            #expect(!before(log[2]), "round \(round): another connection, after the answer was written")
+            #expect(!before(log[3]), "round \(round): on the refusal's connection, after the client's ACK")
         }
     }
 }

@@ -16,8 +16,11 @@ final class HeldRefusalHandler: HTTPImmediateHandler, @unchecked Sendable {  // 
     }
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let stamp = AnswerStamp()
+    let stamp: AnswerStamp
     let seen = Mutex<[String: Seen]>([:])
+
+    /// `awaitingRead`: the refusal asks its HTTP/2 client to acknowledge having read it (`AnswerStamp`).
+    init(awaitingRead: Bool = false) { stamp = AnswerStamp(awaitingRead: awaitingRead) }
 
     func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         let seen = Seen(

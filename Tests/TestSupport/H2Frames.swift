@@ -104,6 +104,19 @@ public enum H2Frames {
         return nil
     }
 
+    /// The 8-byte payload of the first PING in `bytes` (from the server) that is not an ACK, if any: what the
+    /// client's ACK must echo (`frame(type: ping, flags: 0x1, payload)`).
+    public static func pingPayload(in bytes: [UInt8]) -> [UInt8]? {
+        var i = 0
+        while i + 9 <= bytes.count {
+            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
+            guard i + 9 + n <= bytes.count else { return nil }
+            if bytes[i + 3] == ping && bytes[i + 4] & 0x1 == 0 && n == 8 { return Array(bytes[(i + 9)..<(i + 17)]) }
+            i += 9 + n
+        }
+        return nil
+    }
+
     /// Whether `bytes` (from the server) hold a frame of `type` on `stream`.
     public static func contains(_ bytes: [UInt8], type: UInt8, stream: UInt32) -> Bool {
         frames(in: bytes).contains { $0.type == type && $0.stream == stream }

@@ -4,7 +4,8 @@ import PushMocks
 /// left after the refusal's answer did. A copy on its way before — a backend that sends each invitation twice: the
 /// copy read while the refusal's answer waited to be written, or sent on a second connection the client opened
 /// while the first was busy (an APNs connection takes one stream until a provider token is accepted) and read
-/// only after that connection's handshake, or still waiting on the socket when the answer was written — was sent
+/// only after that connection's handshake, or still waiting on the socket when the answer was written, or sent on
+/// the refusal's own connection before the client acknowledged the PING that followed the refusal — was sent
 /// before the backend could know: the duplicate it is (judged by the duplicate rule), not reuse. Told by the
 /// mocks' `ArrivalOrder` (the push's read, or its connection's accept when it opened the connection, against the
 /// write of the refusal's answer), never by milliseconds.
@@ -24,11 +25,18 @@ enum DeadTokenRefusal {
     /// send it (`Capture.onItsWayOrder`), before the answer was written out (`Capture.sentOrder`; the listener
     /// reads what already waits on its sockets, and accepts waiting connections, before it writes such an
     /// answer, so a copy the client sent before the answer could reach it is ordered first; an answer without
-    /// a stamp left right after deciding, `decidedOrder`). An answer never written (its connection closed
-    /// first) told the backend nothing. Captures recorded without a listener (no arrival order) fall back on
+    /// a stamp left right after deciding, `decidedOrder`). On the refusal's own HTTP/2 connection the client had
+    /// the refusal only once it acknowledged the PING the mock sent right after it (`Capture.readOrder`): a copy
+    /// opened on that connection before the ACK was sent before the backend could have read it, however soon
+    /// after the write it was read. Other connections keep the write. An answer never written (its connection
+    /// closed first) told the backend nothing. Captures recorded without a listener (no arrival order) fall back on
     /// the log's order.
     static func arrivedBefore(_ push: Capture, answerOf refusal: Capture) -> Bool {
         guard push.arrivalOrder > 0 && refusal.decidedOrder > 0 else { return push.sequence < refusal.sequence }
+        // On the refusal's own connection, the client had it once it acknowledged the PING the mock sent after it.
+        if push.connectionID == refusal.connectionID && refusal.readOrder > 0 {
+            return push.onItsWayOrder < refusal.readOrder
+        }
         let left = refusal.sentOrder.map { $0 == 0 ? UInt64.max : $0 } ?? refusal.decidedOrder
         return push.onItsWayOrder < left
     }

@@ -48,15 +48,27 @@ extension Connection {
     }
 
     private func dispatchCompletedStreams() {
-        guard let h2, !h2.completed.isEmpty else { return }
+        guard let h2, !h2.completed.isEmpty || !h2.pingAcks.isEmpty else { return }
         // Nothing below adds to `completed` (dispatching only queues), so the list is walked in place
         // and keeps its capacity.
-        defer { h2.completed.removeAll(keepingCapacity: true) }
-        progressMs = lastActivity
-        // The requests completed by the bytes just received arrived together: one clock read.
+        defer {
+            h2.completed.removeAll(keepingCapacity: true)
+            h2.pingAcks.removeAll(keepingCapacity: true)
+        }
+        if !h2.completed.isEmpty { progressMs = lastActivity }
+        // The requests completed by the bytes just received arrived together: one clock read, and one place in
+        // `ArrivalOrder` between the PING ACKs that came with them (a request before an ACK was sent before it).
         let arrivalMs = rc_wall_ms()
-        let arrivalOrder = ArrivalOrder.next()
-        for stream in h2.completed {
+        var arrivalOrder = ArrivalOrder.next()
+        var acks = 0
+        for (index, stream) in h2.completed.enumerated() {
+            if acks < h2.pingAcks.count && h2.pingAcks[acks].afterCompleted <= index {
+                while acks < h2.pingAcks.count && h2.pingAcks[acks].afterCompleted <= index {
+                    acknowledged(ping: h2.pingAcks[acks].payload)
+                    acks += 1
+                }
+                arrivalOrder = ArrivalOrder.next()
+            }
             if stream.headersTooLarge {
                 h2.submitResponse(streamID: stream.id, .text(431, "request header block too large\n"))
             } else if stream.bodyTooLarge {
@@ -75,6 +87,28 @@ extension Connection {
                 loop.dispatch(request, connectionID: info.id, token: Int64(stream.id))
             }
         }
+        for ack in h2.pingAcks[acks...] { acknowledged(ping: ack.payload) }
+    }
+
+    /// Sends a PING after written answers whose client should say it read them (`AnswerStamp.awaitingRead`);
+    /// false when there are none.
+    func askToAcknowledge(_ stamps: [AnswerStamp]) -> Bool {
+        guard !stamps.isEmpty, let h2 else { return false }
+        lastPing &+= 1
+        h2.submitPing(payload: lastPing)
+        if awaitingRead.count >= Self.maxPingsAwaitingAck { awaitingRead.removeFirst() }
+        awaitingRead.append((lastPing, stamps))
+        return true
+    }
+
+    /// The client acknowledged the PING carrying `payload`: it had read every answer written before it (a client
+    /// acknowledges in order). An ACK of a PING this connection is not waiting on changes nothing.
+    private func acknowledged(ping payload: UInt64) {
+        guard let last = awaitingRead.firstIndex(where: { $0.ping == payload }) else { return }
+        for entry in awaitingRead[...last] {
+            for stamp in entry.stamps { stamp.markRead() }
+        }
+        awaitingRead.removeFirst(last + 1)
     }
 
     /// Resets streams whose request body is overdue; a connection left with nothing else on it gets GOAWAY.

@@ -19,6 +19,9 @@ final class HTTP2Session {
     @exclusivity(unchecked) private var streams: [HTTP2Stream] = []
     /// Streams whose request is complete (or failed a limit), in arrival order.
     @exclusivity(unchecked) var completed: [HTTP2Stream] = []
+    /// The client's PING ACKs since the connection last took them: each ACK's payload and how many streams of
+    /// `completed` came before it, so the connection orders the ACK among the requests it read with it.
+    @exclusivity(unchecked) var pingAcks: [(payload: UInt64, afterCompleted: Int)] = []
     /// Set by a stream that closed with `.resetAfterResponse`.
     @exclusivity(unchecked) var abortRequested = false
     /// Streams refused (RST_STREAM REFUSED_STREAM: one more than the SETTINGS_MAX_CONCURRENT_STREAMS the session
@@ -160,6 +163,22 @@ final class HTTP2Session {
         _ = d.withUnsafeMutableBufferPointer { p in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode, p.baseAddress, p.count)
         }
+    }
+
+    /// Sends a PING carrying `payload` (big-endian), which the client's ACK echoes (`pingAcks`).
+    func submitPing(payload: UInt64) {
+        var bytes = payload.bigEndian
+        withUnsafeBytes(of: &bytes) { p in
+            _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), p.bindMemory(to: UInt8.self).baseAddress)
+        }
+    }
+
+    fileprivate func pingAcknowledged(_ frame: UnsafePointer<nghttp2_frame>) {
+        var payload: UInt64 = 0
+        withUnsafeBytes(of: frame.pointee.ping.opaque_data) { p in
+            for byte in p { payload = payload << 8 | UInt64(byte) }
+        }
+        pingAcks.append((payload, completed.count))
     }
 
     func submitMaxConcurrentStreams(_ n: UInt32) {
@@ -464,6 +483,12 @@ private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, user in
     guard let frame else { return 0 }
     if frame.pointee.hd.type == UInt8(NGHTTP2_RST_STREAM.rawValue) {
         withOwner(user) { $0.resetReceived(streamID: frame.pointee.hd.stream_id) }
+        return 0
+    }
+    if frame.pointee.hd.type == UInt8(NGHTTP2_PING.rawValue) {
+        if frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 {
+            withOwner(user) { $0.pingAcknowledged(frame) }
+        }
         return 0
     }
     withOwner(user) {

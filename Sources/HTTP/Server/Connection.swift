@@ -83,10 +83,17 @@ final class Connection {
     @exclusivity(unchecked) private var staging: [UInt8] = []
     /// Stamps of answers handed to this connection and not yet written out (`AnswerStamp`).
     @exclusivity(unchecked) private var unsentStamps: [AnswerStamp] = []
+    /// Written answers whose client is asked to say it read them (`AnswerStamp.awaitingRead`), by the payload of
+    /// the PING sent after them, oldest first; at most `maxPingsAwaitingAck` (older ones keep their write only).
+    @exclusivity(unchecked) var awaitingRead: [(ping: UInt64, stamps: [AnswerStamp])] = []
+    /// The payload of the last PING sent for `awaitingRead`.
+    @exclusivity(unchecked) var lastPing: UInt64 = 0
 
     /// How much output a connection may hold before it stops pulling more from nghttp2.
     static let outputHighWater = 256 * 1024
     static let maxQueuedHTTP1Requests = 16
+    /// PINGs a client may leave unacknowledged before the oldest is forgotten (its answers keep their write only).
+    static let maxPingsAwaitingAck = 32
 
     init(loop: EventLoop, fd: Int32, info: ConnectionInfo, tls: TLSSession?, now: Int64) {
         self.loop = loop
@@ -291,7 +298,13 @@ final class Connection {
         guard !isClosed else { return }
         flushSocket()
         guard !isClosed else { return }
-        markWrittenAnswers()
+        if markWrittenAnswers() {
+            // The PING asking the client to say it read them goes out after them.
+            serviceHTTP2()
+            guard !isClosed else { return }
+            flushSocket()
+            guard !isClosed else { return }
+        }
         advanceLifecycle()
         guard !isClosed else { return }
         var events: UInt32 = 0
@@ -314,11 +327,14 @@ final class Connection {
     }
 
     /// Marks the stamps of the answers handed over so far once everything queued is written out: each of
-    /// them has then left (an answer the connection still holds may be among what is queued).
-    private func markWrittenAnswers() {
-        guard !unsentStamps.isEmpty, pendingOutput == 0 else { return }
+    /// them has then left (an answer the connection still holds may be among what is queued). On HTTP/2, those
+    /// `awaitingRead` are followed by a PING (`askToAcknowledge`); true when one was submitted.
+    private func markWrittenAnswers() -> Bool {
+        guard !unsentStamps.isEmpty, pendingOutput == 0 else { return false }
         for stamp in unsentStamps { stamp.markSent() }
+        let asked = mode == .http2 && askToAcknowledge(unsentStamps.filter(\.awaitingRead))
         unsentStamps.removeAll()
+        return asked
     }
 
     private func advanceLifecycle() {

@@ -249,7 +249,10 @@ public final class APNsMock: HTTPImmediateHandler {
         // A refusal answered on the loop is stamped too: the dead-token rule asks what was on its way before it
         // left, and the loop reads what waits on its sockets before writing a stamped answer
         // (`DeadTokenRefusal`). Acceptances on the loop go without (an allocation per push).
-        if offLoop || !capture.outcome.isAccepted { response.sentStamp = AnswerStamp() }
+        // A refusal also asks its HTTP/2 client to say when it had read it (`AnswerStamp.awaitingRead`).
+        if offLoop || !capture.outcome.isAccepted {
+            response.sentStamp = AnswerStamp(awaitingRead: !capture.outcome.isAccepted)
+        }
         if capture.outcome.isAccepted && environment != .sandbox && fault == nil {
             capture.setAPNsAcceptance(directive: response.directive)
         } else {

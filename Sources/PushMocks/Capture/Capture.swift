@@ -164,6 +164,12 @@ public struct Capture: Sendable {
     public var sentOrder: UInt64? {
         storage.responseIsAPNsAcceptance ? nil : storage.response.sentStamp.map(\.order)
     }
+    /// Where the client's acknowledgement of a PING the mock sent right after a refusal's answer came in, on the
+    /// refusal's own HTTP/2 connection (`AnswerStamp.readOrder`): from then on the client had read the refusal.
+    /// 0 where none came (an acceptance, HTTP/1.1, a client that never acknowledged).
+    public var readOrder: UInt64 {
+        storage.responseIsAPNsAcceptance ? 0 : storage.response.sentStamp?.readOrder ?? 0
+    }
     /// Arrival of the complete request, ms since the UNIX epoch.
     public var arrivalMs: Int64 {
         get { storage.arrivalMs }

@@ -51,8 +51,9 @@ enum FaultedAnswer {
             }
         }
         fault?.finish(&response, goawayDebug: "")
-        // Answered off the event loop: the connection marks when the answer actually left.
-        response.sentStamp = AnswerStamp()
+        // Answered off the event loop: the connection marks when the answer actually left (and, for a refusal,
+        // when its HTTP/2 client had read it).
+        response.sentStamp = AnswerStamp(awaitingRead: !capture.outcome.isAccepted)
         capture.response = response
         log.record(capture)
         return response

@@ -114,7 +114,9 @@ public final class ReferenceBackendServer: Sendable {
         return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
-    /// Stops accepting requests, then stops the worker and sweeper and waits for them.
+    /// Stops accepting requests, then stops the worker and sweeper and waits for them. The worker's sends in
+    /// flight finish and are recorded first, for up to its `stopGraceMs` (`PushWorker.runPipelined`): a push
+    /// the provider accepted is not sent again by the next process.
     public func stop() async {
         await server.stop()
         let running = tasks.withLock { tasks in
