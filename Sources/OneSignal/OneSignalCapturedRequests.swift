@@ -14,7 +14,14 @@ enum OneSignalCapturedRequests: CapturedPushJudge {
         "without the operations, the REST keys (redacted in captures), the data and options the kit was given and its delivered are not judged"
     static let providers: [MockProviderID] = [.onesignal]
     /// `--app-id` and `--voip-app-id`: the apps its requests must name.
-    static let contextOptions = ["app-id", "voip-app-id"]
+    static let optionRows: [ProfileOptionRow] = [
+        .value(
+            "app-id", "ID", help: "the standard app's ID",
+            default: "$RINGCHECK_ONESIGNAL_APP_ID, else each request's own"),
+        .value(
+            "voip-app-id", "ID", help: "the VoIP app's ID (its requests are VoIP pushes)",
+            default: "$RINGCHECK_ONESIGNAL_VOIP_APP_ID"),
+    ]
 
     /// The apps from `--app-id` and `--voip-app-id`, else from `RINGCHECK_ONESIGNAL_APP_ID` (when not empty) and
     /// `RINGCHECK_ONESIGNAL_VOIP_APP_ID`.

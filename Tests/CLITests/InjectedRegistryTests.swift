@@ -1,6 +1,7 @@
 import AllProfiles
 import Callx
 import Conformance
+import DialStack
 import Testing
 
 @testable import ringcheck
@@ -25,5 +26,38 @@ import Testing
         #expect(callxOnly.1.error.contains("unknown profile 'dialstack'"), "\(callxOnly.1.error)")
         #expect(callxOnly.1.error.contains("(profiles: callx)"), "\(callxOnly.1.error)")
         #expect(callxOnly.1.out.isEmpty)
+    }
+
+    /// `check-payload`, `load` and `trigger` read their profiles from the registry in force at use, not from the
+    /// shipped list: a profile the registry lacks is refused as unknown, its options are none of theirs, and their
+    /// help lists only what is registered.
+    @Test func theCommandsProfileListsFollowTheInjectedRegistry() async {
+        let registry = ProfileRegistry([CallxProfile(), DialStackProfile()])
+        let missing = "/nonexistent/ringcheck-injected-registry.json"
+
+        let check = await Self.ringcheck(["check-payload", "--profile", "push-service", missing], profiles: registry)
+        #expect(check.0 == .usage)
+        #expect(
+            check.1.error.contains("--profile 'push-service' has no push rules to check (callx, dialstack)"),
+            "\(check.1.error)")
+        let appId = await Self.ringcheck(["check-payload", "--app-id", "x", missing], profiles: registry)
+        #expect(appId.0 == .usage)
+        #expect(appId.1.error.contains("unknown option '--app-id'"), "\(appId.1.error)")
+
+        let load = await Self.ringcheck(["load", "--profile", "push-service"], profiles: registry)
+        #expect(load.0 == .usage)
+        #expect(load.1.error.contains("unknown profile 'push-service'"), "\(load.1.error)")
+
+        let trigger = await Self.ringcheck(
+            ["trigger", "push-service", "--url", "http://127.0.0.1:1"], profiles: registry)
+        #expect(trigger.0 == .usage)
+        #expect(
+            trigger.1.error.contains("trigger knows the profiles dialstack, not 'push-service'"), "\(trigger.1.error)")
+
+        let help = await Self.ringcheck(["help", "check-payload"], profiles: registry)
+        #expect(help.1.out.contains("Whose push rules: callx, dialstack."), "\(help.1.out)")
+        #expect(!help.1.out.contains("--app-id"), "\(help.1.out)")
+        let loadHelp = await Self.ringcheck(["help", "load"], profiles: registry)
+        #expect(loadHelp.1.out.contains("The profile to load: callx or dialstack."), "\(loadHelp.1.out)")
     }
 }

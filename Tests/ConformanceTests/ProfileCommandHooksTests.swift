@@ -77,8 +77,8 @@ import Testing
     }
 
     @Test func aPayloadJudgesContextComesFromItsOwnOptionsThenTheEnvironment() {
-        #expect(OneSignalCapturedRequests.contextOptions == ["app-id", "voip-app-id"])
-        #expect(DialStackCapturedPushes.contextOptions.isEmpty)
+        #expect(OneSignalCapturedRequests.optionRows.map(\.name) == ["app-id", "voip-app-id"])
+        #expect(DialStackCapturedPushes.optionRows.isEmpty)
         let environment = ["RINGCHECK_ONESIGNAL_APP_ID": "", "RINGCHECK_ONESIGNAL_VOIP_APP_ID": "voip-env"]
         let fromEnvironment = OneSignalCapturedRequests.context(voipTopic: nil, options: [:], environment: environment)
         #expect(fromEnvironment.appId == nil, "an empty variable names no app")

@@ -10,7 +10,7 @@ import PushMocks
 /// whole `{"captures":[…]}` answer, which also gets the rules across pushes), an APNs body, an FCM
 /// request or bare message, or a bare invitation. Without a capture there are no headers or arrival
 /// time, so the header rules and the lower ttl bound are not judged.
-public enum PayloadProfile {
+public enum PayloadProfile: Sendable {
     /// Checks `document`; `kind` nil detects it. Throws when the kind cannot be told or contradicts `kind`.
     public static func check(
         _ document: JSONValue, kind: PayloadKind? = nil, context: InvariantContext = InvariantContext()

@@ -10,6 +10,7 @@ import PushMocks
 ///     static let providers: [MockProviderID] = [.apns, .fcm]
 ///     static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)
 ///         -> [Violation] { … }
+///     static let optionRows: [ProfileOptionRow] = [.value("app-id", "ID", help: "the app's ID")]
 /// }
 /// ```
 public protocol CapturedPushJudge: Sendable {
@@ -22,17 +23,18 @@ public protocol CapturedPushJudge: Sendable {
     /// The profile's push rules over `captures` (of `providers` only); throws when `context` lacks what they need.
     static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)
         -> [Violation]
-    /// The `check-payload` options that fill its `CapturedPushContext` beyond `--topic` (OneSignal's `app-id`,
-    /// `voip-app-id`): naming one for another profile is a usage error. None by default.
-    static var contextOptions: [String] { get }
-    /// What the captures are judged with: `--topic` (`voipTopic`), the values of its `contextOptions` that were
+    /// Its rows of `check-payload --help`, the options that fill its `CapturedPushContext` beyond `--topic`
+    /// (OneSignal's `app-id`, `voip-app-id`); the command builds its options from them, and naming one for
+    /// another profile is a usage error. None by default.
+    static var optionRows: [ProfileOptionRow] { get }
+    /// What the captures are judged with: `--topic` (`voipTopic`), the values of its `optionRows` that were
     /// given, and the environment (where an option's default may come from). The default keeps the topic alone.
     static func context(voipTopic: String?, options: [String: String], environment: [String: String])
         -> CapturedPushContext
 }
 
 extension CapturedPushJudge {
-    public static var contextOptions: [String] { [] }
+    public static var optionRows: [ProfileOptionRow] { [] }
     public static func context(voipTopic: String?, options: [String: String], environment: [String: String])
         -> CapturedPushContext
     { CapturedPushContext(voipTopic: voipTopic) }

@@ -163,6 +163,10 @@ public protocol Profile: Sendable {
     /// Its judge of captured pushes for `ringcheck check-payload --profile <name>` (`CapturedPushJudge`: its
     /// push rules over captures read back from JSON); nil (the default) when it has none.
     var capturedPushJudge: (any CapturedPushJudge.Type)? { get }
+    /// Its check of a whole push document for `ringcheck check-payload` (`PayloadDocumentJudge`: an APNs body, an
+    /// FCM message, an invitation, captures, with `--kind`); nil (the default) when it has none. The command
+    /// prefers it to `capturedPushJudge`.
+    var payloadDocumentJudge: (any PayloadDocumentJudge.Type)? { get }
 
     // MARK: Load mode
 
@@ -204,6 +208,7 @@ extension Profile {
     public var valuedCapabilities: [Capability] { [] }
     public var targetFileCapabilities: [String] { [] }
     public var capturedPushJudge: (any CapturedPushJudge.Type)? { nil }
+    public var payloadDocumentJudge: (any PayloadDocumentJudge.Type)? { nil }
     public var load: (any ProfileLoad)? { nil }
     public var triggerOptions: (any TriggerProfileOptions.Type)? { nil }
     public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {

@@ -7,7 +7,7 @@ import PushMocks
 ///
 /// ```swift
 /// struct EchoTriggerOptions: TriggerProfileOptions {
-///     static let optionRows: [TriggerOptionRow] = [.value("message", "TEXT", help: "what to echo", default: "hello")]
+///     static let optionRows: [ProfileOptionRow] = [.value("message", "TEXT", help: "what to echo", default: "hello")]
 ///     static let urlExample = "the echo server's base URL, e.g. http://127.0.0.1:8080"
 ///     static let helpSection = "echo: sends --message to the server at --url and judges its answer."
 ///     static let examples = ["ringcheck trigger echo --url http://127.0.0.1:8080 --message hi"]
@@ -26,7 +26,7 @@ import PushMocks
 public protocol TriggerProfileOptions: Sendable {
     /// The profile's rows of `trigger --help`, in the order shown: its own options, and its sentence about a
     /// shared option (`url`, `user`) it reads. The command builds its options from these.
-    static var optionRows: [TriggerOptionRow] { get }
+    static var optionRows: [ProfileOptionRow] { get }
     /// The options only this profile takes; another profile's are a usage error. By default the names of
     /// `optionRows` that are not shared options.
     static var ownOptions: [String] { get }

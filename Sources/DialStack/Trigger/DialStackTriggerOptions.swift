@@ -30,7 +30,7 @@ public struct DialStackTriggerOptions: TriggerProfileOptions {
         "ringcheck trigger dialstack --url $URL --user user-b --type call.ringing --json",
     ]
     /// Its rows of `trigger --help`.
-    public static let optionRows: [TriggerOptionRow] = [
+    public static let optionRows: [ProfileOptionRow] = [
         .value("url", "URL", help: "the backend's webhook URL (http://host:port/webhooks/dialstack)"),
         .value("user", "USER", help: "data.user_id, whose devices the event wakes (required)"),
         .value("secret", "SECRET", help: "the webhook signing secret", default: "$\(secretVariable)"),

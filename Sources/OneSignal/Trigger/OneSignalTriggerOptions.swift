@@ -23,7 +23,7 @@ public struct OneSignalTriggerOptions: TriggerProfileOptions {
         "ringcheck trigger onesignal --url http://127.0.0.1:8080 --send voip --options '{\"ttl\":30}' --port onesignal=8446"
     ]
     /// Its rows of `trigger --help`.
-    public static let optionRows: [TriggerOptionRow] = [
+    public static let optionRows: [ProfileOptionRow] = [
         .value("send", "WHAT", help: "user, broadcast or voip", default: "user"),
         .value("heading", "TEXT", help: "the title", default: "ringcheck"),
         .value("content", "TEXT", help: "the body", default: "A notification from ringcheck trigger"),

@@ -27,7 +27,7 @@ public struct PushServiceTriggerOptions: TriggerProfileOptions {
         "ringcheck trigger push-service --url $URL --app-id $APP --send notification --ttl 600 --json",
     ]
     /// Its rows of `trigger --help`.
-    public static let optionRows: [TriggerOptionRow] = [
+    public static let optionRows: [ProfileOptionRow] = [
         .value("url", "URL", help: "the service's base URL"),
         .value("user", "USER", help: "the external ID", default: "a fresh ringcheck-trigger-… ID"),
         .value("app-id", "ID", help: "the app's App ID", default: "$\(appIdVariable)"),

@@ -1,64 +1,69 @@
 import AllProfiles
-import Callx
 import Conformance
 import Foundation
 import InputLimits
 import JSON
 
-/// `ringcheck check-payload`: judge one captured push or payload against the Callx push profile.
+/// `ringcheck check-payload`: judge one captured push or payload against a profile's push rules, the
+/// default profile's unless `--profile` names another. The profiles supply the rules (`Profile.payloadDocumentJudge`,
+/// `Profile.capturedPushJudge`) and their options (`CapturedPushJudge.optionRows`); this command names no profile
+/// outside its help text.
 struct CheckPayloadCommand: RingcheckCommand {
-    /// The registered profiles with a judge of captured pushes (`Profile.capturedPushJudge`), in registry order.
-    static let judged = Profiles.all.filter { $0.capturedPushJudge != nil }
-    /// Their judges, in registry order.
-    static let judges = judged.compactMap(\.capturedPushJudge)
+    /// The profiles in force (`Profiles.registry`) with push rules to check (`Profile.payloadDocumentJudge` or
+    /// `Profile.capturedPushJudge`), in registry order. Read at use, so an injected registry is followed.
+    static var judged: [any Profile] {
+        Profiles.registry.all.filter { Judging($0) != nil }
+    }
+    /// Their judges of captured pushes, in registry order.
+    static var judges: [any CapturedPushJudge.Type] { Profiles.registry.all.compactMap(\.capturedPushJudge) }
 
-    static let configuration = CommandConfiguration(
-        name: "check-payload",
-        abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
-        discussion: """
-            --profile \(Profiles.defaultProfile.name) (the default) is described here; --profile \(judgedList) judges captures
-            (a capture of GET /v1/captures, or its whole {"captures": [...]} answer) by that profile's push rules
-            without the requests that caused them (see docs/commands.md).
+    static let name = "check-payload"
 
-            FILE (or - for standard input) holds one JSON document:
-              - a capture as the control API returns it (an item of GET /v1/captures), or the whole
-                {"captures": [...]} answer, which also gets the checks across pushes (duplicate invitations);
-              - an APNs request body ({"aps": {}, "callx": {...}});
-              - an FCM send request ({"message": {...}}) or the bare message;
-              - a bare invitation ({"schemaVersion": 1, "type": "call.invited", ...}).
-            The kind is detected unless --kind is given. A capture also carries headers and the arrival time,
-            so the APNs header rules and both ttl bounds are judged; a bare payload gets the payload rules
-            and, for FCM, the upper ttl bound (ceil((expiresAtMs - issuedAtMs)/1000)).
+    /// Built from the registry in force at each use (a few strings; `dispatch` reads it once per command line).
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: name,
+            abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
+            discussion: """
+                --profile \(Profiles.defaultProfile.name) (the default) is described here; --profile \(judgedList) judges captures
+                (a capture of GET /v1/captures, or its whole {"captures": [...]} answer) by that profile's push rules
+                without the requests that caused them (see docs/commands.md).
 
-            Each violation is printed as: requirement, level, path, expected against actual.
-            EXIT STATUS: 0 no violation of a MUST (SHOULD findings are listed), 1 a MUST is violated,
-            2 the input cannot be read, is not JSON (the position is named) or its kind cannot be told.
-            """,
-        arguments: [ArgumentSpec(name: "file", help: "The JSON document, or - for standard input.", optional: false)],
-        options: [
-            .value("kind", "KIND", help: "apns, fcm or invitation.", default: "detected from the document"),
-            .value(
-                "topic", "TOPIC", help: "The apns-topic VoIP pushes must carry (bundle ID + .voip).",
-                default: "any topic ending in .voip"),
-            .value(
-                "profile", "NAME",
-                help:
-                    "Whose push rules: \(([Profiles.defaultProfile.name] + judges.map { $0.profile }).joined(separator: ", ")).",
-                default: Profiles.defaultProfile.name),
-            .value(
-                "app-id", "ID", help: "onesignal: the standard app's ID.",
-                default: "$RINGCHECK_ONESIGNAL_APP_ID, else each request's own"),
-            .value(
-                "voip-app-id", "ID", help: "onesignal: the VoIP app's ID (its requests are VoIP pushes).",
-                default: "$RINGCHECK_ONESIGNAL_VOIP_APP_ID"),
-        ],
-        examples: [
-            "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures?mock=apns\" | ringcheck check-payload -",
-            "ringcheck check-payload --kind fcm message.json",
-            "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures\" | ringcheck check-payload --profile push-service -",
-            "echo '{\"aps\":{},\"callx\":{\"schemaVersion\":1,\"type\":\"call.invited\",\"callId\":\"c1\","
-                + "\"displayName\":\"Alex\",\"handle\":\"callx:a\"}}' | ringcheck check-payload -",
-        ])
+                FILE (or - for standard input) holds one JSON document:
+                  - a capture as the control API returns it (an item of GET /v1/captures), or the whole
+                    {"captures": [...]} answer, which also gets the checks across pushes (duplicate invitations);
+                  - an APNs request body ({"aps": {}, "callx": {...}});
+                  - an FCM send request ({"message": {...}}) or the bare message;
+                  - a bare invitation ({"schemaVersion": 1, "type": "call.invited", ...}).
+                The kind is detected unless --kind is given. A capture also carries headers and the arrival time,
+                so the APNs header rules and both ttl bounds are judged; a bare payload gets the payload rules
+                and, for FCM, the upper ttl bound (ceil((expiresAtMs - issuedAtMs)/1000)).
+
+                Each violation is printed as: requirement, level, path, expected against actual.
+                EXIT STATUS: 0 no violation of a MUST (SHOULD findings are listed), 1 a MUST is violated,
+                2 the input cannot be read, is not JSON (the position is named) or its kind cannot be told.
+                """,
+            arguments: [
+                ArgumentSpec(name: "file", help: "The JSON document, or - for standard input.", optional: false)
+            ],
+            options: OptionSpec.built(
+                shared: [
+                    .value("kind", "KIND", help: "apns, fcm or invitation.", default: "detected from the document"),
+                    .value(
+                        "topic", "TOPIC", help: "The apns-topic VoIP pushes must carry (bundle ID + .voip).",
+                        default: "any topic ending in .voip"),
+                    .value(
+                        "profile", "NAME", help: "Whose push rules: \(judged.map(\.name).joined(separator: ", ")).",
+                        default: Profiles.defaultProfile.name),
+                ], profiles: judges.map { ($0.profile, $0.optionRows) }),
+            examples: [
+                "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures?mock=apns\" | ringcheck check-payload -",
+                "ringcheck check-payload --kind fcm message.json",
+                "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures\" | ringcheck check-payload --profile push-service -",
+                "echo '{\"aps\":{},\"callx\":{\"schemaVersion\":1,\"type\":\"call.invited\",\"callId\":\"c1\","
+                    + "\"displayName\":\"Alex\",\"handle\":\"callx:a\"}}' | ringcheck check-payload -",
+            ])
+    }
 
     /// The profiles with a judge of captured pushes, as a sentence lists them (`a, b or c`).
     static var judgedList: String {
@@ -68,52 +73,73 @@ struct CheckPayloadCommand: RingcheckCommand {
     var file: String
     var kind: PayloadKind?
     var topic: String?
-    /// The judge of captured pushes of another profile than the default (Callx); nil for the default.
-    var judge: (any CapturedPushJudge.Type)?
-    /// The profile whose judge that is (its catalogue gives the levels).
-    var judgedProfile: (any Profile)?
+    /// The profile's check of the whole document (`Profile.payloadDocumentJudge`, preferred), else its judge of
+    /// captured pushes.
+    var judging: Judging
+    /// The profile whose rules those are (its catalogue gives a captured-push judge's levels).
+    var judgedProfile: any Profile
     var context = CapturedPushContext()
+
+    /// How a profile judges what `check-payload` is given.
+    enum Judging {
+        case document(any PayloadDocumentJudge.Type)
+        case captures(any CapturedPushJudge.Type)
+
+        /// `profile`'s judging; nil when it has no push rules to check.
+        init?(_ profile: any Profile) {
+            if let document = profile.payloadDocumentJudge {
+                self = .document(document)
+            } else if let captures = profile.capturedPushJudge {
+                self = .captures(captures)
+            } else {
+                return nil
+            }
+        }
+    }
 
     init(arguments: ParsedArguments) throws {
         file = arguments.positionals[0]
-        let defaultName = Profiles.defaultProfile.name
-        if let profile = arguments.value("profile"), profile != defaultName {
-            let names = [defaultName] + Self.judged.map(\.name)
-            guard let judgedProfile = Self.judged.first(where: { $0.name == profile }),
-                let judge = judgedProfile.capturedPushJudge
-            else {
+        let judged = Self.judged
+        let profile = arguments.value("profile") ?? Profiles.defaultProfile.name
+        guard let chosen = judged.first(where: { $0.name == profile }), let judging = Judging(chosen) else {
+            let names = judged.map(\.name)
+            throw UsageError(
+                message:
+                    "--profile '\(Suggestion.shown(profile))' has no push rules to check\(TriggerCommand.didYouMean(profile, names)) (\(names.joined(separator: ", ")))",
+                command: Self.name)
+        }
+        judgedProfile = chosen
+        self.judging = judging
+        var judge: (any CapturedPushJudge.Type)?
+        if case .captures(let captures) = judging {
+            judge = captures
+            if arguments.value("kind") != nil {
+                let owners = judged.filter { $0.payloadDocumentJudge != nil }.map(\.name)
                 throw UsageError(
                     message:
-                        "--profile '\(Suggestion.shown(profile))' has no push rules to check\(TriggerCommand.didYouMean(profile, names)) (\(names.joined(separator: ", ")))",
-                    command: Self.configuration.name)
+                        "--kind is the \(owners.joined(separator: " or ")) profile's: --profile \(profile) judges captures",
+                    command: Self.name)
             }
-            if arguments.value("kind") != nil {
-                throw UsageError(
-                    message: "--kind is the \(defaultName) profile's: --profile \(profile) judges captures",
-                    command: Self.configuration.name)
-            }
-            self.judge = judge
-            self.judgedProfile = judgedProfile
         }
         let environment = ProcessInfo.processInfo.environment
+        let ownRows = judge?.optionRows.map(\.name) ?? []
         for owner in Self.judges {
-            for option in owner.contextOptions
-            where arguments.value(option) != nil && !(judge?.contextOptions.contains(option) ?? false) {
-                let owners = Self.judges.filter { $0.contextOptions.contains(option) }.map { $0.profile }
+            for option in owner.optionRows.map(\.name) where arguments.value(option) != nil && !ownRows.contains(option)
+            {
+                let owners = Self.judges.filter { $0.optionRows.contains { $0.name == option } }.map { $0.profile }
                 throw UsageError(
                     message: "--\(option) applies to --profile \(owners.joined(separator: " or ")) only",
-                    command: Self.configuration.name)
+                    command: Self.name)
             }
         }
         if let judge {
             var options: [String: String] = [:]
-            for option in judge.contextOptions { options[option] = arguments.value(option) }
+            for option in ownRows { options[option] = arguments.value(option) }
             context = judge.context(voipTopic: arguments.value("topic"), options: options, environment: environment)
         }
         if let raw = arguments.value("kind") {
             guard let kind = PayloadKind(rawValue: raw.lowercased()) else {
-                throw UsageError(
-                    message: "--kind takes apns, fcm or invitation, not '\(raw)'", command: Self.configuration.name)
+                throw UsageError(message: "--kind takes apns, fcm or invitation, not '\(raw)'", command: Self.name)
             }
             self.kind = kind
         }
@@ -144,17 +170,18 @@ struct CheckPayloadCommand: RingcheckCommand {
         }
         let check: PayloadCheck
         do {
-            if let judge, let judgedProfile {
+            switch judging {
+            case .document(let judge):
+                check = try judge.check(document, kind: kind, voipTopic: topic)
+            case .captures(let judge):
                 check = try CapturedPushCheck.check(
                     document, judge: judge, context: context, levels: CapturedPushCheck.levels(of: judgedProfile))
-            } else {
-                check = try PayloadProfile.check(document, kind: kind, context: InvariantContext(voipTopic: topic))
             }
         } catch {
             Console.error("ringcheck check-payload: \(name): \(error.message)")
             return .usage
         }
-        if let judge {
+        if case .captures(let judge) = judging {
             Console.out(Self.render(check, name: name, profile: "the \(judge.profile) push rules"))
             Console.out("  (\(judge.unjudged))")
         } else {

@@ -11,80 +11,87 @@ import ReferenceBackend
 
 /// `ringcheck load`: many concurrent calls against a backend, every push and the whole history checked.
 struct LoadCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "load",
-        abstract: "Put a backend under many concurrent calls and check every push and the whole history.",
-        discussion: """
-            Drives a profile's units of work (--profile) at a rate or concurrency against a backend, and judges
-            every push and the whole history by the profile's rules:
+    /// Built from the registry in force at each use.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "load",
+            abstract: "Put a backend under many concurrent calls and check every push and the whole history.",
+            discussion: """
+                Drives a profile's units of work (--profile) at a rate or concurrency against a backend, and judges
+                every push and the whole history by the profile's rules:
 
-            \(Profiles.all.compactMap { $0.load?.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
+                \(Profiles.registry.all.compactMap { $0.load?.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
 
-            Without --target it runs against the profile's embedded reference backend as a child process
-            (serve-reference; --reference-in-process runs it inside ringcheck instead). See docs/commands.md.
+                Without --target it runs against the profile's embedded reference backend as a child process
+                (serve-reference; --reference-in-process runs it inside ringcheck instead). See docs/commands.md.
 
-            Figures: calls/s sustained, latency percentiles per endpoint, push latency from the request that
-            caused each push to its arrival at the mock, and the backend's CPU and memory when it runs on this
-            machine (a child process: its own figures; for --reference-in-process, ringcheck's own process,
-            labelled so).
-            Progress is a single line on a terminal. Loopback only; bounded by --duration or --calls and by a
-            hard limit of one hour.
+                Figures: calls/s sustained, latency percentiles per endpoint, push latency from the request that
+                caused each push to its arrival at the mock, and the backend's CPU and memory when it runs on this
+                machine (a child process: its own figures; for --reference-in-process, ringcheck's own process,
+                labelled so).
+                Progress is a single line on a terminal. Loopback only; bounded by --duration or --calls and by a
+                hard limit of one hour.
 
-            EXIT STATUS:
-              0   clean: no MUST broken in the history or the pushes
-              1   violations (each names its call)
-              2   usage or configuration error
-              3   inconclusive: the backend could not be reached, or too many calls failed to be judged
-              130, 143  interrupted by Ctrl-C (SIGINT) or SIGTERM: no more calls start, those in flight finish,
-                  and what ran is judged and written to load-report.json (a second Ctrl-C stops at once)
-            """,
-        options: [
-            .value(
-                "target", "FILE",
-                help: "A target file describing the backend (see init-target); default: the embedded reference backend."
-            ),
-            .value(
-                "profile", "NAME", help: "The profile to load: \(Self.profilesSentence("or")).",
-                default: "\(Profiles.defaultProfile.name), or the target file's profile"),
-            .value(
-                "rate", "N", help: "Calls started per second.", default: "4 unless --concurrency",
-                number: NumberRange(0, 10_000, lowerExclusive: true)),
-            .value(
-                "concurrency", "N", help: "Calls kept in flight instead of a rate.", number: .whole(1...10_000)),
-            .value(
-                "duration", "S", help: "Stop starting calls after S seconds.", default: "10 unless --calls",
-                number: .seconds(upTo: 3_600, positive: true)),
-            .value("calls", "N", help: "Stop after starting N calls.", number: .whole(1...1_000_000)),
-            .value(
-                "max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200",
-                number: .whole(1...10_000)),
-            .value(
-                "short-ring", "S",
-                help: "How long the calls that should expire ring (whole seconds; \(owners(of: "short-ring"))).",
-                default: "3", number: .whole(1...60)),
-            .flag("strict", help: "Judge SHOULD requirements like MUSTs: any violation exits 1."),
-            .value(
-                "report-dir", "DIR", help: "Where load-report.json (and backend.log) are written.",
-                default: "reports/load"),
-            .flag(
-                "reference-process",
-                help: "Run the embedded reference backend as a child process (serve-reference; the default)."),
-            .flag(
-                "reference-in-process",
-                help: "Run the embedded reference backend inside ringcheck (its CPU is then counted with ringcheck's)."),
-            .value(
-                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
-                repeatable: true),
-        ],
-        examples: [
-            "ringcheck load --rate 5 --duration 10",
-            "ringcheck load --calls 100 --concurrency 8 --reference-defect racy-answer   # exit 1, names the calls",
-            "ringcheck load --target backend.yaml --rate 20 --duration 60",
-            "ringcheck load --profile dialstack --calls 40 --rate 8 --reference-defect wrong-user   # exit 1",
-        ])
+                EXIT STATUS:
+                  0   clean: no MUST broken in the history or the pushes
+                  1   violations (each names its call)
+                  2   usage or configuration error
+                  3   inconclusive: the backend could not be reached, or too many calls failed to be judged
+                  130, 143  interrupted by Ctrl-C (SIGINT) or SIGTERM: no more calls start, those in flight finish,
+                      and what ran is judged and written to load-report.json (a second Ctrl-C stops at once)
+                """,
+            options: [
+                .value(
+                    "target", "FILE",
+                    help:
+                        "A target file describing the backend (see init-target); default: the embedded reference backend."
+                ),
+                .value(
+                    "profile", "NAME", help: "The profile to load: \(Self.profilesSentence("or")).",
+                    default: "\(Profiles.defaultProfile.name), or the target file's profile"),
+                .value(
+                    "rate", "N", help: "Calls started per second.", default: "4 unless --concurrency",
+                    number: NumberRange(0, 10_000, lowerExclusive: true)),
+                .value(
+                    "concurrency", "N", help: "Calls kept in flight instead of a rate.", number: .whole(1...10_000)),
+                .value(
+                    "duration", "S", help: "Stop starting calls after S seconds.", default: "10 unless --calls",
+                    number: .seconds(upTo: 3_600, positive: true)),
+                .value("calls", "N", help: "Stop after starting N calls.", number: .whole(1...1_000_000)),
+                .value(
+                    "max-in-flight", "N", help: "With --rate: at most N calls in flight.", default: "200",
+                    number: .whole(1...10_000)),
+                .value(
+                    "short-ring", "S",
+                    help: "How long the calls that should expire ring (whole seconds; \(owners(of: "short-ring"))).",
+                    default: "3", number: .whole(1...60)),
+                .flag("strict", help: "Judge SHOULD requirements like MUSTs: any violation exits 1."),
+                .value(
+                    "report-dir", "DIR", help: "Where load-report.json (and backend.log) are written.",
+                    default: "reports/load"),
+                .flag(
+                    "reference-process",
+                    help: "Run the embedded reference backend as a child process (serve-reference; the default)."),
+                .flag(
+                    "reference-in-process",
+                    help:
+                        "Run the embedded reference backend inside ringcheck (its CPU is then counted with ringcheck's)."
+                ),
+                .value(
+                    "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
+                    repeatable: true),
+            ],
+            examples: [
+                "ringcheck load --rate 5 --duration 10",
+                "ringcheck load --calls 100 --concurrency 8 --reference-defect racy-answer   # exit 1, names the calls",
+                "ringcheck load --target backend.yaml --rate 20 --duration 60",
+                "ringcheck load --profile dialstack --calls 40 --rate 8 --reference-defect wrong-user   # exit 1",
+            ])
+    }
 
-    /// The registered profiles with a load mode (`Profile.load`), in registry order.
-    static let profiles = Profiles.all.filter { $0.load != nil }.map(\.name)
+    /// The registered profiles with a load mode (`Profile.load`), in the order of the registry in force
+    /// (`Profiles.registry`, read at use so an injected registry is followed).
+    static var profiles: [String] { Profiles.registry.all.filter { $0.load != nil }.map(\.name) }
 
     /// The registered profiles with a load mode, as a sentence lists them (`a, b or c`).
     static func profilesSentence(_ conjunction: String) -> String {
@@ -92,9 +99,9 @@ struct LoadCommand: RingcheckCommand {
     }
 
     /// The load options some profile takes for itself (`ProfileLoad.options`), with the profiles that take each.
-    static let profileOptions: [(option: String, profiles: [String])] = {
+    static var profileOptions: [(option: String, profiles: [String])] {
         var out: [(option: String, profiles: [String])] = []
-        for profile in Profiles.all {
+        for profile in Profiles.registry.all {
             for option in profile.load?.options ?? [] {
                 if let i = out.firstIndex(where: { $0.option == option }) {
                     out[i].profiles.append(profile.name)
@@ -104,7 +111,7 @@ struct LoadCommand: RingcheckCommand {
             }
         }
         return out
-    }()
+    }
 
     /// The profiles that take load option `option` (`ProfileLoad.options`), as help names them: `a or b`.
     static func owners(of option: String) -> String {

@@ -10,64 +10,71 @@ import Signing
 /// this command names no profile outside its help text: it starts the mocks,
 /// prints the timeline and the verdict, and removes the virtual devices again, on Ctrl-C too.
 struct TriggerCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "trigger",
-        abstract: "Fire one profile event at a running backend: show the answer and every push it caused, judged.",
-        discussion: """
-            The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds): one exchange
-            with a running backend, its requests and every push ringcheck's mocks receive for it on a timeline
-            (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is
-            \(profileList).
+    /// Built from the registry in force at each use.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "trigger",
+            abstract: "Fire one profile event at a running backend: show the answer and every push it caused, judged.",
+            discussion: """
+                The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds): one exchange
+                with a running backend, its requests and every push ringcheck's mocks receive for it on a timeline
+                (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is
+                \(profileList).
 
-            \(profiles.map { $0.options.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
+                \(profiles.map { $0.options.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
 
-            Mocks: the command starts ringcheck's mocks (APNs, FCM, OAuth) for the exchange, as `call` does. A
-            backend already running reaches them only where it was told they are: give --mocks-dir DIR (the CA, the
-            APNs key and the service account are kept there, and the RINGCHECK_* settings written to
-            DIR/mocks.env) and fixed ports (--port NAME=PORT for apns, apnsSandbox and google, as `mocks` takes
-            them; --apns-port and the like are its aliases), start the backend once with those settings, and
-            trigger as often as you like. When no push reaches the mocks (the backend pushes
-            to the real APNs/FCM), the answer alone is shown and judged, and the summary says so.
+                Mocks: the command starts ringcheck's mocks (APNs, FCM, OAuth) for the exchange, as `call` does. A
+                backend already running reaches them only where it was told they are: give --mocks-dir DIR (the CA, the
+                APNs key and the service account are kept there, and the RINGCHECK_* settings written to
+                DIR/mocks.env) and fixed ports (--port NAME=PORT for apns, apnsSandbox and google, as `mocks` takes
+                them; --apns-port and the like are its aliases), start the backend once with those settings, and
+                trigger as often as you like. When no push reaches the mocks (the backend pushes
+                to the real APNs/FCM), the answer alone is shown and judged, and the summary says so.
 
-            Ctrl-C (or SIGTERM) removes the virtual devices registered so far and stops the mocks, then exits 130
-            (143).
+                Ctrl-C (or SIGTERM) removes the virtual devices registered so far and stops the mocks, then exits 130
+                (143).
 
-            EXIT STATUS:
-              0   every rule held
-              1   a violation (each is printed with its requirement ID)
-              2   usage or configuration error (also: the mocks cannot start on the given ports)
-              3   inconclusive: the backend could not be reached, a device could not be registered, the key was
-                  refused, the kit's answer has no boolean delivered, or no push reached the mocks although one
-                  was due
-              130 interrupted (143 on SIGTERM), the virtual devices removed
-            """,
-        arguments: [
-            ArgumentSpec(
-                name: "PROFILE", help: "The profile whose exchange to play: \(profileList).",
-                optional: false
-            )
-        ],
-        options: options(
-            shared: [
-                .value("url", "URL", help: "Required."),
-                .value("user", "USER", help: ""),
-                .flag("no-devices", help: "Register no virtual device (the backend's own devices are pushed)."),
-                .value(
-                    "settle", "S", help: "How long to watch for more pushes after the last expected one.", default: "3",
-                    number: .seconds(upTo: 600)),
-                .flag("keep-devices", help: "Leave the virtual devices registered afterwards."),
-                .value(
-                    "mocks-dir", "DIR",
-                    help: "Keep the mocks' CA and keys here and write their settings to DIR/mocks.env.",
-                    default: "a new temporary directory"),
-            ] + MockPortOptions.specs() + [
-                .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text.")
-            ], profiles: profiles),
-        examples: profiles.flatMap { $0.options.examples })
+                EXIT STATUS:
+                  0   every rule held
+                  1   a violation (each is printed with its requirement ID)
+                  2   usage or configuration error (also: the mocks cannot start on the given ports)
+                  3   inconclusive: the backend could not be reached, a device could not be registered, the key was
+                      refused, the kit's answer has no boolean delivered, or no push reached the mocks although one
+                      was due
+                  130 interrupted (143 on SIGTERM), the virtual devices removed
+                """,
+            arguments: [
+                ArgumentSpec(
+                    name: "PROFILE", help: "The profile whose exchange to play: \(profileList).",
+                    optional: false
+                )
+            ],
+            options: OptionSpec.built(
+                shared: [
+                    .value("url", "URL", help: "Required."),
+                    .value("user", "USER", help: ""),
+                    .flag("no-devices", help: "Register no virtual device (the backend's own devices are pushed)."),
+                    .value(
+                        "settle", "S", help: "How long to watch for more pushes after the last expected one.",
+                        default: "3",
+                        number: .seconds(upTo: 600)),
+                    .flag("keep-devices", help: "Leave the virtual devices registered afterwards."),
+                    .value(
+                        "mocks-dir", "DIR",
+                        help: "Keep the mocks' CA and keys here and write their settings to DIR/mocks.env.",
+                        default: "a new temporary directory"),
+                ] + MockPortOptions.specs() + [
+                    .flag(
+                        "json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."
+                    )
+                ], profiles: profiles.map { ($0.name, $0.options.optionRows) }),
+            examples: profiles.flatMap { $0.options.examples })
+    }
 
-    /// The profiles `trigger` knows (those with `Profile.triggerOptions`), each with its options, in registry order.
-    static let profiles: [(name: String, options: any TriggerProfileOptions.Type)] = Profiles.all.compactMap { p in
-        p.triggerOptions.map { (p.name, $0) }
+    /// The profiles `trigger` knows (those with `Profile.triggerOptions`), each with its options, in the order of
+    /// the registry in force (`Profiles.registry`, read at use so an injected registry is followed).
+    static var profiles: [(name: String, options: any TriggerProfileOptions.Type)] {
+        Profiles.registry.all.compactMap { p in p.triggerOptions.map { (p.name, $0) } }
     }
 
     /// The registered profiles with a trigger, as a sentence lists them (`a, b or c`).

@@ -1,7 +1,8 @@
 import InputLimits
 
-/// One row of `ringcheck trigger --help` that a profile declares next to its options: the option's name, the
-/// placeholder of its value (none for a flag), the profile's sentence about it, its default and the numbers it
+/// One row of a command's `--help` that a profile declares next to its options (`trigger`'s, through
+/// `TriggerProfileOptions.optionRows`; `check-payload`'s, through `CapturedPushJudge.optionRows`): the option's name,
+/// the placeholder of its value (none for a flag), the profile's sentence about it, its default and the numbers it
 /// takes. The command builds its options from the registry: its shared options first, then each profile's rows in
 /// registry order. An option two profiles declare is one row whose help joins their sentences
 /// (`push-service: call or notification; onesignal: user, broadcast or voip.`); a row naming a shared option
@@ -9,13 +10,13 @@ import InputLimits
 ///
 /// ```swift
 /// extension EchoTriggerOptions {
-///     static let optionRows: [TriggerOptionRow] = [
+///     static let optionRows: [ProfileOptionRow] = [
 ///         .value("message", "TEXT", help: "the message to echo", default: "hello"),
 ///         .flag("shout", help: "echo it in capitals"),
 ///     ]
 /// }
 /// ```
-public struct TriggerOptionRow: Sendable, Equatable {
+public struct ProfileOptionRow: Sendable, Equatable {
     /// The long name without dashes (`call-id`).
     public var name: String
     /// The placeholder shown in help (`ID`); nil for a flag.
@@ -31,13 +32,13 @@ public struct TriggerOptionRow: Sendable, Equatable {
     public static func value(
         _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil,
         number: NumberRange? = nil
-    ) -> TriggerOptionRow {
-        TriggerOptionRow(
+    ) -> ProfileOptionRow {
+        ProfileOptionRow(
             name: name, valueName: valueName, help: help, defaultDescription: defaultDescription, number: number)
     }
 
     /// A row for a flag.
-    public static func flag(_ name: String, help: String) -> TriggerOptionRow {
-        TriggerOptionRow(name: name, valueName: nil, help: help, defaultDescription: nil, number: nil)
+    public static func flag(_ name: String, help: String) -> ProfileOptionRow {
+        ProfileOptionRow(name: name, valueName: nil, help: help, defaultDescription: nil, number: nil)
     }
 }

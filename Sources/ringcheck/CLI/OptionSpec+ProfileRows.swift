@@ -1,17 +1,22 @@
 import Conformance
 
-extension TriggerCommand {
-    /// `trigger`'s options from the registry: `shared` first, each gaining the sentences the profiles declare
-    /// about it (`--url`), then each profile's own rows in registry order. An option several profiles declare is
-    /// one row, where the first declares it, whose help joins their sentences
-    /// (`a: call or notification; b: user or voip.` for profiles a and b).
-    static func options(shared: [OptionSpec], profiles: [(name: String, options: any TriggerProfileOptions.Type)])
-        -> [OptionSpec]
-    {
-        var declared: [String: [(profile: String, row: TriggerOptionRow)]] = [:]
+extension OptionSpec {
+    /// A command's options from the rows its profiles declare (`ProfileOptionRow`: `trigger`'s, `check-payload`'s):
+    /// `shared` first, each gaining the sentences the profiles declare about it (`--url`), then each profile's own
+    /// rows in registry order. An option several profiles declare is one row, where the first declares it, whose
+    /// help joins their sentences (`a: call or notification; b: user or voip.` for profiles a and b).
+    ///
+    /// ```swift
+    /// let options = OptionSpec.built(
+    ///     shared: [.value("url", "URL", help: "Required.")],
+    ///     profiles: [("echo", [.value("message", "TEXT", help: "what to echo", default: "hello")])])
+    /// // --url, then --message ("echo: what to echo.", default hello)
+    /// ```
+    static func built(shared: [OptionSpec], profiles: [(name: String, rows: [ProfileOptionRow])]) -> [OptionSpec] {
+        var declared: [String: [(profile: String, row: ProfileOptionRow)]] = [:]
         var order: [String] = []
-        for (profile, options) in profiles {
-            for row in options.optionRows {
+        for (profile, rows) in profiles {
+            for row in rows {
                 if declared[row.name] == nil { order.append(row.name) }
                 declared[row.name, default: []].append((profile, row))
             }
@@ -28,7 +33,7 @@ extension TriggerCommand {
 
     /// `spec` with the profiles' sentences before its own help (`a: …; b: …. Required.`) and
     /// their default: the one default when all give the same, else each named (`a: x; b: y`).
-    static func joined(_ spec: OptionSpec, _ rows: [(profile: String, row: TriggerOptionRow)]) -> OptionSpec {
+    static func joined(_ spec: OptionSpec, _ rows: [(profile: String, row: ProfileOptionRow)]) -> OptionSpec {
         guard !rows.isEmpty else { return spec }
         var spec = spec
         let sentences = rows.map { "\($0.profile): \($0.row.help)" }.joined(separator: "; ") + "."
