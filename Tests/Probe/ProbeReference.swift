@@ -11,7 +11,7 @@ public enum ProbeDefect: String, ReferenceDefect {
 }
 
 /// The probe's reference backend: `POST /ping` with the right `x-probe-key` and `{"n": N}` answers 200
-/// `{"echo": N}`; a wrong key is 401, anything else 404. Serves on 127.0.0.1 on a port of its own.
+/// `{"echo": N}`; a wrong key is 401, anything else 404. Serves on `host` (127.0.0.1) at `port` (0: a free one).
 ///
 /// ```swift
 /// let reference = ProbeReference(key: "probe-secret", defects: [])
@@ -21,10 +21,10 @@ public enum ProbeDefect: String, ReferenceDefect {
 public final class ProbeReference: Sendable {
     public let server: HTTPServer
 
-    public init(key: String, defects: Set<ProbeDefect>, port: Int = 0) {
+    public init(key: String, defects: Set<ProbeDefect>, host: String = "127.0.0.1", port: Int = 0) {
         let wrongEcho = defects.contains(.wrongEcho)
         server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: port, loopCount: 1),
+            configuration: .init(host: host, port: port, loopCount: 1),
             handler: ClosureHandler { request in
                 guard request.method == "POST", request.path == "/ping" else { return .json(404, Array("{}".utf8)) }
                 guard request.headers["x-probe-key"] == key else { return .json(401, Array("{}".utf8)) }

@@ -1,0 +1,78 @@
+import AllProfiles
+import Conformance
+import Foundation
+import JSON
+import Probe
+import TestSupport
+import Testing
+
+@testable import ringcheck
+
+/// Issue 26's proof, its reference part: the probe brings its reference kit (`ProbeReferenceKit`, in
+/// `Tests/Probe`), and with the probe in the registry `serve-reference` lists and checks it and `run --profile
+/// probe` runs against it embedded, no `--target` — with no change to the CLI.
+@Suite struct ProbeReferenceKitTests {
+    @Test func serveReferenceHelpListsTheProbeAndItsDefect() async {
+        let (code, console) = await ProbeProfileTests.ringcheck(["serve-reference", "--help"])
+        #expect(code == .success)
+        #expect(console.out.contains("PROFILE probe (--profile probe): the probe reference"), "\(console.out)")
+        #expect(console.out.contains("PROBE DEFECTS (--profile probe --defect NAME):\n  wrong-echo "), "\(console.out)")
+        #expect(console.out.contains("onesignal or\n                              probe. (default: callx)"), "\(console.out)")
+
+        let shipped = await ProbeProfileTests.ringcheck(["serve-reference", "--help"], profiles: Profiles.registry)
+        #expect(!shipped.1.out.contains("probe"), "\(shipped.1.out)")
+    }
+
+    /// An unknown defect is a usage error that lists the probe's defects, with a "did you mean" when one is close.
+    @Test func anUnknownProbeDefectIsAUsageError() async {
+        let (code, console) = await ProbeProfileTests.ringcheck(
+            ["serve-reference", "--profile", "probe", "--defect", "nope"])
+        #expect(code == .usage)
+        #expect(
+            console.error.contains("unknown defect 'nope' for --profile probe; the defects are:\n  wrong-echo "),
+            "\(console.error)")
+        let close = await ProbeProfileTests.ringcheck(
+            ["serve-reference", "--profile", "probe", "--defect", "wrong-ech"])
+        #expect(close.0 == .usage)
+        #expect(
+            close.1.error.contains("unknown defect 'wrong-ech' for --profile probe (did you mean 'wrong-echo'?)"),
+            "\(close.1.error)")
+        let db = await ProbeProfileTests.ringcheck(["serve-reference", "--profile", "probe", "--db", "x.db"])
+        #expect(db.0 == .usage)
+        #expect(db.1.error.contains("--db does not apply to --profile probe"), "\(db.1.error)")
+    }
+
+    /// `serve-reference --profile probe` wants its key from PROBE_KEY and never shows it.
+    @Test func theServedProbeTakesItsKeyFromTheEnvironment() async throws {
+        let parsed = try ArgumentParser.parse(["--port", "0"], for: ServeReferenceCommand.configuration)
+        #expect {
+            _ = try ProbeReferenceKit().serving(parsed, defects: [], environment: [:])
+        } throws: { error in "\(error)".contains("set PROBE_KEY") }
+        let served = try ProbeReferenceKit().serving(
+            parsed, defects: [.wrongEcho], environment: ["PROBE_KEY": "probe-secret-served"])
+        let running = try await served.start()
+        await running.stop()
+        #expect(running.banner.contains("defects      wrong-echo"), "\(running.banner)")
+        #expect(!running.banner.contains("probe-secret-served"))
+    }
+
+    /// Without `--target` the probe suite runs against its embedded reference: conformant, and with
+    /// `--reference-defect wrong-echo` non-conformant, charged to PROBE-ECHO-1 alone.
+    @Test(arguments: [false, true])
+    func runWithoutATargetUsesTheEmbeddedProbeReference(withDefect: Bool) async throws {
+        let dir = TemporaryDirectory(prefix: "ringcheck-probe-embedded")
+        let reports = dir.file("reports")
+        let (code, console) = await ProbeProfileTests.ringcheck(
+            ["run", "--profile", "probe", "--report-dir", reports, "--format", "json"]
+                + (withDefect ? ["--reference-defect", "wrong-echo"] : []))
+        #expect(code == (withDefect ? .nonConformant : .success), "\(console.out)\n\(console.error)")
+        let report = try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: reports + "/report.json"))))
+        let scenarios = report["scenarios"]?.arrayValue ?? []
+        #expect(scenarios.map { $0["id"]?.stringValue } == ["echo.one"])
+        let charged = scenarios.flatMap { $0["failures"]?.arrayValue ?? [] }.compactMap {
+            $0["requirement"]?.stringValue
+        }
+        #expect(charged == (withDefect ? ["PROBE-ECHO-1"] : []), "\(charged)")
+        #expect(console.out.contains("embedded probe reference"), "\(console.out)")
+    }
+}
