@@ -52,13 +52,16 @@ let package = Package(
         // The registration list (`Profiles.all`) and the engine's loaders with it filled in: what the CLI and the
         // tests import to reach every profile.
         .target(name: "AllProfiles", dependencies: ["Conformance", "PushMocks"] + profileModules),
-        .executableTarget(
-            name: "ringcheck",
+        // The CLI's commands as a library (`Ringcheck.dispatch(_:profiles:)`), so a test executable can run them
+        // over a registry of its own; the `ringcheck` executable is its one-line `main.swift`.
+        .target(
+            name: "RingcheckCLI",
             dependencies: [
                 "HTTP", "Signing", "PushMocks", "ReferenceBackend", "Conformance", "Reports", "JSON", "Processes",
                 "InputLimits", "AllProfiles",
             ] + profileModules,
             plugins: ["BuildInfo"]),
+        .executableTarget(name: "ringcheck", dependencies: ["RingcheckCLI"]),
 
         // MARK: each profile's suite compiled into its module (so an installed binary needs no suites/ beside it)
         .executableTarget(name: "EmbedSuitesTool"),
@@ -75,12 +78,16 @@ let package = Package(
         .target(
             name: "Probe", dependencies: profileDependencies + ["ReferenceBackend"], path: "Tests/Probe",
             plugins: ["EmbedSuites"]),
+        // `ringcheck` with the probe registered, for the test that serves the probe's reference out of process.
+        .executableTarget(
+            name: "ProbeRingcheck", dependencies: ["RingcheckCLI", "AllProfiles", "Conformance", "Probe"],
+            path: "Tests/ProbeRingcheck"),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(
             name: "CLITests",
             dependencies: [
                 "TestSupport", "PushMocks", "JSON", "ReferenceBackend", "Processes", "HTTP", "Conformance", "Reports",
-                "ringcheck", "InputLimits", "AllProfiles", "Probe",
+                "ringcheck", "RingcheckCLI", "ProbeRingcheck", "InputLimits", "AllProfiles", "Probe",
             ] + profileModules),
         .testTarget(
             name: "ConformanceTests",

@@ -4,7 +4,7 @@ import Foundation
 import Reports
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// `examples/ci/`: the GitHub Actions workflow and the GitLab CI job users copy. They must be YAML
 /// (read with ringcheck's own loader), name only `ringcheck` commands and options that exist (checked

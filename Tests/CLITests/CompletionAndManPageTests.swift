@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The shell completions and the man page are generated from the commands' own declarations: each
 /// names every command and every option the parser accepts, and the scripts are valid in their shell.

@@ -3,7 +3,7 @@ import PushMocks
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The tables of docs/ say what the code does: each profile page's requirements table is its suite's
 /// `requirements.yaml` (IDs and levels), its defect table the mutation matrix that real runs check and the

@@ -8,7 +8,7 @@ import ReferenceBackend
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The dialstack profile's embedded reference, as `ringcheck run --profile dialstack` starts it: a target
 /// with accounts per run, the webhook and its generated secret, pushes reaching the mocks.

@@ -8,7 +8,7 @@ import ReferenceBackend
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The push-service profile's embedded reference, as `ringcheck run --profile push-service` starts it: a
 /// target with the app's App ID and key, external IDs per run, a call reaching the mocks.

@@ -4,7 +4,7 @@ import Conformance
 import DialStack
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The CLI's commands run in process over the registry they are given (`Ringcheck.dispatch(_:profiles:)`), not
 /// the shipped `Profiles.all`, and `Console.capture` keeps what they print.

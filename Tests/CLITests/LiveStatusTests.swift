@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The console's live status line: drawn in place on a terminal, never written anywhere else.
 @Suite struct LiveStatusTests {

@@ -11,7 +11,7 @@ import Testing
         let root = TargetCommandTests.repositoryRoot
         let r = try await runProcess(
             "/usr/bin/python3",
-            [Self.script, "--max-lines", "80", root + "/Sources/Conformance", root + "/Sources/ringcheck"],
+            [Self.script, "--max-lines", "80", root + "/Sources/Conformance", root + "/Sources/RingcheckCLI"],
             timeout: 120)
         #expect(r.status == 0, "split these into named parts that each do one job:\n\(r.stdout)\(r.stderr)")
         #expect(r.stdout.isEmpty)

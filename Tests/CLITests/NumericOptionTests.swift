@@ -4,7 +4,7 @@ import InputLimits
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// Every number on the command line is range-checked before a command sees it: hostile values are
 /// exit 2 naming the option, never a trap (`Int64(1e30)`) or a command that starts and then dies.

@@ -6,7 +6,7 @@ import Probe
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// Issue 26's proof: a fifth profile added as a module of its own (`Tests/Probe`) and one registry line, run
 /// through the CLI's commands in process (`Ringcheck.dispatch(_:profiles:)`), is listed, run against its

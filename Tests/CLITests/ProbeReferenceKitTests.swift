@@ -6,7 +6,7 @@ import Probe
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// Issue 26's proof, its reference part: the probe brings its reference kit (`ProbeReferenceKit`, in
 /// `Tests/Probe`), and with the probe in the registry `serve-reference` lists and checks it and `run --profile
@@ -17,7 +17,9 @@ import Testing
         #expect(code == .success)
         #expect(console.out.contains("PROFILE probe (--profile probe): the probe reference"), "\(console.out)")
         #expect(console.out.contains("PROBE DEFECTS (--profile probe --defect NAME):\n  wrong-echo "), "\(console.out)")
-        #expect(console.out.contains("onesignal or\n                              probe. (default: callx)"), "\(console.out)")
+        #expect(
+            console.out.contains("onesignal or\n                              probe. (default: callx)"),
+            "\(console.out)")
 
         let shipped = await ProbeProfileTests.ringcheck(["serve-reference", "--help"], profiles: Profiles.registry)
         #expect(!shipped.1.out.contains("probe"), "\(shipped.1.out)")
@@ -74,5 +76,25 @@ import Testing
         }
         #expect(charged == (withDefect ? ["PROBE-ECHO-1"] : []), "\(charged)")
         #expect(console.out.contains("embedded probe reference"), "\(console.out)")
+    }
+
+    /// Out of process: `ProbeRingcheck` (the CLI's library over `Profiles.all + [ProbeProfile()]`) serves the
+    /// probe's reference as `serve-reference --profile probe --port 0`; the probe suite run against it with its
+    /// key passes, and SIGTERM stops it (exit 0) without the key in anything it printed.
+    @Test func theProbeRingcheckExecutableServesTheProbeReference() async throws {
+        let key = "probe-secret-\(UUID().uuidString)"
+        let server = try await ReferenceServerProcess.start(
+            arguments: ["--profile", "probe", "--port", "0"], environment: ["PROBE_KEY": key],
+            executable: RingcheckBinary.path(of: "ProbeRingcheck"))
+        let dir = TemporaryDirectory(prefix: "ringcheck-probe-served")
+        let target = try dir.write("probe.yaml", "profile: probe\nbaseURL: \(server.baseURL)\nprobe: {key: \(key)}\n")
+        let (code, console) = await ProbeProfileTests.ringcheck(
+            ["run", "--target", target, "--report-dir", dir.file("reports"), "--format", "console"])
+        let status = await server.terminate()
+        #expect(code == .success, "\(console.out)\n\(console.error)")
+        #expect(status == 0, "\(server.log)")
+        #expect(server.log.contains("profile      probe"), "\(server.log)")
+        #expect(server.log.contains("ringcheck serve-reference: stopped (signal"), "\(server.log)")
+        #expect(!server.log.contains(key))
     }
 }

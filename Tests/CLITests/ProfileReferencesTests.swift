@@ -3,7 +3,7 @@ import Conformance
 import ReferenceBackend
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The CLI's reference kits (`ReferenceKits.registered.all`): one per profile, each a registered profile with its defects,
 /// and the one list `serve-reference` and `run` read.

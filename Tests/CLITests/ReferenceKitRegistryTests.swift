@@ -3,7 +3,7 @@ import Conformance
 import PushMocks
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// A reference kit comes from its profile value (`ReferenceKitProvider`), not from a list in the CLI: a
 /// profile that is none of the four brings its kit into `serve-reference`'s help, names and defect errors

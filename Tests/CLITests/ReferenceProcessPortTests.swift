@@ -8,7 +8,7 @@ import ReferenceBackend
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 #if canImport(Glibc)
     import Glibc

@@ -2,7 +2,7 @@ import AllProfiles
 import Conformance
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The per-profile parts of `trigger`, `load` and `validate --help` are the registered profiles' own text
 /// (`TriggerProfileOptions.helpSection`/`examples`, `ProfileLoad.helpSection`, `TargetProbing.probeSummary`),

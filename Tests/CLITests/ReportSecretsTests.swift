@@ -8,7 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// No report shows a secret the run used: the device tokens the engine registered, the provider JWTs
 /// and OAuth access tokens the backend sent the mocks, and the signing keys. The secrets are collected

@@ -3,7 +3,7 @@ import Conformance
 import Foundation
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The re-run command `ringcheck run` prints for a scenario works from any folder: the files the
 /// user named relatively (`--target`, `--suite`) are named by absolute path, a built-in suite by name.

@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The engine's `RunSession` driven in process, with a console that collects lines and a cleanup that
 /// records instead of catching signals: it reaches the same verdict and exit code as the `ringcheck run`

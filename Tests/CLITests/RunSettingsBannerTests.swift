@@ -1,7 +1,7 @@
 import PushMocks
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The `ringcheck run --target` banner shows the settings the backend actually receives.
 @Suite struct RunSettingsBannerTests {

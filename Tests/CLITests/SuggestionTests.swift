@@ -1,7 +1,7 @@
 import Conformance
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// The banded edit distance behind "did you mean": the same answers as the full table within its limit,
 /// none beyond it, and no suggestion for an input longer than any name.

@@ -4,7 +4,7 @@ import DialStack
 import PushService
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// `trigger`'s options are built from the rows each profile declares: shared options first, then each profile's
 /// rows in registry order, an option two profiles declare being one row that joins their sentences.

@@ -2,7 +2,7 @@ import Conformance
 import PushMocks
 import Testing
 
-@testable import ringcheck
+@testable import RingcheckCLI
 
 /// `trigger --port NAME=PORT`: the mocks' ports by listener, read by the one parser `mocks` uses
 /// (`MockPortOptions`), with the per-provider options as aliases derived from the providers' listeners.

@@ -19,9 +19,13 @@ public final class ReferenceServerProcess: Sendable {
     /// `http://127.0.0.1:PORT`, read from the "listening on" line.
     public let baseURL: String
 
-    /// Starts the binary with `arguments` (add `--port 0`) and `environment` added to this process's,
-    /// and waits up to `timeout` seconds for it to say where it listens.
-    public init(arguments: [String], environment: [String: String], timeout: Double = 20) throws {
+    /// Starts the binary (`executable`: `ringcheck`, or another built beside the tests) with `arguments` (add
+    /// `--port 0`) and `environment` added to this process's, and waits up to `timeout` seconds for it to say
+    /// where it listens.
+    public init(
+        arguments: [String], environment: [String: String], timeout: Double = 20,
+        executable: String = RingcheckBinary.path
+    ) throws {
         directory = TemporaryDirectory(prefix: "ringcheck-serve-reference")
         let output = directory.file("output")
         let out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -31,7 +35,7 @@ public final class ReferenceServerProcess: Sendable {
         }
         guard out >= 0, null >= 0 else { throw CocoaError(.fileWriteUnknown) }
         child = try ChildProcess(
-            [RingcheckBinary.path, "serve-reference"] + arguments, stdin: null, stdout: out, stderr: out,
+            [executable, "serve-reference"] + arguments, stdin: null, stdout: out, stderr: out,
             environment: environment)
         let deadline = Date().addingTimeInterval(timeout)
         var url: String?
@@ -60,11 +64,13 @@ public final class ReferenceServerProcess: Sendable {
     public var log: String { (try? String(contentsOfFile: directory.file("output"), encoding: .utf8)) ?? "" }
 
     /// Starts the server on its own thread (it waits for the child), keeping the cooperative pool free.
-    public static func start(arguments: [String], environment: [String: String], timeout: Double = 20) async throws
-        -> ReferenceServerProcess
-    {
+    public static func start(
+        arguments: [String], environment: [String: String], timeout: Double = 20,
+        executable: String = RingcheckBinary.path
+    ) async throws -> ReferenceServerProcess {
         try await offPool {
-            try ReferenceServerProcess(arguments: arguments, environment: environment, timeout: timeout)
+            try ReferenceServerProcess(
+                arguments: arguments, environment: environment, timeout: timeout, executable: executable)
         }
     }
 
@@ -78,6 +84,13 @@ public final class ReferenceServerProcess: Sendable {
     @discardableResult
     public func interrupt() async -> Int32 {
         kill(child.pid, SIGINT)
+        return await waitForExit()
+    }
+
+    /// SIGTERM, as a supervisor's stop; returns the exit status.
+    @discardableResult
+    public func terminate() async -> Int32 {
+        kill(child.pid, SIGTERM)
         return await waitForExit()
     }
 

@@ -3,16 +3,19 @@ import Foundation
 /// Runs the built `ringcheck` executable as a user would, for black-box CLI tests.
 public enum RingcheckBinary {
     /// The path of the `ringcheck` binary next to the test bundle (SwiftPM builds both into one folder).
-    public static var path: String {
+    public static var path: String { path(of: "ringcheck") }
+
+    /// The path of executable `name` built beside the test bundle (`ProbeRingcheck`), else `name`.
+    public static func path(of name: String) -> String {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = testBinary.deletingLastPathComponent()
         // On Linux the test runner is `<build>/ringcheckPackageTests.xctest`; on macOS it sits inside a bundle.
         while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("ringcheck").path
+            let candidate = dir.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        return "ringcheck"
+        return name
     }
 
     /// Runs `ringcheck` with `arguments` and waits for it on a thread of its own. The reports a `run` or

@@ -1,5 +1,5 @@
 /// The process exit status, as documented in docs/ARCHITECTURE.md and docs/exit-codes-and-reports.md.
-enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     /// Conformant: every MUST held (or, for non-judging commands, success).
     case success = 0
     /// Non-conformant: a MUST failed.

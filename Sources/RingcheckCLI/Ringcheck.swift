@@ -2,9 +2,15 @@ import AllProfiles
 import Conformance
 import Foundation
 
-/// `ringcheck`: a conformance testkit and fake caller for call-push backends.
-@main
-struct Ringcheck {
+/// `ringcheck`: a conformance testkit and fake caller for call-push backends. The CLI's commands are this
+/// library; the `ringcheck` executable's `main.swift` is `await Ringcheck.main()`, and a test executable may
+/// dispatch over a registry of its own:
+///
+/// ```swift
+/// let code = await Ringcheck.dispatch(Array(CommandLine.arguments.dropFirst()), profiles: registry)
+/// exit(code.rawValue)
+/// ```
+package struct Ringcheck {
     /// Every subcommand, in the order `--help` lists them (computed: a stored array of metatypes is not
     /// `Sendable`, and a global must be).
     static var commands: [any RingcheckCommand.Type] {
@@ -27,7 +33,7 @@ struct Ringcheck {
 
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."
 
-    static func main() async {
+    package static func main() async {
         let args = Array(CommandLine.arguments.dropFirst())
         let code = await dispatch(args)
         exit(code.rawValue)
@@ -36,7 +42,7 @@ struct Ringcheck {
     /// Runs one command line with `profiles` in force instead of the shipped ones (`Profiles.registry`): the
     /// CLI's commands as a library over an injected registry. Console output still goes to standard output and
     /// error unless captured (`Console.capture`).
-    static func dispatch(_ args: [String], profiles: ProfileRegistry) async -> ExitCode {
+    package static func dispatch(_ args: [String], profiles: ProfileRegistry) async -> ExitCode {
         await Profiles.$registry.withValue(profiles) { await dispatch(args) }
     }
 

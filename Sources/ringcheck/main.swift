@@ -1,0 +1,3 @@
+import RingcheckCLI
+
+await Ringcheck.main()

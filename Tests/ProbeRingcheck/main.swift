@@ -1,0 +1,11 @@
+import AllProfiles
+import Conformance
+import Foundation
+import Probe
+import RingcheckCLI
+
+// `ringcheck` with the probe registered (`Profiles.all + [ProbeProfile()]`): a test executable, so a test can
+// serve the probe's reference out of process (`ProbeRingcheck serve-reference --profile probe --port 0`).
+let code = await Ringcheck.dispatch(
+    Array(CommandLine.arguments.dropFirst()), profiles: ProfileRegistry(Profiles.all + [ProbeProfile()]))
+exit(code.rawValue)
