@@ -25,6 +25,17 @@ import Testing
         #expect(!shipped.1.out.contains("probe"), "\(shipped.1.out)")
     }
 
+    /// `run --help` names the registered profiles and every reference's defects, the probe's among them.
+    @Test func runHelpListsTheProbeAndItsDefect() async {
+        let (code, console) = await ProbeProfileTests.ringcheck(["run", "--help"])
+        #expect(code == .success)
+        #expect(console.out.contains("onesignal, probe"), "\(console.out)")
+        #expect(console.out.contains("probe: wrong-echo"), "\(console.out)")
+
+        let shipped = await ProbeProfileTests.ringcheck(["run", "--help"], profiles: Profiles.registry)
+        #expect(!shipped.1.out.contains("probe"), "\(shipped.1.out)")
+    }
+
     /// An unknown defect is a usage error that lists the probe's defects, with a "did you mean" when one is close.
     @Test func anUnknownProbeDefectIsAUsageError() async {
         let (code, console) = await ProbeProfileTests.ringcheck(

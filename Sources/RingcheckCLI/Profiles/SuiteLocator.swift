@@ -8,9 +8,11 @@ enum SuiteLocator {
     /// The environment variable naming a folder of the user's own suites (`<folder>/<name>/suite.yaml`).
     static let environmentVariable = "RINGCHECK_SUITES"
 
-    /// The `--suite` option's help.
-    static let optionHelp =
+    /// The `--suite` option's help; computed, so its built-in suites are the registry in force's
+    /// (`Ringcheck.dispatch(_:profiles:)`).
+    static var optionHelp: String {
         "The suite: a built-in one by name (\(EmbeddedSuites.names.joined(separator: ", "))), a folder NAME under $\(environmentVariable), or a folder DIR holding a suite.yaml."
+    }
 
     /// `--suite NAME|DIR` (or a profile's suite `NAME`) → the folder `Suite.load` reads:
     /// a value with a `/` is a folder on disk, as given; `builtin:NAME` is the suite built in;
