@@ -1,6 +1,7 @@
 import AllProfiles
 import Conformance
 import Foundation
+import Synchronization
 
 /// `ringcheck`: a conformance testkit and fake caller for call-push backends. The CLI's commands are this
 /// library; the `ringcheck` executable's `main.swift` is `await Ringcheck.main()`, and a test executable may
@@ -34,10 +35,24 @@ package struct Ringcheck {
     static let abstract = "A conformance testkit and fake caller for call-push backends (APNs VoIP, FCM)."
 
     package static func main() async {
+        await main(profiles: Profiles.registry)
+    }
+
+    /// The process's command line run with `profiles` in force, then `exit` with its code: what an executable's
+    /// `main.swift` calls (`ringcheck`'s with the shipped profiles, a test executable's with more). Unlike
+    /// `dispatch`, the command owns the process: `run` and `call` take over SIGINT and SIGTERM.
+    package static func main(profiles: ProfileRegistry) async {
+        ownsTheProcess.store(true, ordering: .relaxed)
         let args = Array(CommandLine.arguments.dropFirst())
-        let code = await dispatch(args)
+        let code = await dispatch(args, profiles: profiles)
         exit(code.rawValue)
     }
+
+    /// Whether the commands run as the process's own command line (`main`) rather than in a process of someone
+    /// else's (`dispatch` from a test): only then do `run` and `call` catch SIGINT/SIGTERM and leave with
+    /// 128 + the signal. In a test process a command run in process once left its signal watcher behind, which
+    /// took the SIGTERM another test sent itself and stopped that test process's signal tests.
+    static let ownsTheProcess = Atomic<Bool>(false)
 
     /// Runs one command line with `profiles` in force instead of the shipped ones (`Profiles.registry`): the
     /// CLI's commands as a library over an injected registry. Console output still goes to standard output and

@@ -6,6 +6,4 @@ import RingcheckCLI
 
 // `ringcheck` with the probe registered (`Profiles.all + [ProbeProfile()]`): a test executable, so a test can
 // serve the probe's reference out of process (`ProbeRingcheck serve-reference --profile probe --port 0`).
-let code = await Ringcheck.dispatch(
-    Array(CommandLine.arguments.dropFirst()), profiles: ProfileRegistry(Profiles.all + [ProbeProfile()]))
-exit(code.rawValue)
+await Ringcheck.main(profiles: ProfileRegistry(Profiles.all + [ProbeProfile()]))

@@ -22,8 +22,10 @@ final class CallSignals: Sendable {
 
     init(command: String) { self.command = command }
 
-    /// Installs the handlers and starts watching; false when signals cannot be caught here.
+    /// Installs the handlers and starts watching; false when signals cannot be caught here, or are not this
+    /// command's to catch (run in a test process, not as the process's own command line: `Ringcheck.ownsTheProcess`).
     func watch(cleanup: RunCleanup) -> Bool {
+        guard Ringcheck.ownsTheProcess.load(ordering: .relaxed) else { return false }
         do { try TerminationSignals.install() } catch {
             Console.error("ringcheck \(self.command): Ctrl-C will not stop it cleanly: \(error)")
             return false

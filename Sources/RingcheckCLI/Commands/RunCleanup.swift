@@ -1,6 +1,7 @@
 import Conformance
 import Foundation
 import HTTP
+import Synchronization
 
 /// What `ringcheck run` must undo before it exits (stop the backend it started, the mocks), done once:
 /// at the normal end, after a failure, or on Ctrl-C / SIGTERM, whichever comes first.
@@ -28,11 +29,13 @@ actor RunCleanup: CleanupRegistry {
     /// Catches SIGINT and SIGTERM from now on; the first one runs the cleanup, says so on stderr and
     /// exits with 128 + the signal's number (130 for Ctrl-C), as shells expect of an interrupted program.
     /// `onSignal` runs before the cleanup and `beforeExit` after it (`ringcheck run` freezes what ran, so
-    /// scenarios broken by the stopping backend are not counted, then writes its reports).
+    /// scenarios broken by the stopping backend are not counted, then writes its reports). Only when the command
+    /// owns the process (`Ringcheck.ownsTheProcess`): run in a test process it leaves the signals alone.
     nonisolated func exitOnSignal(
         command: String, onSignal: (@Sendable (Int32) async -> Void)? = nil,
         beforeExit: (@Sendable (Int32) async -> Void)? = nil
     ) throws {
+        guard Ringcheck.ownsTheProcess.load(ordering: .relaxed) else { return }
         try TerminationSignals.install()
         Task.detached {
             let signal = await TerminationSignals.wait()
