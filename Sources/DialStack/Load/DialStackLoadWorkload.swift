@@ -73,7 +73,7 @@ public final class DialStackLoadWorkload: LoadWorkload {
             owners: owners, levels: try RequirementCatalogue.embeddedLevels(of: DialStackProfile()),
             voipTopic: mocks?.settings.apnsVoIPTopic ?? "",
             watching: mocks != nil, lingerMs: Int64(lingerSeconds * 1000))
-        client = try target.makeLoadClient()
+        client = try target.makeClient()
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }

@@ -54,7 +54,7 @@ public final class OneSignalLoadWorkload: LoadWorkload {
                 let app = e.operation.kind == .voipPush ? mock.voipApp : mock.standardApp
                 mock.audience.unsubscribe(externalId: id, appId: app.appID)
             })
-        client = try target.makeLoadClient()
+        client = try target.makeClient()
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }
