@@ -169,7 +169,8 @@ final class HTTP2Session {
     func submitPing(payload: UInt64) {
         var bytes = payload.bigEndian
         withUnsafeBytes(of: &bytes) { p in
-            _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), p.bindMemory(to: UInt8.self).baseAddress)
+            let opaque = p.bindMemory(to: UInt8.self).baseAddress
+            _ = nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), opaque)
         }
     }
 
