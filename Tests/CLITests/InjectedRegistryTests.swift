@@ -60,4 +60,17 @@ import Testing
         let loadHelp = await Self.ringcheck(["help", "load"], profiles: registry)
         #expect(loadHelp.1.out.contains("The profile to load: callx or dialstack."), "\(loadHelp.1.out)")
     }
+
+    /// The reading commands' help (`list`, `explain` through `SuiteChoice.options`, and `validate`) names the
+    /// profiles of the registry in force, not the shipped list.
+    @Test func theReadingCommandsHelpFollowsTheInjectedRegistry() async {
+        let registry = ProfileRegistry([CallxProfile(), DialStackProfile()])
+        for command in ["list", "explain", "validate"] {
+            let injected = await Self.ringcheck(["help", command], profiles: registry)
+            #expect(injected.1.out.contains("callx, dialstack."), "\(command): \(injected.1.out)")
+            #expect(!injected.1.out.contains("push-service"), "\(command): \(injected.1.out)")
+            let shipped = await Self.ringcheck(["help", command], profiles: Profiles.registry)
+            #expect(shipped.1.out.contains("push-service"), "\(command): \(shipped.1.out)")
+        }
+    }
 }

@@ -3,17 +3,19 @@ import Foundation
 
 /// `ringcheck explain ID`: what a scenario does, why, and the requirements it evidences.
 struct ExplainCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "explain",
-        abstract: "Explain a scenario (what it does and why) or a requirement (its text and the scenarios for it).",
-        arguments: [ArgumentSpec(name: "ID", help: "A scenario ID or a requirement ID.", optional: false)],
-        options: SuiteChoice.options + [
-            .flag("json", help: "Print it as JSON (the shape is in docs/commands.md, 'ringcheck explain').")
-        ],
-        examples: [
-            "ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5",
-            "ringcheck explain arbitration.two-devices-race --json",
-        ])
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "explain",
+            abstract: "Explain a scenario (what it does and why) or a requirement (its text and the scenarios for it).",
+            arguments: [ArgumentSpec(name: "ID", help: "A scenario ID or a requirement ID.", optional: false)],
+            options: SuiteChoice.options + [
+                .flag("json", help: "Print it as JSON (the shape is in docs/commands.md, 'ringcheck explain').")
+            ],
+            examples: [
+                "ringcheck explain arbitration.two-devices-race", "ringcheck explain CALLX-APNS-5",
+                "ringcheck explain arbitration.two-devices-race --json",
+            ])
+    }
 
     var id: String
     var suiteChoice: SuiteChoice

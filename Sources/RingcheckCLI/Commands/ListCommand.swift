@@ -5,19 +5,21 @@ import JSON
 
 /// `ringcheck list`: the scenarios of a suite with their requirements, levels and tags.
 struct ListCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "list",
-        abstract: "List a suite's scenarios: IDs, titles, requirements with levels, tags.",
-        arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to list (default: all).", repeating: true)],
-        options: SuiteChoice.options + [
-            .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
-            .flag(
-                "json",
-                help: "Print the list as JSON (the shape is in docs/commands.md, 'ringcheck explain')."),
-        ],
-        examples: [
-            "ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke", "ringcheck list --json",
-        ])
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "list",
+            abstract: "List a suite's scenarios: IDs, titles, requirements with levels, tags.",
+            arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to list (default: all).", repeating: true)],
+            options: SuiteChoice.options + [
+                .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
+                .flag(
+                    "json",
+                    help: "Print the list as JSON (the shape is in docs/commands.md, 'ringcheck explain')."),
+            ],
+            examples: [
+                "ringcheck list", "ringcheck list 'tokens.*'", "ringcheck list --tag smoke", "ringcheck list --json",
+            ])
+    }
 
     var patterns: [String]
     var suiteChoice: SuiteChoice

@@ -8,36 +8,38 @@ import Foundation
 /// the target's routes and mapping (`TargetProbe`, removing what it registered), and says which scenarios
 /// would run and which are not applicable and why. Nothing is judged.
 struct ValidateCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "validate",
-        abstract: "Check a target file before a run: parse it, start the backend, sign every account in.",
-        discussion: """
-            Reads and expands the target file (every problem at once, with file:line:column and field), starts
-            the mocks and, when the file's lifecycle says how, the backend (its output in <report-dir>/backend.log),
-            checks that the backend answers at its base URL, signs each account of each user in (a login
-            request or token command, as the run would), makes one registration and one read through the file's
-            routes and mapping as the first user and removes what it registered (per profile:
-            \(probeSummaries)).
-            It prints which of the profile's scenarios would run and which are not applicable, with the reason.
-            Everything it started is stopped before it exits.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "validate",
+            abstract: "Check a target file before a run: parse it, start the backend, sign every account in.",
+            discussion: """
+                Reads and expands the target file (every problem at once, with file:line:column and field), starts
+                the mocks and, when the file's lifecycle says how, the backend (its output in <report-dir>/backend.log),
+                checks that the backend answers at its base URL, signs each account of each user in (a login
+                request or token command, as the run would), makes one registration and one read through the file's
+                routes and mapping as the first user and removes what it registered (per profile:
+                \(probeSummaries)).
+                It prints which of the profile's scenarios would run and which are not applicable, with the reason.
+                Everything it started is stopped before it exits.
 
-            Exit status: 0 the file is usable, 2 the file (or an option) has problems, 3 the backend did not
-            start, does not answer, refused a sign-in, or refused the registration, the read or the clean-up
-            (the line names the operation, the request as it went and the answer).
-            """,
-        options: [
-            .value("target", "FILE", help: "The target file to check (required)."),
-            .value(
-                "profile", "NAME", help: "The profile it is judged by: \(Profiles.names.joined(separator: ", ")).",
-                default: "the target file's profile:, else \(Profiles.defaultProfile.name)"),
-            .value("suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
-            .value("report-dir", "DIR", help: "Where the backend's output goes (backend.log).", default: "reports"),
-        ],
-        examples: ["ringcheck validate --target ringcheck-target.yaml"])
+                Exit status: 0 the file is usable, 2 the file (or an option) has problems, 3 the backend did not
+                start, does not answer, refused a sign-in, or refused the registration, the read or the clean-up
+                (the line names the operation, the request as it went and the answer).
+                """,
+            options: [
+                .value("target", "FILE", help: "The target file to check (required)."),
+                .value(
+                    "profile", "NAME", help: "The profile it is judged by: \(Profiles.names.joined(separator: ", ")).",
+                    default: "the target file's profile:, else \(Profiles.defaultProfile.name)"),
+                .value("suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
+                .value("report-dir", "DIR", help: "Where the backend's output goes (backend.log).", default: "reports"),
+            ],
+            examples: ["ringcheck validate --target ringcheck-target.yaml"])
+    }
 
     /// `a: what it registers and reads; b: …` for each registered profile whose probe tries something.
     static var probeSummaries: String {
-        Profiles.all.compactMap { ($0 as? any TargetProbing).map { ($0.name, $0.probeSummary) } }
+        Profiles.registry.all.compactMap { ($0 as? any TargetProbing).map { ($0.name, $0.probeSummary) } }
             .filter { !$0.1.isEmpty }.map { "\($0.0): \($0.1)" }.joined(separator: "; ")
     }
 

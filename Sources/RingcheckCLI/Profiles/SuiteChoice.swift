@@ -8,14 +8,17 @@ struct SuiteChoice {
     var profileName: String?
     var suitePath: String
 
-    /// The options, for the commands' configurations.
-    static let options: [OptionSpec] = [
-        .value(
-            "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
-            default: Profiles.defaultProfile.name),
-        .value(
-            "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
-    ]
+    /// The options, for the commands' configurations (computed: they name the profiles of `Profiles.registry`,
+    /// which a caller of `Ringcheck.dispatch(_:profiles:)` may inject).
+    static var options: [OptionSpec] {
+        [
+            .value(
+                "profile", "NAME", help: "The profile whose suite to read: \(Profiles.names.joined(separator: ", ")).",
+                default: Profiles.defaultProfile.name),
+            .value(
+                "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
+        ]
+    }
 
     init(arguments: ParsedArguments) throws {
         profileName = try arguments.profileName()
