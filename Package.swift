@@ -76,7 +76,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         // The probe profile (issue 26's proof): a fifth profile outside the shipped binary, registered by the tests.
         .target(
-            name: "Probe", dependencies: profileDependencies + ["ReferenceBackend"], path: "Tests/Probe",
+            name: "Probe", dependencies: profileDependencies, path: "Tests/Probe",
             plugins: ["EmbedSuites"]),
         // `ringcheck` with the probe registered, for the test that serves the probe's reference out of process.
         .executableTarget(

@@ -176,7 +176,8 @@ import Testing
         var started = false
         var keptFiles = false
         // Rounds of at least 20 ms (two minutes or more), not a clock that runs on while this process is starved.
-        for _ in 0..<6_000 where !(started && keptFiles) {
+        for _ in 0..<6_000 {
+            if started && keptFiles { break }
             started = !((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").isEmpty
             keptFiles = !Self.leftovers(dir).isEmpty
             try await Task.sleep(for: .milliseconds(20))

@@ -25,7 +25,8 @@ import Testing
         // Its one notification settled already: once it is due to be read (`firstRead`, 100 ms), the unit is found
         // settled and judged. Counted in rounds of at least 20 ms, not against a clock: a test process starved for
         // half a minute (all tests start at once on two cores) still gets its rounds.
-        for _ in 0..<1_500 where !j.idle {
+        for _ in 0..<1_500 {
+            if j.idle { break }
             #expect(j.nextToRead() == nil, "nothing is left to read")
             j.judgeSettled()
             try await Task.sleep(for: .milliseconds(20))
