@@ -30,9 +30,5 @@ package struct ReferenceKits: Sendable {
     package func named(_ name: String) -> (any ReferenceKit)? { all.first { $0.name == name } }
 
     /// The kits' names as a sentence's list: "pager, probe or relay".
-    package var namesSentence: String {
-        let names = all.map { $0.name }
-        guard names.count > 1 else { return names.joined() }
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    package var namesSentence: String { all.map { $0.name }.sentenceList("or") }
 }

@@ -4,7 +4,7 @@ extension Array where Element == String {
     /// ```swift
     /// ["run", "load", "trigger"].sentenceList("or")  // "run, load or trigger"
     /// ```
-    func sentenceList(_ conjunction: String) -> String {
+    package func sentenceList(_ conjunction: String) -> String {
         guard let last, count > 1 else { return first ?? "" }
         return dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
