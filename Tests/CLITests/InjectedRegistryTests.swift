@@ -73,4 +73,19 @@ import Testing
             #expect(shipped.1.out.contains("push-service"), "\(command): \(shipped.1.out)")
         }
     }
+
+    /// `check-payload --help` takes its rules' name, its document text and its examples from the registered
+    /// profiles' document judges (`PayloadDocumentJudge`): without Callx in the registry none of Callx's is left.
+    @Test func checkPayloadsHelpComesFromTheDocumentJudges() async {
+        let shipped = await Self.ringcheck(["help", "check-payload"], profiles: Profiles.registry)
+        #expect(shipped.1.out.contains("against \(PayloadProfile.rulesName) and list"), "\(shipped.1.out)")
+        #expect(shipped.1.out.contains(PayloadProfile.documentHelp), "\(shipped.1.out)")
+        #expect(PayloadProfile.examples.allSatisfy { shipped.1.out.contains($0) }, "\(shipped.1.out)")
+
+        let injected = await Self.ringcheck(["help", "check-payload"], profiles: ProfileRegistry([DialStackProfile()]))
+        #expect(injected.0 == .success)
+        #expect(injected.1.out.contains("against the dialstack push rules and list"), "\(injected.1.out)")
+        #expect(injected.1.out.contains("--profile dialstack judges captures"), "\(injected.1.out)")
+        #expect(!injected.1.out.lowercased().contains("callx"), "\(injected.1.out)")
+    }
 }

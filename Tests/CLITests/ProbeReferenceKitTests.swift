@@ -55,12 +55,46 @@ import Testing
         #expect(db.1.error.contains("--db does not apply to --profile probe"), "\(db.1.error)")
     }
 
-    /// `serve-reference --profile probe` wants its key from PROBE_KEY and never shows it.
+    /// The probe kit's own `serve-reference` option (`--key-env`, a `ReferenceKit.serveOptions` row) is in the
+    /// command's help and the shell completions with the probe registered, refused for another profile, and
+    /// unknown to the shipped registry.
+    @Test func theProbesServeOptionComesFromItsKit() async throws {
+        let help = await ProbeProfileTests.ringcheck(["serve-reference", "--help"])
+        #expect(
+            help.1.out.contains("--key-env <NAME>            probe: the variable its x-probe-key key is read from."),
+            "\(help.1.out)")
+        #expect(help.1.out.contains("Options of its own: --key-env\n(another profile's option is refused)."))
+        let completion = await ProbeProfileTests.ringcheck(["completion", "bash"])
+        #expect(completion.0 == .success)
+        #expect(completion.1.out.contains("--key-env"), "\(completion.1.out)")
+        #expect(completion.1.out.contains("probe"), "\(completion.1.out)")
+        let callx = await ProbeProfileTests.ringcheck(["serve-reference", "--profile", "callx", "--key-env", "K"])
+        #expect(callx.0 == .usage)
+        #expect(callx.1.error.contains("--key-env does not apply to --profile callx"), "\(callx.1.error)")
+
+        let shipped = await ProbeProfileTests.ringcheck(["completion", "bash"], profiles: Profiles.registry)
+        #expect(!shipped.1.out.contains("--key-env"))
+        let unknown = await ProbeProfileTests.ringcheck(
+            ["serve-reference", "--key-env", "K"], profiles: Profiles.registry)
+        #expect(unknown.0 == .usage)
+    }
+
+    /// `serve-reference --profile probe` wants its key from PROBE_KEY (or the variable `--key-env` names) and never
+    /// shows it.
     @Test func theServedProbeTakesItsKeyFromTheEnvironment() async throws {
         let parsed = try ArgumentParser.parse(["--port", "0"], for: ServeReferenceCommand.configuration)
         #expect {
             _ = try ProbeReferenceKit().serving(parsed, defects: [], environment: [:])
         } throws: { error in "\(error)".contains("set PROBE_KEY") }
+        let named = try Profiles.$registry.withValue(ProbeProfileTests.profiles) {
+            try ArgumentParser.parse(["--key-env", "OTHER_KEY"], for: ServeReferenceCommand.configuration)
+        }
+        #expect {
+            _ = try ProbeReferenceKit().serving(named, defects: [], environment: ["PROBE_KEY": "k"])
+        } throws: { error in "\(error)".contains("set OTHER_KEY") }
+        #expect(
+            try ProbeReferenceKit().serving(named, defects: [], environment: ["OTHER_KEY": "k"]).keyVariable
+                == "OTHER_KEY")
         let served = try ProbeReferenceKit().serving(
             parsed, defects: [.wrongEcho], environment: ["PROBE_KEY": "probe-secret-served"])
         let running = try await served.start()

@@ -21,6 +21,9 @@ import Testing
                 """
                 PROFILE kit-probe (--profile kit-probe): a reference that answers one route.
 
+                Options of its own: none
+                (another profile's option is refused).
+
                 KIT-PROBE DEFECTS (--profile kit-probe --defect NAME):
                   skip-check                  the check is skipped
                   slow-answer                 every answer is late
@@ -84,7 +87,7 @@ private struct KitProbeReferenceKit: ReferenceKit {
     var profile: any Profile { KitProbeProfile() }
     let title = "the kit probe reference"
     let helpIntro = "PROFILE kit-probe (--profile kit-probe): a reference that answers one route."
-    let inapplicableOptions = ["db"]
+    let summary = "the kit probe reference"
 
     func serving(_ arguments: any ReferenceArguments, defects: Set<KitProbeDefect>) throws -> any ServedReference {
         KitProbeServed(

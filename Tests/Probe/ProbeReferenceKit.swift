@@ -23,12 +23,15 @@ package struct ProbeReferenceKit: ReferenceKit {
     package let title = "the probe reference"
     package let helpIntro = """
         PROFILE probe (--profile probe): the probe reference (a test profile). POST /ping {"n": N} with
-        x-probe-key: the key from \(keyVariable) answers {"echo": N}. Only --host, --port, --defect and
-        --quiet apply.
+        x-probe-key: the key from \(keyVariable) (or the variable --key-env names) answers {"echo": N}.
         """
-    package let inapplicableOptions = [
-        "db", "ring-seconds", "event-retention", "users", "api-shape", "log", "unconfigured-prefix", "webhook-secret",
+    package let summary = "the probe reference (a test profile)"
+    /// Its one option of its own: which variable holds the key (a kit's options reach `serve-reference`'s help,
+    /// its parser, its refusals for other profiles and the shell completions through the registry alone).
+    package let serveOptions: [ProfileOptionRow] = [
+        .value("key-env", "NAME", help: "the variable its x-probe-key key is read from", default: keyVariable)
     ]
+    package let serveExamples = ["\(keyVariable)=… ringcheck serve-reference --profile probe --port 0"]
 
     package func serving(_ arguments: any ReferenceArguments, defects: Set<ProbeDefect>) throws
         -> any ServedReference
@@ -36,16 +39,17 @@ package struct ProbeReferenceKit: ReferenceKit {
         try serving(arguments, defects: defects, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// `serving` with the key read from `environment`: a configuration error when it has none.
+    /// `serving` with the key read from `environment` (the variable `--key-env` names, else `PROBE_KEY`): a
+    /// configuration error when it has none.
     package func serving(
         _ arguments: any ReferenceArguments, defects: Set<ProbeDefect>, environment: [String: String]
     ) throws -> ProbeServed {
-        guard let key = environment[Self.keyVariable], !key.isEmpty else {
-            throw ConfigurationError(
-                message: "--profile probe needs the key it wants in x-probe-key: set \(Self.keyVariable)")
+        let variable = arguments.value("key-env") ?? Self.keyVariable
+        guard let key = environment[variable], !key.isEmpty else {
+            throw ConfigurationError(message: "--profile probe needs the key it wants in x-probe-key: set \(variable)")
         }
         return ProbeServed(
-            key: key, defects: defects, host: arguments.value("host") ?? "127.0.0.1",
+            key: key, keyVariable: variable, defects: defects, host: arguments.value("host") ?? "127.0.0.1",
             port: try arguments.int("port") ?? 8080)
     }
 
@@ -73,6 +77,8 @@ package struct ProbeReferenceKit: ReferenceKit {
 package struct ProbeServed: ServedReference {
     /// The key it wants in `x-probe-key` (never in the banner).
     var key: String
+    /// The variable it came from, for the banner.
+    package var keyVariable: String
     var defects: Set<ProbeDefect>
     package var host: String
     package var port: Int
@@ -82,7 +88,7 @@ package struct ProbeServed: ServedReference {
         try reference.server.start()
         let banner = """
             ringcheck serve-reference: listening on http://\(host):\(reference.server.port)
-              profile      probe (POST /ping, key from \(ProbeReferenceKit.keyVariable))
+              profile      probe (POST /ping, key from \(keyVariable))
               defects      \(ServedReferenceText.defectsLine(defects))
             Press Ctrl-C to stop.
             """

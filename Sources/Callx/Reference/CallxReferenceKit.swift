@@ -11,10 +11,56 @@ package struct CallxReferenceKit: ReferenceKit {
 
     package var profile: any Profile { CallxProfile() }
     package let title = "the reference backend"
-    /// The command's own discussion is Callx's; its defect list follows it.
-    package let helpIntro = ""
+    package let summary = "the reference Callx backend"
+    /// The reference design it implements and its API shapes; its defect list follows.
+    package let helpIntro = """
+        PROFILE callx (the default, --profile callx): a conforming implementation of the Callx backend reference
+        design: push-token registration, calls with idempotent create/answer/end, atomic answer arbitration, the
+        per-installation event feed, media sessions, and pushes through a transactional outbox (APNs VoIP over
+        HTTP/2 with a cached provider token, FCM v1 with a cached OAuth token). Push settings come from the
+        RINGCHECK_* variables that 'ringcheck mocks --env-file F' writes ('source F' first). Test users user-a,
+        user-b and user-c authenticate with 'Authorization: Bearer token-user-a' (and so on).
+        Events: GET /v1/call-events?installationId=ID&cursor=N (or an x-installation-id header).
+
+        API SHAPES (--api-shape; the same service, rules, defects and pushes behind other routes):
+          reference   the reference design's routes under /v1 (above).
+          alternate   routes under /api, the installation only in an X-Device-Id header:
+                      PUT /api/push-registrations {platform, token, appId, apnsEnvironment?},
+                      DELETE /api/push-registrations/{platform}, POST /api/v2/calls {id, to,
+                      requestId, video?} (201), GET /api/v2/calls/{id}, POST /api/v2/calls/{id}/hangup
+                      {requestId, reason}, POST /api/v2/calls/{id}/media-token {requestId} (from the
+                      callee's device while it rings: the answer; 200 {call, media}), and
+                      GET /api/events?after=CURSOR&max=N ({events, cursor, gap}). /v1 routes are 404.
+          node        the alternate routes with a real public backend's other differences: token kind
+                      voip, no idempotency keys, numeric revisions and cursors, its own names for
+                      states and end reasons, a media token that is a JWT and answers without a
+                      snapshot (examples/targets/reference-node.yaml judges it).
+        """
     package let defectHeading = "DEFECTS (each breaks exactly one rule; off unless named with --defect):"
-    package let inapplicableOptions: [String] = []
+    /// The options only it takes (`--db`, `--users` and `--log` it shares with others).
+    package let serveOptions: [ProfileOptionRow] = [
+        .value(
+            "db", "PATH", help: "SQLite file that keeps calls, events and pending pushes across restarts",
+            default: "in memory"),
+        .value(
+            "ring-seconds", "N", help: "How long a call rings before it ends as unanswered", default: "30",
+            number: .whole(1...86_400)),
+        .value(
+            "event-retention", "N", help: "Events each user's feed keeps; older cursors get a gap", default: "1000",
+            number: .whole(1...10_000_000)),
+        .users,
+        .value(
+            "api-shape", "SHAPE", help: "Which HTTP API to serve: reference, alternate or node (see API SHAPES above)",
+            default: "reference"),
+        .log,
+    ]
+    package let serveExamples = [
+        "ringcheck mocks --env-file mocks.env &      # mock APNs/FCM, settings in mocks.env",
+        "source mocks.env && ringcheck serve-reference --db /tmp/ref.db",
+        "ringcheck serve-reference --port 0 --ring-seconds 5 --defect zero-ttl --defect racy-answer",
+        "ringcheck serve-reference --port 0 --api-shape alternate   # the same backend, other routes",
+        "ringcheck serve-reference --log - --quiet                 # one line per request and push on stdout",
+    ]
     package let startsLogged = true
     package let storageNote: String? = "SQLite file"
     /// Calls of a load run that are not about expiry ring this long.
@@ -27,9 +73,6 @@ package struct CallxReferenceKit: ReferenceKit {
         -> any ServedReference
     {
         let command = arguments.command
-        if arguments.value("webhook-secret") != nil {
-            throw UsageError(message: "--webhook-secret is for --profile dialstack", command: command)
-        }
         var options = ReferenceBackendServer.Options()
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port") ?? 8080

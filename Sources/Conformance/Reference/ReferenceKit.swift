@@ -13,8 +13,10 @@ import Foundation
 ///     typealias Defect = ProbeDefect
 ///     var profile: any Profile { ProbeProfile() }
 ///     let title = "the probe reference"
+///     let summary = "the probe reference"
 ///     let helpIntro = "PROFILE probe (--profile probe): …"
-///     let inapplicableOptions = ["db", "ring-seconds"]
+///     let serveOptions: [ProfileOptionRow] = [.value("log", "FILE", help: "log each ping to FILE")]
+///     let serveExamples = ["PROBE_KEY=k ringcheck serve-reference --profile probe --port 0"]
 ///
 ///     func serving(_ arguments: any ReferenceArguments, defects: Set<ProbeDefect>) throws -> any ServedReference {
 ///         ProbeServed(server: try ProbeServer(defects: defects, port: try arguments.int("port") ?? 8080))
@@ -31,12 +33,19 @@ package protocol ReferenceKit: Sendable {
     var profile: any Profile { get }
     /// What the reference is, for "cannot start <title>: …" (e.g. "the wake-up reference backend").
     var title: String { get }
-    /// The `serve-reference --help` text about this profile, before its defect list.
+    /// What it serves, for `serve-reference`'s one-line abstract ("the wake-up webhook backend").
+    var summary: String { get }
+    /// The `serve-reference --help` text about this profile, before its defect list (a paragraph or a few).
     var helpIntro: String { get }
     /// The heading of its defect list in `serve-reference --help`.
     var defectHeading: String { get }
-    /// `serve-reference` options this reference takes no part in: naming one is a usage error.
-    var inapplicableOptions: [String] { get }
+    /// The `serve-reference` options this reference takes besides those every reference takes (`--host`,
+    /// `--port`, `--defect`, `--quiet`, `--profile`): the command's options are the union of the registered
+    /// kits' rows (one row per name, each kit's sentence after its name), and an option another kit declares
+    /// but this one does not is a usage error ("--db does not apply to --profile probe").
+    var serveOptions: [ProfileOptionRow] { get }
+    /// `serve-reference --help`'s example lines for this reference (the default profile's come first).
+    var serveExamples: [String] { get }
     /// Whether `run --reference-process` (and a backend log, a second instance for the scenarios that
     /// restart the backend) applies.
     var startsLogged: Bool { get }
@@ -126,6 +135,8 @@ extension ReferenceKit {
     package var startsLogged: Bool { false }
     package var storageNote: String? { nil }
     package var processTargetFile: String? { nil }
+    package var serveOptions: [ProfileOptionRow] { [] }
+    package var serveExamples: [String] { [] }
 
     package func startForLoad(_ start: LoadEmbeddedStart, defects: Set<Defect>, cleanup: any CleanupRegistry)
         async throws -> EmbeddedReference

@@ -22,10 +22,19 @@ package struct DialStackReferenceKit: ReferenceKit {
         POST /webhooks/dialstack takes signed events (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of
         "<t>.<raw body>" with the secret from \(secretVariable) or --webhook-secret); a
         call.mobile_push_wakeup wakes every device its data.user_id registered, through
-        PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm} as for callx. --db, --ring-seconds,
-        --event-retention and --api-shape do not apply.
+        PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm} as for callx.
         """
-    package let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape"]
+    package let summary = "the wake-up webhook backend"
+    package let serveOptions: [ProfileOptionRow] = [
+        .users, .log,
+        .value(
+            "webhook-secret", "SECRET",
+            help: "the webhook signing secret (prefer \(secretVariable): argv is visible)",
+            default: "$\(secretVariable)"),
+    ]
+    package let serveExamples = [
+        "\(secretVariable)=whsec_… ringcheck serve-reference --profile dialstack --port 0"
+    ]
     /// `serve-reference dialstack` as a child process with its built-in users (user-a, user-b, user-c): ringcheck
     /// generates the webhook secret into its environment.
     package let processTargetFile: String? = """

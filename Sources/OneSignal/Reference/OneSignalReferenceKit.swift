@@ -24,13 +24,22 @@ package struct OneSignalReferenceKit: ReferenceKit {
         \(V.apiKey), \(V.voipAppId), \(V.voipApiKey), \(V.apiURL) (default
         \(OneSignalConfiguration.defaultAPIURL)), \(V.caFile); without the app ID and key nothing is sent
         (delivered false). With `ringcheck mocks`: ONESIGNAL_API_URL=$RINGCHECK_ONESIGNAL_URL,
-        ONESIGNAL_CA_FILE=$RINGCHECK_CA_FILE and the apps from RINGCHECK_ONESIGNAL_*. --db, --ring-seconds,
-        --event-retention, --api-shape, --users and --webhook-secret do not apply. --mock-settings fills every
+        ONESIGNAL_CA_FILE=$RINGCHECK_CA_FILE and the apps from RINGCHECK_ONESIGNAL_*. --mock-settings fills every
         unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_* and RINGCHECK_CA_FILE (a backend ringcheck
         starts has them); --unconfigured-prefix /unconfigured also serves, under that prefix, a twin started
         without the app IDs and keys (a target file's unconfigured.baseURL).
         """
-    package let inapplicableOptions = ["db", "ring-seconds", "event-retention", "api-shape", "users", "webhook-secret"]
+    package let summary = "the OneSignal kit server"
+    package let serveOptions: [ProfileOptionRow] = [
+        .log,
+        .flag("mock-settings", help: "take unset ONESIGNAL_* from the mocks' RINGCHECK_ONESIGNAL_*"),
+        .value(
+            "unconfigured-prefix", "PATH", help: "also serve an unconfigured twin under PATH (e.g. /unconfigured)",
+            default: "none"),
+    ]
+    package let serveExamples = [
+        "ONESIGNAL_APP_ID=… ONESIGNAL_API_KEY=… ringcheck serve-reference --profile onesignal --port 0"
+    ]
     /// `serve-reference onesignal` as a child process, sending to the mock OneSignal (`--mock-settings`), with its
     /// unconfigured twin under `/unconfigured`.
     package let processTargetFile: String? = """

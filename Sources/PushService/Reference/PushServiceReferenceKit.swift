@@ -28,9 +28,21 @@ package struct PushServiceReferenceKit: ReferenceKit {
         audience, externalId, os, pushToken, pushKitToken, heading, message, …; the seed's routes 404);
         alternate-keyed also wants the REST key on the installation routes and answers a registration
         {installationId}.
-        --ring-seconds, --event-retention, --users and --webhook-secret do not apply.
         """
-    package let inapplicableOptions = ["ring-seconds", "event-retention", "users", "webhook-secret"]
+    package let summary = "the reference push service"
+    package let serveOptions: [ProfileOptionRow] = [
+        .value(
+            "db", "PATH", help: "SQLite file that keeps devices and the delivery queue across restarts",
+            default: "in memory"),
+        .value(
+            "api-shape", "SHAPE",
+            help: "Which HTTP API to serve: reference, alternate or alternate-keyed (see PROFILE push-service above)",
+            default: "reference"),
+        .log,
+    ]
+    package let serveExamples = [
+        "source mocks.env && ringcheck serve-reference --profile push-service --port 0 --db /tmp/push.db"
+    ]
     /// `serve-reference push-service` as a child process: ringcheck generates the App ID and REST key into its
     /// environment; load makes fresh users of its own, so the one user here is never used.
     package let processTargetFile: String? = """

@@ -31,12 +31,20 @@ extension OptionSpec {
         return (shared + own).map { joined($0, declared[$0.name] ?? []) }
     }
 
-    /// `spec` with the profiles' sentences before its own help (`a: …; b: …. Required.`) and
-    /// their default: the one default when all give the same, else each named (`a: x; b: y`).
+    /// `spec` with the profiles' sentences before its own help (`a: …; b: …. Required.`; profiles that say the
+    /// same are named once before it: `a and b: …`) and their default: the one default when all give the same, else each named (`a: x; b: y`).
     static func joined(_ spec: OptionSpec, _ rows: [(profile: String, row: ProfileOptionRow)]) -> OptionSpec {
         guard !rows.isEmpty else { return spec }
         var spec = spec
-        let sentences = rows.map { "\($0.profile): \($0.row.help)" }.joined(separator: "; ") + "."
+        var groups: [(help: String, profiles: [String])] = []
+        for row in rows {
+            if let same = groups.firstIndex(where: { $0.help == row.row.help }) {
+                groups[same].profiles.append(row.profile)
+            } else {
+                groups.append((row.row.help, [row.profile]))
+            }
+        }
+        let sentences = groups.map { "\($0.profiles.sentenceList("and")): \($0.help)" }.joined(separator: "; ") + "."
         spec.help = spec.help.isEmpty ? sentences : sentences + " " + spec.help
         let defaults = rows.compactMap { r in r.row.defaultDescription.map { (profile: r.profile, value: $0) } }
         if spec.defaultDescription == nil, let first = defaults.first {

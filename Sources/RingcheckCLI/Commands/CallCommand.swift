@@ -8,84 +8,87 @@ import ReferenceBackend
 
 /// `ringcheck call`: play user A against a backend, follow the call live and exit with how it went.
 struct CallCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "call",
-        abstract: "Play the caller: place one call, show its live timeline, exit with how it went.",
-        discussion: """
-            Creates a call from --as to --to and follows it: the pushes ringcheck's mocks receive for it (APNs/FCM,
-            accepted or rejected), the caller's event feed, who answered after how long, and how it ended. Ctrl-C
-            while it rings cancels the call (reason callerCancelled); once answered, Ctrl-C hangs up.
+    /// Computed, as every command's is, so what it reads of the registry in force is read at each use.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "call",
+            abstract: "Play the caller: place one call, show its live timeline, exit with how it went.",
+            discussion: """
+                Creates a call from --as to --to and follows it: the pushes ringcheck's mocks receive for it (APNs/FCM,
+                accepted or rejected), the caller's event feed, who answered after how long, and how it ended. Ctrl-C
+                while it rings cancels the call (reason callerCancelled); once answered, Ctrl-C hangs up.
 
-            Without --target it runs against the embedded reference backend wired to ringcheck's mock APNs and FCM,
-            with test users user-a (Alex), user-b (Blake), user-c (Casey) (any other name is added), and registers two
-            virtual devices for the callee: a phone (APNs VoIP, sandbox) and a tablet (FCM). --auto-answer or
-            --auto-decline makes the phone act on its invitation, so a demo needs nothing else running. Once the call
-            is over, the tokens ringcheck registered are deleted again (--keep-devices leaves them). With no
-            --hangup-after, the caller hangs up 2 s after a virtual device answered; after a real answer it waits
-            for the other side to hang up (or Ctrl-C).
+                Without --target it runs against the embedded reference backend wired to ringcheck's mock APNs and FCM,
+                with test users user-a (Alex), user-b (Blake), user-c (Casey) (any other name is added), and registers two
+                virtual devices for the callee: a phone (APNs VoIP, sandbox) and a tablet (FCM). --auto-answer or
+                --auto-decline makes the phone act on its invitation, so a demo needs nothing else running. Once the call
+                is over, the tokens ringcheck registered are deleted again (--keep-devices leaves them). With no
+                --hangup-after, the caller hangs up 2 s after a virtual device answered; after a real answer it waits
+                for the other side to hang up (or Ctrl-C).
 
-            With --target, --as and --to name a user of the file (a, b, …) or an account's userId, and the file needs
-            only these two users: a backend with two test accounts declares a and b (run --target needs a, b and c).
+                With --target, --as and --to name a user of the file (a, b, …) or an account's userId, and the file needs
+                only these two users: a backend with two test accounts declares a and b (run --target needs a, b and c).
 
-            --ring-timeout: on the embedded backend, how long calls ring before they end as unanswered (whole
-            seconds, rounded up); with --target, the caller's own give-up time (it then ends the call with reason
-            unanswered). Without it the caller waits until the backend's expiresAtMs plus 5 s (a call still ringing
-            then is a finding), or 30 s when the backend names no expiry.
+                --ring-timeout: on the embedded backend, how long calls ring before they end as unanswered (whole
+                seconds, rounded up); with --target, the caller's own give-up time (it then ends the call with reason
+                unanswered). Without it the caller waits until the backend's expiresAtMs plus 5 s (a call still ringing
+                then is a finding), or 30 s when the backend names no expiry.
 
-            EXIT STATUS:
-              0   answered (and then ended, by either side)
-              1   the backend misbehaved: an invitation after the call ended, two winners, a call that never
-                  ended or came back to life, or a push that violates a MUST of the Callx push profile (every
-                  push shown is judged as check-payload judges a capture; the violation is printed)
-              2   usage or configuration error
-              3   inconclusive: the backend could not be reached, refused to create the call, or the end was not seen
-              10  declined (or busy, or refused otherwise) by the callee while it rang
-              11  unanswered: the ring timed out, or the caller gave up
-              12  cancelled by the caller (--cancel-after, or Ctrl-C while ringing)
-            """,
-        options: [
-            .value(
-                "target", "FILE",
-                help: "A target file describing the backend (see init-target); default: the embedded reference backend."
-            ),
-            .value(
-                "as", "USER", help: "The calling user (a test user, or a user or account's userId in the target file).",
-                default: "user-a; with --target, the file's user a"),
-            .value("to", "USER", help: "The user to call (as --as names it). Required."),
-            .flag("video", help: "Place a video call."),
-            .value(
-                "cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created.",
-                number: Self.seconds),
-            .value(
-                "hangup-after", "S", help: "Hang up S seconds after the call was answered.", number: Self.seconds),
-            .value(
-                "ring-timeout", "S",
-                help: "Embedded backend: how long calls ring. --target: the caller's own give-up time.",
-                default: "30 on the embedded backend", number: .seconds(upTo: 86_400, positive: true)),
-            .optionalValue(
-                "auto-answer", "S", help: "The callee's virtual phone answers S seconds after its invitation arrived.",
-                default: "1", number: Self.seconds),
-            .optionalValue(
-                "auto-decline", "S",
-                help: "The callee's virtual phone declines (reason declined) S seconds after its invitation arrived.",
-                default: "1", number: Self.seconds),
-            .flag(
-                "keep-devices",
-                help:
-                    "Leave the virtual devices registered after the call (by default their tokens are deleted once it is over)."
-            ),
-            .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
-            .value(
-                "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
-                repeatable: true),
-        ],
-        examples: [
-            "ringcheck call --to user-b --auto-answer 2 --hangup-after 5   # a whole call with nothing else running",
-            "ringcheck call --to user-b --auto-decline                      # exit 10",
-            "ringcheck call --to user-b --ring-timeout 5                    # nobody answers: exit 11",
-            "ringcheck call --to user-b --cancel-after 3 --json             # NDJSON timeline, exit 12",
-            "ringcheck call --target backend.yaml --as alice --to bob      # with target files: ring a real phone",
-        ])
+                EXIT STATUS:
+                  0   answered (and then ended, by either side)
+                  1   the backend misbehaved: an invitation after the call ended, two winners, a call that never
+                      ended or came back to life, or a push that violates a MUST of the Callx push profile (every
+                      push shown is judged as check-payload judges a capture; the violation is printed)
+                  2   usage or configuration error
+                  3   inconclusive: the backend could not be reached, refused to create the call, or the end was not seen
+                  10  declined (or busy, or refused otherwise) by the callee while it rang
+                  11  unanswered: the ring timed out, or the caller gave up
+                  12  cancelled by the caller (--cancel-after, or Ctrl-C while ringing)
+                """,
+            options: [
+                .embeddedOrTarget,
+                .value(
+                    "as", "USER",
+                    help: "The calling user (a test user, or a user or account's userId in the target file).",
+                    default: "user-a; with --target, the file's user a"),
+                .value("to", "USER", help: "The user to call (as --as names it). Required."),
+                .flag("video", help: "Place a video call."),
+                .value(
+                    "cancel-after", "S", help: "Cancel the call if it still rings S seconds after it was created.",
+                    number: Self.seconds),
+                .value(
+                    "hangup-after", "S", help: "Hang up S seconds after the call was answered.", number: Self.seconds),
+                .value(
+                    "ring-timeout", "S",
+                    help: "Embedded backend: how long calls ring. --target: the caller's own give-up time.",
+                    default: "30 on the embedded backend", number: .seconds(upTo: 86_400, positive: true)),
+                .optionalValue(
+                    "auto-answer", "S",
+                    help: "The callee's virtual phone answers S seconds after its invitation arrived.",
+                    default: "1", number: Self.seconds),
+                .optionalValue(
+                    "auto-decline", "S",
+                    help:
+                        "The callee's virtual phone declines (reason declined) S seconds after its invitation arrived.",
+                    default: "1", number: Self.seconds),
+                .flag(
+                    "keep-devices",
+                    help:
+                        "Leave the virtual devices registered after the call (by default their tokens are deleted once it is over)."
+                ),
+                .flag("json", help: "Write one JSON object per line (NDJSON), then a summary object, instead of text."),
+                .value(
+                    "reference-defect", "NAME", help: "Run the embedded reference backend with this defect.",
+                    repeatable: true),
+            ],
+            examples: [
+                "ringcheck call --to user-b --auto-answer 2 --hangup-after 5   # a whole call with nothing else running",
+                "ringcheck call --to user-b --auto-decline                      # exit 10",
+                "ringcheck call --to user-b --ring-timeout 5                    # nobody answers: exit 11",
+                "ringcheck call --to user-b --cancel-after 3 --json             # NDJSON timeline, exit 12",
+                "ringcheck call --target backend.yaml --as alice --to bob      # with target files: ring a real phone",
+            ])
+    }
 
     var targetFile: String?
     var callerName: String

@@ -23,26 +23,8 @@ struct CheckPayloadCommand: RingcheckCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: name,
-            abstract: "Check one captured push or payload against the Callx push profile and list every violation.",
-            discussion: """
-                --profile \(Profiles.defaultProfile.name) (the default) is described here; --profile \(judgedList) judges captures
-                (a capture of GET /v1/captures, or its whole {"captures": [...]} answer) by that profile's push rules
-                without the requests that caused them (see docs/commands.md).
-
-                FILE (or - for standard input) holds one JSON document:
-                  - a capture as the control API returns it (an item of GET /v1/captures), or the whole
-                    {"captures": [...]} answer, which also gets the checks across pushes (duplicate invitations);
-                  - an APNs request body ({"aps": {}, "callx": {...}});
-                  - an FCM send request ({"message": {...}}) or the bare message;
-                  - a bare invitation ({"schemaVersion": 1, "type": "call.invited", ...}).
-                The kind is detected unless --kind is given. A capture also carries headers and the arrival time,
-                so the APNs header rules and both ttl bounds are judged; a bare payload gets the payload rules
-                and, for FCM, the upper ttl bound (ceil((expiresAtMs - issuedAtMs)/1000)).
-
-                Each violation is printed as: requirement, level, path, expected against actual.
-                EXIT STATUS: 0 no violation of a MUST (SHOULD findings are listed), 1 a MUST is violated,
-                2 the input cannot be read, is not JSON (the position is named) or its kind cannot be told.
-                """,
+            abstract: "Check one captured push or payload against \(rulesName) and list every violation.",
+            discussion: discussion,
             arguments: [
                 ArgumentSpec(name: "file", help: "The JSON document, or - for standard input.", optional: false)
             ],
@@ -56,13 +38,47 @@ struct CheckPayloadCommand: RingcheckCommand {
                         "profile", "NAME", help: "Whose push rules: \(judged.map(\.name).joined(separator: ", ")).",
                         default: Profiles.defaultProfile.name),
                 ], profiles: judges.map { ($0.profile, $0.optionRows) }),
-            examples: [
-                "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures?mock=apns\" | ringcheck check-payload -",
-                "ringcheck check-payload --kind fcm message.json",
-                "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures\" | ringcheck check-payload --profile push-service -",
-                "echo '{\"aps\":{},\"callx\":{\"schemaVersion\":1,\"type\":\"call.invited\",\"callId\":\"c1\","
-                    + "\"displayName\":\"Alex\",\"handle\":\"callx:a\"}}' | ringcheck check-payload -",
-            ])
+            examples: documentJudges.flatMap { $0.judge.examples }
+                + judges.prefix(1).map {
+                    "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures\" | ringcheck check-payload --profile \($0.profile) -"
+                })
+    }
+
+    /// The profiles that judge a whole document (`Profile.payloadDocumentJudge`), the default profile's first.
+    static var documentJudges: [(profile: String, judge: any PayloadDocumentJudge.Type)] {
+        let all = judged.compactMap { p in p.payloadDocumentJudge.map { (p.name, $0) } }
+        let isDefault = { (name: String) in name == Profiles.defaultProfile.name }
+        return all.filter { isDefault($0.0) } + all.filter { !isDefault($0.0) }
+    }
+
+    /// The rules the command checks without --profile: the default profile's document judge's (`rulesName`).
+    static var rulesName: String {
+        guard let first = documentJudges.first, first.profile == Profiles.defaultProfile.name else {
+            return "the \(Profiles.defaultProfile.name) push rules"
+        }
+        return first.judge.rulesName
+    }
+
+    /// `check-payload --help`'s discussion: which profiles judge documents and which captures, each document
+    /// judge's own text (`PayloadDocumentJudge.documentHelp`), then the output and the exit status.
+    static var discussion: String {
+        let documents = documentJudges.map {
+            "--profile \($0.profile)\($0.profile == Profiles.defaultProfile.name ? " (the default)" : "")"
+        }
+        var lead =
+            documents.isEmpty
+            ? "" : documents.sentenceList("and") + (documents.count == 1 ? " is" : " are") + " described here"
+        if !judges.isEmpty {
+            lead +=
+                (lead.isEmpty ? "" : "; ") + "--profile \(judgedList) judges captures\n"
+                + "(a capture of GET /v1/captures, or its whole {\"captures\": [...]} answer) by that profile's push rules\n"
+                + "without the requests that caused them (see docs/commands.md)"
+        }
+        return lead + ".\n\n" + documentJudges.map { $0.judge.documentHelp + "\n\n" }.joined() + """
+            Each violation is printed as: requirement, level, path, expected against actual.
+            EXIT STATUS: 0 no violation of a MUST (SHOULD findings are listed), 1 a MUST is violated,
+            2 the input cannot be read, is not JSON (the position is named) or its kind cannot be told.
+            """
     }
 
     /// The profiles with a judge of captured pushes, as a sentence lists them (`a, b or c`).

@@ -3,22 +3,25 @@ import Conformance
 /// `ringcheck completion bash|zsh|fish`: prints a shell completion script generated from the commands'
 /// own declarations (`CommandCatalogue`), so it lists exactly the commands and options the parser takes.
 struct CompletionCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "completion",
-        abstract: "Print a shell completion script (bash, zsh or fish).",
-        discussion: """
-            The script completes commands, their options, profile names and file paths. Install it where your
-            shell reads completions, e.g.:
-              ringcheck completion bash > /etc/bash_completion.d/ringcheck
-              ringcheck completion zsh > "${fpath[1]}/_ringcheck"
-              ringcheck completion fish > ~/.config/fish/completions/ringcheck.fish
-            The Debian package ('make deb') installs all three, and the man page ('ringcheck help --man').
-            """,
-        arguments: [
-            ArgumentSpec(
-                name: "shell", help: "bash, zsh or fish.", optional: false)
-        ],
-        examples: ["ringcheck completion bash > ~/.local/share/bash-completion/completions/ringcheck"])
+    /// Computed, as every command's is, so what it reads of the registry in force is read at each use.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "completion",
+            abstract: "Print a shell completion script (bash, zsh or fish).",
+            discussion: """
+                The script completes commands, their options, profile names and file paths. Install it where your
+                shell reads completions, e.g.:
+                  ringcheck completion bash > /etc/bash_completion.d/ringcheck
+                  ringcheck completion zsh > "${fpath[1]}/_ringcheck"
+                  ringcheck completion fish > ~/.config/fish/completions/ringcheck.fish
+                The Debian package ('make deb') installs all three, and the man page ('ringcheck help --man').
+                """,
+            arguments: [
+                ArgumentSpec(
+                    name: "shell", help: "bash, zsh or fish.", optional: false)
+            ],
+            examples: ["ringcheck completion bash > ~/.local/share/bash-completion/completions/ringcheck"])
+    }
 
     var shell: ShellCompletion
 

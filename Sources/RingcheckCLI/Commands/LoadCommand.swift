@@ -41,11 +41,7 @@ struct LoadCommand: RingcheckCommand {
                       and what ran is judged and written to load-report.json (a second Ctrl-C stops at once)
                 """,
             options: [
-                .value(
-                    "target", "FILE",
-                    help:
-                        "A target file describing the backend (see init-target); default: the embedded reference backend."
-                ),
+                .embeddedOrTarget,
                 .value(
                     "profile", "NAME", help: "The profile to load: \(Self.profilesSentence("or")).",
                     default: "\(Profiles.defaultProfile.name), or the target file's profile"),

@@ -6,65 +6,70 @@ import PushMocks
 
 /// `ringcheck mocks`: start mock APNs, FCM, OAuth and OneSignal endpoints and run until interrupted.
 struct MocksCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "mocks",
-        abstract:
-            "Start mock APNs, FCM, Google OAuth and OneSignal endpoints that capture every push, until interrupted.",
-        discussion: """
-            The mocks behave like the real services: they verify the APNs provider token against a generated
-            .p8 key, issue and check OAuth access tokens for a generated service account, and reject what
-            APNs and FCM reject. Every request is captured; read captures and install fault plans through
-            the control API. Point a backend at them with the settings written to --env-file or --json.
+    /// Computed, as every command's is, so what it reads of the registry in force is read at each use.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "mocks",
+            abstract:
+                "Start mock APNs, FCM, Google OAuth and OneSignal endpoints that capture every push, until interrupted.",
+            discussion: """
+                The mocks behave like the real services: they verify the APNs provider token against a generated
+                .p8 key, issue and check OAuth access tokens for a generated service account, and reject what
+                APNs and FCM reject. Every request is captured; read captures and install fault plans through
+                the control API. Point a backend at them with the settings written to --env-file or --json.
 
-            For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com (or the older
-            api.development.push.apple.com), fcm.googleapis.com, oauth2.googleapis.com, api.onesignal.com and
-            onesignal.com, --impersonate also serves those names (certificates from the ringcheck CA) on a
-            TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
-            forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
-            Aim the backend there with an /etc/hosts line or a container's extra host, or with HTTPS_PROXY,
-            and make it trust the CA file. Captures record the real host name in "addressedHost".
-            """,
-        options: [
-            .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1")
-        ] + MockPortOptions.specs() + [
-            .value(
-                "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
-                default: "a new temporary directory"),
-            .flag("persistent-ca", help: "Keep the CA in --state-dir and reuse it on the next start."),
-            .flag(
-                "persistent-keys",
-                help:
-                    "Keep the APNs key (and its IDs) and the service account in --state-dir and reuse them on the next start."
-            ),
-            .value("env-file", "PATH", help: "Write the RINGCHECK_* settings as shell 'export' lines."),
-            .value("json", "PATH", help: "Write the settings as JSON."),
-            .value(
-                "bundle-id", "ID", help: "The app bundle ID the APNs mock expects.", default: "com.ringcheck.testapp"),
-            .value(
-                "project-id", "ID", help: "The Firebase project ID the FCM mock expects.", default: "ringcheck-test"),
-            .value("threads", "N", help: "Event-loop threads per listener.", default: "1", number: .whole(1...64)),
-            .flag("impersonate", help: "Also serve the real push host names (TLS listener and HTTPS proxy)."),
-            .value(
-                "impersonate-listen", "ADDR:PORT",
-                help:
-                    "A TLS listener for the real host names ('none' for the proxy only). Implies --impersonate.",
-                default: "127.0.0.1:443", repeatable: true),
-            .value(
-                "proxy-listen", "ADDR:PORT",
-                help:
-                    "Where the HTTPS (CONNECT) proxy for the real host names listens ('none' for no proxy). Implies --impersonate.",
-                default: "127.0.0.1:ephemeral"),
-            .flag("quiet", short: "q", help: "Print nothing but errors."),
-        ],
-        examples: [
-            "ringcheck mocks --env-file mocks.env     # then: source mocks.env && ./start-my-backend",
-            "ringcheck mocks --port apns=8443 --port google=8444 --json mocks.json",
-            "curl -s $RINGCHECK_CONTROL_URL/v1/captures    # what the backend sent, secrets redacted",
-            "ringcheck mocks --impersonate --env-file mocks.env   # + api.push.apple.com etc. on 127.0.0.1:443",
-            "ringcheck mocks --impersonate-listen 127.0.0.1:8443 --proxy-listen 127.0.0.1:3128",
-            "HTTPS_PROXY=http://127.0.0.1:3128 SSL_CERT_FILE=$RINGCHECK_CA_FILE ./start-my-backend",
-            "curl --resolve api.push.apple.com:8443:127.0.0.1 --cacert $RINGCHECK_CA_FILE https://api.push.apple.com:8443/3/device/…",
-        ])
+                For a backend that hard-codes api.push.apple.com, api.sandbox.push.apple.com (or the older
+                api.development.push.apple.com), fcm.googleapis.com, oauth2.googleapis.com, api.onesignal.com and
+                onesignal.com, --impersonate also serves those names (certificates from the ringcheck CA) on a
+                TLS listener (--impersonate-listen, 127.0.0.1:443 by default) and through an HTTPS
+                forward proxy (--proxy-listen) that answers CONNECT to them itself and refuses every other host.
+                Aim the backend there with an /etc/hosts line or a container's extra host, or with HTTPS_PROXY,
+                and make it trust the CA file. Captures record the real host name in "addressedHost".
+                """,
+            options: [
+                .value("host", "ADDRESS", help: "Address to listen on.", default: "127.0.0.1")
+            ] + MockPortOptions.specs() + [
+                .value(
+                    "state-dir", "DIR", help: "Where the CA, .p8 key and service account are written.",
+                    default: "a new temporary directory"),
+                .flag("persistent-ca", help: "Keep the CA in --state-dir and reuse it on the next start."),
+                .flag(
+                    "persistent-keys",
+                    help:
+                        "Keep the APNs key (and its IDs) and the service account in --state-dir and reuse them on the next start."
+                ),
+                .value("env-file", "PATH", help: "Write the RINGCHECK_* settings as shell 'export' lines."),
+                .value("json", "PATH", help: "Write the settings as JSON."),
+                .value(
+                    "bundle-id", "ID", help: "The app bundle ID the APNs mock expects.",
+                    default: "com.ringcheck.testapp"),
+                .value(
+                    "project-id", "ID", help: "The Firebase project ID the FCM mock expects.", default: "ringcheck-test"
+                ),
+                .value("threads", "N", help: "Event-loop threads per listener.", default: "1", number: .whole(1...64)),
+                .flag("impersonate", help: "Also serve the real push host names (TLS listener and HTTPS proxy)."),
+                .value(
+                    "impersonate-listen", "ADDR:PORT",
+                    help:
+                        "A TLS listener for the real host names ('none' for the proxy only). Implies --impersonate.",
+                    default: "127.0.0.1:443", repeatable: true),
+                .value(
+                    "proxy-listen", "ADDR:PORT",
+                    help:
+                        "Where the HTTPS (CONNECT) proxy for the real host names listens ('none' for no proxy). Implies --impersonate.",
+                    default: "127.0.0.1:ephemeral"),
+                .flag("quiet", short: "q", help: "Print nothing but errors."),
+            ],
+            examples: [
+                "ringcheck mocks --env-file mocks.env     # then: source mocks.env && ./start-my-backend",
+                "ringcheck mocks --port apns=8443 --port google=8444 --json mocks.json",
+                "curl -s $RINGCHECK_CONTROL_URL/v1/captures    # what the backend sent, secrets redacted",
+                "ringcheck mocks --impersonate --env-file mocks.env   # + api.push.apple.com etc. on 127.0.0.1:443",
+                "ringcheck mocks --impersonate-listen 127.0.0.1:8443 --proxy-listen 127.0.0.1:3128",
+                "HTTPS_PROXY=http://127.0.0.1:3128 SSL_CERT_FILE=$RINGCHECK_CA_FILE ./start-my-backend",
+                "curl --resolve api.push.apple.com:8443:127.0.0.1 --cacert $RINGCHECK_CA_FILE https://api.push.apple.com:8443/3/device/…",
+            ])
+    }
 
     var options = MockStack.Options()
     var envFile: String?

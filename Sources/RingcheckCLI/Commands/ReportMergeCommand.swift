@@ -4,28 +4,31 @@ import Reports
 
 /// `ringcheck report merge FILES… --report-dir DIR`: join the JSON results of `--shard` runs.
 struct ReportMergeCommand: RingcheckCommand {
-    static let configuration = CommandConfiguration(
-        name: "report",
-        abstract: "Join shard results: 'ringcheck report merge FILES... --report-dir DIR'.",
-        discussion: """
-            Reads the report.json of each --shard run, checks they ran the same suite, target and ringcheck
-            version with no scenario twice, and writes the joined reports. The exit code is the joined
-            verdict (0, 1 or 3), as 'ringcheck run' would have returned for the whole suite; report.json says
-            the same. The shards must be of one split (one N, each I once, the same IDs, globs and tags): a
-            shard of the split that is not given makes the verdict inconclusive (exit 3, unless a MUST failed),
-            naming it and listing its scenarios as not run; so does a shard that was interrupted.
-            """,
-        arguments: [
-            ArgumentSpec(name: "merge", help: "The action (only 'merge').", optional: false),
-            ArgumentSpec(name: "FILE", help: "report.json files of the shards.", repeating: true),
-        ],
-        options: [
-            .value("report-dir", "DIR", help: "Where the joined reports are written.", default: "reports"),
-            .value(
-                "format", "LIST", help: "Comma-separated: console, junit, json, html, markdown.",
-                default: "console,junit,json,html,markdown"),
-        ],
-        examples: ["ringcheck report merge r1/report.json r2/report.json --report-dir reports"])
+    /// Computed, as every command's is, so what it reads of the registry in force is read at each use.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "report",
+            abstract: "Join shard results: 'ringcheck report merge FILES... --report-dir DIR'.",
+            discussion: """
+                Reads the report.json of each --shard run, checks they ran the same suite, target and ringcheck
+                version with no scenario twice, and writes the joined reports. The exit code is the joined
+                verdict (0, 1 or 3), as 'ringcheck run' would have returned for the whole suite; report.json says
+                the same. The shards must be of one split (one N, each I once, the same IDs, globs and tags): a
+                shard of the split that is not given makes the verdict inconclusive (exit 3, unless a MUST failed),
+                naming it and listing its scenarios as not run; so does a shard that was interrupted.
+                """,
+            arguments: [
+                ArgumentSpec(name: "merge", help: "The action (only 'merge').", optional: false),
+                ArgumentSpec(name: "FILE", help: "report.json files of the shards.", repeating: true),
+            ],
+            options: [
+                .value("report-dir", "DIR", help: "Where the joined reports are written.", default: "reports"),
+                .value(
+                    "format", "LIST", help: "Comma-separated: console, junit, json, html, markdown.",
+                    default: "console,junit,json,html,markdown"),
+            ],
+            examples: ["ringcheck report merge r1/report.json r2/report.json --report-dir reports"])
+    }
 
     var files: [String]
     var reportDir: String

@@ -14,89 +14,9 @@ struct RunCommand: RingcheckCommand {
         CommandConfiguration(
             name: "run",
             abstract: "Run the conformance suite (or chosen scenarios) and judge the backend.",
-            discussion: """
-                Without --target, runs against the embedded reference backend wired to ringcheck's mock APNs and
-                FCM (ring time \(EmbeddedReference.ringSeconds) s; \(Target.shortRingSeconds) s for the scenarios that wait for expiry). Scenarios run concurrently, each with fresh accounts and
-                devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
-                (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
-                A failed SHOULD is a warning unless --strict is given.
-
-                The console always prints, whatever --format says: a line per finished scenario (on a terminal also a
-                live line for the scenarios running), then the failures grouped by requirement and check (the first
-                scenario's expected and actual, one line per push, the other scenarios' IDs and a re-run command),
-                counts and the verdict. --verbose prints every failure with its full evidence (the captures and HTTP
-                exchanges, as report.html has them); -q/--quiet prints the verdict line only. --format chooses the
-                report files written to --report-dir (--format console writes none). A scenario ID, glob or --tag
-                that selects nothing is a usage error (exit 2) naming the closest IDs or tags.
-
-                --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
-                suite (built into ringcheck, or $RINGCHECK_SUITES/NAME; --suite picks another), its embedded reference and its defects. --profile all runs every
-                profile's suite against its embedded reference, one verdict line per profile (reports in
-                <report-dir>/NAME/, a combined junit.xml and summary.md in <report-dir>), and exits with the
-                worst. A target file may say 'profile: NAME'.
-
-                With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
-                describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
-                how each operation maps onto its API, and what it can do. ringcheck starts its mocks where the
-                file's mocks: section says (serving the real push host names with impersonate:), prints the
-                RINGCHECK_* settings the backend must use, and starts, restarts and stops the backend when the
-                file's lifecycle: says how (its output in <report-dir>/backend.log). Scenarios the backend cannot
-                run are not applicable, with the reason. A file with problems exits 2 naming file:line and
-                field; a backend that does not answer exits 3, its reports still written with the cause.
-                """,
+            discussion: discussion,
             arguments: [ArgumentSpec(name: "ID or glob", help: "Scenarios to run (default: all).", repeating: true)],
-            options: [
-                .value(
-                    "profile", "NAME",
-                    help:
-                        "The profile the backend is judged by: \(Profiles.names.joined(separator: ", ")), or all (every profile against its embedded reference).",
-                    default: "the target file's profile:, else \(Profiles.defaultProfile.name)"),
-                .value(
-                    "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
-                .value(
-                    "target", "FILE",
-                    help: "The backend under test, described by a target file (see 'ringcheck init-target').",
-                    default: "the embedded reference backend"),
-                .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
-                .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
-                .value(
-                    "format", "LIST",
-                    help:
-                        "The report files written, comma-separated: junit, json, html, markdown (console alone: no files; the console prints either way unless -q).",
-                    default: "console,junit,json,html,markdown"),
-                .flag("quiet", short: "q", help: "Print the verdict line only (errors still go to standard error)."),
-                .flag(
-                    "verbose", short: "v",
-                    help: "Print every failure of every scenario with its full evidence (captures, HTTP exchanges)."),
-                .value(
-                    "repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1",
-                    number: .whole(1...1000)),
-                .value(
-                    "shard", "I/N",
-                    help:
-                        "Run shard I of N (deterministic split by scenario ID); 'report merge' joins all N, or is inconclusive."
-                ),
-                .flag("fail-fast", help: "Start no further scenarios once one has failed."),
-                .flag(
-                    "strict",
-                    help:
-                        "Judge SHOULD requirements like MUSTs: any failed requirement exits 1 (for gating a release on the whole suite)."
-                ),
-                .value(
-                    "reference-defect", "NAME",
-                    help:
-                        "Run the embedded reference backend with this defect (one of the profile's: \(Self.defectHelp)).",
-                    repeatable: true),
-                .value(
-                    "concurrency", "N",
-                    help: "Scenarios run at once (with --target, at most one per account of each user).",
-                    default: "12", number: .whole(1...256)),
-                .flag(
-                    "reference-process",
-                    help:
-                        "Run the reference backend as a child process (serve-reference) that ringcheck starts, restarts and stops like a target's backend; its output goes to <report-dir>/backend.log."
-                ),
-            ],
+            options: options,
             examples: [
                 "ringcheck run                                  # the whole Callx suite against the reference backend",
                 "ringcheck run 'arbitration.*' --repeat 5",
@@ -106,6 +26,96 @@ struct RunCommand: RingcheckCommand {
                 "ringcheck run 'restart.*' --reference-process  # restart a real backend process mid-call",
                 "ringcheck init-target my-backend.yaml && ringcheck run --target my-backend.yaml",
             ])
+    }
+
+    /// `run --help`'s discussion (the profiles of the registry in force).
+    static var discussion: String {
+        """
+        Without --target, runs against the embedded reference backend wired to ringcheck's mock APNs and
+        FCM (ring time \(EmbeddedReference.ringSeconds) s; \(Target.shortRingSeconds) s for the scenarios that wait for expiry). Scenarios run concurrently, each with fresh accounts and
+        devices. Reports go to --report-dir; the exit code is the verdict: 0 conformant, 1 non-conformant
+        (a MUST failed, or with --strict any requirement), 2 usage or configuration error, 3 inconclusive.
+        A failed SHOULD is a warning unless --strict is given.
+
+        The console always prints, whatever --format says: a line per finished scenario (on a terminal also a
+        live line for the scenarios running), then the failures grouped by requirement and check (the first
+        scenario's expected and actual, one line per push, the other scenarios' IDs and a re-run command),
+        counts and the verdict. --verbose prints every failure with its full evidence (the captures and HTTP
+        exchanges, as report.html has them); -q/--quiet prints the verdict line only. --format chooses the
+        report files written to --report-dir (--format console writes none). A scenario ID, glob or --tag
+        that selects nothing is a usage error (exit 2) naming the closest IDs or tags.
+
+        --profile NAME picks the system the backend is judged as (\(Profiles.names.joined(separator: ", "))): its
+        suite (built into ringcheck, or $RINGCHECK_SUITES/NAME; --suite picks another), its embedded reference and its defects. --profile all runs every
+        profile's suite against its embedded reference, one verdict line per profile (reports in
+        <report-dir>/NAME/, a combined junit.xml and summary.md in <report-dir>), and exits with the
+        worst. A target file may say 'profile: NAME'.
+
+        With --target FILE (write one with 'ringcheck init-target'), runs against the backend the file
+        describes: its base URL and TLS trust, how users a (caller), b (callee) and c (in no call) sign in,
+        how each operation maps onto its API, and what it can do. ringcheck starts its mocks where the
+        file's mocks: section says (serving the real push host names with impersonate:), prints the
+        RINGCHECK_* settings the backend must use, and starts, restarts and stops the backend when the
+        file's lifecycle: says how (its output in <report-dir>/backend.log). Scenarios the backend cannot
+        run are not applicable, with the reason. A file with problems exits 2 naming file:line and
+        field; a backend that does not answer exits 3, its reports still written with the cause.
+        """
+    }
+
+    /// `run`'s options (the profiles and reference defects of the registry in force).
+    static var options: [OptionSpec] {
+        [
+            .value(
+                "profile", "NAME",
+                help:
+                    "The profile the backend is judged by: \(Profiles.names.joined(separator: ", ")), or all (every profile against its embedded reference).",
+                default: "the target file's profile:, else \(Profiles.defaultProfile.name)"),
+            .value(
+                "suite", "NAME|DIR", help: SuiteLocator.optionHelp, default: "the profile's (built in)"),
+            .value(
+                "target", "FILE",
+                help: "The backend under test, described by a target file (see 'ringcheck init-target').",
+                default: "the embedded reference backend"),
+            .value("tag", "T", help: "Only scenarios with this tag.", repeatable: true),
+            .value("report-dir", "DIR", help: "Where reports are written.", default: "reports"),
+            .value(
+                "format", "LIST",
+                help:
+                    "The report files written, comma-separated: junit, json, html, markdown (console alone: no files; the console prints either way unless -q).",
+                default: "console,junit,json,html,markdown"),
+            .flag("quiet", short: "q", help: "Print the verdict line only (errors still go to standard error)."),
+            .flag(
+                "verbose", short: "v",
+                help: "Print every failure of every scenario with its full evidence (captures, HTTP exchanges)."),
+            .value(
+                "repeat", "N", help: "Run each scenario N times; pass-and-fail is reported as flaky.", default: "1",
+                number: .whole(1...1000)),
+            .value(
+                "shard", "I/N",
+                help:
+                    "Run shard I of N (deterministic split by scenario ID); 'report merge' joins all N, or is inconclusive."
+            ),
+            .flag("fail-fast", help: "Start no further scenarios once one has failed."),
+            .flag(
+                "strict",
+                help:
+                    "Judge SHOULD requirements like MUSTs: any failed requirement exits 1 (for gating a release on the whole suite)."
+            ),
+            .value(
+                "reference-defect", "NAME",
+                help:
+                    "Run the embedded reference backend with this defect (one of the profile's: \(Self.defectHelp)).",
+                repeatable: true),
+            .value(
+                "concurrency", "N",
+                help: "Scenarios run at once (with --target, at most one per account of each user).",
+                default: "12", number: .whole(1...256)),
+            .flag(
+                "reference-process",
+                help:
+                    "Run the reference backend as a child process (serve-reference) that ringcheck starts, restarts and stops like a target's backend; its output goes to <report-dir>/backend.log."
+            ),
+        ]
     }
 
     var patterns: [String]

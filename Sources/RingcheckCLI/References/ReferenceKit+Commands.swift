@@ -9,8 +9,17 @@ extension ReferenceKit {
     var defectRows: String {
         String(Defect.allCases.map { HelpFormatter.row($0.rawValue, $0.summary) }.joined().dropLast())
     }
-    /// Its whole `serve-reference --help` section: the intro, the heading, the defect rows.
-    var helpSection: String { (helpIntro.isEmpty ? "" : helpIntro + "\n\n") + defectHeading + "\n" + defectRows }
+    /// Its whole `serve-reference --help` section: the intro, the options it takes of its own, the heading, the
+    /// defect rows.
+    var helpSection: String {
+        (helpIntro.isEmpty ? "" : helpIntro + "\n\n") + optionsLine + "\n\n" + defectHeading + "\n" + defectRows
+    }
+    /// The section's line naming the options this reference takes besides those every reference takes.
+    var optionsLine: String {
+        let own = serveOptions.map { "--" + $0.name }
+        return
+            "Options of its own: \(own.isEmpty ? "none" : own.sentenceList("and"))\n(another profile's option is refused)."
+    }
     /// Whether this is the profile `serve-reference` and `run` take when none is named.
     var isDefault: Bool { name == Profiles.defaultProfile.name }
 
@@ -31,9 +40,14 @@ extension ReferenceKit {
             command: command)
     }
 
-    /// What `serve-reference` runs for these arguments: the options it refuses, its defects, then its settings.
-    func served(_ arguments: ParsedArguments, command: String) throws -> any ServedReference {
-        for option in inapplicableOptions where arguments.value(option) != nil {
+    /// What `serve-reference` runs for these arguments: the options it refuses (those another of `kits` declares
+    /// and it does not), its defects, then its settings.
+    func served(_ arguments: ParsedArguments, command: String, kits: ReferenceKits = .registered) throws
+        -> any ServedReference
+    {
+        let own = Set(serveOptions.map(\.name))
+        for option in kits.serveOptionNames where !own.contains(option) {
+            guard arguments.value(option) != nil || arguments.flag(option) else { continue }
             throw UsageError(message: "--\(option) does not apply to --profile \(name)", command: command)
         }
         let defects = try defects(

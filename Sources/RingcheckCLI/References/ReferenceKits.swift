@@ -14,4 +14,13 @@ extension ReferenceKits {
 
     /// `serve-reference --help`'s profile sections: each kit's intro, defect heading and defect rows.
     var helpSections: String { all.map { $0.helpSection }.joined(separator: "\n\n") }
+
+    /// The kits with the default profile's first, then the others in registry order.
+    var defaultFirst: [any ReferenceKit] { all.filter(\.isDefault) + all.filter { !$0.isDefault } }
+
+    /// The names of the options the kits declare (`ReferenceKit.serveOptions`), each once, in registry order.
+    var serveOptionNames: [String] {
+        var seen: Set<String> = []
+        return all.flatMap { $0.serveOptions.map(\.name) }.filter { seen.insert($0).inserted }
+    }
 }
