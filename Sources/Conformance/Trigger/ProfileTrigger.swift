@@ -15,7 +15,8 @@ import Reports
 /// ```swift
 /// public actor EchoTrigger: ProfileTrigger {
 ///     // mocks, emit, client, startedWallMs, violations, shown …
-///     public let levels = try RequirementCatalogue.embeddedLevels(of: EchoProfile())   // in its init
+///     // its init: levels = try RequirementCatalogue.embeddedLevels(of: EchoProfile())
+///     public let levels: [String: RequirementLevel]
 ///     public func exchange() async -> TriggerResult {
 ///         let (status, _, _) = await send("POST", url, body: Array("{}".utf8))
 ///         await watch(for: .seconds(3)) { false }

@@ -63,8 +63,8 @@ public struct TriggerResult: Sendable {
         self.warnings = violations.filter { $0.level == .should }
     }
 
-    /// `{"kind": "summary", "outcome": …, "detail": …, …facts, "answers", "pushes", "violations", "warnings"}`, each
-    /// violation and warning `{"requirement", "message"}`.
+    /// `{"kind": "summary", "outcome": …, "detail": …, …facts, "answers", "pushes", "violations", "warnings"}`,
+    /// each violation and warning `{"requirement", "message"}`.
     public var json: JSONValue {
         func list(_ vs: [Violation]) -> JSONValue {
             .array(vs.map { .object([("requirement", .string($0.requirement)), ("message", .string($0.message))]) })
