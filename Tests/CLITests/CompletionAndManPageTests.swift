@@ -49,7 +49,7 @@ import Testing
 
     @Test func bashParsesTheScriptAndCompletesACommandsOptions() async throws {
         let r = try await RingcheckBinary.run(["completion", "bash"])
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let script = dir.file("ringcheck.bash")
         try r.stdout.write(toFile: script, atomically: true, encoding: .utf8)
         // Complete `ringcheck run --prof` and `ringcheck run --profile ` as bash would.

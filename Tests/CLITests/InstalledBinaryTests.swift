@@ -192,6 +192,6 @@ import Testing
     }
 
     private func offPoolWait(_ pid: pid_t) async -> Int32? {
-        (try? await offPool { MockStackProcess.wait(pid, timeout: 60) }) ?? nil
+        await offPool { MockStackProcess.wait(pid, timeout: 60) }
     }
 }

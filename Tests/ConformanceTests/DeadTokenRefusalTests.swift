@@ -106,7 +106,7 @@ import Testing
     @Test func aCopyOnAConnectionOpenedBeforeTheAnswerIsNoReuse() async throws {
         let apns = f.mocks.apns(.production)
         for round in 0..<50 {
-            let (firstOpened, answer) = await refusalOnConnectionOne()
+            let (_, answer) = await refusalOnConnectionOne()
             // The client opens a second connection for the copy while the first push waits for its answer.
             let secondOpened = ArrivalOrder.next()
             try #require(answer.sentStamp).markSent()

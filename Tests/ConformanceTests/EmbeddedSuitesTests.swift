@@ -77,6 +77,7 @@ import Testing
     @Test func anUnknownBuiltInSuiteOrFileIsAClearError() throws {
         #expect(EmbeddedSuites.directory("nosuch") == nil)
         let error = #expect(throws: SuiteLoadError.self) { try Suite.load(directory: "builtin:nosuch") }
-        #expect((error?.description ?? "").contains("builtin:nosuch/suite.yaml:1:1: no such file is built in"))
+        let message = error?.description ?? ""
+        #expect(message.contains("builtin:nosuch/suite.yaml:1:1: no such file is built in"), "\(message)")
     }
 }

@@ -54,7 +54,7 @@ import Testing
         #expect(api[.registerToken].response.save == ["deviceId": "registration.id"])
         #expect(api.values["kind"] == ["apnsVoip": "voip", "fcm": "android"])
         #expect(api.values["apnsEnvironment"] == ["production": false, "sandbox": true])
-        let target = try file.target(defaultAppId: "app")
+        let target = file.target(defaultAppId: "app")
         #expect(target.apiMapping is TokenAPIMapping)
         #expect(target.apiMapping.deletesPerToken)
         #expect(target.apiMapping.deleteTokenRoute == "DELETE /me/devices/{deviceId}")

@@ -71,7 +71,7 @@ import Testing
             // A client that waits is answered, and its request was never abandoned.
             let kept = try RawSocket(port: server.port)
             kept.send("GET /kept-h1 HTTP/1.1\r\nhost: x\r\n\r\n")
-            let reply = try await offPool { kept.receive { $0.text.hasSuffix("ok\n") } }
+            let reply = await offPool { kept.receive { $0.text.hasSuffix("ok\n") } }
             #expect(reply.bytes.text.hasPrefix("HTTP/1.1 200"))
             #expect(watcher.seen.withLock { $0["/kept-h1"] } == ["started", "answered"])
         }

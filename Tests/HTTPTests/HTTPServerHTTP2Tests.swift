@@ -52,7 +52,7 @@ import Testing
             var body = [UInt8](repeating: 0, count: 300_000)
             for i in body.indices { body[i] = UInt8(truncatingIfNeeded: i &* 7 &+ i >> 8) }
             let file = dir.file("upload.bin")
-            FileManager.default.createFile(atPath: file, contents: Data(body))
+            try #require(FileManager.default.createFile(atPath: file, contents: Data(body)))
             let up = try await runProcess(
                 "nghttp", ["-d", file, "https://127.0.0.1:\(server.port)/echo"])
             #expect(up.status == 0, "\(up.stderr)")

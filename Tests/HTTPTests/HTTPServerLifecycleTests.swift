@@ -22,7 +22,7 @@ final class RequestLog: Sendable {
             let port = server.port
             #expect(port > 0)
             #expect(throws: HTTPServerError.self) { try server.start() }
-            try await offPool {
+            await offPool {
                 server.stop()
                 server.stop()
             }
@@ -31,7 +31,7 @@ final class RequestLog: Sendable {
             do {
                 try again.start()
                 #expect(again.port == port)
-                try await offPool { again.stop() }
+                await offPool { again.stop() }
                 return
             } catch {
                 rebound.append("\(error)")
@@ -56,12 +56,12 @@ final class RequestLog: Sendable {
         let local = HTTPServer(configuration: .init(host: "localhost")) { _ in .text(200, "ok") }
         try local.start()
         #expect(local.port > 0)
-        try await offPool { local.stop() }
+        await offPool { local.stop() }
         let v6 = HTTPServer(configuration: .init(host: "::1")) { _ in .text(200, "v6") }
         if (try? v6.start()) != nil {  // IPv6 may be off in a container
             let r = try await runProcess("curl", curlBase + ["http://[::1]:\(v6.port)/"])
             #expect(r.stdout == "v6", "\(r.stderr)")
-            try await offPool { v6.stop() }
+            await offPool { v6.stop() }
         }
         let bad = HTTPServer(configuration: .init(host: "no.such.host")) { _ in .text(200, "ok") }
         #expect(throws: HTTPServerError.self) { try bad.start() }
@@ -91,7 +91,7 @@ final class RequestLog: Sendable {
         let r = try await runProcess(
             "curl", curlBase + ["--cacert", certs.caFile, "https://localhost:\(server.port)/"])
         #expect(r.stdout == "pem", "\(r.stderr)")
-        try await offPool { server.stop() }
+        await offPool { server.stop() }
     }
 
     @Test func stopLetsInFlightRequestsFinish() async throws {
@@ -123,7 +123,7 @@ final class RequestLog: Sendable {
         // stop() has begun once the port reads 0; the answers then queue behind its GOAWAY.
         while server.port != 0 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
         release.store(true, ordering: .releasing)
-        try await stopped
+        await stopped
         let (a, b) = try await (h1, h2)
         #expect(a.stdout == "slow\n", "\(a.stderr)")
         #expect(b.stdout.contains(":status: 200"))

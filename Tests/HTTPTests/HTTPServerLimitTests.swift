@@ -115,11 +115,11 @@ import Testing
         try await withTestServer(tls: true, configure: { $0.maxBodyBytes = 100_000 }) { server in
             let dir = TemporaryDirectory()
             let file = dir.file("big.bin")
-            FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x41, count: 300_000))
+            try #require(FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x41, count: 300_000)))
             let r = try await runProcess("nghttp", ["-v", "-d", file, "https://127.0.0.1:\(server.port)/echo"])
             #expect(r.stdout.contains(":status: 413"), "\(r.stdout.suffix(2000))")
             let small = dir.file("small.bin")
-            FileManager.default.createFile(atPath: small, contents: Data(repeating: 0x41, count: 100_000))
+            try #require(FileManager.default.createFile(atPath: small, contents: Data(repeating: 0x41, count: 100_000)))
             let ok = try await runProcess("nghttp", ["-d", small, "https://127.0.0.1:\(server.port)/echo"])
             #expect(ok.stdout.count == 100_000)
         }

@@ -143,7 +143,7 @@ import Testing
             var calls: [String] = []
             for _ in 0..<3 {
                 let callId = try await ringingCall(api)
-                try await api.hangup(callId, as: "user-b", device: "b-phone", reason: "declined")
+                #expect(try await api.hangup(callId, as: "user-b", device: "b-phone", reason: "declined").status == 200)
                 calls.append(callId)
             }
             let first = try await api.events("user-a", device: "a-phone", max: "2")

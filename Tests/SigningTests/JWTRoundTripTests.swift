@@ -7,7 +7,7 @@ import Testing
     static let p256 = try! PrivateKey.generateP256()
     private static let generatedRSA = try! PrivateKey.generateRSA()
     /// The RSA key, generated once off the cooperative pool (that takes a while).
-    static func rsa() async throws -> PrivateKey { try await offPool { generatedRSA } }
+    static func rsa() async -> PrivateKey { await offPool { generatedRSA } }
     let claims: JSONValue = ["iss": "ABCDE12345", "iat": 1_700_000_000]
 
     @Test func es256SignVerify() throws {
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func rs256SignVerify() async throws {
-        let rsa = try await Self.rsa()
+        let rsa = await Self.rsa()
         let token = try JWT.sign(header: [:], claims: claims, key: rsa)
         let jwt = try JWT.decode(token)
         #expect(jwt.algorithm == "RS256")
@@ -62,7 +62,7 @@ import Testing
 
     @Test(arguments: [PrivateKey.Kind.p256, .rsa])
     func tamperingFailsWithBadSignature(kind: PrivateKey.Kind) async throws {
-        let rsa = try await Self.rsa()
+        let rsa = await Self.rsa()
         let key = kind == .p256 ? Self.p256 : rsa
         let publicKey = try key.publicKey()
         let token = try JWT.sign(header: [:], claims: claims, key: key)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func algorithmMismatch() async throws {
-        let rsa = try await Self.rsa()
+        let rsa = await Self.rsa()
         // An ES256 token checked against an RSA key, and vice versa.
         let es = try JWT.decode(JWT.sign(header: [:], claims: claims, key: Self.p256))
         let rs = try JWT.decode(JWT.sign(header: [:], claims: claims, key: rsa))

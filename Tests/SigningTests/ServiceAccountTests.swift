@@ -9,10 +9,10 @@ import Testing
         projectID: "ringcheck-demo", tokenURI: "https://127.0.0.1:8443/token")
 
     /// The account, generated once off the cooperative pool (an RSA key takes a while).
-    static func account() async throws -> ServiceAccount { try await offPool { generated } }
+    static func account() async -> ServiceAccount { await offPool { generated } }
 
     @Test func generatedFieldsLookLikeGoogles() async throws {
-        let a = try await Self.account()
+        let a = await Self.account()
         #expect(a.clientEmail == "ringcheck@ringcheck-demo.iam.gserviceaccount.com")
         #expect(a.privateKeyID.count == 40 && a.privateKeyID.allSatisfy { "0123456789abcdef".contains($0) })
         #expect(a.clientID.count == 21 && a.clientID.allSatisfy(\.isNumber))
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func jsonParsesBack() async throws {
-        let account = try await Self.account()
+        let account = await Self.account()
         let parsed = try ServiceAccount.parse(json: account.json())
         #expect(parsed.projectID == account.projectID)
         #expect(parsed.clientEmail == account.clientEmail)
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func jsonIsReadableByPython() async throws {
-        let account = try await Self.account()
+        let account = await Self.account()
         try #require(await processAvailable("python3"))
         let r = try await runProcess(
             "python3", ["-c", "import json,sys; d=json.load(sys.stdin); print(d['type'], d['client_email'])"],
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func assertionIsWhatAnSDKSends() async throws {
-        let account = try await Self.account()
+        let account = await Self.account()
         // Round trip through the JSON file, as a backend would.
         let loaded = try ServiceAccount.parse(json: account.json())
         let scope = "https://www.googleapis.com/auth/firebase.messaging"
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func assertionVerifiesWithOpenSSL() async throws {
-        let account = try await Self.account()
+        let account = await Self.account()
         try #require(await SigningTestTools.hasOpenSSLAsync())
         let dir = TemporaryDirectory()
         let json = try JSONValue.parse(account.json())
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func parseErrorsNameTheField() async throws {
-        let account = try await Self.account()
+        let account = await Self.account()
         let good = try JSONValue.parse(account.json())
         var missing = good
         missing = .object(missing.objectValue!.filter { $0.key != "client_email" })

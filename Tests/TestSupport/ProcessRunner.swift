@@ -91,7 +91,7 @@ public func runProcess(
 
 /// `ProcessRunner.available(_:)`, checked on a thread of its own.
 public func processAvailable(_ executable: String) async -> Bool {
-    (try? await offPool { ProcessRunner.available(executable) }) ?? false
+    await offPool { ProcessRunner.available(executable) }
 }
 
 /// Writes `bytes` to `fd` on a thread of its own (a large input would fill the pipe before the child reads

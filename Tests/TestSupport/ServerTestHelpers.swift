@@ -99,7 +99,7 @@ public func withTestServer<T: Sendable>(
     // stop() joins the loop thread: keep that wait off the cooperative pool the handlers run on.
     do {
         let result = try await body(server)
-        try await offPool { server.stop() }
+        await offPool { server.stop() }
         return result
     } catch {
         await offPool { server.stop() }

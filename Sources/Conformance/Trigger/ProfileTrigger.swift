@@ -2,16 +2,21 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 
 /// One profile's live trigger (`ringcheck trigger <profile>`): it plays the profile's client for one exchange with
 /// a running backend, puts what happens on a timeline (the requests, every push the mocks receive for it) and judges
 /// it by the profile's rules. A profile supplies the exchange (`run`), what belongs to it on the mocks (`relevant`,
-/// `arrivals`) and how a push reads (`describe`, `fields`); this extension supplies the timeline, the findings, the
-/// watching of the mocks, the HTTP and the verdict, so every profile's trigger has one output shape.
+/// `arrivals`) and how a push reads (`describe`, `fields`), and its requirements' `levels`; this extension supplies
+/// the timeline, the findings, the watching of the mocks, the HTTP and the verdict, so every profile's trigger has
+/// one output shape. A broken MUST makes the exchange violated (exit 1); a SHOULD not met is a warning, as `call`
+/// shows a push's SHOULD and `run` judges without `--strict`.
 ///
 /// ```swift
 /// public actor EchoTrigger: ProfileTrigger {
 ///     // mocks, emit, client, startedWallMs, violations, shown …
+///     // its init: levels = try RequirementCatalogue.embeddedLevels(of: EchoProfile())
+///     public let levels: [String: RequirementLevel]
 ///     public func exchange() async -> TriggerResult {
 ///         let (status, _, _) = await send("POST", url, body: Array("{}".utf8))
 ///         await watch(for: .seconds(3)) { false }
@@ -27,7 +32,11 @@ public protocol ProfileTrigger: Actor {
     var client: HTTPClient { get }
     /// Wall-clock milliseconds when the trigger started: the timeline's zero.
     var startedWallMs: Int64 { get }
+    /// Every rule broken so far, at its level.
     var violations: [TriggerResult.Violation] { get set }
+    /// The level of each requirement the trigger charges, by ID: its profile's catalogue
+    /// (`RequirementCatalogue.embeddedLevels(of:)`). An ID it does not name is a MUST.
+    var levels: [String: RequirementLevel] { get }
     /// The sequence of the last capture put on the timeline.
     var shown: Int { get set }
 
@@ -68,18 +77,33 @@ extension ProfileTrigger {
             elapsed: Double(now - startedWallMs) / 1000, kind: kind, message: message, fields: fields)
     }
 
-    /// Records a broken rule and puts it on the timeline.
+    /// Records a broken rule at its level (`levels`) and puts it on the timeline: a MUST as a `finding`, a SHOULD
+    /// as a `note` that starts `warning:` (as `call` shows a push's SHOULD). Both lines carry `requirement` and
+    /// `level`.
     public func fail(_ requirement: RequirementID, _ message: String) {
-        violations.append(.init(requirement: requirement.rawValue, message: message))
-        emit(entry(.finding, "\(requirement): \(message)", [("requirement", .string(requirement.rawValue))]))
+        let level = levels[requirement.rawValue] ?? .must
+        violations.append(.init(requirement: requirement.rawValue, message: message, level: level))
+        let fields: [(key: String, value: JSONValue)] = [
+            ("requirement", .string(requirement.rawValue)), ("level", .string(level.rawValue)),
+        ]
+        if level == .must {
+            emit(entry(.finding, "\(requirement): \(message)", fields))
+        } else {
+            emit(entry(.note, "warning: \(requirement) (SHOULD): \(message)", fields))
+        }
     }
 
-    /// Clean when nothing was found, else violated, naming every requirement broken.
+    /// Violated when a MUST was broken, naming every MUST requirement broken; else clean, saying which SHOULDs
+    /// were not met (they are warnings: they do not make the exchange violated).
     public func verdict(clean detail: String, pushes: Int) -> TriggerResult {
+        func names(_ level: RequirementLevel) -> String {
+            Set(violations.filter { $0.level == level }.map(\.requirement)).sorted().joined(separator: ", ")
+        }
+        if violations.contains(where: { $0.level == .must }) {
+            return result(.violated, "violates " + names(.must), pushes: pushes)
+        }
         if violations.isEmpty { return result(.clean, detail, pushes: pushes) }
-        return result(
-            .violated, "violates " + Set(violations.map(\.requirement)).sorted().joined(separator: ", "),
-            pushes: pushes)
+        return result(.clean, "every MUST held; SHOULD not met: " + names(.should), pushes: pushes)
     }
 
     // MARK: Watching the mocks

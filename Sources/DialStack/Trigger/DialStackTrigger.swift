@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 
 /// `ringcheck trigger dialstack`: plays DialStack for one exchange with a running backend. Registers the user's
 /// virtual devices (per the plan), posts one signed event (the `webhook:` step's event and signature), shows the
@@ -28,6 +29,8 @@ public actor DialStackTrigger: ProfileTrigger {
     var cleanedUp = false
     var deliveries: [DialStackDelivery] = []
     public var violations: [TriggerResult.Violation] = []
+    /// The profile's requirement levels (its embedded catalogue's): a SHOULD not met is a warning.
+    public let levels: [String: RequirementLevel]
     /// The last capture put on the timeline.
     public var shown = 0
     var event: JSONValue = .null
@@ -40,6 +43,7 @@ public actor DialStackTrigger: ProfileTrigger {
         self.plan = plan
         self.mocks = mocks
         self.emit = emit
+        levels = try RequirementCatalogue.embeddedLevels(of: DialStackProfile())
         client = try Target.makeClient(for: plan.webhookURL, caFile: nil, insecureSkipVerify: false)
     }
 

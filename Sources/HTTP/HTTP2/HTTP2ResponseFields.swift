@@ -80,8 +80,8 @@ final class HTTP2ResponseFields {
 
     /// Appends the UTF-8 of `string` to `nvBytes`, from its storage when it has one (faster than its view).
     private func appendBytes(of string: String) {
-        let done = string.utf8.withContiguousStorageIfAvailable { nvBytes.append(contentsOf: $0) }
-        if done == nil { nvBytes.append(contentsOf: string.utf8) }
+        let appended: Void? = string.utf8.withContiguousStorageIfAvailable { nvBytes.append(contentsOf: $0) }
+        if appended == nil { nvBytes.append(contentsOf: string.utf8) }
     }
 
     private func appendField(_ name: String, _ value: String) {

@@ -252,7 +252,7 @@ struct HTTP1Parser: Sendable {
         }
         if headEnd - readIndex > maxHeaderBytes { return fail(431, "request header block too large") }
         let result = buffer.withUnsafeBufferPointer { p in
-            Self.parseHeadBytes(UnsafeBufferPointer(rebasing: p[readIndex..<headEnd]))
+            HTTP1HeadParser.parse(UnsafeBufferPointer(rebasing: p[readIndex..<headEnd]))
         }
         readIndex = headEnd
         scanIndex = headEnd
@@ -274,135 +274,6 @@ struct HTTP1Parser: Sendable {
             if parsed.expectContinue && buffer.count == readIndex { return .expectContinue }
             return next()
         }
-    }
-
-    private struct ParsedHead {
-        var head: HTTP1RequestHead
-        var contentLength: Int
-        var chunked: Bool?
-        var expectContinue: Bool
-    }
-
-    private static func isTokenChar(_ c: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    private static func parseHeadBytes(_ p: UnsafeBufferPointer<UInt8>) -> Result<ParsedHead, HTTP1ParseError> {
-        func bad(_ m: String) -> Result<ParsedHead, HTTP1ParseError> {
-            .failure(HTTP1ParseError(status: 400, message: m))
-        }
-        // Split into lines (without CR LF); the last line is empty.
-        var lines: [Range<Int>] = []
-        var start = 0
-        for i in 0..<p.count where p[i] == UInt8(ascii: "\n") {
-            let end = (i > start && p[i - 1] == UInt8(ascii: "\r")) ? i - 1 : i
-            lines.append(start..<end)
-            start = i + 1
-        }
-        guard let requestLine = lines.first, !requestLine.isEmpty else { return bad("empty request line") }
-
-        // Request line: method SP target SP HTTP/1.x
-        var sp1 = requestLine.lowerBound
-        while sp1 < requestLine.upperBound && p[sp1] != UInt8(ascii: " ") {
-            guard isTokenChar(p[sp1]) else { return bad("bad method") }
-            sp1 += 1
-        }
-        guard sp1 > requestLine.lowerBound, sp1 < requestLine.upperBound else { return bad("malformed request line") }
-        var sp2 = sp1 + 1
-        while sp2 < requestLine.upperBound && p[sp2] != UInt8(ascii: " ") {
-            guard p[sp2] > 0x20 && p[sp2] != 0x7F else { return bad("bad request target") }
-            sp2 += 1
-        }
-        guard sp2 > sp1 + 1, sp2 < requestLine.upperBound else { return bad("malformed request line") }
-        let versionRange = (sp2 + 1)..<requestLine.upperBound
-        guard versionRange.count == 8 else { return bad("bad HTTP version") }
-        let v = Array(p[versionRange])
-        guard v[0..<7] == Array("HTTP/1.".utf8)[...] else { return bad("bad HTTP version") }
-        let minor: Int
-        switch v[7] {
-        case UInt8(ascii: "0"): minor = 0
-        case UInt8(ascii: "1"): minor = 1
-        default: return bad("bad HTTP version")
-        }
-        let method = String(decoding: UnsafeBufferPointer(rebasing: p[requestLine.lowerBound..<sp1]), as: UTF8.self)
-        let target = String(decoding: UnsafeBufferPointer(rebasing: p[(sp1 + 1)..<sp2]), as: UTF8.self)
-
-        var headers = HTTPHeaders()
-        var contentLength: Int?
-        var transferEncodings: [String] = []
-        var connectionTokens: [String] = []
-        var expectContinue = false
-        for line in lines.dropFirst() where !line.isEmpty {
-            if p[line.lowerBound] == UInt8(ascii: " ") || p[line.lowerBound] == UInt8(ascii: "\t") {
-                return bad("obsolete header line folding")
-            }
-            var colon = line.lowerBound
-            while colon < line.upperBound && p[colon] != UInt8(ascii: ":") {
-                guard isTokenChar(p[colon]) else { return bad("bad header name") }
-                colon += 1
-            }
-            guard colon < line.upperBound, colon > line.lowerBound else { return bad("malformed header line") }
-            var vs = colon + 1
-            var ve = line.upperBound
-            while vs < ve && (p[vs] == UInt8(ascii: " ") || p[vs] == UInt8(ascii: "\t")) { vs += 1 }
-            while ve > vs && (p[ve - 1] == UInt8(ascii: " ") || p[ve - 1] == UInt8(ascii: "\t")) { ve -= 1 }
-            for i in vs..<ve where (p[i] < 0x20 && p[i] != UInt8(ascii: "\t")) || p[i] == 0x7F {
-                return bad("control character in header value")
-            }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: p[line.lowerBound..<colon]), as: UTF8.self)
-                .lowercased()
-            let value = String(decoding: UnsafeBufferPointer(rebasing: p[vs..<ve]), as: UTF8.self)
-            switch name {
-            case "content-length":
-                guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                    let n = Int(value)
-                else { return bad("bad content-length") }
-                if let old = contentLength, old != n { return bad("conflicting content-length") }
-                contentLength = n
-            case "transfer-encoding":
-                transferEncodings += value.lowercased().split(separator: ",").map {
-                    $0.trimmingCharacters(in: " \t")
-                }
-            case "connection":
-                connectionTokens += value.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
-            case "expect":
-                if value.lowercased() == "100-continue" { expectContinue = true }
-            default:
-                break
-            }
-            headers.add(name, value)
-        }
-        var chunked: Bool? = nil
-        if !transferEncodings.isEmpty {
-            guard minor == 1 else { return bad("transfer-encoding in HTTP/1.0") }
-            guard contentLength == nil else { return bad("both content-length and transfer-encoding") }
-            guard transferEncodings.last == "chunked", transferEncodings.filter({ $0 == "chunked" }).count == 1 else {
-                return bad("unsupported transfer-encoding")
-            }
-            chunked = true
-        }
-        let keepAlive: Bool
-        if connectionTokens.contains("close") {
-            keepAlive = false
-        } else if minor == 0 {
-            keepAlive = connectionTokens.contains("keep-alive")
-        } else {
-            keepAlive = true
-        }
-        let head = HTTP1RequestHead(
-            method: method, target: target, minorVersion: minor, headers: headers, keepAlive: keepAlive)
-        return .success(
-            ParsedHead(head: head, contentLength: contentLength ?? 0, chunked: chunked, expectContinue: expectContinue))
     }
 
     // MARK: Chunks
@@ -430,15 +301,5 @@ struct HTTP1Parser: Sendable {
             i += 1
         }
         return digits > 0 ? size : nil
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let chars = Set(set)
-        var s = self[...]
-        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
-        while let l = s.last, chars.contains(l) { s = s.dropLast() }
-        return String(s)
     }
 }

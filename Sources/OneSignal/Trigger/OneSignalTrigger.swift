@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 
 /// `ringcheck trigger onesignal`: makes a running kit server run one operation and shows the OneSignal request it
 /// made on ringcheck's mock OneSignal: subscribes the plan's devices for the External ID on the mock, calls the
@@ -20,6 +21,8 @@ public actor OneSignalTrigger: ProfileTrigger {
     public let client: HTTPClient
     public let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
     public var violations: [TriggerResult.Violation] = []
+    /// The profile's requirement levels (its embedded catalogue's): a SHOULD not met is a warning.
+    public let levels: [String: RequirementLevel]
     public var shown = 0
     /// The marker in the operation's data (`ringcheckRun`), and in a broadcast's title.
     let tag = "ringcheck-trigger-" + RandomText.hex(bytes: 6)
@@ -32,6 +35,7 @@ public actor OneSignalTrigger: ProfileTrigger {
         self.plan = plan
         self.mocks = mocks
         self.emit = emit
+        levels = try RequirementCatalogue.embeddedLevels(of: OneSignalProfile())
         client = try Target.makeClient(for: plan.baseURL, caFile: nil, insecureSkipVerify: false)
     }
 

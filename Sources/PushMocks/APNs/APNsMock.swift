@@ -202,41 +202,65 @@ public final class APNsMock: HTTPImmediateHandler {
             secrets: credential?.secrets ?? [], apnsID: apnsID)
 
         if fault != nil { capture.fault = fault }
+        let answered = answer(
+            request, fields: fields, token: token, credential: credential, apnsID: apnsID, nowMs: now, fault: fault,
+            capture: &capture)
+        var response = answered.response
+        finish(
+            &response, to: request, tokenValid: answered.tokenValid, fault: fault, offLoop: offLoop, capture: &capture)
+        _ = log.append(taking: &capture)
+        return response
+    }
 
-        var response: HTTPResponse
+    /// The answer to an HTTP/2 push: what `fault` says (a reset, or its status and reason), else the push judged
+    /// as APNs judges it (`validate`). Sets the capture's outcome; `tokenValid`: its provider token held.
+    func answer(
+        _ request: HTTPRequest, fields: borrowing APNsRequestHeaders, token: Substring?,
+        credential: ProviderCredential?,
+        apnsID: String, nowMs now: Int64, fault: AppliedFault?, capture: inout Capture
+    ) -> (response: HTTPResponse, tokenValid: Bool) {
         var tokenValid = false
         if fault?.plan.connection == .reset {
-            response = HTTPResponse(status: 0, directive: .resetWithoutResponse)
             capture.outcome = .rejected(reason: "ConnectionReset")
             capture.detail = "fault \(fault?.planID ?? ""): connection reset without a response"
-        } else if let respond = fault?.plan.respond {
+            return (HTTPResponse(status: 0, directive: .resetWithoutResponse), tokenValid)
+        }
+        if let respond = fault?.plan.respond {
             let reason =
                 respond.reason ?? APNsReason.typical(forStatus: respond.status ?? APNsReason.internalServerError.status)
             let status = respond.status ?? APNsReason(rawValue: reason)?.status ?? 500
-            response = Self.errorResponse(status: status, reason: reason, apnsID: apnsID, timestampMs: now)
             capture.outcome = .rejected(reason: reason)
             capture.detail = respond.message ?? "fault \(fault?.planID ?? "")"
-        } else {
-            do throws(APNsRejection) {
-                try capture.updateAPNs { info throws(APNsRejection) in
-                    try validate(
-                        request, fields: fields, token: token, credential: credential, nowMs: now, info: &info,
-                        tokenValid: &tokenValid)
-                }
-                var headers = HTTPHeaders()
-                headers.addLowercased("apns-id", apnsID)
-                response = HTTPResponse(status: 200, headers: headers)
-                if environment == .sandbox { response.headers.addLowercased("apns-unique-id", MockIDs.lowercaseUUID()) }
-                capture.outcome = .accepted
-            } catch {
-                response = Self.errorResponse(
-                    status: error.reason.status, reason: error.reason.rawValue, apnsID: apnsID,
-                    timestampMs: error.timestampMs ?? now)
-                capture.outcome = .rejected(reason: error.reason.rawValue)
-                capture.detail = error.detail
-            }
+            return (Self.errorResponse(status: status, reason: reason, apnsID: apnsID, timestampMs: now), tokenValid)
         }
+        do throws(APNsRejection) {
+            try capture.updateAPNs { info throws(APNsRejection) in
+                try validate(
+                    request, fields: fields, token: token, credential: credential, nowMs: now, info: &info,
+                    tokenValid: &tokenValid)
+            }
+            var headers = HTTPHeaders()
+            headers.addLowercased("apns-id", apnsID)
+            var response = HTTPResponse(status: 200, headers: headers)
+            if environment == .sandbox { response.headers.addLowercased("apns-unique-id", MockIDs.lowercaseUUID()) }
+            capture.outcome = .accepted
+            return (response, tokenValid)
+        } catch {
+            capture.outcome = .rejected(reason: error.reason.rawValue)
+            capture.detail = error.detail
+            let response = Self.errorResponse(
+                status: error.reason.status, reason: error.reason.rawValue, apnsID: apnsID,
+                timestampMs: error.timestampMs ?? now)
+            return (response, tokenValid)
+        }
+    }
 
+    /// Finishes `response` before it is recorded and sent: the fault's directive (a GOAWAY after it), the
+    /// connection's lifted stream limit once its token held, the answer's stamp; the capture keeps the answer.
+    func finish(
+        _ response: inout HTTPResponse, to request: HTTPRequest, tokenValid: Bool, fault: AppliedFault?,
+        offLoop: Bool, capture: inout Capture
+    ) {
         var faultSetDirective = false
         if let fault {
             let reason = capture.outcome.reason ?? APNsReason.shutdown.rawValue
@@ -258,8 +282,6 @@ public final class APNsMock: HTTPImmediateHandler {
         } else {
             capture.response = response
         }
-        _ = log.append(taking: &capture)
-        return response
     }
 
     /// The answer to an HTTP/1.1 request: APNs speaks HTTP/2 only and never answers one, so the client sees

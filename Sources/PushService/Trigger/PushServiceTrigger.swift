@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import JSON
 import PushMocks
+import Reports
 
 /// `ringcheck trigger push-service`: plays the app server and its users' apps for one exchange with a running push
 /// service. Registers a virtual phone (iOS, sandbox, with a VoIP token) and tablet (Android) for the plan's external
@@ -24,6 +25,8 @@ public actor PushServiceTrigger: ProfileTrigger {
     public let client: HTTPClient
     public let startedWallMs = Int64(Date().timeIntervalSince1970 * 1000)
     public var violations: [TriggerResult.Violation] = []
+    /// The profile's requirement levels (its embedded catalogue's): a SHOULD not met is a warning.
+    public let levels: [String: RequirementLevel]
     public var shown = 0
 
     /// The virtual devices registered (with the service's device ID).
@@ -44,6 +47,7 @@ public actor PushServiceTrigger: ProfileTrigger {
         self.plan = plan
         self.mocks = mocks
         self.emit = emit
+        levels = try RequirementCatalogue.embeddedLevels(of: PushServiceProfile())
         client = try Target.makeClient(for: plan.baseURL, caFile: nil, insecureSkipVerify: false)
     }
 

@@ -18,8 +18,8 @@ struct TriggerCommand: RingcheckCommand {
             discussion: """
                 The profile-shaped twin of `ringcheck call` (Stripe's `stripe trigger`, for our seeds): one exchange
                 with a running backend, its requests and every push ringcheck's mocks receive for it on a timeline
-                (JSON lines with --json), judged by the profile's rules, exit 1 on a violation. PROFILE is
-                \(profileList).
+                (JSON lines with --json), judged by the profile's rules, exit 1 on a broken MUST (a SHOULD not met is a
+                warning, as in `call` and `run`). PROFILE is \(profileList).
 
                 \(profiles.map { $0.options.helpSection }.filter { !$0.isEmpty }.joined(separator: "\n\n"))
 
@@ -36,7 +36,7 @@ struct TriggerCommand: RingcheckCommand {
 
                 EXIT STATUS:
                   0   every rule held
-                  1   a violation (each is printed with its requirement ID)
+                  1   a MUST violated (each is printed with its requirement ID); a SHOULD not met is a warning
                   2   usage or configuration error (also: the mocks cannot start on the given ports)
                   3   inconclusive: the backend could not be reached, a device could not be registered, the key was
                       refused, the kit's answer has no boolean delivered, or no push reached the mocks although one
@@ -167,7 +167,7 @@ struct TriggerCommand: RingcheckCommand {
         }
         let trigger: any ProfileTrigger
         do { trigger = try profile.trigger(mocks: mocks) { printer.print($0) } } catch {
-            Console.error("ringcheck trigger: cannot start the HTTP client: \(error)")
+            Console.error("ringcheck trigger: cannot start the trigger: \(error)")
             await cleanup.run()
             return .inconclusive
         }

@@ -47,7 +47,9 @@ public final class Database: Sendable {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws (the body's error is rethrown).
     ///
     /// IMMEDIATE takes the write lock up front, so two processes sharing a file cannot both read
-    /// a state and then both write on it.
+    /// a state and then both write on it. Its result may be dropped: a body that only writes returns the
+    /// rows it changed (`SQLiteConnection.execute`), which a caller need not read.
+    @discardableResult
     public func transaction<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try connection.withLock { (box) throws -> T in
             let db = box.connection

@@ -46,7 +46,7 @@ public final class SQLiteConnection {
     /// Runs one write and returns the number of rows it changed.
     @discardableResult
     public func execute(_ sql: String, _ values: [SQLiteValue] = []) throws(DatabaseError) -> Int {
-        try statement(sql).run(values)
+        _ = try statement(sql).run(values)
         return Int(sqlite3_changes(handle))
     }
 
