@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Testing
 
@@ -87,6 +88,35 @@ import Testing
         #expect(try await headers("voipPush") == ["authorization": "Bearer t"])
         let bad = errors("profileOperations:\n  pushToUser: {path: /u, auth: {bearer: t, headers: {A: b}}}\n")
         #expect(bad.contains { $0.contains("give one way to authenticate") }, "\(bad)")
+    }
+
+    /// A bearer token or a header's value given as `${NAME}` is read from ringcheck's environment, as a
+    /// sign-up's headers are: it was sent literally (a backend got the text `${KIT_ADMIN_KEY}` and answered
+    /// 401 to every operation, while `validate` said the file was ready).
+    @Test func anAuthSecretFromRingchecksEnvironment() throws {
+        // A variable the test process already has: setenv here would race other tests reading the environment.
+        let path = try #require(ProcessInfo.processInfo.environment["PATH"])
+        let file = try load(
+            """
+            profileOperations:
+              auth: {headers: {X-Admin-Key: "${PATH}"}}
+              pushToUser: /u
+              voipPush: {path: /v, auth: {bearer: "${PATH}"}}
+
+            """)
+        #expect(file.profileOperations["pushToUser"]?.auth == .headers(["x-admin-key": path]))
+        #expect(file.profileOperations["voipPush"]?.auth == .headers(["authorization": "Bearer \(path)"]))
+        let unset = errors(
+            "profileOperations:\n  auth: {headers: {X-Admin-Key: \"${RINGCHECK_TEST_OS_UNSET}\"}}\n  pushToUser: /u\n")
+        #expect(
+            unset.count == 1
+                && unset[0].contains(
+                    "profileOperations.auth.headers.X-Admin-Key: RINGCHECK_TEST_OS_UNSET is not set in ringcheck's environment"
+                ),
+            "\(unset)")
+        let inside = errors("profileOperations:\n  pushToUser: {path: /u, auth: {bearer: \"k-${PATH}\"}}\n")
+        #expect(
+            inside.count == 1 && inside[0].contains("only a whole value is read from the environment"), "\(inside)")
     }
 
     @Test func usersAreOptionalForOneSignalOnly() throws {

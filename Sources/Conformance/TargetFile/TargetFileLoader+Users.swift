@@ -112,14 +112,24 @@ extension TargetFileDecoder {
             d.error(e.keyMark, path, "'send' applies to 'login' and 'command' only")
         }
         switch given[0] {
+        // A bearer token or a header's value may be a secret kept in ringcheck's environment (`"${ADMIN_KEY}"`),
+        // as a sign-up's headers may: sent literally, it reached the backend as the text `${ADMIN_KEY}`.
         case "bearer":
-            return f["bearer"].flatMap { d.nonEmptyString($0.value, path + ".bearer") }.map {
-                .headers(["authorization": "Bearer \($0)"])
-            }
+            guard let e = f["bearer"], let token = d.nonEmptyString(e.value, path + ".bearer"),
+                let value = expandSecret(token, mark: e.value.mark, field: path + ".bearer")
+            else { return nil }
+            return .headers(["authorization": "Bearer \(value)"])
         case "headers":
             guard let e = f["headers"], let headers = stringMap(e.value, path + ".headers") else { return nil }
             if headers.isEmpty { d.error(e.value.mark, path + ".headers", "name at least one header") }
-            return .headers(Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { _, last in last })
+            var expanded: [String: String] = [:]
+            for (name, value) in headers {
+                guard let value = expandSecret(value, mark: e.value.mark, field: "\(path).headers.\(name)") else {
+                    continue
+                }
+                expanded[name.lowercased()] = value
+            }
+            return .headers(expanded)
         case "login":
             return f["login"].flatMap { decodeLogin($0.value, path + ".login", send: send) }.map(TargetAuth.login)
         default:
