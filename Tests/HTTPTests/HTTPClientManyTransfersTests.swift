@@ -49,6 +49,35 @@ import Testing
         }
     }
 
+    @Test func connectionsClosedAfterEachAnswerFreeSocketNumbersTheNextOnesTakeOver() async throws {
+        // Every answer closes its connection, so libcurl keeps closing sockets and opening new ones under the
+        // numbers just freed, while other transfers are added from many tasks: each must still be watched.
+        try await withTestServer { server in
+            let client = try HTTPClient(configuration: .init(httpVersion: .http1_1))
+            defer { client.shutdown() }
+            let base = "http://127.0.0.1:\(server.port)"
+            let answers = try await withThrowingTaskGroup(of: [ClientResponse].self) { group in
+                for task in 0..<20 {
+                    group.addTask {
+                        var answers: [ClientResponse] = []
+                        for i in 0..<20 {
+                            let body = "\(task)-\(i)"
+                            answers.append(
+                                try await client.send(
+                                    .post(base + "/echo", headers: ["connection": "close"], body: body)))
+                            #expect(answers.last?.bodyString == body)
+                        }
+                        return answers
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(answers.count == 400)
+            // None went over a kept connection: each had a socket of its own.
+            #expect(answers.allSatisfy { !$0.connectionReused })
+        }
+    }
+
     /// Sends `GET /call/0` … `/call/(n-1)` at once and returns the responses in that order.
     private static func send(_ n: Int, to base: String, through client: HTTPClient) async throws -> [ClientResponse] {
         try await withThrowingTaskGroup(of: (Int, ClientResponse).self) { group in

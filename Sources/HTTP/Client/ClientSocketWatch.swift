@@ -24,6 +24,10 @@ final class ClientSocketWatch: @unchecked Sendable {
     private let wakeFD: Int32
     /// The sockets in the epoll set and the events asked for each.
     private var watched: [Int32: UInt32] = [:]
+    /// Sockets epoll refused (`epoll_ctl` failed for a reason other than a closed and reused number), with
+    /// the events asked for: `wait` reports them ready every round, waiting at most `unwatchedPollMs`, so
+    /// their transfers still move instead of sitting out their timeout unseen.
+    private var unwatched: [Int32: UInt32] = [:]
     /// When libcurl wants `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)` next (monotonic ms); nil: no timer.
     private(set) var deadlineMs: Int64?
 
@@ -31,6 +35,8 @@ final class ClientSocketWatch: @unchecked Sendable {
     static let wakeToken = UInt64.max
     /// The longest wait without a wake-up, a socket event or a timer: a safety net, never needed.
     static let longestWaitMs: Int64 = 1000
+    /// The longest wait while a socket epoll refused is open (see `unwatched`).
+    static let unwatchedPollMs: Int64 = 10
 
     init() throws(ClientError) {
         let ep = rc_epoll_create()
@@ -83,14 +89,14 @@ final class ClientSocketWatch: @unchecked Sendable {
 
     /// Waits until a watched socket is ready, the timer is due or `wakeUp` was called, and returns how
     /// many entries of `events` were filled (0 on a timeout or an interrupted wait). A wake-up is
-    /// consumed here and left out of the count.
+    /// consumed here and left out of the count. Sockets epoll refused are reported ready with the events
+    /// asked for, after a wait of at most `unwatchedPollMs`.
     func wait(into events: UnsafeMutablePointer<epoll_event>, capacity: Int) -> Int {
-        var timeout = Self.longestWaitMs
+        var timeout = unwatched.isEmpty ? Self.longestWaitMs : Self.unwatchedPollMs
         if let deadlineMs { timeout = max(0, min(timeout, deadlineMs - rc_monotonic_ms())) }
         let n = Int(rc_epoll_wait(epollFD, events, Int32(capacity), Int32(timeout)))
-        guard n > 0 else { return 0 }
         var kept = 0
-        for i in 0..<n {
+        for i in 0..<max(0, n) {
             if events[i].data.u64 == Self.wakeToken {
                 var drained: UInt64 = 0
                 _ = read(wakeFD, &drained, 8)
@@ -98,6 +104,11 @@ final class ClientSocketWatch: @unchecked Sendable {
                 events[kept] = events[i]
                 kept += 1
             }
+        }
+        for (socket, asked) in unwatched where kept < capacity {
+            events[kept].events = asked
+            events[kept].data.u64 = Self.token(socket)
+            kept += 1
         }
         return kept
     }
@@ -127,20 +138,52 @@ final class ClientSocketWatch: @unchecked Sendable {
     /// Puts `socket` in the epoll set for `what` (`CURL_POLL_*`), or takes it out.
     fileprivate func watch(_ socket: Int32, _ what: Int32) {
         if what == CURL_POLL_REMOVE {
-            // libcurl may already have closed it, which took it out of the set.
-            if watched.removeValue(forKey: socket) != nil { _ = rc_epoll_ctl(epollFD, EPOLL_CTL_DEL, socket, 0, 0) }
-            return
-        }
-        var events: UInt32 = 0
-        if what & CURL_POLL_IN != 0 { events |= EPOLLIN.rawValue }
-        if what & CURL_POLL_OUT != 0 { events |= EPOLLOUT.rawValue }
-        let known = watched.updateValue(events, forKey: socket) != nil
-        // A closed socket leaves the set unnoticed and its number may come back: fall back either way.
-        let token = UInt64(UInt32(bitPattern: socket))
-        if rc_epoll_ctl(epollFD, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, events, token) != 0 {
-            _ = rc_epoll_ctl(epollFD, known ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, events, token)
+            forget(socket)
+        } else {
+            watch(socket, reading: what & CURL_POLL_IN != 0, writing: what & CURL_POLL_OUT != 0)
         }
     }
+
+    /// Watches `socket` for reading and/or writing (neither: only errors and hang-ups), replacing what
+    /// was asked for it before.
+    func watch(_ socket: Int32, reading: Bool, writing: Bool) {
+        var events: UInt32 = 0
+        if reading { events |= EPOLLIN.rawValue }
+        if writing { events |= EPOLLOUT.rawValue }
+        unwatched.removeValue(forKey: socket)
+        let known = watched.removeValue(forKey: socket) != nil
+        if register(socket, events, known: known) {
+            watched[socket] = events
+        } else {
+            unwatched[socket] = events
+        }
+    }
+
+    /// Stops watching `socket`.
+    func forget(_ socket: Int32) {
+        unwatched.removeValue(forKey: socket)
+        // libcurl says so before it closes the socket. Should it have been closed already, epoll dropped it
+        // (ENOENT, EBADF), which is all this asks.
+        if watched.removeValue(forKey: socket) != nil { _ = rc_epoll_ctl(epollFD, EPOLL_CTL_DEL, socket, 0, 0) }
+    }
+
+    /// Adds `socket` to the epoll set or changes its events; false when epoll will not have it.
+    private func register(_ socket: Int32, _ events: UInt32, known: Bool) -> Bool {
+        let token = Self.token(socket)
+        if rc_epoll_ctl(epollFD, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, events, token) == 0 { return true }
+        // A closed socket leaves the set unnoticed and its number may come back (MOD: ENOENT), or the socket
+        // is in the set though this watch had let go of it (ADD: EEXIST): the other operation is the one.
+        let retry: Int32
+        switch errno {
+        case ENOENT: retry = EPOLL_CTL_ADD
+        case EEXIST: retry = EPOLL_CTL_MOD
+        default: return false
+        }
+        return rc_epoll_ctl(epollFD, retry, socket, events, token) == 0
+    }
+
+    /// A socket's epoll token: its descriptor, never `wakeToken`.
+    static func token(_ socket: Int32) -> UInt64 { UInt64(UInt32(bitPattern: socket)) }
 
     private static func failure(_ call: String, _ code: Int32) -> ClientError {
         ClientError(
