@@ -23,5 +23,14 @@ static inline CURLcode rc_curl_msg_result(const CURLMsg *m) { return m->data.res
 // CURLVERSION_NOW is a macro naming an enum value, which Swift does not import.
 static inline curl_version_info_data *rc_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
 static inline CURLMcode rc_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode rc_curl_multi_setopt_ptr(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode rc_curl_multi_setopt_socket(CURLM *m, curl_socket_callback f) {
+    return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, f);
+}
+static inline CURLMcode rc_curl_multi_setopt_timer(CURLM *m, curl_multi_timer_callback f) {
+    return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, f);
+}
+// CURL_SOCKET_TIMEOUT is a macro naming another macro: the socket to pass when a libcurl timer fires.
+static const curl_socket_t rc_curl_socket_timeout = CURL_SOCKET_TIMEOUT;
 
 #endif

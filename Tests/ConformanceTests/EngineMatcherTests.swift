@@ -102,6 +102,18 @@ import Testing
         #expect(uuid.count == 36 && uuid.split(separator: "-").count == 5)
         #expect(RequestTemplate.fill("/v1/calls/{callId}", ["callId": "a b/c"]) == "/v1/calls/a%20b%2Fc")
     }
+
+    /// The one-pass fill gives what replacing each `{name}` in turn gave: unknown and unclosed braces kept,
+    /// every occurrence filled, values percent-encoded byte by byte (UTF-8 included), never re-filled.
+    @Test func fillReplacesEveryKnownPlaceholderOnce() {
+        let values = ["callId": "c-1", "user": "é {callId}~"]
+        #expect(
+            RequestTemplate.fill("/u/{user}/c/{callId}/{callId}{other}{", values)
+                == "/u/%C3%A9%20%7BcallId%7D~/c/c-1/c-1{other}{")
+        #expect(RequestTemplate.fill("{{callId}}", values) == "{c-1}")
+        #expect(RequestTemplate.fill("", values) == "")
+        #expect(RequestTemplate.percentEncode("AZaz09-._~ /%") == "AZaz09-._~%20%2F%25")
+    }
 }
 
 /// The provider keys the engine looks for in every push.

@@ -69,7 +69,7 @@ public final class CallxLoadWorkload: LoadWorkload {
             }
             return list
         }
-        client = try target.makeClient()
+        client = try target.makeLoadClient()
         let all = devices.flatMap { $0 }
         let levels = try RequirementCatalogue.embeddedLevels(of: CallxProfile())
         judge = LoadJudge(

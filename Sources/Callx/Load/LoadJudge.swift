@@ -34,6 +34,15 @@ final class LoadJudge: Sendable {
         var captures: [Capture] = []
         var feedEntries: [String: [FeedEntry]] = [:]
         var events: [ObservedEvent] = []
+
+        /// Files a push of this call; the waiter to resume when it completes the invitations awaited.
+        mutating func fileCapture(_ capture: Capture, token: String, isInvitation: Bool) -> (Waiter, Bool)? {
+            captures.append(capture)
+            if isInvitation && invitationTokens.contains(token) { invited.insert(token) }
+            guard let w = waiter, invited.count >= w.count else { return nil }
+            waiter = nil
+            return (w, true)
+        }
     }
 
     /// A `waitForInvitations` call.
@@ -45,6 +54,9 @@ final class LoadJudge: Sendable {
 
     struct State {
         var open: [String: OpenCall] = [:]
+        /// The calls of `open` that finished, in the order they did (`judgeClosed` scans these, not the
+        /// running ones).
+        var closed: [(callId: String, finishedAt: ContinuousClock.Instant)] = []
         var judged: Set<String> = []
         var feedsWithGap: Set<String> = []
         /// When each feed was last read to its end.
@@ -112,8 +124,11 @@ final class LoadJudge: Sendable {
     func close(_ callId: String, record: LoadCall?) {
         let waiter = state.withLock { s -> Waiter? in
             guard let record else { return s.open.removeValue(forKey: callId)?.waiter }
-            s.open[callId]?.record = record
-            s.open[callId]?.finishedAt = .now
+            guard let index = s.open.index(forKey: callId) else { return nil }
+            let now = ContinuousClock.Instant.now
+            s.open.values[index].record = record
+            s.open.values[index].finishedAt = now
+            s.closed.append((callId, now))
             return nil
         }
         waiter?.timeout?.cancel()
@@ -133,19 +148,12 @@ final class LoadJudge: Sendable {
         let token = (capture.deviceToken ?? capture.fcmTarget?.value ?? "").lowercased()
         let isInvitation = callx["type"]?.stringValue == "call.invited"
         let done = state.withLock { s -> (Waiter, Bool)? in
-            guard var call = s.open[callId] else {
+            // Changed in place: a copy taken out of `open` would copy its captures on append.
+            guard let index = s.open.index(forKey: callId) else {
                 if s.judged.contains(callId) { s.lateCaptures.append(capture) }
                 return nil
             }
-            call.captures.append(capture)
-            if isInvitation && call.invitationTokens.contains(token) { call.invited.insert(token) }
-            var ready: (Waiter, Bool)?
-            if let w = call.waiter, call.invited.count >= w.count {
-                ready = (w, true)
-                call.waiter = nil
-            }
-            s.open[callId] = call
-            return ready
+            return s.open.values[index].fileCapture(capture, token: token, isInvitation: isInvitation)
         }
         if let (waiter, found) = done {
             waiter.timeout?.cancel()
@@ -223,16 +231,25 @@ final class LoadJudge: Sendable {
         let patience = grace + .milliseconds(Int64(waitLimitSeconds * 1000))
         let (ready, lateCaptures, lateEvents) = state.withLock { s in
             var ready: [(OpenCall, LoadCall, Bool)] = []
-            for (id, call) in s.open {
-                guard let record = call.record, let finished = call.finishedAt, now - finished >= grace else {
+            var waiting: [(callId: String, finishedAt: ContinuousClock.Instant)] = []
+            for (n, (id, finished)) in s.closed.enumerated() {
+                // In finishing order: the first call still within the grace ends the scan.
+                guard now - finished >= grace else {
+                    waiting += s.closed[n...]
+                    break
+                }
+                guard let index = s.open.index(forKey: id) else { continue }
+                let drained = s.open.values[index].feeds.allSatisfy {
+                    s.feedReadToEnd[$0].map { $0 > finished } ?? false
+                }
+                guard drained || now - finished >= patience, let record = s.open.values[index].record else {
+                    waiting.append((id, finished))
                     continue
                 }
-                let drained = call.feeds.allSatisfy { s.feedReadToEnd[$0].map { $0 > finished } ?? false }
-                guard drained || now - finished >= patience else { continue }
-                ready.append((call, record, drained))
-                s.open[id] = nil
+                ready.append((s.open.remove(at: index).value, record, drained))
                 s.judged.insert(id)
             }
+            s.closed = waiting
             defer {
                 s.lateCaptures = []
                 s.lateEvents = []
@@ -252,6 +269,7 @@ final class LoadJudge: Sendable {
             let left = s.open.compactMap { id, call in call.record.map { (id, call, $0) } }
             for (id, _, _) in left { s.judged.insert(id) }
             s.open = [:]
+            s.closed = []
             defer {
                 s.lateCaptures = []
                 s.lateEvents = []

@@ -11,24 +11,50 @@ import JSON
 /// ```
 public enum RequestTemplate {
     /// `template` with `{name}` placeholders replaced by percent-encoded values.
+    /// One pass over the template's bytes (load fills a path per request; Foundation's
+    /// `replacingOccurrences` per value cost ~4% of its CPU): a `{` whose text up to the next `}` names a
+    /// value is replaced, anything else is kept as written. Encoded values hold no `{`, so this is what
+    /// replacing each `{name}` in turn gave.
     public static func fill(_ template: String, _ values: [String: String]) -> String {
-        var out = template
-        for (name, value) in values { out = out.replacingOccurrences(of: "{\(name)}", with: percentEncode(value)) }
-        return out
+        let bytes = Array(template.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 32)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "{"), let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: "}")),
+                let value = values[String(decoding: bytes[(i + 1)..<close], as: UTF8.self)]
+            {
+                appendPercentEncoded(value, to: &out)
+                i = close + 1
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Percent-encodes everything but unreserved characters (RFC 3986).
     public static func percentEncode(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        appendPercentEncoded(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text`'s UTF-8 bytes to `out`, percent-encoding all but unreserved ones.
+    static func appendPercentEncoded(_ text: String, to out: inout [UInt8]) {
+        let hex = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {
-            let c = Character(Unicode.Scalar(byte))
-            if c.isASCII && (c.isLetter || c.isNumber || "-._~".contains(c)) {
-                out.append(c)
-            } else {
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             }
         }
-        return out
     }
 
     /// The text of a value as it goes into a path, a query or a header.

@@ -73,7 +73,7 @@ public final class DialStackLoadWorkload: LoadWorkload {
             owners: owners, levels: try RequirementCatalogue.embeddedLevels(of: DialStackProfile()),
             voipTopic: mocks?.settings.apnsVoIPTopic ?? "",
             watching: mocks != nil, lingerMs: Int64(lingerSeconds * 1000))
-        client = try target.makeClient()
+        client = try target.makeLoadClient()
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }

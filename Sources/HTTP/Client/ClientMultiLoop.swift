@@ -1,18 +1,23 @@
 import CCurl
+import CLinux
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// One dedicated thread driving a libcurl multi handle: it adds submitted transfers, runs
-/// `curl_multi_perform`, hands finished transfers back, and sleeps in `curl_multi_poll` until a socket
-/// is ready, a libcurl timer fires, or `curl_multi_wakeup` says the inbox has work.
+/// One dedicated thread driving a libcurl multi handle through its socket interface: it adds submitted
+/// transfers, tells libcurl which socket became ready (`curl_multi_socket_action`) or that its timer is
+/// due, hands finished transfers back, and sleeps in one `epoll_wait` (`ClientSocketWatch`) until a
+/// socket is ready, the timer is due, or a submission wakes it.
+///
+/// Only the sockets that are ready cost work on a wake-up: with `curl_multi_perform` and
+/// `curl_multi_poll`, libcurl went over every open connection each time.
 ///
 /// Callers never block: they submit a batch and are resumed through a continuation.
 final class ClientMultiLoop: @unchecked Sendable {
-    // @unchecked: `multi` is driven only on the loop thread (apart from `curl_multi_wakeup`, which
-    // libcurl allows from anywhere); `attached` is loop-thread only; `inbox` is a Mutex; `thread` is
+    // @unchecked: `multi` is driven only on the loop thread (apart from `wakeUp`, an eventfd write);
+    // `attached` is loop-thread only; `inbox` is a Mutex; `thread` is
     // written once in init.
     private let multi: ClientMultiHandle
     private let inbox = Mutex(Inbox())
@@ -96,9 +101,9 @@ final class ClientMultiLoop: @unchecked Sendable {
         inbox.withLock { inbox in
             if inbox.stopped { return false }
             inbox.stopped = closing
+            // Only the first command of a batch wakes the thread: it takes them all at once.
+            if inbox.commands.isEmpty { multi.wakeUp() }
             inbox.commands.append(command)
-            // Under the lock, so the multi handle is known to be alive.
-            multi.wakeUp()
             return true
         }
     }
@@ -106,6 +111,9 @@ final class ClientMultiLoop: @unchecked Sendable {
     // MARK: Loop thread
 
     private func run() {
+        let capacity = 256
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        defer { events.deallocate() }
         while true {
             let commands = inbox.withLock { inbox in
                 let commands = inbox.commands
@@ -123,12 +131,36 @@ final class ClientMultiLoop: @unchecked Sendable {
                     return
                 }
             }
-            var running: Int32 = 0
-            _ = curl_multi_perform(multi.pointer, &running)
+            if multi.sockets.takeDueTimer() { runTimeouts() }
             collectFinished()
-            // Held responses are already read: go round again rather than wait for the socket.
-            if openGates() { continue }
-            _ = curl_multi_poll(multi.pointer, nil, 0, 1000, nil)
+            // Held responses are already read: run them at once rather than wait for the socket.
+            if openGates() {
+                multi.sockets.setTimer(afterMs: 0)
+                continue
+            }
+            let ready = multi.sockets.wait(into: events, capacity: capacity)
+            for i in 0..<ready {
+                // A socket closed and reopened under the same number by an earlier event gets a
+                // spurious look, which libcurl shrugs off.
+                act(on: Int32(truncatingIfNeeded: events[i].data.u64), ClientSocketWatch.curlEvents(events[i].events))
+            }
+        }
+    }
+
+    /// Lets libcurl work on `socket`, which epoll reported ready for `events` (`CURL_CSELECT_*`).
+    private func act(on socket: Int32, _ events: Int32) {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi.pointer, socket, events, &running)
+    }
+
+    /// Runs libcurl's due timeouts (which also starts transfers just added). libcurl sets its next timer
+    /// through the callback only when it changes: should none be set now, ask for it.
+    private func runTimeouts() {
+        act(on: rc_curl_socket_timeout, 0)
+        if multi.sockets.deadlineMs == nil {
+            var ms = -1
+            _ = curl_multi_timeout(multi.pointer, &ms)
+            multi.sockets.setTimer(afterMs: ms)
         }
     }
 

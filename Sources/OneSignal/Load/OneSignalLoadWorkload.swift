@@ -54,7 +54,7 @@ public final class OneSignalLoadWorkload: LoadWorkload {
                 let app = e.operation.kind == .voipPush ? mock.voipApp : mock.standardApp
                 mock.audience.unsubscribe(externalId: id, appId: app.appID)
             })
-        client = try target.makeClient()
+        client = try target.makeLoadClient()
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }

@@ -81,7 +81,7 @@ public final class PushServiceLoadWorkload: LoadWorkload {
         judge = PushServiceLoadJudge(
             devices: users.flatMap(\.devices), faulted: faulted, levels: levels, bundleId: target.appId,
             voipTopic: mocks?.settings.apnsVoIPTopic ?? "", lingerMs: Int64(lingerSeconds * 1000))
-        client = try target.makeClient()
+        client = try target.makeLoadClient()
     }
 
     var recorder: LoadRecorder { recorderBox.withLock { $0 } ?? LoadRecorder() }
