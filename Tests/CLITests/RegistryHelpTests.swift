@@ -1,5 +1,6 @@
 import AllProfiles
 import Conformance
+import Foundation
 import Testing
 
 @testable import RingcheckCLI
@@ -15,7 +16,9 @@ import Testing
         let at = sections.compactMap { help.discussion.range(of: $0)?.lowerBound }
         #expect(at == at.sorted() && at.count == sections.count)
         #expect(help.examples == TriggerCommand.profiles.flatMap { $0.options.examples })
-        #expect(help.discussion.contains("PROFILE is\n\(TriggerCommand.profiles.map(\.name).sentenceList("or"))."))
+        // Wherever the prose wraps.
+        let prose = help.discussion.replacingOccurrences(of: "\n", with: " ")
+        #expect(prose.contains("PROFILE is \(TriggerCommand.profiles.map(\.name).sentenceList("or"))."))
     }
 
     @Test func loadsHelpHasEachProfilesSection() {
