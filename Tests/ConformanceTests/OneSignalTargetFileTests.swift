@@ -124,6 +124,12 @@ import Testing
         #expect(file.users.isEmpty)
         // Every scenario user runs without an account: the profile makes its IDs per run.
         #expect(file.target(defaultAppId: "app").accounts("a", 0) != nil)
+        // No fixed accounts to share: the scenarios run as --concurrency says, not one at a time.
+        #expect(file.accountSlots == nil && file.target(defaultAppId: "app").accountSlots == nil)
+        let listed = try load(
+            "profileOperations:\n  pushToUser: /u\nusers:\n  a: [{userId: u1, auth: {bearer: t1}}, {userId: u2, auth: {bearer: t2}}]\n"
+        )
+        #expect(listed.accountSlots == 2)
         let other = (try? TargetFile.load(text: "baseURL: http://127.0.0.1:9\n", file: "t.yaml", users: .suite))
         #expect(other == nil)
     }

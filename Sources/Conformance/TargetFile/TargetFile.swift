@@ -47,6 +47,14 @@ public struct TargetFile: Sendable {
         if users.isEmpty, let p = accountProvisioning { return p.perUser }
         return max(users.values.map(\.count).min() ?? 1, 1)
     }
+
+    /// The slots of the file's fixed accounts, which bound how many scenarios run at once; nil when there
+    /// are none to share: a profile that signs in as no user (`needsUsers` false) and a file without
+    /// `users:` or `accounts:` make their IDs per run, so scenarios run as `--concurrency` says (they ran
+    /// one at a time, as if the file had one account per user).
+    public var accountSlots: Int? {
+        users.isEmpty && accountProvisioning == nil && !needsUsers ? nil : poolSize
+    }
 }
 
 /// One account of a fixed test user.

@@ -113,7 +113,7 @@ extension TargetFile {
             },
             capabilities: capabilities, appId: appId ?? defaultAppId)
         target.roles = users.keys.sorted()
-        target.accountSlots = poolSize
+        target.accountSlots = accountSlots
         target.cleanUp = cleanUp
         target.cleanUpNotFoundIsCleaned = cleanUpNotFoundIsCleaned
         target.caFile = caFile

@@ -44,7 +44,7 @@ enum FileTarget {
         if announce { Console.out(settingsSummary(mocks, file)) }
         guard secondInstance, let instances = loaded.lifecycle?.instances, instances > 1 else {
             let (target, lifecycle) = try await startInstance(file, mocks: mocks, log: log, cleanup: cleanup)
-            return RunBackend(target: target, mocks: mocks, maxConcurrency: file.poolSize, lifecycle: lifecycle)
+            return RunBackend(target: target, mocks: mocks, maxConcurrency: file.accountSlots, lifecycle: lifecycle)
         }
         return try await withSecondInstance(loaded, first: file, mocks: mocks, log: log, cleanup: cleanup)
     }
