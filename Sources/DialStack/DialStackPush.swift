@@ -3,13 +3,16 @@ import JSON
 import PushMocks
 
 /// A captured APNs or FCM request read as a DialStack wake-up push: the call fields it carries (the APNs payload,
-/// FCM `message.data` as sent, whatever the value types) and the transport settings the seed fixes.
+/// the FCM data the app receives as sent, whatever the value types) and the transport settings the seed fixes.
 struct DialStackPush: Sendable {
     enum Platform: Sendable { case apns, fcm }
 
     let platform: Platform
-    /// The APNs payload or FCM `message.data` as received (`.null` when absent or unreadable).
+    /// The APNs payload, or the FCM data the Android app receives (`FCMAppData`: `android.data` when set, else
+    /// `message.data`), as received (`.null` when absent or unreadable).
     let fields: JSONValue
+    /// Where `fields` was read, as findings name it: `body`, `body.message.data` or `body.message.android.data`.
+    let fieldsPath: String
     /// Where the push carries the call: FCM `data`; in an APNs payload, whose shape "depends on the OS call
     /// library in your app" (the seed), the payload itself when it has a string `call_id` at the top, else the
     /// first object found nested, breadth first, with a string `call_id` or `callId` (`{"call": {"call_id": …}}`);
@@ -55,9 +58,12 @@ struct DialStackPush: Sendable {
         case .apns:
             platform = .apns
             fields = capture.json ?? .null
+            fieldsPath = "body"
         case .fcm:
             platform = .fcm
-            fields = capture.json?.value(atPath: "message.data") ?? .null
+            let data = FCMAppData(body: capture.json)
+            fields = data.value
+            fieldsPath = "body." + data.path
         default:
             return nil
         }

@@ -60,7 +60,7 @@ enum DialStackRules {
     static let callId = PushRule(R.callId) { s, found in
         guard s.wakeUp.callId == nil else { return }
         found.add(
-            s.wakeUp.platform == .apns ? "body.call_id" : "body.message.data.call_id",
+            s.wakeUp.fieldsPath + ".call_id",
             expected: "the webhook's call_id\(s.delivery?.callId.map { " \($0)" } ?? "")",
             actual: s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent")
     }
@@ -173,12 +173,12 @@ enum DialStackRules {
             let nonStrings = members.filter { $0.value.stringValue == nil }
             if !nonStrings.isEmpty {
                 found.add(
-                    "body.message.data", expected: "every value a string",
+                    s.wakeUp.fieldsPath, expected: "every value a string",
                     actual: nonStrings.map { "\($0.key): \($0.value.serialized())" }.joined(separator: ", "))
             }
         case .null: break  // no data at all: the missing call_id says it
         default:
-            found.add("body.message.data", expected: "an object of strings", actual: s.wakeUp.fields.serialized())
+            found.add(s.wakeUp.fieldsPath, expected: "an object of strings", actual: s.wakeUp.fields.serialized())
         }
     }
 
@@ -187,7 +187,7 @@ enum DialStackRules {
         let fields = s.wakeUp.fields
         if fields["type"]?.stringValue != DialStackEvent.wakeUpType {
             found.add(
-                "body.message.data.type", expected: DialStackEvent.wakeUpType,
+                s.wakeUp.fieldsPath + ".type", expected: DialStackEvent.wakeUpType,
                 actual: fields["type"]?.serialized() ?? "absent")
         }
         for name in ["from_number", "from_name", "to_number"] {
@@ -196,7 +196,7 @@ enum DialStackRules {
             if let problem = DialStackInvariants.fieldProblem(
                 fields[name], sent: sent, emptyWhenMissing: name == "from_name")
             {
-                found.add("body.message.data.\(name)", expected: problem.expected, actual: problem.actual)
+                found.add("\(s.wakeUp.fieldsPath).\(name)", expected: problem.expected, actual: problem.actual)
             }
         }
     }

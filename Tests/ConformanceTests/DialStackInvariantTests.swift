@@ -233,6 +233,26 @@ import Testing
         #expect(violations(absent, deliveries: [Self.delivery(data: data)]).map(\.requirement) == ["DIALSTACK-FCM-5"])
     }
 
+    /// FCM v1's `android.data` overrides `message.data` (`FCMAppData`): the rules read what the app receives, and
+    /// name where they read it.
+    @Test func androidDataIsWhatTheAppReceives() async throws {
+        let typed: [(String, JSONValue?)] = [("type", .string(DialStackEvent.wakeUpType))] + Self.payload
+        let data = Self.object(typed, [])
+        let noTopLevel: [(String, JSONValue?)] = [("type", nil)] + Self.payload.map { ($0.0, nil) }
+        let moved = await fcm(android: [("data", data)], data: noTopLevel)
+        #expect(moved.outcome == .accepted)
+        #expect(violations(moved, device: "b-pixel").isEmpty, "\(violations(moved, device: "b-pixel"))")
+        // Whole, not per key: a call_id only in message.data never reaches the app.
+        let hidden = await fcm(android: [("data", Self.object([("type", .string(DialStackEvent.wakeUpType))], []))])
+        let lost = try #require(violations(hidden, device: "b-pixel").first)
+        #expect(lost.requirement == "DIALSTACK-PUSH-1" && lost.field == "body.message.android.data.call_id")
+        let number = await fcm(
+            android: [("data", Self.object(typed, [("from_number", 14_155_551_234)]))], data: noTopLevel)
+        let found = violations(number, device: "b-pixel")
+        #expect(found.map(\.requirement) == ["DIALSTACK-FCM-4", "DIALSTACK-FCM-5"])
+        #expect(found.first?.field == "body.message.android.data")
+    }
+
     // MARK: Latency
 
     @Test func latencyIsArrivalMinusSending() async {
