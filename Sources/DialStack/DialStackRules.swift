@@ -56,13 +56,19 @@ enum DialStackRules {
             actual: "\(s.push.device), a device of user \(s.push.user), got a push for event \(d.eventId)")
     }
 
-    /// DIALSTACK-PUSH-1: every wake-up carries the webhook's `call_id`.
+    /// DIALSTACK-PUSH-1: every wake-up carries the webhook's `call_id`: its value as a string anywhere in the
+    /// payload (`DialStackPush.carries`), whatever the key; a push for no known webhook must name a call ID.
     static let callId = PushRule(R.callId) { s, found in
-        guard s.wakeUp.callId == nil else { return }
+        let wanted = s.delivery?.callId
+        if let wanted, s.wakeUp.carries(wanted) { return }
+        if wanted == nil, s.wakeUp.callId != nil { return }
+        let actual =
+            s.wakeUp.callId.map { "\($0) (another call's; not \(wanted ?? "the webhook's") anywhere)" }
+            ?? s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent"
         found.add(
             s.wakeUp.fieldsPath + ".call_id",
-            expected: "the webhook's call_id\(s.delivery?.callId.map { " \($0)" } ?? "")",
-            actual: s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent")
+            expected: "the webhook's call_id\(wanted.map { " \($0)" } ?? ""), as a string under any key",
+            actual: actual)
     }
 
     /// DIALSTACK-DEDUP-1: a redelivered event rings no device a second time.
