@@ -88,6 +88,8 @@ struct WebhookStep: DecodableStep, Equatable {
             let account = try run.user(name)
             return account.profileUserIds[DialStackProfile.profileName] ?? account.userId
         }
-        return DialStackEvent.make(type: type, userId: userId, omit: Set(omit))
+        return DialStackEvent.make(
+            type: type, userId: userId, omit: Set(omit),
+            accountId: run.target.webhook?.accountId ?? DialStackEvent.defaultAccountId)
     }
 }
