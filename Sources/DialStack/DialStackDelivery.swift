@@ -17,6 +17,8 @@ struct DialStackDelivery: Sendable, Equatable {
     var signedValidly: Bool
     /// The receiver's status; nil when it did not answer.
     var status: Int?
+    /// The body's JSON formatting (`DialStackBodyFormat`), as `expectWakeUps` names it.
+    var format: String = DialStackBodyFormat.compact.rawValue
 }
 
 /// What the DialStack profile keeps of one scenario run (`DialStackProfile.RunState`).

@@ -16,10 +16,14 @@ enum DialStackEvent {
     static let fromName = "José \"Pepe\" Müller/Ventas ☎ 📞"
     static let fromNumber = "+14155551234"
     static let toNumber = "+14155559876"
+    /// The event's `account_id` unless the target file's `webhook.accountId` gives the backend's own.
+    static let defaultAccountId = WebhookEndpoint.defaultAccountId
 
     /// A new event of `type` for `userId` (nil: no `data.user_id`), with fresh `id` and `call_id`, leaving out the
-    /// `data` fields in `omit`.
-    static func make(type: String, userId: String?, omit: Set<String>, now: Date = Date()) -> JSONValue {
+    /// `data` fields in `omit`, from DialStack account `accountId`.
+    static func make(
+        type: String, userId: String?, omit: Set<String>, accountId: String = defaultAccountId, now: Date = Date()
+    ) -> JSONValue {
         let time = timestamp(now)
         var data: [(key: String, value: JSONValue)] = [("call_id", .string("call_" + RandomText.alphanumeric(26)))]
         if let userId { data.append(("user_id", .string(userId))) }
@@ -30,7 +34,7 @@ enum DialStackEvent {
         data.removeAll { omit.contains($0.key) }
         return [
             "id": .string("evt_" + RandomText.alphanumeric(26).lowercased()), "type": .string(type),
-            "created_at": .string(time), "account_id": "acct_ringcheck", "data": .object(data),
+            "created_at": .string(time), "account_id": .string(accountId), "data": .object(data),
         ]
     }
 

@@ -26,7 +26,7 @@ enum DialStackInvariants {
             let delivery = matchingDelivery(wakeUp, arrivalMs: c.arrivalMs, deliveries)
             var timesRung = 0
             var redelivered = false
-            if let d = delivery, wakeUp.callId != nil, c.outcome.isAccepted {
+            if let d = delivery, d.callId.map(wakeUp.carries) ?? (wakeUp.callId != nil), c.outcome.isAccepted {
                 let key = push.device + " " + d.eventId
                 rung[key, default: 0] += 1
                 timesRung = rung[key]!
@@ -40,15 +40,19 @@ enum DialStackInvariants {
         return out
     }
 
-    /// The webhook a push answers: the latest validly signed delivery of its `call_id` sent before it arrived (any
-    /// delivery of that call if none was valid); for a push without `call_id`, the latest valid delivery before it.
+    /// The webhook a push answers: the latest validly signed delivery sent before it arrived (any delivery if none
+    /// was valid) of the call it names (`call_id`/`callId`), else of a call whose ID it holds under any key
+    /// (`DialStackPush.carries`); for a push tied to none, the latest valid delivery before it (so a push naming a
+    /// call no webhook announced is judged against that one, and fails DIALSTACK-PUSH-1).
     static func matchingDelivery(_ push: DialStackPush, arrivalMs: Int64, _ deliveries: [DialStackDelivery])
         -> DialStackDelivery?
     {
         let before = deliveries.filter { $0.sentAtMs <= arrivalMs }
-        if let callId = push.callId {
-            let sameCall = before.filter { $0.callId == callId }
-            return sameCall.last { $0.signedValidly } ?? sameCall.last
+        for sameCall in [
+            push.callId.map { id in before.filter { $0.callId == id } } ?? [],
+            before.filter { $0.callId.map(push.carries) ?? false },
+        ] {
+            if let d = sameCall.last(where: \.signedValidly) ?? sameCall.last { return d }
         }
         return before.last { $0.signedValidly }
     }

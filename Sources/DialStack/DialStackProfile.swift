@@ -21,7 +21,7 @@ public struct DialStackProfile: Profile {
     public var summary: String {
         "DialStack push wake-up: signed call.mobile_push_wakeup webhooks, APNs VoIP and FCM data wake-ups"
     }
-    public var stepTypes: [any DecodableStep.Type] { [WebhookStep.self] }
+    public var stepTypes: [any DecodableStep.Type] { [WebhookStep.self, WakeUpsStep.self] }
     // Every push of this profile is a wake-up; APNs payloads carry no type.
     public var defaultPushType: String? { nil }
 

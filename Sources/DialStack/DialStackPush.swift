@@ -3,20 +3,40 @@ import JSON
 import PushMocks
 
 /// A captured APNs or FCM request read as a DialStack wake-up push: the call fields it carries (the APNs payload,
-/// FCM `message.data` as sent, whatever the value types) and the transport settings the seed fixes.
+/// the FCM data the app receives as sent, whatever the value types) and the transport settings the seed fixes.
 struct DialStackPush: Sendable {
     enum Platform: Sendable { case apns, fcm }
 
     let platform: Platform
-    /// The APNs payload or FCM `message.data` as received (`.null` when absent or unreadable).
+    /// The APNs payload, or the FCM data the Android app receives (`FCMAppData`: `android.data` when set, else
+    /// `message.data`), as received (`.null` when absent or unreadable).
     let fields: JSONValue
+    /// Where `fields` was read, as findings name it: `body`, `body.message.data` or `body.message.android.data`.
+    let fieldsPath: String
     /// Where the push carries the call: FCM `data`; in an APNs payload, whose shape "depends on the OS call
     /// library in your app" (the seed), the payload itself when it has a string `call_id` at the top, else the
     /// first object found nested, breadth first, with a string `call_id` or `callId` (`{"call": {"call_id": …}}`);
     /// the payload itself when none has. Found once: the invariants and the timeline read it often.
     let callObject: JSONValue
-    /// The webhook's call ID the push carries (a string under `callIdKeys` in `callObject`).
+    /// The call ID the push names (a string under `callIdKeys` in `callObject`). Whether it carries a given
+    /// webhook's call ID under any other key is `carries(_:)`.
     var callId: String? { Self.callIdKeys.lazy.compactMap { callObject[$0]?.stringValue }.first }
+
+    /// Whether the payload holds `callId` as a string value anywhere, under any key, at any depth: the seed asks for
+    /// the webhook's call_id "whatever the shape" the app's call library reads (flutter_callkit_incoming's
+    /// `{"id": …, "nameCaller": …}`), so the value ties the push to its call, not the key.
+    func carries(_ callId: String) -> Bool { Self.holds(callId, in: fields, depth: 0) }
+
+    /// A payload nests a few levels; 32 bounds a hostile one's recursion.
+    static func holds(_ text: String, in value: JSONValue, depth: Int) -> Bool {
+        switch value {
+        case .string(let s): return s == text
+        case .object(let members) where depth < 32:
+            return members.contains { holds(text, in: $0.value, depth: depth + 1) }
+        case .array(let items) where depth < 32: return items.contains { holds(text, in: $0, depth: depth + 1) }
+        default: return false
+        }
+    }
 
     /// The names an app's call library might give the call ID in a nested object.
     static let callIdKeys = ["call_id", "callId"]
@@ -55,9 +75,12 @@ struct DialStackPush: Sendable {
         case .apns:
             platform = .apns
             fields = capture.json ?? .null
+            fieldsPath = "body"
         case .fcm:
             platform = .fcm
-            fields = capture.json?.value(atPath: "message.data") ?? .null
+            let data = FCMAppData(body: capture.json)
+            fields = data.value
+            fieldsPath = "body." + data.path
         default:
             return nil
         }

@@ -5,6 +5,8 @@ import Conformance
 enum DialStackRequirement {
     /// The seed's `t=…,v1=…` signature, checked over the raw bytes.
     static let rawBody: RequirementID = "DIALSTACK-SIG-1"
+    /// Every device of the wake-up's user gets a push.
+    static let everyDevice: RequirementID = "DIALSTACK-WAKE-1"
     /// The user whose devices an event wakes, and no one else.
     static let otherUser: RequirementID = "DIALSTACK-WAKE-2"
     /// Only `call.mobile_push_wakeup` with a `data.user_id` wakes anyone.

@@ -56,13 +56,19 @@ enum DialStackRules {
             actual: "\(s.push.device), a device of user \(s.push.user), got a push for event \(d.eventId)")
     }
 
-    /// DIALSTACK-PUSH-1: every wake-up carries the webhook's `call_id`.
+    /// DIALSTACK-PUSH-1: every wake-up carries the webhook's `call_id`: its value as a string anywhere in the
+    /// payload (`DialStackPush.carries`), whatever the key; a push for no known webhook must name a call ID.
     static let callId = PushRule(R.callId) { s, found in
-        guard s.wakeUp.callId == nil else { return }
+        let wanted = s.delivery?.callId
+        if let wanted, s.wakeUp.carries(wanted) { return }
+        if wanted == nil, s.wakeUp.callId != nil { return }
+        let actual =
+            s.wakeUp.callId.map { "\($0) (another call's; not \(wanted ?? "the webhook's") anywhere)" }
+            ?? s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent"
         found.add(
-            s.wakeUp.platform == .apns ? "body.call_id" : "body.message.data.call_id",
-            expected: "the webhook's call_id\(s.delivery?.callId.map { " \($0)" } ?? "")",
-            actual: s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent")
+            s.wakeUp.fieldsPath + ".call_id",
+            expected: "the webhook's call_id\(wanted.map { " \($0)" } ?? ""), as a string under any key",
+            actual: actual)
     }
 
     /// DIALSTACK-DEDUP-1: a redelivered event rings no device a second time.
@@ -173,12 +179,12 @@ enum DialStackRules {
             let nonStrings = members.filter { $0.value.stringValue == nil }
             if !nonStrings.isEmpty {
                 found.add(
-                    "body.message.data", expected: "every value a string",
+                    s.wakeUp.fieldsPath, expected: "every value a string",
                     actual: nonStrings.map { "\($0.key): \($0.value.serialized())" }.joined(separator: ", "))
             }
         case .null: break  // no data at all: the missing call_id says it
         default:
-            found.add("body.message.data", expected: "an object of strings", actual: s.wakeUp.fields.serialized())
+            found.add(s.wakeUp.fieldsPath, expected: "an object of strings", actual: s.wakeUp.fields.serialized())
         }
     }
 
@@ -187,7 +193,7 @@ enum DialStackRules {
         let fields = s.wakeUp.fields
         if fields["type"]?.stringValue != DialStackEvent.wakeUpType {
             found.add(
-                "body.message.data.type", expected: DialStackEvent.wakeUpType,
+                s.wakeUp.fieldsPath + ".type", expected: DialStackEvent.wakeUpType,
                 actual: fields["type"]?.serialized() ?? "absent")
         }
         for name in ["from_number", "from_name", "to_number"] {
@@ -196,7 +202,7 @@ enum DialStackRules {
             if let problem = DialStackInvariants.fieldProblem(
                 fields[name], sent: sent, emptyWhenMissing: name == "from_name")
             {
-                found.add("body.message.data.\(name)", expected: problem.expected, actual: problem.actual)
+                found.add("\(s.wakeUp.fieldsPath).\(name)", expected: problem.expected, actual: problem.actual)
             }
         }
     }

@@ -70,7 +70,8 @@ struct WebhookStep: DecodableStep, Equatable {
         run.dialStack.deliveries.append(
             DialStackDelivery(
                 eventId: eventId, type: type, callId: callId, user: data["user_id"] == nil ? nil : addressee,
-                data: data, sentAtMs: answer.sentAtMs, signedValidly: signature.isValid, status: answer.status))
+                data: data, sentAtMs: answer.sentAtMs, signedValidly: signature.isValid, status: answer.status,
+                format: format.rawValue))
         try run.judge(answer, expect, what: "\(step.path) webhook (\(described))")
     }
 
@@ -87,6 +88,8 @@ struct WebhookStep: DecodableStep, Equatable {
             let account = try run.user(name)
             return account.profileUserIds[DialStackProfile.profileName] ?? account.userId
         }
-        return DialStackEvent.make(type: type, userId: userId, omit: Set(omit))
+        return DialStackEvent.make(
+            type: type, userId: userId, omit: Set(omit),
+            accountId: run.target.webhook?.accountId ?? DialStackEvent.defaultAccountId)
     }
 }

@@ -3,13 +3,16 @@ import JSON
 import PushMocks
 
 /// A captured APNs or FCM request read as a push-service push: its payload values (APNs top-level members besides
-/// `aps`, FCM `message.data`, as sent whatever their types), the seed's `type` and `call_id`.
+/// `aps`, the FCM data the app receives, as sent whatever their types), the seed's `type` and `call_id`.
 struct PushServicePush: Sendable {
     enum Platform: Sendable { case apns, fcm }
 
     var platform: Platform
-    /// The APNs payload without `aps`, or FCM `message.data` (`.null` when absent or unreadable).
+    /// The APNs payload without `aps`, or the FCM data the Android app receives (`FCMAppData`: `android.data` when
+    /// set, else `message.data`) (`.null` when absent or unreadable).
     var fields: JSONValue
+    /// Where `fields` was read, as findings name it: `body`, `body.message.data` or `body.message.android.data`.
+    var fieldsPath = "body"
     /// `incoming_call`, `call_ended`, or nil for a normal notification.
     var type: String? { fields["type"]?.stringValue }
     var callId: String? { fields["call_id"]?.stringValue }
@@ -47,7 +50,9 @@ struct PushServicePush: Sendable {
             }
         case .fcm:
             platform = .fcm
-            fields = capture.json?.value(atPath: "message.data") ?? .null
+            let data = FCMAppData(body: capture.json)
+            fields = data.value
+            fieldsPath = "body." + data.path
         default:
             return nil
         }

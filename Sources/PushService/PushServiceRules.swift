@@ -33,8 +33,8 @@ struct PushServicePushSubject: Sendable {
         capture.mock == mock && notification != nil && kind != PushServiceNotification.incomingType
             && kind != PushServiceNotification.endedType
     }
-    /// Where the seed's payload keys are: the APNs body, or an FCM message's data.
-    var payloadPrefix: String { capture.mock == .apns ? "body" : "body.message.data" }
+    /// Where the seed's payload keys are: the APNs body, or the FCM data the app receives (`FCMAppData`).
+    var payloadPrefix: String { push.fieldsPath }
 }
 
 /// The push-service profile's rules over every push, one per requirement: a call never as an alert, never to a

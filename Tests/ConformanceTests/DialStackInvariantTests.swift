@@ -154,6 +154,32 @@ import Testing
         #expect(violations(await apns(top + [("call", ["id": "x"])])).map(\.requirement).contains("DIALSTACK-PUSH-1"))
     }
 
+    /// "Whatever the shape, include the webhook's call_id": the call library's own key (flutter_callkit_incoming's
+    /// `{"id": …, "nameCaller": …, "handle": …}`) carries it, tied by its value; the seed's key names stay APNS-5's.
+    @Test func theCallIdValueUnderAnyKeyIsPUSH1sAnotherCallsIsNot() async throws {
+        let top: [(String, JSONValue?)] = Self.payload.map { ($0.0, nil) }
+        let callKit: [(String, JSONValue?)] = [
+            ("nameCaller", .string(DialStackEvent.fromName)), ("handle", .string(DialStackEvent.fromNumber)),
+            ("type", 0),
+        ]
+        let pure = await apns(top + callKit + [("id", .string(Self.callId))])
+        #expect(violations(pure).map(\.requirement) == Array(repeating: "DIALSTACK-APNS-5", count: 3))
+        let deep = await apns(top + [("extra", .array([["ids": ["call": .string(Self.callId)]]]))])
+        #expect(!violations(deep).map(\.requirement).contains("DIALSTACK-PUSH-1"))
+        // Another call's ID, under the library's key or the seed's, and not this one: PUSH-1.
+        let other = await apns(top + callKit + [("id", "call_other")])
+        #expect(violations(other).map(\.requirement).contains("DIALSTACK-PUSH-1"))
+        let named = try #require(violations(await apns([("call_id", "call_other")])).first)
+        #expect(named.requirement == "DIALSTACK-PUSH-1" && named.actual.hasPrefix("call_other (another call's"))
+        // A redelivery ringing the library-shaped push again is still seen.
+        let again = DialStackInvariants.check(
+            [pure, await apns(top + callKit + [("id", .string(Self.callId))])].map {
+                DialStackJudgedPush(capture: $0, device: "b-phone", user: "b")
+            }, deliveries: [Self.delivery(), Self.delivery(sentAtMs: Self.start - 50)],
+            voipTopic: f.mocks.credentials.voipTopic)
+        #expect(again.map(\.requirement).contains("DIALSTACK-DEDUP-1"))
+    }
+
     @Test func pushTypeTopicAndPriority() async {
         #expect(only("DIALSTACK-APNS-1", await apns(headers: [("apns-push-type", nil)]))?.actual == "absent")
         #expect(
@@ -231,6 +257,26 @@ import Testing
         #expect(violations(empty, deliveries: [Self.delivery(data: data)]).isEmpty)
         let absent = await fcm(data: [("from_name", nil)])
         #expect(violations(absent, deliveries: [Self.delivery(data: data)]).map(\.requirement) == ["DIALSTACK-FCM-5"])
+    }
+
+    /// FCM v1's `android.data` overrides `message.data` (`FCMAppData`): the rules read what the app receives, and
+    /// name where they read it.
+    @Test func androidDataIsWhatTheAppReceives() async throws {
+        let typed: [(String, JSONValue?)] = [("type", .string(DialStackEvent.wakeUpType))] + Self.payload
+        let data = Self.object(typed, [])
+        let noTopLevel: [(String, JSONValue?)] = [("type", nil)] + Self.payload.map { ($0.0, nil) }
+        let moved = await fcm(android: [("data", data)], data: noTopLevel)
+        #expect(moved.outcome == .accepted)
+        #expect(violations(moved, device: "b-pixel").isEmpty, "\(violations(moved, device: "b-pixel"))")
+        // Whole, not per key: a call_id only in message.data never reaches the app.
+        let hidden = await fcm(android: [("data", Self.object([("type", .string(DialStackEvent.wakeUpType))], []))])
+        let lost = try #require(violations(hidden, device: "b-pixel").first)
+        #expect(lost.requirement == "DIALSTACK-PUSH-1" && lost.field == "body.message.android.data.call_id")
+        let number = await fcm(
+            android: [("data", Self.object(typed, [("from_number", 14_155_551_234)]))], data: noTopLevel)
+        let found = violations(number, device: "b-pixel")
+        #expect(found.map(\.requirement) == ["DIALSTACK-FCM-4", "DIALSTACK-FCM-5"])
+        #expect(found.first?.field == "body.message.android.data")
     }
 
     // MARK: Latency

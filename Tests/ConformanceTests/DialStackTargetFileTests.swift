@@ -57,6 +57,21 @@ import Testing
             garbage.count == 1 && garbage[0].contains("webhook.answerTimeout: 'soon' is not a duration"), "\(garbage)")
     }
 
+    /// `webhook.accountId` is the `account_id` of the events ringcheck sends (`acct_ringcheck` without it).
+    @Test func theEventsAccountIdIsTheTargetsOrRingchecks() throws {
+        let base = "baseURL: http://127.0.0.1:9\nprofile: dialstack\n"
+        let plain = try load(base + "webhook: {path: /w, secret: s}\n" + Self.users)
+        #expect(plain.webhook?.accountId == "acct_ringcheck")
+        let own = try load(
+            base + "webhook: {path: /w, secret: s, accountId: acct_01h2xcejqtf2nbrexx3vqjhp41}\n" + Self.users)
+        let accountId = try #require(own.webhook?.accountId)
+        #expect(accountId == "acct_01h2xcejqtf2nbrexx3vqjhp41")
+        let event = DialStackEvent.make(type: DialStackEvent.wakeUpType, userId: "u", omit: [], accountId: accountId)
+        #expect(event["account_id"]?.stringValue == accountId)
+        let empty = errors(base + "webhook: {path: /w, secret: s, accountId: \"\"}\n" + Self.users)
+        #expect(empty.count == 1 && empty[0].contains("webhook.accountId"), "\(empty)")
+    }
+
     @Test func aSecretFromRingchecksEnvironment() throws {
         // A variable the test process already has: setenv here would race other tests' threads reading the
         // environment (a Process.run crashed in memcpy in a loaded run).

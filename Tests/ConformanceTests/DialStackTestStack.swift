@@ -22,9 +22,10 @@ final class DialStackTestStack: Sendable {
     }
 
     /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound).
-    static func start(defects: Set<DialStackDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000) async throws
-        -> DialStackTestStack
-    {
+    static func start(
+        defects: Set<DialStackDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000,
+        suiteDirectory: String = suiteDirectory
+    ) async throws -> DialStackTestStack {
         let suite = try Suite.load(directory: suiteDirectory)
         let mocks = try await MockStack.start(.forTests)
         var users: [BackendUser] = []

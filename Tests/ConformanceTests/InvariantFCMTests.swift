@@ -53,6 +53,22 @@ import Testing
         #expect(only("CALLX-FCM-5", await x.fcm(notJSON))?.actual.contains("invalid JSON at byte") == true)
     }
 
+    /// FCM v1's `android.data` overrides `message.data` (`FCMAppData`): a callx only there is judged, and named
+    /// where it was read.
+    @Test func callxInAndroidDataIsJudged() async throws {
+        func moved(_ body: JSONValue) -> JSONValue {
+            let message = body["message"]!
+            let android = message["android"]!.setting("data", to: message["data"]!)
+            return ["message": message.setting("android", to: android).setting("data", to: .null)]
+        }
+        let conforming = await x.fcm(moved(F.fcmMessage()))
+        #expect(conforming.outcome == .accepted && conforming.fcm?.data["callx"] != nil)
+        #expect(x.check([conforming]).isEmpty)
+        #expect(only("CALLX-FCM-3", await x.fcm(moved(F.fcmMessage(priority: "NORMAL")))) != nil)
+        let ended = await x.fcm(moved(F.fcmMessage(callx: F.signal(reason: nil), priority: "NORMAL")))
+        #expect(only("CALLX-FCM-9", ended)?.field == "message.android.data.callx→reason")
+    }
+
     @Test func messageTargetsAToken() async throws {
         var message = F.fcmMessage()["message"]!
         if case .object(var members) = message {

@@ -97,6 +97,16 @@ import Testing
         #expect(violations(android, Self.pixel).isEmpty, "\(violations(android, Self.pixel))")
     }
 
+    /// FCM v1's `android.data` overrides `message.data` (`FCMAppData`): the payload rules read it there.
+    @Test func androidDataIsThePayload() async {
+        let moved = await fcm(data: .null, android: ["priority": "high", "data": Self.object(Self.callPayload)])
+        #expect(violations(moved, Self.pixel).isEmpty, "\(violations(moved, Self.pixel))")
+        let missing = Self.object(Self.callPayload, [("caller_handle", nil)])
+        let found = violations(await fcm(data: .null, android: ["priority": "high", "data": missing]), Self.pixel)
+        only(PushServiceRequirement.keys, found)
+        #expect(found.first?.field == "body.message.android.data.caller_handle")
+    }
+
     @Test func aCallAsAnAlertToTheAlertTokenIsCALL1s() async {
         let c = await apns(
             token: Self.alertToken,

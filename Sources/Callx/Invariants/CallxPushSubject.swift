@@ -1,5 +1,6 @@
 import Conformance
 import JSON
+import PushMocks
 
 /// One push with what the Callx rules judge it against: the scenario's context, what the pushes before it leave
 /// (the first delivery it may repeat, an earlier message with its eventId), and its readings worked out once (the
@@ -41,13 +42,16 @@ struct CallxPushSubject: Sendable {
 }
 
 /// An FCM message read for the Callx rules: the message object, and `data.callx` decoded, or why it cannot be
-/// judged (`CALLX-FCM-5`). A message without `data.callx` is not a Callx message and is not judged.
+/// judged (`CALLX-FCM-5`). The data is what the app receives (`FCMAppData`: `android.data` when set, else
+/// `data`). A message whose data has no `callx` is not a Callx message and is not judged.
 struct FCMReading: Sendable {
     /// What breaks `CALLX-FCM-5`, if anything.
     var problem: (field: String, expected: String, actual: String)?
     var message: JSONValue?
     /// The callx object the remaining rules judge; nil when they judge nothing.
     var callx: JSONValue?
+    /// Where `callx` was read: `message.data.callx` or `message.android.data.callx`.
+    var field = "message.data.callx"
 
     init(_ push: PushDocument) {
         guard let body = push.body else {
@@ -59,8 +63,9 @@ struct FCMReading: Sendable {
             return
         }
         self.message = message
-        guard let raw = message["data"]?["callx"] else { return }
-        let field = "message.data.callx"
+        let data = FCMAppData(message: message)
+        guard let raw = data.value["callx"] else { return }
+        field = data.path + ".callx"
         switch raw {
         case .string(let text):
             do {

@@ -30,7 +30,7 @@ enum FCMRules {
     /// The invitation a readable FCM invitation carries, with the call it names.
     @Sendable static func invitation(_ s: CallxPushSubject) -> CallxInvitationSubject? {
         guard let reading = s.fcm, reading.type == "call.invited", let callx = reading.callx else { return nil }
-        return CallxInvitationSubject(invitation: callx, path: "message.data.callx→", call: call(s, callx))
+        return CallxInvitationSubject(invitation: callx, path: reading.field + "→", call: call(s, callx))
     }
 
     static func call(_ s: CallxPushSubject, _ callx: JSONValue) -> CallTimeline? {
@@ -150,10 +150,10 @@ enum FCMRules {
     }
 
     /// CALLX-FCM-9: a `call.ended` signal carries its reason.
-    static let endReason = callxRule(R.fcmEndReason, types: ["call.ended"]) { _, _, callx, found in
+    static let endReason = callxRule(R.fcmEndReason, types: ["call.ended"]) { s, _, callx, found in
         if callx["reason"]?.stringValue == nil {
             found.add(
-                "message.data.callx→reason", expected: "a reason (e.g. \"remoteEnded\")",
+                (s.fcm?.field ?? "message.data.callx") + "→reason", expected: "a reason (e.g. \"remoteEnded\")",
                 actual: Describe.value(callx["reason"]))
         }
     }

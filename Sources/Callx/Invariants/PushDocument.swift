@@ -98,13 +98,13 @@ public struct PushDocument: Sendable {
 
     // MARK: Reading
 
-    /// The `callx` object an APNs body carries, or the JSON decoded from an FCM message's `data.callx`
-    /// string; nil when absent or unreadable.
+    /// The `callx` object an APNs body carries, or the JSON decoded from the `callx` string of the data an FCM
+    /// message gives the app (`FCMAppData`: `android.data` when set, else `data`); nil when absent or unreadable.
     public var callx: JSONValue? {
         switch kind {
         case .apns: return body?["callx"]
         case .fcm:
-            guard let text = message?["data"]?["callx"]?.stringValue else { return nil }
+            guard let text = FCMAppData(message: message).value["callx"]?.stringValue else { return nil }
             return try? JSONValue.parse(text)
         default: return nil
         }

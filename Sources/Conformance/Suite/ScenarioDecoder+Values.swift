@@ -48,7 +48,7 @@ extension ScenarioDecoder {
     }
 
     /// Device names: one name or a list.
-    mutating func deviceList(_ node: YAMLNode, _ path: String) -> [String]? {
+    package mutating func deviceList(_ node: YAMLNode, _ path: String) -> [String]? {
         guard let list = d.stringList(node, path) else { return nil }
         if list.isEmpty { d.error(node.mark, path, "name at least one device") }
         var ok = true

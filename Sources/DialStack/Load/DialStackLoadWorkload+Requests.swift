@@ -16,7 +16,8 @@ extension DialStackLoadWorkload {
         let userIndex = index % users.count
         let user = users[userIndex]
         let dialStackUser = user.profileUserIds[DialStackProfile.profileName] ?? user.userId
-        let event = DialStackEvent.make(type: script.eventType(index), userId: dialStackUser, omit: [])
+        let event = DialStackEvent.make(
+            type: script.eventType(index), userId: dialStackUser, omit: [], accountId: webhook.accountId)
         let unit = DialStackLoadUnit(
             script: script, eventId: event["id"]?.stringValue ?? "",
             callId: event.value(atPath: "data.call_id")?.stringValue ?? "",

@@ -22,13 +22,20 @@ public struct WebhookEndpoint: Sendable, Equatable {
     /// budget, so a backend that answers only after its pushes, however slowly, has its latency judged
     /// (DIALSTACK-LAT-1) instead of the run stopping on a harness error.
     public var answerTimeoutSeconds: Double
+    /// The `account_id` of the events ringcheck sends (`webhook.accountId`), for a backend that acts only on its own
+    /// DialStack account's events.
+    public var accountId: String
+    /// The `account_id` ringcheck's events carry when the target file gives none.
+    public static let defaultAccountId = "acct_ringcheck"
 
     public init(
-        path: String, secret: String, answerTimeoutSeconds: Double = DialStackTiming.webhookAnswerTimeoutSeconds
+        path: String, secret: String, answerTimeoutSeconds: Double = DialStackTiming.webhookAnswerTimeoutSeconds,
+        accountId: String = defaultAccountId
     ) {
         self.path = path
         self.secret = secret
         self.answerTimeoutSeconds = answerTimeoutSeconds
+        self.accountId = accountId
     }
 }
 

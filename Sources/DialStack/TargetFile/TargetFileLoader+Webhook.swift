@@ -7,7 +7,7 @@ extension TargetFileDecoder {
     /// webhooks and the secret both sides sign with. `${NAME}` is read from ringcheck's environment now;
     /// `secretEnv` makes ringcheck generate a secret and give it to the backend it starts as that variable.
     /// `answerTimeout` (a duration, at least the 15 s latency bound; default 45s) is how long ringcheck waits for
-    /// each webhook's answer.
+    /// each webhook's answer; `accountId` (default `acct_ringcheck`) the events' `account_id`.
     mutating func decodeWebhook(_ entry: YAMLMapEntry?, into file: inout TargetFile, root: YAMLNode)
         -> DialStackTargetConfiguration?
     {
@@ -23,7 +23,8 @@ extension TargetFileDecoder {
         }
         guard
             let f = d.mapping(
-                entry.value, "webhook", known: ["path", "secret", "secretEnv", "answerTimeout"], required: ["path"])
+                entry.value, "webhook", known: ["path", "secret", "secretEnv", "answerTimeout", "accountId"],
+                required: ["path"])
         else { return nil }
         let path = f["path"].flatMap { d.nonEmptyString($0.value, "webhook.path") }
         if let path, !path.hasPrefix("/"), let e = f["path"] {
@@ -75,9 +76,12 @@ extension TargetFileDecoder {
                 answerTimeoutSeconds = Double(timeout.milliseconds) / 1000
             }
         }
-        guard let path, let secret else { return nil }
+        let accountId = f["accountId"].flatMap { d.nonEmptyString($0.value, "webhook.accountId") }
+        guard let path, let secret, f["accountId"] == nil || accountId != nil else { return nil }
         return DialStackTargetConfiguration(
-            webhook: WebhookEndpoint(path: path, secret: secret, answerTimeoutSeconds: answerTimeoutSeconds),
+            webhook: WebhookEndpoint(
+                path: path, secret: secret, answerTimeoutSeconds: answerTimeoutSeconds,
+                accountId: accountId ?? DialStackEvent.defaultAccountId),
             secretVariable: secretVariable)
     }
 }

@@ -123,7 +123,7 @@ extension DialStackTrigger {
     /// A push for the event.
     public func arrivals() -> @Sendable (Capture) -> Bool {
         let id = callId
-        return { DialStackPush($0)?.callId == id }
+        return { DialStackPush($0)?.carries(id) ?? false }
     }
 
     /// `APNs sandbox accepted VoIP wake-up for call_… to phone (voip, priority 10, apns-expiration 1765…)`.

@@ -99,7 +99,7 @@ public actor DialStackTrigger: ProfileTrigger {
         {
             fail(v.requirement, "push #\(v.sequence.map(String.init) ?? "?") \(v.message)")
         }
-        let forCall = captures.filter { DialStackPush($0)?.callId == callId && $0.outcome.isAccepted }
+        let forCall = captures.filter { (DialStackPush($0)?.carries(callId) ?? false) && $0.outcome.isAccepted }
         if !plan.signature.isValid && !forCall.isEmpty {
             fail(
                 plan.answerRule.requirement,
@@ -150,7 +150,7 @@ public actor DialStackTrigger: ProfileTrigger {
         let own = devices.map(\.device)
         return mocks?.log.captures { c in
             guard c.sequence > bookmark, let push = DialStackPush(c) else { return false }
-            return push.callId == id || own.contains { Self.capture(c, isFor: $0) }
+            return push.carries(id) || own.contains { Self.capture(c, isFor: $0) }
         } ?? []
     }
 

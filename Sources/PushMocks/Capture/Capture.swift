@@ -101,7 +101,7 @@ public struct FCMMessageInfo: Sendable, Equatable {
     /// True when `message.notification` or `android.notification` is present (such a message does not
     /// wake the app's service).
     public var hasNotification: Bool
-    /// `message.data` (string values only).
+    /// The data the app receives (`FCMAppData`): `android.data` when set, else `message.data` (string values only).
     public var data: [String: String]
     public var validateOnly: Bool
 

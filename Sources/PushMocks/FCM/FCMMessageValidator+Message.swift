@@ -59,7 +59,8 @@ extension FCMMessageValidator {
 
     // MARK: Platform blocks
 
-    /// `message.android`: its priority and TTL go into `info`, its data and notification count toward the limit.
+    /// `message.android`: its priority, TTL and data (`FCMAppData`) go into `info`, its data and notification count
+    /// toward the limit.
     func validateAndroid(_ a: JSONValue, into info: inout FCMMessageInfo, bytes payloadBytes: inout Int)
         throws(GoogleError)
     {
@@ -77,7 +78,9 @@ extension FCMMessageValidator {
             info.ttlSeconds = try Self.ttl(t)
         }
         if let d = android["data"] {
-            _ = try stringMap(d, at: "message.android.data", checkReserved: true, bytes: &payloadBytes)
+            let data = try stringMap(d, at: "message.android.data", checkReserved: true, bytes: &payloadBytes)
+            // What the app receives (`FCMAppData`): android.data, when set, replaces message.data.
+            if FCMAppData.isPresent(d) { info.data = data }
         }
         if let n = android["notification"] {
             guard case .object = n else { throw typeError("message.android.notification", "TYPE_MESSAGE", n) }
