@@ -1,28 +1,32 @@
 import Conformance
 import PushMocks
 
-/// `expectWakeUps: {to, within}` — every wake-up webhook of the scenario that was signed validly, addressed to a user
+/// `expectWakeUps: {to, within, requirement}` — every wake-up webhook of the scenario that was signed validly, addressed to a user
 /// and accepted (2xx) gets a push on each listed device (one carrying its call ID, `DialStackPush.carries`; a push
-/// carrying none, DIALSTACK-PUSH-1's finding, stands in for one) by the deadline. Who is charged depends on what is missing: pushes for no accepted webhook at all are the wake-up rule's
-/// (DIALSTACK-WAKE-1: pushing is broken, whatever the body); pushes for some accepted webhooks but not for others
+/// carrying none, DIALSTACK-PUSH-1's finding, stands in for one) by the deadline. Who is charged depends on what is missing: pushes for no accepted webhook at all are the rule the step
+/// names (`requirement:`, DIALSTACK-WAKE-1 in the suites: pushing is broken, whatever the body); pushes for some accepted webhooks but not for others
 /// that differ only in their JSON formatting are the signature rule's (DIALSTACK-SIG-1: a check that re-serialized
 /// the body, made after the answer, dropped those).
 struct WakeUpsStep: DecodableStep, Equatable {
     var to: [String]
     var within: ScenarioDuration
+    /// What a backend that pushed for none of the accepted webhooks broke.
+    var requirement: String
 
     static let keywords = ["expectWakeUps"]
     var explanation: String? {
-        "Waits for a push for every accepted wake-up webhook on each device: none at all is DIALSTACK-WAKE-1, "
-            + "some formats only DIALSTACK-SIG-1"
+        "Waits for a push for every accepted wake-up webhook on each device: none at all is \(requirement), "
+            + "some formats only \(DialStackRequirement.rawBody.rawValue)"
     }
 
     static func decode(_ keyword: String, _ node: YAMLNode, path: String, decoder: inout ScenarioDecoder) -> Self? {
-        guard let f = decoder.d.mapping(node, path, known: ["to", "within"], required: ["to", "within"]),
+        let fields = ["to", "within", "requirement"]
+        guard let f = decoder.d.mapping(node, path, known: fields, required: fields),
             let to = f["to"].flatMap({ decoder.deviceList($0.value, path + ".to") }),
-            let within = f["within"].flatMap({ decoder.d.duration($0.value, path + ".within") })
+            let within = f["within"].flatMap({ decoder.d.duration($0.value, path + ".within") }),
+            let requirement = f["requirement"].flatMap({ decoder.requirement($0.value, path + ".requirement") })
         else { return nil }
-        return WakeUpsStep(to: to, within: within)
+        return WakeUpsStep(to: to, within: within, requirement: requirement)
     }
 
     func perform(_ step: ScenarioStep, with run: isolated any RunContext) async throws {
@@ -45,7 +49,7 @@ struct WakeUpsStep: DecodableStep, Equatable {
                 ? "none for the \(lacking.map(\.format).joined(separator: ", ")) bod\(lacking.count == 1 ? "y" : "ies")"
                 : "\(missing.count - untied) of them without a push"
             try run.fail(
-                none ? DialStackRequirement.everyDevice.rawValue : DialStackRequirement.rawBody.rawValue,
+                none ? requirement : DialStackRequirement.rawBody.rawValue,
                 check: "\(step.path) expectWakeUps to \(name)",
                 expected: "a push for each of the \(wakeUps.count) accepted wake-up webhooks within \(within)",
                 actual: none

@@ -17,7 +17,7 @@ import Testing
               - fault: {device: b-pixel, respond: {status: 400, errorCode: INVALID_ARGUMENT}}
               - webhook: {user: b, format: compact, expect: {requirement: DIALSTACK-SIG-1}}
               - webhook: {user: b, format: spaced, expect: {requirement: DIALSTACK-SIG-1}}
-              - expectWakeUps: {to: b-pixel, within: 3s}
+              - expectWakeUps: {to: b-pixel, within: 3s, requirement: DIALSTACK-WAKE-1}
           - id: test.wake-ups-some
             title: FCM refuses the first push only
             requirements: [DIALSTACK-SIG-1, DIALSTACK-WAKE-1]
@@ -27,7 +27,7 @@ import Testing
               - fault: {device: b-pixel, times: 1, respond: {status: 400, errorCode: INVALID_ARGUMENT}}
               - webhook: {user: b, format: compact, expect: {requirement: DIALSTACK-SIG-1}}
               - webhook: {user: b, format: escaped, expect: {requirement: DIALSTACK-SIG-1}}
-              - expectWakeUps: {to: b-pixel, within: 15s}
+              - expectWakeUps: {to: b-pixel, within: 15s, requirement: DIALSTACK-WAKE-1}
         """
 
     @Test func noPushAtAllIsWAKE1SomeFormatsOnlySIG1() async throws {
