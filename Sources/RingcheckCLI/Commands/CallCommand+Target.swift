@@ -33,18 +33,12 @@ extension CallCommand {
         let cleanup = RunCleanup()
         let signals = CallSignals(command: "call")
         let watching = signals.watch(cleanup: cleanup)
-        let started: (target: Target, mocks: MockStack)
-        do { started = try await start(cleanup) } catch let error as ConfigurationError {
-            await cleanup.run()
-            throw error
-        } catch {
-            await signals.yieldToInterruption()
-            await cleanup.run()
-            Console.error("ringcheck call: \(startFailure): \(error)")
-            return .inconclusive
-        }
+        guard
+            let (target, mocks) = try await signals.starting(
+                cleanup: cleanup, failure: startFailure, { try await start(cleanup) })
+        else { return .inconclusive }
         let code = await call(
-            target: started.target, mocks: started.mocks, embedded: embedded, signals: watching ? signals : nil)
+            target: target, mocks: mocks, embedded: embedded, signals: watching ? signals : nil)
         await cleanup.run()
         return code
     }

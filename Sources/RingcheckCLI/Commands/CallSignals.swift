@@ -18,7 +18,7 @@ final class CallSignals: Sendable {
     private let phase = Mutex(Phase.startingUp)
     private let received = Mutex<Int32?>(nil)
     /// The command's name in messages (`call`, `load`).
-    private let command: String
+    let command: String
 
     init(command: String) { self.command = command }
 

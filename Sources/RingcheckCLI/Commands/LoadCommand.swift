@@ -182,25 +182,11 @@ struct LoadCommand: RingcheckCommand {
         // Ctrl-C while starting stops what was started; once calls run, it stops starting new ones.
         let signals = CallSignals(command: "load")
         let watching = signals.watch(cleanup: cleanup)
-        let started: LoadBackend
-        do {
-            if let targetFile {
-                started = try await startTarget(targetFile, cleanup: cleanup)
-            } else {
-                started = try await startEmbedded(profile ?? Profiles.defaultProfile.name, cleanup: cleanup)
-            }
-        } catch let error as ConfigurationError {
-            await cleanup.run()
-            throw error
-        } catch let error as UsageError {
-            await cleanup.run()
-            throw error
-        } catch {
-            await signals.yieldToInterruption()
-            await cleanup.run()
-            Console.error("ringcheck load: cannot start: \(error)")
-            return .inconclusive
+        let start = try await signals.starting(cleanup: cleanup, failure: "cannot start") {
+            if let targetFile { return try await startTarget(targetFile, cleanup: cleanup) }
+            return try await startEmbedded(profile ?? Profiles.defaultProfile.name, cleanup: cleanup)
         }
+        guard let started = start else { return .inconclusive }
         let progress = LoadProgressLine()
         let result: LoadResult
         do {
