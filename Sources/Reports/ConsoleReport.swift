@@ -36,8 +36,8 @@ public enum ConsoleReport {
     ) -> String {
         let r = input.redacted()
         var out = verbose ? failureDetails(r, style: style) : failureGroups(r, style: style)
-        let counts = r.statusCounts
-        let parts = ["pass", "fail", "flaky", "notApplicable", "error", "timeout"].compactMap { name in
+        let counts = r.summaryCounts
+        let parts = RunResult.summaryCountNames.compactMap { name in
             counts[name].map { "\($0) \(name)" }
         }
         out +=

@@ -12,6 +12,9 @@ extension RunResult: Codable {
 
     struct Summary: Codable, Equatable {
         var scenarios, pass, fail, flaky, notApplicable, error, timeout, mustFailures, shouldFailures: Int
+        /// Of the `fail` and `flaky` scenarios, those that failed only SHOULDs of a lenient run (the console's
+        /// `warning`, JUnit's `skipped`).
+        var warning: Int
         /// Selected scenarios that never ran (not counted in `scenarios`).
         var notRun: Int
     }
@@ -45,7 +48,7 @@ extension RunResult: Codable {
             flaky: counts["flaky", default: 0], notApplicable: counts["notApplicable", default: 0],
             error: counts["error", default: 0], timeout: counts["timeout", default: 0],
             mustFailures: failedRequirements(.must).count, shouldFailures: failedRequirements(.should).count,
-            notRun: notRun.count)
+            warning: warningScenarioCount, notRun: notRun.count)
         try c.encode(summary, forKey: .summary)
         let entries = requirementResults.map {
             RequirementEntry(

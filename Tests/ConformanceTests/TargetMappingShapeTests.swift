@@ -255,13 +255,13 @@ import Testing
                   start: ["${RINGCHECK_EXECUTABLE}", serve-reference, --port, "${RINGCHECK_BACKEND_PORT}", --db, "${RINGCHECK_BACKEND_STATE_DIR}/b.db"]
                   restart: "kill -HUP $(cat pid) # ${UNKNOWN}"
                   ready: {url: "http://127.0.0.1:${RINGCHECK_BACKEND_PORT}/health"}
-                  environment: {DATA: "${RINGCHECK_BACKEND_STATE_DIR}/data"}
+                  environment: {DATA: "${RINGCHECK_BACKEND_STATE_DIR}/data", TWIN_PORT: "${RINGCHECK_BACKEND_SECOND_PORT}"}
                 """, file: "t.yaml")
         #expect(file.runVariablesUsed == Set(TargetRunVariables.names))
         let filled = file.filling(
             TargetRunVariables([
                 "RINGCHECK_EXECUTABLE": "/opt/rc", "RINGCHECK_BACKEND_PORT": "4711",
-                "RINGCHECK_BACKEND_STATE_DIR": "/s",
+                "RINGCHECK_BACKEND_STATE_DIR": "/s", "RINGCHECK_BACKEND_SECOND_PORT": "4712",
             ]))
         #expect(filled.baseURL == "http://127.0.0.1:4711")
         #expect(filled.name == "http://127.0.0.1:4711")
@@ -269,6 +269,7 @@ import Testing
         #expect(filled.lifecycle?.restart?.argv.last == "kill -HUP $(cat pid) # ${UNKNOWN}")
         #expect(filled.lifecycle?.ready?.url == "http://127.0.0.1:4711/health")
         #expect(filled.lifecycle?.environment["DATA"] == "/s/data")
+        #expect(filled.lifecycle?.environment["TWIN_PORT"] == "4712")
         // The commands also get them in their environment.
         #expect(filled.lifecycle?.environment["RINGCHECK_BACKEND_PORT"] == "4711")
         let plain = try TargetFile.load(text: "baseURL: http://h\n\(TargetFileLoaderTests.users)", file: "t.yaml")

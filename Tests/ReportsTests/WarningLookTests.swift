@@ -24,6 +24,8 @@ import Testing
         #expect(summary.contains("── ⚠ SHOULD CALLX-ARB-1 warning in 1 scenario:"))
         #expect(summary.contains("SHOULD warnings: CALLX-ARB-1"))
         #expect(!summary.contains("FAIL") && !summary.contains("failed in"))
+        // The count line counts the SHOULD-only scenario as a warning, as JUnit skips it: not as a failure.
+        #expect(summary.contains("\n2 scenarios: 1 pass, 1 warning in "), "\(summary)")
         #expect(
             ConsoleReport.verdictLine(run, style: Self.plain) == "Verdict: ⚠ conformant with 1 SHOULD warning (exit 0)")
         #expect(
@@ -54,6 +56,11 @@ import Testing
         #expect(md.contains("| CALLX-ARB-1 | SHOULD | ⚠️ warning |"))
         #expect(md.contains("(1 of them only SHOULD warnings)"))
         #expect(!md.contains("❌"))
+        // The JSON summary keeps counting statuses (the scenario's is `fail`) and says which of them are warnings.
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(JSONReport.render(F.warningOnly).utf8)) as? [String: Any])
+        let counts = try #require(json["summary"] as? [String: Int])
+        #expect(counts["fail"] == 1 && counts["warning"] == 1 && counts["pass"] == 1, "\(counts)")
         let doc = try XMLDocument(data: Data(JUnitReport.render(F.warningOnly).utf8))
         #expect(try doc.nodes(forXPath: "//failure").isEmpty)
         let property = try doc.nodes(forXPath: "//property[@name='shouldWarnings']/@value").first
@@ -72,6 +79,7 @@ import Testing
         #expect(!html.contains("r-warning\">") && !html.contains("what-failed warn") && html.contains("badge r-fail"))
         let md = MarkdownReport.render(run)
         #expect(md.contains("**❌ SHOULD CALLX-ARB-1** failed in 1 scenario"))
+        #expect(summary.contains("\n2 scenarios: 1 pass, 1 fail in "), "\(summary)")
         let doc = try XMLDocument(data: Data(JUnitReport.render(run).utf8))
         #expect(try doc.nodes(forXPath: "//property[@name='shouldWarnings']").isEmpty)
     }

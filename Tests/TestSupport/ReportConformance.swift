@@ -35,9 +35,17 @@ public enum ReportConformance {
         let catalogue = Set((report["requirements"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
         var failed: [String: Set<String>] = ["MUST": [], "SHOULD": []]
         var statuses: [String: Int] = [:]
+        var warnings = 0
+        let strict = report["strict"] == .bool(true)
         for s in scenarios {
             let status = s["status"]?.stringValue ?? ""
             statuses[status, default: 0] += 1
+            let levels = (s["failures"]?.arrayValue ?? []).map { $0["level"]?.stringValue }
+            if (status == "fail" || status == "flaky") && !strict && !levels.isEmpty
+                && levels.allSatisfy({ $0 == "SHOULD" })
+            {
+                warnings += 1
+            }
             for f in s["failures"]?.arrayValue ?? [] {
                 let id = f["requirement"]?.stringValue ?? ""
                 if !catalogue.contains(id) {
@@ -61,6 +69,7 @@ public enum ReportConformance {
         for status in ["pass", "fail", "flaky", "notApplicable", "error", "timeout"] {
             expect(status, statuses[status, default: 0])
         }
+        expect("warning", warnings)
         return out + exitCodeViolations(report)
     }
 

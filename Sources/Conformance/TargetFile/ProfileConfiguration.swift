@@ -29,6 +29,9 @@ public protocol ProfileConfiguration: Sendable {
     /// How the target's API differs from the canonical requests, when this configuration says
     /// (Callx's `operations:`, `installation:`, `values:`, `numbers:`). Nil by default.
     var apiMapping: (any TargetAPIMapping)? { get }
+    /// Base URLs of other instances of the backend the target file names, by field (the onesignal profile's
+    /// `unconfigured.baseURL`): `run` and `validate` wait for each to answer, as for `baseURL`. None by default.
+    var otherBaseURLs: [(field: String, url: String)] { get }
 }
 
 extension ProfileConfiguration {
@@ -37,6 +40,7 @@ extension ProfileConfiguration {
     public func filling(_ variables: TargetRunVariables) -> Self { self }
     public func forTarget(signIn: TargetSignIn) -> Self { self }
     public var apiMapping: (any TargetAPIMapping)? { nil }
+    public var otherBaseURLs: [(field: String, url: String)] { [] }
 }
 
 /// The profiles' configurations of one target, each under its own type: one opaque value for the
@@ -63,6 +67,11 @@ public struct ProfileConfigurations: Sendable {
 
     /// Every configuration's secrets.
     public var secrets: [String] { byType.values.flatMap(\.secrets) }
+
+    /// Every configuration's other instances' base URLs, by field, sorted by field.
+    public var otherBaseURLs: [(field: String, url: String)] {
+        byType.values.flatMap(\.otherBaseURLs).sorted { $0.field < $1.field }
+    }
 
     /// Every configuration's texts run variables may be filled into.
     var runVariableTexts: [String] { byType.values.flatMap(\.runVariableTexts) }

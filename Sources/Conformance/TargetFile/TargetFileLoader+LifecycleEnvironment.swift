@@ -31,7 +31,8 @@ extension TargetFileDecoder {
                         entry.value.mark, field,
                         // No apostrophe beyond the suggestion's quotes: the diagnostic shortens quoted text.
                         "${\(name)} is no variable this run knows\(Diagnostics.suggestion(name, known)): use a run "
-                            + "variable (RINGCHECK_EXECUTABLE, RINGCHECK_BACKEND_PORT, RINGCHECK_BACKEND_STATE_DIR), a "
+                            + "variable (RINGCHECK_EXECUTABLE, RINGCHECK_BACKEND_PORT, RINGCHECK_BACKEND_SECOND_PORT, "
+                            + "RINGCHECK_BACKEND_STATE_DIR), a "
                             + "mock setting (RINGCHECK_APNS_URL, RINGCHECK_ONESIGNAL_APP_ID, …: the names ringcheck mocks "
                             + "writes) or a variable set in the environment ringcheck runs in")
                 }

@@ -7,13 +7,16 @@ import Foundation
 ///
 /// - `RINGCHECK_EXECUTABLE`: the path of the running ringcheck (`[${RINGCHECK_EXECUTABLE}, serve-reference]`)
 /// - `RINGCHECK_BACKEND_PORT`: a free loopback port, chosen once per run (a restart keeps it)
+/// - `RINGCHECK_BACKEND_SECOND_PORT`: another free loopback port, for a backend that listens on two (the
+///   onesignal profile's `unconfigured.baseURL`, a second process started without its provider's settings)
 /// - `RINGCHECK_BACKEND_STATE_DIR`: an empty folder for the run's backend state (a database that
 ///   outlives a restart), removed after the run
 public struct TargetRunVariables: Sendable, Equatable {
     public static let executable = "RINGCHECK_EXECUTABLE"
     public static let backendPort = "RINGCHECK_BACKEND_PORT"
+    public static let backendSecondPort = "RINGCHECK_BACKEND_SECOND_PORT"
     public static let stateDirectory = "RINGCHECK_BACKEND_STATE_DIR"
-    public static let names = [executable, backendPort, stateDirectory]
+    public static let names = [executable, backendPort, backendSecondPort, stateDirectory]
 
     public var values: [String: String]
 

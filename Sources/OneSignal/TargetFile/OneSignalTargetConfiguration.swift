@@ -9,8 +9,13 @@ struct OneSignalTargetConfiguration: ProfileConfiguration {
     /// Signs in the operations whose mapping has `auth` (once, when first needed): set for a run's target.
     var operationHeaders: (@Sendable (_ operation: String) async throws -> [String: String])? = nil
 
-    /// The unconfigured instance's base URL may name the run's port.
+    /// The unconfigured instance's base URL may name the run's ports.
     var runVariableTexts: [String] { [unconfiguredBaseURL].compactMap { $0 } }
+
+    /// The unconfigured instance must answer before a run, as the configured one must.
+    var otherBaseURLs: [(field: String, url: String)] {
+        unconfiguredBaseURL.map { [("unconfigured.baseURL", $0)] } ?? []
+    }
 
     func filling(_ variables: TargetRunVariables) -> Self {
         var out = self

@@ -140,13 +140,38 @@ enum FileTarget {
         return out
     }
 
-    /// Any HTTP answer from the base URL will do; no answer at all makes the run inconclusive.
+    /// Any HTTP answer from the base URL will do; no answer at all makes the run inconclusive. The other
+    /// instances the file names (`ProfileConfiguration.otherBaseURLs`: onesignal's `unconfigured.baseURL`) must
+    /// answer too: when the lifecycle starts them, within its `ready.timeout` (the readiness URL shows only the
+    /// first), otherwise at once.
     static func checkReachable(_ file: TargetFile) async throws {
-        let client = try Target.makeClient(
-            for: file.baseURL, caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify, timeoutSeconds: 10)
-        defer { client.shutdown() }
-        do { _ = try await client.send(ClientRequest(method: "GET", url: file.baseURL + "/")) } catch {
-            throw TargetUnavailable(message: "the backend at \(file.baseURL) does not answer: \(error)")
+        try await checkAnswers(file, url: file.baseURL, field: nil, rounds: 1)
+        let waitsForStart = file.lifecycle?.start != nil
+        let timeout = file.lifecycle?.ready?.timeout ?? .seconds(30)
+        let rounds = waitsForStart ? max(1, Int(timeout / reachableInterval)) : 1
+        for other in file.profileConfiguration.otherBaseURLs {
+            try await checkAnswers(file, url: other.url, field: other.field, rounds: rounds)
         }
+    }
+
+    /// The pause between two tries of an instance the lifecycle started.
+    static let reachableInterval: Duration = .milliseconds(250)
+
+    /// Tries `url` up to `rounds` times, `reachableInterval` apart, until it gives any HTTP answer.
+    static func checkAnswers(_ file: TargetFile, url: String, field: String?, rounds: Int) async throws {
+        let client = try Target.makeClient(
+            for: url, caFile: file.caFile, insecureSkipVerify: file.insecureSkipVerify, timeoutSeconds: 10)
+        defer { client.shutdown() }
+        var lastError: (any Error)?
+        for round in 0..<rounds {
+            if round > 0 { try? await Task.sleep(for: reachableInterval) }
+            do {
+                _ = try await client.send(ClientRequest(method: "GET", url: url + "/"))
+                return
+            } catch { lastError = error }
+        }
+        let what = field.map { "the backend's \($0) \(url)" } ?? "the backend at \(url)"
+        let waited = rounds > 1 ? " (tried for \(reachableInterval * rounds))" : ""
+        throw TargetUnavailable(message: "\(what) does not answer\(waited): \(lastError.map { "\($0)" } ?? "")")
     }
 }

@@ -90,6 +90,9 @@ struct ValidateCommand: RingcheckCommand {
         }
         let started = backend.lifecycle != nil ? "started (output in \(reportDir)/backend.log) and " : ""
         Console.out("✔ the mocks are up; the backend \(started)answers at \(backend.target.baseURL)")
+        for other in backend.target.profileConfiguration.otherBaseURLs {
+            Console.out("✔ its \(other.field) answers too: \(other.url)")
+        }
 
         let signInFailures = await signInEveryAccount(backend.target)
         var probeFailed = false
