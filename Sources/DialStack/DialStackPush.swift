@@ -101,6 +101,6 @@ struct DialStackPush: Sendable {
         let name = platform == .apns ? "VoIP wake-up" : "FCM wake-up"
         return PushView(
             key: "dialstack", document: fields, type: type, callId: callId, carried: strings,
-            summary: "\(name) \(callId.map { "for \($0)" } ?? "without call_id")")
+            summary: "\(name) \(callId.map { "for \($0)" } ?? "naming no call under call_id")")
     }
 }
