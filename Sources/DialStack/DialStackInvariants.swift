@@ -22,15 +22,18 @@ enum DialStackInvariants {
 
     /// `check`, with a note for every push tied to no one webhook by its content while it names a call
     /// (`DialStackCallTie.unattributedReason`): such a push is judged by no rule that reads its webhook, since a
-    /// guess could charge the wrong one. Without `callsKnown` (captures alone) no push is tied, nor noted.
+    /// guess could charge the wrong one. `otherCalls` are calls beside the deliveries' (other scenarios'): a push
+    /// carrying one of them and a delivery's call is tied to neither. Without `callsKnown` (captures alone) no push
+    /// is tied, nor noted.
     static func judge(
-        _ pushes: [DialStackJudgedPush], deliveries: [DialStackDelivery], voipTopic: String, callsKnown: Bool = true
+        _ pushes: [DialStackJudgedPush], deliveries: [DialStackDelivery], voipTopic: String, callsKnown: Bool = true,
+        otherCalls: Set<String> = []
     ) -> (violations: [Violation], notes: [String]) {
         var out: [Violation] = []
         var notes: [String] = []
         // Accepted pushes per device and event, to see a redelivery ring again.
         var rung: [String: Int] = [:]
-        let calls = Set(deliveries.compactMap(\.callId))
+        let calls = Set(deliveries.compactMap(\.callId)).union(otherCalls)
         for push in pushes {
             guard let wakeUp = DialStackPush(push.capture) else { continue }
             let c = push.capture

@@ -13,7 +13,7 @@ extension RunContext {
             return DialStackJudgedPush(capture: c, device: d.name, user: d.user)
         }
         let (violations, notes) = DialStackInvariants.judge(
-            pushes, deliveries: deliveries, voipTopic: mocks.settings.apnsVoIPTopic)
+            pushes, deliveries: deliveries, voipTopic: mocks.settings.apnsVoIPTopic, otherCalls: claimedCalls)
         for text in notes { record(.note, "dialstack", text) }
         let latency = DialStackLatency(pushes, deliveries: deliveries)
         if !latency.samples.isEmpty { record(.note, "dialstack", latency.summary) }

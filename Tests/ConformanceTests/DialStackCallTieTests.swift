@@ -44,6 +44,16 @@ extension DialStackInvariantTests {
                 \.requirement) == ["DIALSTACK-WAKE-2"])
     }
 
+    /// Carrying this scenario's call and another scenario's, a push is neither's: no WAKE-2 for c's phone.
+    @Test func aPushCarryingThisAndAnotherScenariosCallIsUnattributable() async {
+        let both = await apns([("id", .string(Self.otherCallId))])
+        let found = DialStackInvariants.judge(
+            [DialStackJudgedPush(capture: both, device: "c-phone", user: "c")], deliveries: [Self.delivery()],
+            voipTopic: f.mocks.credentials.voipTopic, otherCalls: [Self.otherCallId])
+        #expect(found.violations.isEmpty, "\(found.violations)")
+        #expect(found.notes.first?.contains("carries the call IDs of") == true, "\(found.notes)")
+    }
+
     /// A push with no call ID anywhere breaks PUSH-1 whatever it answers, and is judged against no webhook: to
     /// another user's device it is not WAKE-2's (which webhook woke it is unknown).
     @Test func aPushWithoutAnyCallIdIsPUSH1sAndJudgedAgainstNoWebhook() async {

@@ -11,6 +11,8 @@ extension ScenarioRun {
         engine.claimedCalls.insert(id)
     }
 
+    public var claimedCalls: Set<String> { engine.claimedCalls.all.union(ownCalls) }
+
     public func captures(for device: DeviceIdentity) -> [Capture] {
         engine.mocks.log.captures { Self.capture($0, isFor: device) }
     }
@@ -23,7 +25,7 @@ extension ScenarioRun {
     public func judgedCaptures() -> [Capture] {
         let list = devices.values.sorted { $0.name < $1.name }
         let own = ownCalls
-        let claimed = engine.claimedCalls.all.union(own)
+        let claimed = claimedCalls
         let profile = engine.profile
         return engine.mocks.log.captures { c in
             guard list.contains(where: { Self.capture(c, isFor: $0) }) else { return false }
