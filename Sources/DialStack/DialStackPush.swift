@@ -25,16 +25,20 @@ struct DialStackPush: Sendable {
     /// Whether the payload holds `callId` as a string value anywhere, under any key, at any depth: the seed asks for
     /// the webhook's call_id "whatever the shape" the app's call library reads (flutter_callkit_incoming's
     /// `{"id": …, "nameCaller": …}`), so the value ties the push to its call, not the key.
-    func carries(_ callId: String) -> Bool { Self.holds(callId, in: fields, depth: 0) }
+    func carries(_ callId: String) -> Bool { strings.contains(callId) }
 
-    /// A payload nests a few levels; 32 bounds a hostile one's recursion.
-    static func holds(_ text: String, in value: JSONValue, depth: Int) -> Bool {
+    /// Every string value of `fields`, under any key at any depth (32 levels bound a hostile payload's recursion):
+    /// what `carries` and `tie(isKnown:)` look a call ID up in. Found once: a push is tied to its call often.
+    let strings: Set<String>
+
+    static func collectStrings(_ value: JSONValue, into out: inout Set<String>, depth: Int) {
         switch value {
-        case .string(let s): return s == text
+        case .string(let s): out.insert(s)
         case .object(let members) where depth < 32:
-            return members.contains { holds(text, in: $0.value, depth: depth + 1) }
-        case .array(let items) where depth < 32: return items.contains { holds(text, in: $0, depth: depth + 1) }
-        default: return false
+            for m in members { collectStrings(m.value, into: &out, depth: depth + 1) }
+        case .array(let items) where depth < 32:
+            for item in items { collectStrings(item, into: &out, depth: depth + 1) }
+        default: break
         }
     }
 
@@ -84,6 +88,9 @@ struct DialStackPush: Sendable {
         default:
             return nil
         }
+        var strings: Set<String> = []
+        Self.collectStrings(fields, into: &strings, depth: 0)
+        self.strings = strings
         callObject =
             platform == .apns && fields["call_id"]?.stringValue == nil
             ? Self.nestedCallObject(in: fields) ?? fields : fields
@@ -93,7 +100,7 @@ struct DialStackPush: Sendable {
     var view: PushView {
         let name = platform == .apns ? "VoIP wake-up" : "FCM wake-up"
         return PushView(
-            key: "dialstack", document: fields, type: type, callId: callId,
-            summary: "\(name) \(callId.map { "for \($0)" } ?? "without call_id")")
+            key: "dialstack", document: fields, type: type, callId: callId, carried: strings,
+            summary: "\(name) \(callId.map { "for \($0)" } ?? "naming no call under call_id")")
     }
 }

@@ -9,6 +9,8 @@ import PushMocks
 struct DialStackPushSubject: Sendable {
     var push: DialStackJudgedPush
     var wakeUp: DialStackPush
+    /// The call its content ties it to, if one (`DialStackPush.tie`).
+    var tie: DialStackCallTie
     /// The webhook the push answers (`DialStackInvariants.matchingDelivery`), if any.
     var delivery: DialStackDelivery?
     /// How many accepted pushes with a call ID this device got for the delivery's event so far, this one included
@@ -57,18 +59,14 @@ enum DialStackRules {
     }
 
     /// DIALSTACK-PUSH-1: every wake-up carries the webhook's `call_id`: its value as a string anywhere in the
-    /// payload (`DialStackPush.carries`), whatever the key; a push for no known webhook must name a call ID.
+    /// payload (`DialStackPush.carries`), whatever the key. A push tied to its webhook by that value meets it; one
+    /// carrying no announced call's ID and naming none under `call_id`/`callId` breaks it, whichever webhook it
+    /// answers; one naming a call no webhook announced, or carrying several, is unattributed (noted, not charged).
     static let callId = PushRule(R.callId) { s, found in
-        let wanted = s.delivery?.callId
-        if let wanted, s.wakeUp.carries(wanted) { return }
-        if wanted == nil, s.wakeUp.callId != nil { return }
-        let actual =
-            s.wakeUp.callId.map { "\($0) (another call's; not \(wanted ?? "the webhook's") anywhere)" }
-            ?? s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent"
+        guard case .none(named: nil) = s.tie else { return }
         found.add(
-            s.wakeUp.fieldsPath + ".call_id",
-            expected: "the webhook's call_id\(wanted.map { " \($0)" } ?? ""), as a string under any key",
-            actual: actual)
+            s.wakeUp.fieldsPath + ".call_id", expected: "the webhook's call_id, as a string under any key",
+            actual: s.wakeUp.fields["call_id"].map { "\($0.serialized()) (not a string)" } ?? "absent")
     }
 
     /// DIALSTACK-DEDUP-1: a redelivered event rings no device a second time.

@@ -4,15 +4,17 @@ import Reports
 
 extension RunContext {
     /// The DialStack invariants and the latency over every push the scenario's devices got for its own webhooks;
-    /// the latency's p50 and maximum go on the timeline of every run that saw a push.
+    /// the latency's p50 and maximum go on the timeline of every run that saw a push, and so does a note for each
+    /// push its content ties to no one webhook (unattributed, charged to no requirement).
     func dialStackInvariantFailures() -> [CheckFailure] {
         let deliveries = dialStack.deliveries
         let pushes = judgedCaptures().compactMap { c -> DialStackJudgedPush? in
             guard let d = device(for: c) else { return nil }
             return DialStackJudgedPush(capture: c, device: d.name, user: d.user)
         }
-        let violations = DialStackInvariants.check(
-            pushes, deliveries: deliveries, voipTopic: mocks.settings.apnsVoIPTopic)
+        let (violations, notes) = DialStackInvariants.judge(
+            pushes, deliveries: deliveries, voipTopic: mocks.settings.apnsVoIPTopic, otherCalls: claimedCalls)
+        for text in notes { record(.note, "dialstack", text) }
         let latency = DialStackLatency(pushes, deliveries: deliveries)
         if !latency.samples.isEmpty { record(.note, "dialstack", latency.summary) }
         let bySequence = Dictionary(pushes.map { ($0.capture.sequence, $0) }, uniquingKeysWith: { a, _ in a })

@@ -59,7 +59,7 @@ struct WakeUpsStep: DecodableStep, Equatable {
     }
 
     /// The call IDs among `ids` with no accepted push to `device` by `deadline`, and how many accepted pushes to it
-    /// carry none of them (no call ID at all, or an unknown one).
+    /// carry none of them (no call ID at all, or an unknown one) or several.
     static func missing(
         _ ids: [String], on device: DeviceIdentity, in log: CaptureLog, until deadline: ContinuousClock.Instant
     ) async -> (missing: Set<String>, untied: Int) {
@@ -76,8 +76,9 @@ struct WakeUpsStep: DecodableStep, Equatable {
             var seen = Set<String>()
             var untied = 0
             for push in pushes {
+                // Carrying several calls' IDs, it is no one's push (by content): it stands in as an untied one.
                 let carried = ids.filter(push.carries)
-                if carried.isEmpty { untied += 1 } else { seen.formUnion(carried) }
+                if carried.count == 1 { seen.formUnion(carried) } else { untied += 1 }
             }
             let missing = Set(ids).subtracting(seen)
             let remaining = deadline - ContinuousClock.now

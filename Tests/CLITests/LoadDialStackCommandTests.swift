@@ -84,16 +84,10 @@ import Testing
     /// The example dialstack file with its users named alice, bob and carol: the webhooks wake every user the
     /// file declares, whatever their names (1, 2 and 3 devices).
     @Test func aTargetFileForDialStackIsLoadedThroughItsLifecycleWakingEveryUserItDeclares() async throws {
-        var text = try String(
-            contentsOfFile: TargetExampleRunTests.examples + "/dialstack-reference.yaml", encoding: .utf8)
-        for (role, name) in [("a", "alice"), ("b", "bob"), ("c", "carol")] {
-            let entry = "\n  \(role): {userId: user-\(role)"
-            #expect(text.contains(entry), "the example's users changed: update this test")
-            text = text.replacingOccurrences(of: entry, with: "\n  \(name): {userId: user-\(role)")
-        }
-        let dir = TemporaryDirectory(prefix: "ringcheck-load-target")
-        let file = try dir.write("named.yaml", text)
-        let (r, report) = try await LoadCommandTests.load(["--target", file, "--calls", "10", "--rate", "4"])
+        let (r, report) = try await Self.loadExample(
+            changing: [("a", "alice"), ("b", "bob"), ("c", "carol")].map { role, name in
+                ("\n  \(role): {userId: user-\(role)", "\n  \(name): {userId: user-\(role)")
+            })
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
         #expect(report?["profile"]?.stringValue == "dialstack")
         let register = report?["endpoints"]?.arrayValue?.first { $0["name"]?.stringValue == "register" }

@@ -169,8 +169,8 @@ import Testing
         // Another call's ID, under the library's key or the seed's, and not this one: PUSH-1.
         let other = await apns(top + callKit + [("id", "call_other")])
         #expect(violations(other).map(\.requirement).contains("DIALSTACK-PUSH-1"))
-        let named = try #require(violations(await apns([("call_id", "call_other")])).first)
-        #expect(named.requirement == "DIALSTACK-PUSH-1" && named.actual.hasPrefix("call_other (another call's"))
+        // Naming a call no webhook announced, it is unattributed (DialStackCallTieTests), not judged by order.
+        #expect(violations(await apns([("call_id", "call_other")])).isEmpty)
         // A redelivery ringing the library-shaped push again is still seen.
         let again = DialStackInvariants.check(
             [pure, await apns(top + callKit + [("id", .string(Self.callId))])].map {

@@ -21,10 +21,11 @@ final class DialStackTestStack: Sendable {
         TargetUser(userId: "d\(run)-\(name)", bearerToken: "token-d\(run)-\(name)")
     }
 
-    /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound).
+    /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound); `callIdKey`
+    /// is the key the pushes carry the call ID under (`DialStackConfiguration.callIdKey`).
     static func start(
         defects: Set<DialStackDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000,
-        suiteDirectory: String = suiteDirectory
+        suiteDirectory: String = suiteDirectory, callIdKey: String = "call_id"
     ) async throws -> DialStackTestStack {
         let suite = try Suite.load(directory: suiteDirectory)
         let mocks = try await MockStack.start(.forTests)
@@ -40,7 +41,7 @@ final class DialStackTestStack: Sendable {
         }
         let secret = "whsec_" + UUID().uuidString.lowercased()
         let configuration = DialStackConfiguration(
-            webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects)
+            webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects, callIdKey: callIdKey)
         let server = try DialStackServer(
             options: .init(
                 configuration: configuration, users: UserDirectory(users),

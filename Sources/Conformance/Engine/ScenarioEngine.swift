@@ -29,6 +29,8 @@ public final class ScenarioEngine: Sendable {
     let slots: AccountSlots?
     /// How the scenarios' token clean-up went (`cleanUpWarnings`).
     public let cleanUpTally = CleanUpTally()
+    /// The calls every scenario claimed, for pushes tied to their call by content.
+    let claimedCalls = ClaimedCalls()
 
     public init(
         target: Target, mocks: MockStack, catalogue: RequirementCatalogue,

@@ -43,12 +43,15 @@ extension ScenarioRun {
     ) -> @Sendable (Capture) -> Bool {
         let consumed = consumedPushes
         let profile = engine.profile
+        let claims = engine.claimedCalls
         return { c in
             guard !consumed.contains(c.sequence), Self.capture(c, isFor: d) else { return false }
             if acceptedOnly && !c.outcome.isAccepted { return false }
             let view = profile.pushView(c)
             if let type, view?.type != type { return false }
-            if let call, view?.callId != call { return false }
+            // By content, the push is `call`'s when it carries its ID and no other claimed call's (then it is
+            // unattributable, and no step counts it for either).
+            if let call, view?.calls(among: { $0 == call || claims.contains($0) }) != [call] { return false }
             if matchers.isEmpty { return true }
             return MatcherEvaluator.holds(
                 matchers, in: PushMatchDocument.build(c, device: d.name, channel: d.kind, view: view))

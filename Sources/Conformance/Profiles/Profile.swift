@@ -283,14 +283,34 @@ public struct PushView: Sendable, Equatable {
     /// timeline) only when the scenario made that call its own (`RunContext.claimCall`; Callx's
     /// `create` does); a push that names none is always judged.
     public var callId: String?
+    /// For a profile that ties a push to its call by content (DialStack: the call ID as a string under any key),
+    /// every string value the push carries; nil (the default) ties it by `callId` alone. When set, the push
+    /// belongs to the one claimed call whose ID it carries (`calls(among:)`), whatever `callId` says.
+    public var carried: Set<String>?
     /// A few words for the timeline and evidence: `call.invited rev 3`.
     public var summary: String
 
-    public init(key: String, document: JSONValue, type: String?, callId: String?, summary: String) {
+    public init(
+        key: String, document: JSONValue, type: String?, callId: String?, carried: Set<String>? = nil,
+        summary: String
+    ) {
         self.key = key
         self.document = document
         self.type = type
         self.callId = callId
+        self.carried = carried
         self.summary = summary
+    }
+
+    /// The calls among `claimed` the push belongs to: by content (`carried`) when the profile gives it, else the
+    /// one it names (`callId`, whether claimed or not). More than one: the push is unattributable to any of them.
+    ///
+    /// ```swift
+    /// let view = PushView(key: "dialstack", document: body, type: nil, callId: nil, carried: ["call_1"], summary: "")
+    /// view.calls(among: ["call_1", "call_2"])  // ["call_1"]
+    /// ```
+    public func calls(among claimed: (String) -> Bool) -> Set<String> {
+        guard let carried else { return callId.map { [$0] } ?? [] }
+        return carried.filter(claimed)
     }
 }

@@ -66,6 +66,9 @@ public protocol RunContext: Actor {
     var goneTokenDevices: Set<String> { get }
     /// The calls the scenario made its own (`claimCall`): only their pushes are judged.
     var ownCalls: Set<String> { get }
+    /// The calls any scenario of the run claimed so far, this one's included: a push carrying one of this
+    /// scenario's calls and another scenario's is tied to neither (`PushView.carried`).
+    var claimedCalls: Set<String> { get }
     /// The `ArrivalOrder` position taken as the scenario's last `restartBackend` step began (nil before
     /// any): a push the mocks read before it was not sent because of the restart.
     var backendRestartOrder: UInt64? { get }

@@ -26,6 +26,8 @@ final class DialStackLoadJudge: Sendable {
         var wakeUps = 0
         /// Webhook → push latency of each accepted push, per platform.
         var latency: [String: LatencyHistogram] = [:]
+        /// The pushes tied to no one webhook while naming a call (at most 20): judged by no rule that reads one.
+        var notes: [String] = []
     }
 
     struct State {
@@ -67,22 +69,27 @@ final class DialStackLoadJudge: Sendable {
     /// The unit is over: the webhook is judged once `lingerMs` have passed.
     func close(_ callId: String) { state.withLock { $0.open[callId]?.closedAt = .now } }
 
-    /// A capture from the mocks: filed under its webhook, judged at once when that one was judged already,
-    /// or judged alone (by the profile's push rules) when it names no webhook of the run.
+    /// A capture from the mocks: filed under the webhook whose call ID it carries (`DialStackPush.tie`, by content:
+    /// the value under any key), judged at once when that one was judged already, or judged alone (by the profile's
+    /// push rules, and noted when it names a call it cannot be tied to) when it carries no webhook's call of the
+    /// run, or several.
     func file(_ c: Capture) {
         guard let push = DialStackPush(c) else { return }
         let judged = self.push(c)
         state.withLock { s in
             s.findings.pushes += 1
-            if let id = push.callId, s.open[id] != nil {
+            let tie = push.tie { s.open[$0] != nil || s.judged[$0] != nil }
+            guard case .call(let id) = tie else {
+                record(nil, [judged], history: [], tie: tie, into: &s.findings)
+                return
+            }
+            if s.open[id] != nil {
                 s.open[id]!.captures.append(c)
-            } else if let id = push.callId, let done = s.judged[id] {
+            } else if let done = s.judged[id] {
                 let (history, rung) = DialStackLoadHistory.check(
                     done.unit, pushes: [judged], prior: done.rung, whole: false, levels: levels)
                 s.judged[id]?.rung = rung
                 record(done.unit, [judged], history: history, into: &s.findings)
-            } else {
-                record(nil, [judged], history: [], into: &s.findings)
             }
         }
     }
@@ -137,14 +144,20 @@ final class DialStackLoadJudge: Sendable {
     }
 
     /// The history findings, the profile's push rules (`DialStackInvariants`) and the latencies of `pushes`
-    /// of `unit` (nil: pushes that name no webhook of the run).
+    /// of `unit` (nil: pushes tied to no one webhook of the run, `tie` saying why: a note when they name a call).
     func record(
         _ unit: DialStackLoadUnit?, _ pushes: [DialStackJudgedPush], history: [LoadViolation],
-        into f: inout Findings
+        tie: DialStackCallTie? = nil, into f: inout Findings
     ) {
         f.history += history
         let deliveries = unit?.deliveries ?? []
-        for v in DialStackInvariants.check(pushes, deliveries: deliveries, voipTopic: voipTopic) {
+        if let why = tie?.unattributedReason, f.notes.count < 20 {
+            f.notes += pushes.map { "push #\($0.capture.sequence) to \($0.device) is unattributed: \(why)" }
+        }
+        // A push carrying several webhooks' calls meets DIALSTACK-PUSH-1 whichever it answers: judged untied.
+        var several = false
+        if case .several = tie { several = true }
+        for v in DialStackInvariants.check(pushes, deliveries: deliveries, voipTopic: voipTopic, callsKnown: !several) {
             f.invariants.append(
                 LoadViolation.charge(
                     v, levels: levels, callId: unit?.callId,

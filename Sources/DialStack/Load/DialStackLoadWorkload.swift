@@ -103,6 +103,7 @@ public final class DialStackLoadWorkload: LoadWorkload {
         mocks?.log.divert(to: nil)
         judge.judgeClosed(all: true)
         let f = judge.findings
+        for note in f.notes { recorder.problem(note) }
         return LoadFindings(
             history: f.history, invariants: f.invariants, pushes: f.pushes, invitations: f.wakeUps,
             pushLatency: [DialStackLoadJudge.apnsFigure, DialStackLoadJudge.fcmFigure].compactMap {

@@ -31,6 +31,10 @@ package struct DialStackReferenceKit: ReferenceKit {
             "webhook-secret", "SECRET",
             help: "the webhook signing secret (prefer \(secretVariable): argv is visible)",
             default: "$\(secretVariable)"),
+        .value(
+            "call-id-key", "KEY",
+            help: "the key the pushes carry the webhook's call_id under (the app's call library's, e.g. id)",
+            default: "call_id"),
     ]
     package let serveExamples = [
         "\(secretVariable)=whsec_… ringcheck serve-reference --profile dialstack --port 0"
@@ -76,8 +80,12 @@ package struct DialStackReferenceKit: ReferenceKit {
                     + "DialStack returned when the webhook endpoint was created): set \(Self.secretVariable), or pass "
                     + "--webhook-secret SECRET")
         }
+        let callIdKey = arguments.value("call-id-key") ?? "call_id"
+        if callIdKey.isEmpty {
+            throw ConfigurationError(message: "--call-id-key: give the key the pushes carry the call ID under")
+        }
         var options = DialStackServer.Options(
-            configuration: DialStackConfiguration(webhookSecret: secret, defects: defects))
+            configuration: DialStackConfiguration(webhookSecret: secret, defects: defects, callIdKey: callIdKey))
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port") ?? 8080
         if let path = arguments.value("users") {

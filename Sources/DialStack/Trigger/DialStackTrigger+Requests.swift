@@ -129,7 +129,7 @@ extension DialStackTrigger {
     /// `APNs sandbox accepted VoIP wake-up for call_… to phone (voip, priority 10, apns-expiration 1765…)`.
     public func describe(_ c: Capture) -> String {
         let device = devices.first { Self.capture(c, isFor: $0.device) }?.device.name ?? Self.shortTarget(c)
-        return pushLine(c, what: DialStackPush(c)?.view.summary ?? "push", device: device)
+        return pushLine(c, what: DialStackPush(c).map { summary(of: $0) } ?? "push", device: device)
     }
 
     public func fields(_ c: Capture) -> [(key: String, value: JSONValue)] {
@@ -138,8 +138,19 @@ extension DialStackTrigger {
             ("sequence", .int(c.sequence)), ("provider", .string(c.mock.rawValue)),
             ("device", .string(device?.device.name ?? Self.shortTarget(c))),
             ("user", device.map { .string($0.user) } ?? .null), ("accepted", .bool(c.outcome.isAccepted)),
-            ("status", .int(c.response.status)), ("callId", DialStackPush(c)?.callId.map { .string($0) } ?? .null),
+            ("status", .int(c.response.status)),
+            ("callId", DialStackPush(c).flatMap(tiedCall).map { .string($0) } ?? .null),
         ]
+    }
+
+    /// The call a push is for on the timeline: the event's when it carries its call ID under any key (by content),
+    /// else the one it names under `call_id`/`callId`, if any.
+    func tiedCall(_ push: DialStackPush) -> String? { push.carries(callId) ? callId : push.callId }
+
+    /// `VoIP wake-up for call_…` (the call `tiedCall` finds), `… without the call ID` when none.
+    func summary(of push: DialStackPush) -> String {
+        let name = push.platform == .apns ? "VoIP wake-up" : "FCM wake-up"
+        return "\(name) \(tiedCall(push).map { "for \($0)" } ?? "without the call ID")"
     }
 
     /// Whether `c` was sent to the virtual device `d` (as the fake caller tells its devices' pushes).

@@ -94,11 +94,10 @@ public actor DialStackTrigger: ProfileTrigger {
             return DialStackJudgedPush(
                 capture: c, device: owner?.device.name ?? Self.shortTarget(c), user: owner?.user ?? plan.userId)
         }
-        for v in DialStackInvariants.check(
+        let (violations, notes) = DialStackInvariants.judge(
             pushes, deliveries: deliveries, voipTopic: mocks?.settings.apnsVoIPTopic ?? "")
-        {
-            fail(v.requirement, "push #\(v.sequence.map(String.init) ?? "?") \(v.message)")
-        }
+        for v in violations { fail(v.requirement, "push #\(v.sequence.map(String.init) ?? "?") \(v.message)") }
+        for note in notes { emit(entry(.note, note)) }
         let forCall = captures.filter { (DialStackPush($0)?.carries(callId) ?? false) && $0.outcome.isAccepted }
         if !plan.signature.isValid && !forCall.isEmpty {
             fail(

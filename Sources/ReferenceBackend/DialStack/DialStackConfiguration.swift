@@ -19,11 +19,14 @@ public struct DialStackConfiguration: Sendable {
     public var eventRetentionSeconds: Int64
     /// The defects switched on; empty for a conforming backend.
     public var defects: Set<DialStackDefect>
+    /// The key the pushes carry the webhook's call_id under: the seed's `call_id`, or the one the app's call
+    /// library reads (flutter_callkit_incoming's `id`); the seed allows any ("whatever the shape").
+    public var callIdKey: String
 
     public init(
         webhookSecret: String, webhookPath: String = "/webhooks/dialstack", signatureToleranceSeconds: Int64 = 300,
         wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000,
-        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = []
+        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = [], callIdKey: String = "call_id"
     ) {
         self.webhookSecret = webhookSecret
         self.webhookPath = webhookPath
@@ -33,5 +36,6 @@ public struct DialStackConfiguration: Sendable {
         self.slowAnswerDelayMs = slowAnswerDelayMs
         self.eventRetentionSeconds = eventRetentionSeconds
         self.defects = defects
+        self.callIdKey = callIdKey
     }
 }

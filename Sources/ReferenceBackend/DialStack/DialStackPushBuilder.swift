@@ -13,12 +13,21 @@ public struct DialStackPushBuilder: Sendable {
     public var settings: PushMessageSettings
     public var wakeWindowSeconds: Int64
     public var defects: Set<DialStackDefect>
+    /// The key the call_id goes under (`DialStackConfiguration.callIdKey`).
+    public var callIdKey: String
 
-    public init(settings: PushMessageSettings, wakeWindowSeconds: Int64 = 30, defects: Set<DialStackDefect> = []) {
+    public init(
+        settings: PushMessageSettings, wakeWindowSeconds: Int64 = 30, defects: Set<DialStackDefect> = [],
+        callIdKey: String = "call_id"
+    ) {
         self.settings = settings
         self.wakeWindowSeconds = wakeWindowSeconds
         self.defects = defects
+        self.callIdKey = callIdKey
     }
+
+    /// The key a call field travels under: `callIdKey` for the call_id, its own name for the others.
+    func key(_ name: String) -> String { name == "call_id" ? callIdKey : name }
 
     /// The request that wakes `device` for the call in `data` (the webhook's `data`), sent at `nowMs`;
     /// `sequence` numbers it in the log.
@@ -38,7 +47,7 @@ public struct DialStackPushBuilder: Sendable {
         let headers = settings.voipHeaders(appId: device.appId, expiration: expiration)
         // As the seed's payload object: the webhook's values as they are; a field the webhook lacks is
         // left out (JSON.stringify drops undefined). No `aps`: APNs does not need one for VoIP.
-        let body = JSONValue.object(fields.compactMap { name in data[name].map { (name, $0) } })
+        let body = JSONValue.object(fields.compactMap { name in data[name].map { (key(name), $0) } })
         return PushRequest(
             destination: .apns(device.apnsEnvironment ?? .production), method: "POST",
             path: "/3/device/\(device.token)", headers: headers, body: body.bytes(), jobId: sequence)
@@ -50,7 +59,7 @@ public struct DialStackPushBuilder: Sendable {
         var values: [(key: String, value: JSONValue)] = [("type", .string(DialStackWebhookEvent.wakeUpType))]
         for name in fields {
             if let text = Self.dataString(data[name]) {
-                values.append((name, .string(text)))
+                values.append((key(name), .string(text)))
             } else if name == "from_name" {
                 values.append((name, ""))  // the seed's `from_name || ''`
             }

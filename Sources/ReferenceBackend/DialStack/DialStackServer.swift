@@ -59,7 +59,7 @@ public final class DialStackServer: Sendable {
             transport: transport,
             builder: DialStackPushBuilder(
                 settings: settings, wakeWindowSeconds: configuration.wakeWindowSeconds,
-                defects: configuration.defects),
+                defects: configuration.defects, callIdKey: configuration.callIdKey),
             policy: options.retryPolicy, tokens: tokens, configuration: configuration, clock: clock, log: log)
         let api = DialStackAPI(
             configuration: configuration, users: options.users, tokens: tokens, sender: sender, clock: clock, log: log)
