@@ -6,6 +6,7 @@ extension RunContext {
     /// The DialStack invariants and the latency over every push the scenario's devices got for its own webhooks;
     /// the latency's p50 and maximum go on the timeline of every run that saw a push.
     func dialStackInvariantFailures() -> [CheckFailure] {
+        noteDialStackAPICalls()
         let deliveries = dialStack.deliveries
         let pushes = judgedCaptures().compactMap { c -> DialStackJudgedPush? in
             guard let d = device(for: c) else { return nil }

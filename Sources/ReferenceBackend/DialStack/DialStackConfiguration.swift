@@ -19,11 +19,15 @@ public struct DialStackConfiguration: Sendable {
     public var eventRetentionSeconds: Int64
     /// The defects switched on; empty for a conforming backend.
     public var defects: Set<DialStackDefect>
+    /// DialStack's API, to enable Wake-Up Hold for a user when a device token is registered (a registration fails
+    /// with 502 when DialStack refuses or does not answer); nil leaves the flag alone.
+    public var dialStackAPI: DialStackAPIAccess?
 
     public init(
         webhookSecret: String, webhookPath: String = "/webhooks/dialstack", signatureToleranceSeconds: Int64 = 300,
         wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000,
-        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = []
+        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = [],
+        dialStackAPI: DialStackAPIAccess? = nil
     ) {
         self.webhookSecret = webhookSecret
         self.webhookPath = webhookPath
@@ -33,5 +37,6 @@ public struct DialStackConfiguration: Sendable {
         self.slowAnswerDelayMs = slowAnswerDelayMs
         self.eventRetentionSeconds = eventRetentionSeconds
         self.defects = defects
+        self.dialStackAPI = dialStackAPI
     }
 }
