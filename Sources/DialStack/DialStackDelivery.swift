@@ -26,6 +26,9 @@ public struct DialStackRunState: ProfileRunState {
     public init() {}
 
     var deliveries: [DialStackDelivery] = []
+    /// The capture log's last sequence when the scenario's first device registration began: the DialStack API
+    /// calls recorded after it, for the scenario's users, are the ones its registrations caused (by order, not time).
+    var apiCallsAfter: Int?
 
     /// The scenario user a known event is addressed to, by event ID (a redelivery keeps its first delivery's).
     func user(ofEvent id: String) -> String? { deliveries.first { $0.eventId == id }?.user }

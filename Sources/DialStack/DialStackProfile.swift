@@ -28,6 +28,13 @@ public struct DialStackProfile: Profile {
     /// APNs and FCM captures, read by their call fields (`dialstack.call_id`, …).
     public func pushView(_ capture: Capture) -> PushView? { DialStackPush(capture)?.view }
 
+    /// Registers as the engine does, marking where the scenario's registrations begin in the capture log, so the
+    /// DialStack API calls they cause (`users.update`) can be noted on its timeline and no earlier scenario's.
+    public func registerDevice(_ device: VirtualDevice, with context: isolated any RunContext) async throws {
+        if context.dialStack.apiCallsAfter == nil { context.dialStack.apiCallsAfter = context.mocks.log.lastSequence }
+        try await context.registerToken(ofDevice: device.name)
+    }
+
     public func invariantFailures(with context: isolated any RunContext) async -> [CheckFailure] {
         context.dialStackInvariantFailures()
     }

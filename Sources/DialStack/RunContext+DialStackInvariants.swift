@@ -7,6 +7,7 @@ extension RunContext {
     /// the latency's p50 and maximum go on the timeline of every run that saw a push, and so does a note for each
     /// push its content ties to no one webhook (unattributed, charged to no requirement).
     func dialStackInvariantFailures() -> [CheckFailure] {
+        noteDialStackAPICalls()
         let deliveries = dialStack.deliveries
         let pushes = judgedCaptures().compactMap { c -> DialStackJudgedPush? in
             guard let d = device(for: c) else { return nil }

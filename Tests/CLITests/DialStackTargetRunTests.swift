@@ -11,7 +11,9 @@ import Testing
     static let suite = TargetCommandTests.repositoryRoot + "/suites/dialstack"
 
     /// Runs the suite through `target`; returns the exit status, the failed requirements and the report's text.
-    func run(_ target: String) async throws -> (status: Int32, failed: Set<String>, report: String, output: String) {
+    func run(_ target: String) async throws -> (
+        status: Int32, failed: Set<String>, report: String, output: String, json: JSONValue
+    ) {
         let dir = TemporaryDirectory()
         let r = try await RingcheckBinary.runSuite(
             ["run", "--suite", Self.suite, "--target", target, "--format", "json,html", "--report-dir", dir.file("r")],
@@ -23,7 +25,7 @@ import Testing
             for f in s["failures"]?.arrayValue ?? [] { if let id = f["requirement"]?.stringValue { failed.insert(id) } }
         }
         let html = (try? String(contentsOfFile: dir.file("r/report.html"), encoding: .utf8)) ?? ""
-        return (r.status, failed, text + html, r.stdout + r.stderr)
+        return (r.status, failed, text + html, r.stdout + r.stderr, report)
     }
 
     @Test func theExampleTargetIsConformantAndItsGeneratedSecretStaysOutOfTheReports() async throws {
@@ -31,6 +33,14 @@ import Testing
         #expect(r.status == 0, "\(r.output)")
         #expect(r.failed.isEmpty, "\(r.failed)")
         #expect(r.report.contains("wake-up latency over"), "every run notes the latency")
+        // The reference enables Wake-Up Hold at the mock DialStack API on each registration; every scenario notes
+        // the calls its own registrations caused, and none of an earlier scenario's (the accounts are fixed).
+        for s in r.json["scenarios"]?.arrayValue ?? [] {
+            let summaries = (s["timeline"]?.arrayValue ?? []).compactMap { $0["summary"]?.stringValue }
+            let calls = summaries.filter { $0.hasPrefix("DialStack API users.update user ") }
+            let registrations = summaries.filter { $0.hasPrefix("PUT ") && $0.contains("/push-tokens/") }
+            #expect(calls.count == registrations.count && !calls.isEmpty, "\(s["id"] ?? .null): \(summaries)")
+        }
         // The reference's token API is the file's (unmapped): the clean-up deletes every token, so no warning.
         #expect(!r.output.contains("Warning:"), "\(r.output)")
         // The secret ringcheck generated is a whsec_ value of 32 more characters; no report shows one whole.

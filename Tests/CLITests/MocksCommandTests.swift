@@ -21,6 +21,8 @@ import Testing
         // The OneSignal mock's, after the built-in ones.
         "RINGCHECK_ONESIGNAL_URL", "RINGCHECK_ONESIGNAL_APP_ID", "RINGCHECK_ONESIGNAL_API_KEY",
         "RINGCHECK_ONESIGNAL_VOIP_APP_ID", "RINGCHECK_ONESIGNAL_VOIP_API_KEY",
+        // The DialStack API mock's.
+        "RINGCHECK_DIALSTACK_API_URL", "RINGCHECK_DIALSTACK_API_KEY",
     ]
     static let files = ["RINGCHECK_CA_FILE", "RINGCHECK_APNS_KEY_FILE", "RINGCHECK_FCM_SERVICE_ACCOUNT"]
     static let urls = [

@@ -71,7 +71,8 @@ import Testing
         let r = try await Self.run(["--port", "apnz=8443"])
         #expect(r.status == 2, "\(r.stderr)")
         #expect(r.stderr.contains("no mock listener or provider 'apnz'; did you mean 'apns'?"), "\(r.stderr)")
-        #expect(r.stderr.contains("apns, apnsSandbox, google, onesignal, fcm, oauth, control"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("apns, apnsSandbox, google, onesignal, dialstack, fcm, oauth, control"), "\(r.stderr)")
         #expect(!r.stateFile)
     }
 

@@ -22,7 +22,7 @@ struct TriggerFixture {
     init(
         profile: String, defects: [String] = [], environment: [String: String] = [:], referenceArguments: [String] = []
     ) async throws {
-        let held = try (0..<4).map { _ in try HeldLoopbackPort() }
+        let held = try (0..<5).map { _ in try HeldLoopbackPort() }
         self.held = held
         let ports = held.map(\.port)
         self.profile = profile
@@ -35,6 +35,8 @@ struct TriggerFixture {
         options.apnsSandboxPort = ports[1]
         options.googlePort = ports[2]
         options.ports["onesignal"] = ports[3]
+        // The dialstack reference enables Wake-Up Hold at the DialStack API mock on every registration.
+        options.ports["dialstack"] = ports[4]
         let mocks = try await MockStack.start(options)
         let env = mocks.settings.environmentDictionary.merging(environment) { $1 }
         await mocks.stop()
@@ -50,6 +52,7 @@ struct TriggerFixture {
             // Both spellings of the mocks' ports: `--port NAME=PORT` and the aliases of earlier versions.
             "trigger", profile, "--url", url, "--mocks-dir", dir.file("mocks"), "--port", "apns=\(ports[0])",
             "--apns-sandbox-port", "\(ports[1])", "--port", "google=\(ports[2])", "--onesignal-port", "\(ports[3])",
+            "--port", "dialstack=\(ports[4])",
             "--settle", "1",
         ] + arguments
     }

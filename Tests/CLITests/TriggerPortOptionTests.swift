@@ -18,9 +18,9 @@ import Testing
         let aliases = MockPortOptions.aliases()
         #expect(
             aliases.map(\.option) == [
-                "apns-port", "apns-sandbox-port", "google-port", "onesignal-port", "control-port",
+                "apns-port", "apns-sandbox-port", "google-port", "onesignal-port", "dialstack-port", "control-port",
             ])
-        #expect(aliases.map(\.name) == ["apns", "apnsSandbox", "google", "onesignal", "control"])
+        #expect(aliases.map(\.name) == ["apns", "apnsSandbox", "google", "onesignal", "dialstack", "control"])
         for configuration in [TriggerCommand.configuration, MocksCommand.configuration] {
             let declared = Set(configuration.options.map(\.name))
             #expect(declared.isSuperset(of: ["port"] + aliases.map(\.option)), "\(configuration.name)")

@@ -23,9 +23,12 @@ final class DialStackTestStack: Sendable {
 
     /// `slowPushDelayMs` shortens the `slow-push` defect's wait (it must stay above the latency bound); `callIdKey`
     /// is the key the pushes carry the call ID under (`DialStackConfiguration.callIdKey`).
+    /// `wakeUpHold`: the backend enables Wake-Up Hold through DialStack's API on every registration, at the API
+    /// the mocks' settings name (`RINGCHECK_DIALSTACK_API_URL`), or, when they name none, at a closed port: where
+    /// a backend that follows the seed reaches without a mock of the API.
     static func start(
         defects: Set<DialStackDefect> = [], runs: Int = 40, slowPushDelayMs: Int64 = 20_000,
-        suiteDirectory: String = suiteDirectory, callIdKey: String = "call_id"
+        suiteDirectory: String = suiteDirectory, callIdKey: String = "call_id", wakeUpHold: Bool = false
     ) async throws -> DialStackTestStack {
         let suite = try Suite.load(directory: suiteDirectory)
         let mocks = try await MockStack.start(.forTests)
@@ -40,13 +43,18 @@ final class DialStackTestStack: Sendable {
             }
         }
         let secret = "whsec_" + UUID().uuidString.lowercased()
+        let environment = mocks.settings.environmentDictionary
+        let api =
+            DialStackAPIAccess(environment: environment)
+            ?? DialStackAPIAccess(baseURL: "https://127.0.0.1:\(ClientTestPeer.closedPort())", apiKey: "sk_test")
         let configuration = DialStackConfiguration(
-            webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects, callIdKey: callIdKey)
+            webhookSecret: secret, slowPushDelayMs: slowPushDelayMs, defects: defects, callIdKey: callIdKey,
+            dialStackAPI: wakeUpHold ? api : nil)
         let server = try DialStackServer(
             options: .init(
                 configuration: configuration, users: UserDirectory(users),
                 retryPolicy: PushRetryPolicy(initialBackoffMs: 300, maxBackoffMs: 2_000)),
-            providers: try PushProviderSettings(environment: mocks.settings.environmentDictionary))
+            providers: try PushProviderSettings(environment: environment))
         try server.start()
         var target = Target(
             name: "wake-up reference (test)", baseURL: server.baseURL, accounts: { account($0, run: $1) },

@@ -30,9 +30,10 @@ final class WebhookReceiverMock: MockProvider {
 
 @Suite struct MockProviderRegistryTests {
     @Test func theRegisteredProvidersKeepTheirNames() {
-        #expect(MockProviderID.allCases.map(\.rawValue) == ["apns", "fcm", "oauth", "onesignal"])
+        #expect(MockProviderID.allCases.map(\.rawValue) == ["apns", "fcm", "oauth", "onesignal", "dialstack"])
         #expect(MockProviderID(rawValue: "apns") == .apns && MockProviderID(rawValue: "webhook") == nil)
         #expect(MockProviderID(rawValue: "onesignal") == .onesignal)
+        #expect(MockProviderID(rawValue: "dialstack") == .dialstack)
         #expect(PushChannel.allCases.map(\.rawValue) == ["apnsVoip", "fcm"])
         #expect(PushChannel.allCases.map(\.provider) == [.apns, .fcm])
         #expect(PushChannel(rawValue: "apns") == nil && PushChannel(rawValue: "apnsVoip") == .apnsVoip)
@@ -41,7 +42,11 @@ final class WebhookReceiverMock: MockProvider {
             ImpersonatedHost.allNames
                 == "api.push.apple.com api.sandbox.push.apple.com api.development.push.apple.com "
                 + "fcm.googleapis.com oauth2.googleapis.com api.onesignal.com onesignal.com")
-        #expect(throws: FaultPlanError(messages: ["mock must be one of apns, fcm, oauth, onesignal (got 'webhook')"])) {
+        #expect(
+            throws: FaultPlanError(messages: [
+                "mock must be one of apns, fcm, oauth, onesignal, dialstack (got 'webhook')"
+            ])
+        ) {
             try FaultPlan(json: ["mock": "webhook", "respond": ["status": 500]])
         }
     }
@@ -57,12 +62,15 @@ final class WebhookReceiverMock: MockProvider {
         #expect(
             names.firstIndex(of: "RINGCHECK_WEBHOOK_RECEIVER_URL")
                 == names.firstIndex(of: "RINGCHECK_CONTROL_URL")! + 1 + OneSignalMock.settingNames.count
+                + DialStackAPIMock.settingNames.count
         )
         let env = Dictionary(mocks.settings.environment.map { ($0.name, $0.value) }) { $1 }
         #expect(
             try MockSettings(environment: env, providers: MockProviders.registered + [WebhookReceiverMock.self])
                 == mocks.settings)
-        #expect(try MockSettings(environment: env).extra.map(\.name) == OneSignalMock.settingNames)
+        #expect(
+            try MockSettings(environment: env).extra.map(\.name)
+                == OneSignalMock.settingNames + DialStackAPIMock.settingNames)
 
         let r = try await mocks.clients.curl(url, method: "POST", body: #"{"type":"call.ringing"}"#)
         #expect(r.status == 200 && r.body == "OK\n", "\(r)")
@@ -78,7 +86,8 @@ final class WebhookReceiverMock: MockProvider {
     @Test func portNamesAreTheListenersAndTheProviders() {
         #expect(
             MockProviders.portNames().map { "\($0.name)=\($0.listener)" } == [
-                "apns=apns", "apnsSandbox=apnsSandbox", "google=google", "onesignal=onesignal", "fcm=google",
+                "apns=apns", "apnsSandbox=apnsSandbox", "google=google", "onesignal=onesignal", "dialstack=dialstack",
+                "fcm=google",
                 "oauth=google", "control=control",
             ])
         #expect(MockProviders.listener(forPortName: "fcm") == "google")

@@ -22,7 +22,10 @@ package struct DialStackReferenceKit: ReferenceKit {
         POST /webhooks/dialstack takes signed events (x-dialstack-signature: t=…,v1=…, HMAC-SHA256 of
         "<t>.<raw body>" with the secret from \(secretVariable) or --webhook-secret); a
         call.mobile_push_wakeup wakes every device its data.user_id registered, through
-        PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm} as for callx.
+        PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm} as for callx. With DialStack's API set
+        (DIALSTACK_API_URL and DIALSTACK_API_KEY, else the mocks' RINGCHECK_DIALSTACK_API_URL and _KEY;
+        DIALSTACK_ACCOUNT_ID optional), each registration first enables the user's Wake-Up Hold there
+        (PATCH /v1/users/{id} {"config": {"mobile_push_wakeup": true}}) and fails with 502 when it cannot.
         """
     package let summary = "the wake-up webhook backend"
     package let serveOptions: [ProfileOptionRow] = [
@@ -85,7 +88,9 @@ package struct DialStackReferenceKit: ReferenceKit {
             throw ConfigurationError(message: "--call-id-key: give the key the pushes carry the call ID under")
         }
         var options = DialStackServer.Options(
-            configuration: DialStackConfiguration(webhookSecret: secret, defects: defects, callIdKey: callIdKey))
+            configuration: DialStackConfiguration(
+                webhookSecret: secret, defects: defects, callIdKey: callIdKey,
+                dialStackAPI: DialStackAPIAccess(environment: environment)))
         options.host = arguments.value("host") ?? "127.0.0.1"
         options.port = try arguments.int("port") ?? 8080
         if let path = arguments.value("users") {
@@ -107,7 +112,15 @@ package struct DialStackReferenceKit: ReferenceKit {
         let appId = mocks.providers.credentials.bundleID
         let providers = mocks.settings.providerSettings(bundleID: appId)
         let secret = "whsec_" + SecureRandom.alphanumeric(32, uppercaseOnly: false)
-        let configuration = DialStackConfiguration(webhookSecret: secret, defects: defects)
+        // Wake-Up Hold through the mock DialStack API, as the seed advises, on every registration.
+        let settings = Dictionary(
+            mocks.settings.environment.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let api = DialStackAPIAccess(environment: settings).map {
+            var access = $0
+            access.accountId = WebhookEndpoint.defaultAccountId
+            return access
+        }
+        let configuration = DialStackConfiguration(webhookSecret: secret, defects: defects, dialStackAPI: api)
         let backend = try DialStackServer(
             options: .init(
                 configuration: configuration, users: UserDirectory(users),
@@ -140,6 +153,15 @@ package struct ServedDialStack: ServedReference {
         return RunningReference(banner: summary(server, providers), stop: { await server.stop() })
     }
 
+    /// Where Wake-Up Hold is enabled, or that it is not (the key is never shown).
+    var dialStackLine: String {
+        guard let api = options.configuration.dialStackAPI else {
+            return "no API set (DIALSTACK_API_URL): Wake-Up Hold is left alone"
+        }
+        return "\(api.baseURL): users.update on each registration"
+            + (api.accountId.map { ", account \($0)" } ?? "")
+    }
+
     package func summary(_ server: DialStackServer, _ providers: PushProviderSettings) -> String {
         """
         ringcheck serve-reference: listening on \(server.baseURL)
@@ -148,6 +170,7 @@ package struct ServedDialStack: ServedReference {
           users        \(options.users.users.map { "\($0.userId) (Bearer \($0.bearerToken))" }.joined(separator: ", "))
           APNs         \(providers.apnsURL) (production), \(providers.apnsSandboxURL) (sandbox), topic \(providers.apnsVoIPTopic)
           FCM          \(providers.fcmURL)
+          DialStack    \(dialStackLine)
           defects      \(ServedReferenceText.defectsLine(options.configuration.defects))
         Press Ctrl-C to stop.
         """

@@ -16,6 +16,9 @@ extension DialStackProfile {
         # (or secretEnv: NAME: ringcheck generates one and sets NAME in the lifecycle's environment), and may give
         # each account a dialstackUserId (the data.user_id DialStack sends; default: its userId):
         # webhook: {path: /webhooks/dialstack, secret: "${DIALSTACK_WEBHOOK_SECRET}"}
+        # A backend that enables Wake-Up Hold through DialStack's API (users.update) reaches ringcheck's mock of it
+        # at RINGCHECK_DIALSTACK_API_URL with the key RINGCHECK_DIALSTACK_API_KEY, e.g. under lifecycle:
+        #   environment: {DIALSTACK_API_URL: "${RINGCHECK_DIALSTACK_API_URL}", DIALSTACK_API_KEY: "${RINGCHECK_DIALSTACK_API_KEY}"}
 
         """
     }

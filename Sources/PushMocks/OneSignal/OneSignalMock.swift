@@ -270,7 +270,7 @@ public final class OneSignalMock: HTTPHandler {
 
 extension Substring {
     /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
+    var trimmingSpaces: String {
         var s = self
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }

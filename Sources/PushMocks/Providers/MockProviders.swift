@@ -10,6 +10,7 @@ public struct MockProviders: Sendable {
         FCMMock.self,
         OAuthMock.self,
         OneSignalMock.self,
+        DialStackAPIMock.self,
     ]
 
     /// What the mock trusts.

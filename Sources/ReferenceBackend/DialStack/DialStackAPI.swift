@@ -7,6 +7,8 @@ import Signing
 /// - `PUT|DELETE /v1/installations/{id}/push-tokens/{apnsVoip|fcm}` with `Authorization: Bearer
 ///   <token>`: the app's token registration, shaped like the Callx reference's (body `{"token",
 ///   "appId", "apnsEnvironment"}`).
+///   With a DialStack API configured, a registration first enables the user's `mobile_push_wakeup` there
+///   (`WakeUpHoldSwitch`); a refusal or no answer fails it with 502 and keeps no token.
 /// - `POST /webhooks/dialstack` (`DialStackConfiguration.webhookPath`): DialStack's signed events. A bad
 ///   signature → 401 `Invalid signature` and no push; otherwise 200 `OK`, and a
 ///   `call.mobile_push_wakeup` with `data.user_id` seen for the first time (by its `id`, or by its
@@ -17,14 +19,17 @@ public struct DialStackAPI: HTTPHandler {
     public let tokens: DialStackTokenStore
     public let events: WebhookEventLog
     public let sender: DialStackPushSender
+    /// Turns Wake-Up Hold on for a user who registers a token; nil when no DialStack API is configured.
+    public let wakeUpHold: WakeUpHoldSwitch?
     let clock: MillisecondClock
     let log: BackendLog?
 
     init(
         configuration: DialStackConfiguration, users: UserDirectory, tokens: DialStackTokenStore,
-        sender: DialStackPushSender,
+        sender: DialStackPushSender, wakeUpHold: WakeUpHoldSwitch?,
         clock: @escaping MillisecondClock, log: BackendLog?
     ) {
+        self.wakeUpHold = wakeUpHold
         self.configuration = configuration
         self.users = users
         self.tokens = tokens
@@ -64,6 +69,9 @@ public struct DialStackAPI: HTTPHandler {
                 let registration = try PushRegistration.requested(
                     installationId: installationId, kind: kind, body: try jsonObjectBody(request), userId: user.userId,
                     nowMs: clock())
+                // The seed: enable Wake-Up Hold "for users your application can actually reach with push
+                // notifications (for example, when they register a device token)".
+                try await wakeUpHold?.enable(userId: user.userId)
                 tokens.register(registration)
                 return APIResult(status: 200, json: registration.json)
             }

@@ -22,11 +22,15 @@ public struct DialStackConfiguration: Sendable {
     /// The key the pushes carry the webhook's call_id under: the seed's `call_id`, or the one the app's call
     /// library reads (flutter_callkit_incoming's `id`); the seed allows any ("whatever the shape").
     public var callIdKey: String
+    /// DialStack's API, to enable Wake-Up Hold for a user when a device token is registered (a registration fails
+    /// with 502 when DialStack refuses or does not answer); nil leaves the flag alone.
+    public var dialStackAPI: DialStackAPIAccess?
 
     public init(
         webhookSecret: String, webhookPath: String = "/webhooks/dialstack", signatureToleranceSeconds: Int64 = 300,
         wakeWindowSeconds: Int64 = 30, slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000,
-        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = [], callIdKey: String = "call_id"
+        eventRetentionSeconds: Int64 = 86_400, defects: Set<DialStackDefect> = [], callIdKey: String = "call_id",
+        dialStackAPI: DialStackAPIAccess? = nil
     ) {
         self.webhookSecret = webhookSecret
         self.webhookPath = webhookPath
@@ -37,5 +41,6 @@ public struct DialStackConfiguration: Sendable {
         self.eventRetentionSeconds = eventRetentionSeconds
         self.defects = defects
         self.callIdKey = callIdKey
+        self.dialStackAPI = dialStackAPI
     }
 }

@@ -61,8 +61,10 @@ public final class DialStackServer: Sendable {
                 settings: settings, wakeWindowSeconds: configuration.wakeWindowSeconds,
                 defects: configuration.defects, callIdKey: configuration.callIdKey),
             policy: options.retryPolicy, tokens: tokens, configuration: configuration, clock: clock, log: log)
+        let wakeUpHold = try configuration.dialStackAPI.map { try WakeUpHoldSwitch(access: $0, log: log) }
         let api = DialStackAPI(
-            configuration: configuration, users: options.users, tokens: tokens, sender: sender, clock: clock, log: log)
+            configuration: configuration, users: options.users, tokens: tokens, sender: sender,
+            wakeUpHold: wakeUpHold, clock: clock, log: log)
         self.api = api
         // Bodies are never logged: registrations carry push tokens.
         let handler: any HTTPHandler = log.map { LoggingHandler(inner: api, log: $0, logBodies: false) } ?? api
@@ -98,6 +100,7 @@ public final class DialStackServer: Sendable {
     public func stop() async {
         await server.stop()
         await api.sender.stop()
+        api.wakeUpHold?.shutdown()
         (transport as? ProviderPushTransport)?.shutdown()
     }
 }
