@@ -5,23 +5,29 @@
 #      judged, the mocks in ringcheck's process);
 #   2. by a plain Python client (http.client, keep-alive, one thread per call in flight) playing the same call
 #      mix as load's rotation (race, cancel, race, decline, answer-retry, expire, callee-hangup, race, cancel,
-#      answer-retry; a retried create every 4th call; the same 200 ms talk, the same 3 s short ring and the
-#      same closing read of the call) with no checks, against `ringcheck mocks` in a process of its own.
+#      answer-retry; a retried create every 4th call; each call goes on once every callee device's invitation
+#      reached the mocks, as load's does (up to 20 s); the same 200 ms talk, the same 3 s short ring and the
+#      same closing read of the call) with no checks, against `ringcheck mocks` in a process of its own. One
+#      thread tails the mocks' capture log (GET /v1/captures?since=) and ties each push to its call by the
+#      callId it carries.
+#   --no-ring-wait: the plain client answers without waiting for the invitations (the benchmark before
+#      2026-12-08), which leaves out of its calls the backend's push latency that load's calls include.
 # Prints each round's sustained calls/s and the CPU of each process, and load's calls/s over the plain
 # client's (the issue's target: >= 0.9).
 #
-# Usage: benchmarks/load-vs-plain-client.sh [-c CONCURRENCY] [-t SECONDS]   (defaults: -c 32 -t 30)
+# Usage: benchmarks/load-vs-plain-client.sh [-c CONCURRENCY] [-t SECONDS] [--no-ring-wait]   (defaults: -c 32 -t 30)
 # RINGCHECK_BIN=path uses that binary instead of building a release one.
 # Needs: swift (unless RINGCHECK_BIN), /usr/bin/python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-concurrency=32 seconds=30
+concurrency=32 seconds=30 ring_wait=1
 while [ $# -gt 0 ]; do
     case "$1" in
         -c) concurrency=$2; shift 2 ;;
         -t) seconds=$2; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        --no-ring-wait) ring_wait=0; shift ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -68,12 +74,13 @@ ref_pid=${pids[-1]}
 mocks_pid=${pids[0]}
 
 /usr/bin/python3 - "$base" "$RINGCHECK_APNS_BUNDLE_ID" "$concurrency" "$seconds" "$ref_pid" "$mocks_pid" \
-    "$load_dir/summary.json" <<'PY'
-import json, os, resource, sys, threading, time, uuid
+    "$load_dir/summary.json" "$RINGCHECK_CONTROL_URL" "$ring_wait" <<'PY'
+import json, os, re, resource, sys, threading, time, uuid
 sys.path.insert(0, "benchmarks")
 from callx_client import call, connector
 base, bundle, concurrency, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 ref_pid, mocks_pid, load_summary = int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+control, ring_wait = sys.argv[8], sys.argv[9] == "1"
 connect = connector(base, timeout=60)
 tick = os.sysconf("SC_CLK_TCK")
 
@@ -111,6 +118,36 @@ for i, user in enumerate(callees):
         assert status in (200, 201, 204), (status, payload)
     devices.append([m[0] for m in mine])
 
+# The ring: each call waits, after its create, until every callee device's invitation reached the mocks (load
+# waits the same way, up to its 20 s limit). One thread tails the capture log and ties each accepted push to its
+# call by the callId it carries (in the APNs payload, or escaped in FCM's data.callx string); a push of a call
+# nobody waits for (a stop signal, a late one) is skipped.
+rings = {}  # callId -> [devices wanted, set of device tokens seen, threading.Event]
+rings_lock = threading.Lock()
+call_id_in_body = re.compile(r'callId\\?"\s*:\s*\\?"([0-9a-fA-F-]{36})')
+tailing = [True]
+
+def tail_captures():
+    conn = connector(control, timeout=60)()
+    since = json.loads(call(conn, "GET", "/v1/health", "-")[1])["lastSequence"]
+    while tailing[0]:
+        status, payload, _ = call(conn, "GET", "/v1/captures?since=%d&limit=10000&reveal=true" % since, "-")
+        page = json.loads(payload)
+        for c in page["captures"]:
+            since = max(since, c["sequence"])
+            if c["mock"] not in ("apns", "fcm") or c["outcome"] != "accepted":
+                continue
+            found = call_id_in_body.search(c.get("body") or "")
+            device = c.get("deviceToken") or (c.get("fcmTarget") or {}).get("value")
+            with rings_lock:
+                ring = rings.get(found.group(1)) if found else None
+                if ring and device:
+                    ring[1].add(device)
+                    if len(ring[1]) >= ring[0]:
+                        ring[2].set()
+        if not page.get("more"):
+            time.sleep(0.02)
+
 rotation = ["race", "cancel", "race", "decline", "answer-retry", "expire", "callee-hangup", "race", "cancel",
             "answer-retry"]
 lock = threading.Lock()
@@ -126,12 +163,25 @@ def play(conn, index):
     create = {"callId": call_id, "calleeUserId": callee, "operationId": op()}
     if script == "expire":
         create["ringSeconds"] = 3
-    status, payload = send(conn, "POST", "/v1/calls", caller, create)
-    if status >= 300:
-        return "create HTTP %d" % status
-    created = json.loads(payload or b"{}")
-    if index % 4 == 0:
-        send(conn, "POST", "/v1/calls", caller, create)
+    ring = [len(phones), set(), threading.Event()]
+    if ring_wait:
+        with rings_lock:
+            rings[call_id] = ring
+    try:
+        status, payload = send(conn, "POST", "/v1/calls", caller, create)
+        if status >= 300:
+            return "create HTTP %d" % status
+        created = json.loads(payload or b"{}")
+        if index % 4 == 0:
+            send(conn, "POST", "/v1/calls", caller, create)
+        waited = time.monotonic()
+        if ring_wait and not ring[2].wait(20):
+            rung_late[0] += 1
+        with lock:
+            ring_waits.append(time.monotonic() - waited)
+    finally:
+        with rings_lock:
+            rings.pop(call_id, None)
     path = "/v1/calls/" + call_id
 
     def answer(device, body=None):
@@ -192,17 +242,30 @@ def worker():
             else:
                 finished[0] += 1
 
+rung_late = [0]
+ring_waits = []
+tailer = threading.Thread(target=tail_captures)
+if ring_wait:
+    tailer.start()
 ref_before, mocks_before = cpu(ref_pid), cpu(mocks_pid)
 started = time.monotonic()
 threads = [threading.Thread(target=worker) for _ in range(concurrency)]
 for t in threads: t.start()
 for t in threads: t.join()
 elapsed = time.monotonic() - started
+tailing[0] = False
+if ring_wait:
+    tailer.join()
 ref_cpu, mocks_cpu = cpu(ref_pid) - ref_before, cpu(mocks_pid) - mocks_before
 me = resource.getrusage(resource.RUSAGE_SELF)
 plain = finished[0] / elapsed
-print("plain: %d calls finished, %d failed (%s); %.1f calls/s sustained; wall %.1f s" % (
-    finished[0], len(failed), failed[0] if failed else "-", plain, elapsed))
+print("plain: %d calls finished, %d failed (%s); %.1f calls/s sustained; wall %.1f s; %s" % (
+    finished[0], len(failed), failed[0] if failed else "-", plain, elapsed,
+    "calls waited for their ring (%d not rung within 20 s)" % rung_late[0] if ring_wait else "no ring wait"))
+if ring_wait and ring_waits:
+    ring_waits.sort()
+    print("plain: ring wait after the create (ms): p50 %.0f, p90 %.0f, max %.0f" % tuple(
+        1000 * ring_waits[int(q * (len(ring_waits) - 1))] for q in (0.5, 0.9, 1)))
 print("plain: reference backend CPU %.1f s (%.0f%% of a core); mocks CPU %.1f s; Python client CPU %.1f s" % (
     ref_cpu, 100 * ref_cpu / elapsed, mocks_cpu, me.ru_utime + me.ru_stime))
 load = json.load(open(load_summary))["callsPerSecond"]

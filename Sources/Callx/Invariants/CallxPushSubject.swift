@@ -17,6 +17,8 @@ struct CallxPushSubject: Sendable {
     var fcm: FCMReading?
     /// The parts of the push that carry the app's payload, with their paths (`SecretScan.payloads`).
     var payloads: [(path: String, value: JSONValue)]
+    /// The texts the known-secret rules search: the body as sent, then each payload part serialized.
+    var searchedTexts: [String]
 
     init(
         _ push: PushDocument, context: InvariantContext, earlierDelivery: DeliveryLedger.First? = nil,
@@ -28,6 +30,7 @@ struct CallxPushSubject: Sendable {
         self.eventIdClash = eventIdClash
         fcm = push.kind == .fcm ? FCMReading(push) : nil
         payloads = SecretScan.payloads(of: push)
+        searchedTexts = [push.bodyText] + payloads.map { $0.value.serialized() }
     }
 
     /// The APNs invitation, when the push is one with a JSON object body (the rules of its headers and fields

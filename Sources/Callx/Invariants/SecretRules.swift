@@ -23,9 +23,8 @@ enum SecretRules {
     /// The distinct `values` of at least `bytes` UTF-8 bytes that the push carries: in its body as sent or in a
     /// payload part.
     static func known(_ values: [String], atLeast bytes: Int, in s: CallxPushSubject) -> [String] {
-        let texts = [s.push.bodyText] + s.payloads.map { $0.value.serialized() }
-        return Set(values).filter { value in
-            value.utf8.count >= bytes && texts.contains { $0.contains(value) }
+        Set(values).filter { value in
+            value.utf8.count >= bytes && s.searchedTexts.contains { $0.containsBytes(of: value) }
         }
     }
 
@@ -45,7 +44,7 @@ enum SecretRules {
                 "body", expected: "no provider secrets in a push",
                 actual: "a provider secret (\(SecretScan.redacted(secret)))")
         }
-        if s.push.bodyText.contains("PRIVATE KEY") {
+        if s.push.bodyText.containsBytes(of: "PRIVATE KEY") {
             found.add("body", expected: "no provider secrets in a push", actual: "PEM private-key text")
         }
     }

@@ -41,7 +41,8 @@ enum SecretScan {
             var out: [(String, String)] = []
             for (key, member) in members {
                 let lower = key.lowercased()
-                if exactKeys.contains(lower) || lower.hasSuffix("token") || keyFragments.contains(where: lower.contains)
+                if exactKeys.contains(lower) || lower.hasSuffix("token")
+                    || keyFragments.contains(where: lower.containsBytes)
                 {
                     out.append((join(key), "a field named \(key)"))
                 }
