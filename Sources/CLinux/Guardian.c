@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -28,21 +29,21 @@ typedef struct {
 static rc_guard_entry guarded[RC_GUARD_MAX];
 static int guarded_count;
 
+// The tag ringcheck puts in every child's environment (`RINGCHECK_GUARD=<tag>`, which the children's own
+// children inherit): the guardian also stops every process carrying it, so that a child ringcheck spawned
+// but had not listed yet when it was killed (the moment between spawn and its record) does not survive it.
+#define RC_TAG_ENTRY_MAX 64
+static char tag_entry[RC_TAG_ENTRY_MAX];  // "RINGCHECK_GUARD=<32 hex digits>"
+static size_t tag_entry_len;
+// One /proc/PID/environ at a time; an environment larger than this is searched in its first 256 KiB only.
+static char environ_buf[256 * 1024];
+static char dirents[32 * 1024];
+
 /// Field 22 of /proc/PID/stat (the start time in clock ticks since boot), 0 when the process is gone.
+static int open_proc_file(int32_t pid, const char *file);
+
 static uint64_t proc_start_time(int32_t pid) {
-    char path[64];
-    char digits[16];
-    int n = 0;
-    uint32_t v = (uint32_t)pid;
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v && n < 15);
-    memcpy(path, "/proc/", 6);
-    int len = 6;
-    while (n) path[len++] = digits[--n];
-    memcpy(path + len, "/stat", 6);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open_proc_file(pid, "stat");
     if (fd < 0) return 0;
     char buf[1024];
     ssize_t got = 0;
@@ -108,6 +109,98 @@ static int guard_any_alive(void) {
     return 0;
 }
 
+/// Opens /proc/PID/`file` for reading; -1 when it cannot.
+static int open_proc_file(int32_t pid, const char *file) {
+    char path[64];
+    char digits[16];
+    int n = 0;
+    uint32_t v = (uint32_t)pid;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v && n < 15);
+    memcpy(path, "/proc/", 6);
+    int len = 6;
+    while (n) path[len++] = digits[--n];
+    path[len++] = '/';
+    size_t flen = strlen(file);
+    if (flen > 32) return -1;
+    memcpy(path + len, file, flen + 1);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/// Whether `pid` is a guardian (named so by `PR_SET_NAME`): a ringcheck started by ringcheck has one, forked from
+/// it and so carrying the tag too, which must live on to stop that ringcheck's own children.
+static int is_guardian(int32_t pid) {
+    int fd = open_proc_file(pid, "comm");
+    if (fd < 0) return 0;
+    char comm[32];
+    ssize_t r;
+    do r = read(fd, comm, sizeof comm - 1);
+    while (r < 0 && errno == EINTR);
+    close(fd);
+    return r >= 15 && memcmp(comm, "ringcheck-guard", 15) == 0 && (r == 15 || comm[15] == '\n');
+}
+
+/// Whether the process `pid`'s environment holds `tag_entry` as a whole entry.
+static int carries_tag(int32_t pid) {
+    int fd = open_proc_file(pid, "environ");
+    if (fd < 0) return 0;
+    size_t got = 0;
+    while (got < sizeof environ_buf) {
+        ssize_t r = read(fd, environ_buf + got, sizeof environ_buf - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    // Entries are NUL-terminated, one after the other.
+    size_t start = 0;
+    for (size_t i = 0; i < got; i++) {
+        if (environ_buf[i] != 0) continue;
+        if (i - start == tag_entry_len && memcmp(environ_buf + start, tag_entry, tag_entry_len) == 0) return 1;
+        start = i + 1;
+    }
+    return 0;
+}
+
+/// Sends `sig` to every process (other than the guardian) whose environment carries the tag, and to the group of
+/// each that leads one (a child ringcheck spawned leads its own); the number of such processes.
+static int signal_tagged(int sig) {
+    if (tag_entry_len == 0) return 0;
+    int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return 0;
+    int32_t self = (int32_t)getpid();
+    int found = 0;
+    while (1) {
+        long n = syscall(SYS_getdents64, dir, dirents, sizeof dirents);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        for (long at = 0; at < n;) {
+            // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
+            unsigned short reclen;
+            memcpy(&reclen, dirents + at + 16, 2);
+            const char *name = dirents + at + 19;
+            at += reclen;
+            int32_t pid = 0;
+            int numeric = *name != 0;
+            for (const char *c = name; *c; c++) {
+                if (*c < '0' || *c > '9' || pid > 100000000) {
+                    numeric = 0;
+                    break;
+                }
+                pid = pid * 10 + (*c - '0');
+            }
+            if (!numeric || pid <= 1 || pid == self || !carries_tag(pid) || is_guardian(pid)) continue;
+            found++;
+            if (getpgid(pid) == pid) kill(-pid, sig);
+            kill(pid, sig);
+        }
+    }
+    close(dir);
+    return found;
+}
+
 static void guardian_main(int fd, int grace_ms) {
     unsigned char record[16];
     while (1) {
@@ -124,13 +217,42 @@ static void guardian_main(int fd, int grace_ms) {
         else if (pgid < 0) guard_remove(-pgid);
     }
     guard_signal_all(SIGTERM);
+    signal_tagged(SIGTERM);
     struct timespec pause = {0, 50 * 1000 * 1000};
-    for (int waited = 0; waited < grace_ms && guard_any_alive(); waited += 50) nanosleep(&pause, NULL);
+    for (int waited = 0; waited < grace_ms && (guard_any_alive() || signal_tagged(0) > 0); waited += 50)
+        nanosleep(&pause, NULL);
     guard_signal_all(SIGKILL);
+    signal_tagged(SIGKILL);
     _exit(0);
 }
 
-int rc_guardian_start(int grace_ms) {
+int rc_guardian_start(int grace_ms, char *tag_out, size_t tag_out_size) {
+    // The tag: 16 random bytes in hex, in the guardian's copy of `tag_entry` (and the caller's `tag_out`).
+    unsigned char random_bytes[16];
+    size_t have = 0;
+    while (have < sizeof random_bytes) {
+        ssize_t r = getrandom(random_bytes + have, sizeof random_bytes - have, 0);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        have += (size_t)r;
+    }
+    static const char hex[] = "0123456789abcdef";
+    const char *prefix = "RINGCHECK_GUARD=";
+    tag_entry_len = 0;
+    if (have == sizeof random_bytes && tag_out && tag_out_size > 2 * sizeof random_bytes) {
+        size_t p = strlen(prefix);
+        memcpy(tag_entry, prefix, p);
+        for (size_t i = 0; i < sizeof random_bytes; i++) {
+            tag_entry[p + 2 * i] = hex[random_bytes[i] >> 4];
+            tag_entry[p + 2 * i + 1] = hex[random_bytes[i] & 15];
+        }
+        tag_entry_len = p + 2 * sizeof random_bytes;
+        tag_entry[tag_entry_len] = 0;
+        memcpy(tag_out, tag_entry + p, 2 * sizeof random_bytes);
+        tag_out[2 * sizeof random_bytes] = 0;
+    } else if (tag_out && tag_out_size > 0) {
+        tag_out[0] = 0;
+    }
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) return -errno;
     int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);

@@ -18,14 +18,30 @@ enum ChildGuardian {
     /// The grace period between SIGTERM and SIGKILL.
     static let graceMilliseconds: Int32 = 5_000
 
-    /// Ringcheck's end of the guardian's socket; -1 when the guardian could not be started (children then
-    /// only die with ringcheck when it exits in an orderly way).
-    private static let socket: Int32 = rc_guardian_start(graceMilliseconds)
+    /// Ringcheck's end of the guardian's socket (-1 when the guardian could not be started: children then
+    /// only die with ringcheck when it exits in an orderly way), and the tag the guardian knows its
+    /// children by (empty when none could be made).
+    private static let started: (socket: Int32, tag: String) = {
+        var tag = [CChar](repeating: 0, count: 64)
+        let socket = rc_guardian_start(graceMilliseconds, &tag, tag.count)
+        return (
+            socket,
+            socket >= 0 ? String(decoding: tag.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        )
+    }()
+    private static var socket: Int32 { started.socket }
 
-    /// Starts the guardian if it is not running yet: called before a child is spawned, so that only the
-    /// moment between the spawn and `watch` is left in which a `kill -9` would miss the child (starting the
-    /// guardian there, a fork of this whole process, took long enough for a test's kill to land in it).
-    static func prepare() { _ = socket }
+    /// The environment variable every child gets (`RINGCHECK_GUARD=<tag>`, inherited by what it starts in
+    /// turn): the guardian stops each process carrying it too, so a child spawned but not yet listed by `watch`
+    /// when ringcheck was killed (with its start command's background server) does not outlive it either.
+    static let tagVariable = "RINGCHECK_GUARD"
+
+    /// Starts the guardian if it is not running yet: called before a child is spawned, so that its tag is
+    /// in the child's environment (starting the guardian later, a fork of this whole process, also took long
+    /// enough for a test's kill to land in it). The variable to give the child; nil without a guardian.
+    static func prepare() -> (name: String, value: String)? {
+        started.tag.isEmpty ? nil : (tagVariable, started.tag)
+    }
 
     /// Lists the group `pid` leads (the leader started at `rc_process_start_time(pid)`).
     static func watch(_ pid: pid_t) {

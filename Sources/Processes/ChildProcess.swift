@@ -56,13 +56,14 @@ public struct ChildProcess: Sendable {
             &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let env =
+        var env =
             (environment.map { ProcessInfo.processInfo.environment.merging($0) { $1 } }
                 ?? ProcessInfo.processInfo.environment)
+        // The guardian's tag, replacing one this process inherited from a ringcheck that started it.
+        if let tag = ChildGuardian.prepare() { env[tag.name] = tag.value }
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        ChildGuardian.prepare()
         let rc = posix_spawnp(&child, program, &actions, &attributes, argv, envp)
         guard rc == 0 else {
             throw ChildProcessError(program: program, code: rc, message: String(cString: strerror(rc)))

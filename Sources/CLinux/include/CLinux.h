@@ -57,7 +57,10 @@ void *rc_block_pool_realloc(void *p, size_t size, void *user);
 // then SIGKILL after grace_ms to those still there. Write 16-byte records to the socket (send with
 // MSG_NOSIGNAL): int32 pgid at offset 0 (negative: the group is gone, forget it), uint64 start time of
 // the group's leader at offset 8. Returns the socket (close-on-exec) or -errno.
-int rc_guardian_start(int grace_ms);
+// tag_out (at least 33 bytes) receives a random tag (32 hex digits; empty when none could be made): put
+// `RINGCHECK_GUARD=<tag>` in every child's environment, and the guardian also stops every process whose
+// environment carries it (a child spawned but not listed yet when ringcheck was killed).
+int rc_guardian_start(int grace_ms, char *tag_out, size_t tag_out_size);
 // Field 22 of /proc/PID/stat (start time in clock ticks since boot); 0 when there is no such process.
 uint64_t rc_process_start_time(int32_t pid);
 
