@@ -3,7 +3,8 @@ import PushMocks
 
 /// `expectWakeUps: {to, within, requirement}` — every wake-up webhook of the scenario that was signed validly, addressed to a user
 /// and accepted (2xx) gets a push on each listed device (one carrying its call ID, `DialStackPush.carries`; a push
-/// carrying none, DIALSTACK-PUSH-1's finding, stands in for one) by the deadline. Who is charged depends on what is missing: pushes for no accepted webhook at all are the rule the step
+/// carrying no claimed call's ID, DIALSTACK-PUSH-1's finding, stands in for one; a push carrying only other
+/// scenarios' calls, `RunContext.claimedCalls`, is theirs and counts for nothing here) by the deadline. Who is charged depends on what is missing: pushes for no accepted webhook at all are the rule the step
 /// names (`requirement:`, DIALSTACK-WAKE-1 in the suites: pushing is broken, whatever the body); pushes for some accepted webhooks but not for others
 /// that differ only in their JSON formatting are the signature rule's (DIALSTACK-SIG-1: a check that re-serialized
 /// the body, made after the answer, dropped those).
@@ -39,7 +40,8 @@ struct WakeUpsStep: DecodableStep, Equatable {
         let deadline = ContinuousClock.now + .milliseconds(within.milliseconds)
         for name in to {
             let device = try run.device(name)
-            let (missing, untied) = await Self.missing(ids, on: device, in: run.mocks.log, until: deadline)
+            let (missing, untied) = await Self.missing(
+                ids, on: device, in: run.mocks.log, claimed: { await run.claimedCalls }, until: deadline)
             guard missing.count > untied else { continue }
             let lacking = wakeUps.filter { missing.contains($0.callId ?? "") }
             let none = lacking.count == wakeUps.count && untied == 0
@@ -59,9 +61,13 @@ struct WakeUpsStep: DecodableStep, Equatable {
     }
 
     /// The call IDs among `ids` with no accepted push to `device` by `deadline`, and how many accepted pushes to it
-    /// carry none of them (no call ID at all, or an unknown one) or several.
+    /// stand in for one: those carrying no `claimed` call's ID (no call ID at all, or an unknown one), or several of
+    /// `ids`. With a target's fixed accounts the device also gets other scenarios' pushes: one carrying only calls
+    /// other scenarios claimed (read again on every round: they claim as they go) is theirs, and stands in for none
+    /// of this scenario's.
     static func missing(
-        _ ids: [String], on device: DeviceIdentity, in log: CaptureLog, until deadline: ContinuousClock.Instant
+        _ ids: [String], on device: DeviceIdentity, in log: CaptureLog,
+        claimed: @escaping @Sendable () async -> Set<String>, until deadline: ContinuousClock.Instant
     ) async -> (missing: Set<String>, untied: Int) {
         let tokens = device.tokens
         let kind = device.kind
@@ -72,13 +78,18 @@ struct WakeUpsStep: DecodableStep, Equatable {
         // A second push for one call is no push for another: wait for one more push at a time until every call has
         // one (or as many untied pushes stand in) or the deadline passes.
         while true {
+            let others = await claimed().subtracting(ids)
             let pushes = log.captures(where: { pushed($0) != nil }).compactMap(pushed)
             var seen = Set<String>()
             var untied = 0
             for push in pushes {
-                // Carrying several calls' IDs, it is no one's push (by content): it stands in as an untied one.
                 let carried = ids.filter(push.carries)
-                if carried.count == 1 { seen.formUnion(carried) } else { untied += 1 }
+                // Carrying several calls' IDs, it is no one's push (by content): it stands in as an untied one.
+                if carried.count == 1 && push.strings.isDisjoint(with: others) {
+                    seen.formUnion(carried)
+                } else if !carried.isEmpty || push.strings.isDisjoint(with: others) {
+                    untied += 1
+                }
             }
             let missing = Set(ids).subtracting(seen)
             let remaining = deadline - ContinuousClock.now

@@ -25,13 +25,14 @@ enum OneSignalCapturedRequests: CapturedPushJudge {
 
     /// The apps from `--app-id` and `--voip-app-id`, else from `RINGCHECK_ONESIGNAL_APP_ID` (when not empty) and
     /// `RINGCHECK_ONESIGNAL_VOIP_APP_ID`.
-    static func context(voipTopic: String?, options: [String: String], environment: [String: String])
+    static func context(voipTopic: String?, options: [String: [String]], environment: [String: String])
         -> CapturedPushContext
     {
         CapturedPushContext(
             voipTopic: voipTopic,
-            appId: options["app-id"] ?? environment["RINGCHECK_ONESIGNAL_APP_ID"].flatMap { $0.isEmpty ? nil : $0 },
-            voipAppId: options["voip-app-id"] ?? environment["RINGCHECK_ONESIGNAL_VOIP_APP_ID"])
+            appId: options["app-id"]?.last
+                ?? environment["RINGCHECK_ONESIGNAL_APP_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            voipAppId: options["voip-app-id"]?.last ?? environment["RINGCHECK_ONESIGNAL_VOIP_APP_ID"])
     }
 
     static func violations(of captures: [Capture], context: CapturedPushContext) throws(PayloadInputError)

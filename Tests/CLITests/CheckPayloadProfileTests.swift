@@ -51,9 +51,12 @@ import Testing
         #expect(ids == ["PUSHSVC-CALL-1"], "\(r.stdout)")
     }
 
-    /// One wake-up of user-b's phone (VoIP) and tablet (FCM) through the reference DialStack backend.
-    static func dialStackWakeUp(_ defects: Set<DialStackDefect>) async throws -> String {
-        let stack = try await DialStackReferenceStack.start(defects: defects)
+    /// One wake-up of user-b's phone (VoIP) and tablet (FCM) through the reference DialStack backend, its pushes
+    /// carrying the call ID under `callIdKey`: the captures and the call's ID.
+    static func dialStackWakeUp(_ defects: Set<DialStackDefect>, callIdKey: String = "call_id") async throws
+        -> (document: String, callId: String)
+    {
+        let stack = try await DialStackReferenceStack.start(defects: defects, callIdKey: callIdKey)
         for (kind, token) in [("apnsVoip", String(repeating: "c3", count: 32)), ("fcm", "fcm-" + UUID().uuidString)] {
             let body = JSONValue.object([
                 ("token", .string(token)), ("appId", .string(stack.appId)), ("apnsEnvironment", "sandbox"),
@@ -64,21 +67,45 @@ import Testing
         }
         let callId = "call_" + UUID().uuidString.lowercased()
         try await stack.postSigned(DialStackReferenceStack.event(callId: callId).bytes())
-        _ = await stack.waitForPushes(callId: callId, count: 2)
+        // Both pushes, whatever key carries the call (or none does): this stack serves this one call.
+        let pushes = await stack.mocks.log.waitFor(
+            count: 2, matching: { $0.mock == .apns || $0.mock == .fcm }, timeout: pushWaitLimit)
+        #expect(pushes.count == 2, "both devices were pushed")
         let document = captures(stack.mocks)
         await stack.stop()
-        return document
+        return (document, callId)
     }
 
     @Test func dialStackCapturesAreJudgedByItsPushRules() async throws {
-        let clean = try await Self.check(try await Self.dialStackWakeUp([]), ["--profile", "dialstack"])
+        let clean = try await Self.check(try await Self.dialStackWakeUp([]).document, ["--profile", "dialstack"])
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(clean.stdout.contains("2 captures") || clean.stdout.contains("3 captures"), "\(clean.stdout)")
         #expect(clean.stdout.contains("no violations"), "\(clean.stdout)")
+        #expect(clean.stdout.contains("name the calls with --call-id ID"), "\(clean.stdout)")
         let r = try await Self.check(
-            try await Self.dialStackWakeUp([.fcmNotificationBlock]), ["--profile", "dialstack"])
+            try await Self.dialStackWakeUp([.fcmNotificationBlock]).document, ["--profile", "dialstack"])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("DIALSTACK-FCM-1 MUST body.message.notification"), "\(r.stdout)")
+    }
+
+    /// `--call-id` names the calls the pushes are for: pushes without the call ID break DIALSTACK-PUSH-1, each named;
+    /// pushes carrying it under the call library's own key (flutter_callkit_incoming's `id`) pass.
+    @Test func dialStackCapturesJudgedWithTheCallIdJudgeDialStackPush1() async throws {
+        let missing = try await Self.dialStackWakeUp([.missingCallID])
+        let untold = try await Self.check(missing.document, ["--profile", "dialstack"])
+        #expect(untold.status == 0, "without --call-id the call ID is not judged: \(untold.stdout)\(untold.stderr)")
+        let r = try await Self.check(missing.document, ["--profile", "dialstack", "--call-id", missing.callId])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        let findings = r.stdout.split(separator: "\n").filter { $0.contains("DIALSTACK-") }
+        #expect(findings.count == 2, "one finding per push: \(r.stdout)")
+        #expect(
+            findings.allSatisfy { $0.contains("DIALSTACK-PUSH-1 MUST") && $0.contains("[capture #") }, "\(r.stdout)")
+        #expect(!r.stdout.contains("name the calls with --call-id"), "\(r.stdout)")
+        let flutter = try await Self.dialStackWakeUp([], callIdKey: "id")
+        let ok = try await Self.check(
+            flutter.document, ["--profile", "dialstack", "--call-id", "call_other", "--call-id", flutter.callId])
+        #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+        #expect(ok.stdout.contains("no violations"), "\(ok.stdout)")
     }
 
     /// One VoIP push through the reference kit server wired to the mock OneSignal (as `--mock-settings` wires it);
@@ -136,6 +163,12 @@ import Testing
             (
                 ["--profile", "push-service", "--voip-app-id", "x"], "{}",
                 "--voip-app-id applies to --profile onesignal"
+            ),
+            (["--profile", "callx", "--call-id", "c"], "{}", "--call-id applies to --profile dialstack only"),
+            (["--call-id", "c"], "{}", "--call-id applies to --profile dialstack only"),
+            (
+                ["--profile", "onesignal", "--call-id", "c", "--voip-app-id", "v"], "{}",
+                "--call-id applies to --profile dialstack only"
             ),
             (
                 ["--profile", "dialstack"], #"{"captures":[{"mock":"oauth","headers":[],"outcome":"accepted"}]}"#,

@@ -122,6 +122,28 @@ import Testing
         #expect(due.stdout.contains("no push reached ringcheck's mocks"), "\(due.stdout)")
     }
 
+    /// Without `--mocks-dir` the trigger's fresh mocks do not serve the DialStack API the reference calls when a
+    /// device registers (Wake-Up Hold), so the registration is answered 502: the trigger is inconclusive and says
+    /// what the backend answered and why that may be, not "check --bearer and --api".
+    @Test func aRegistrationFailingBehindTheBackendSaysWhatItAnsweredAndPointsAtTheMocks() async throws {
+        let f = try await Fixture()
+        let r = try await RingcheckBinary.run(
+            [
+                "trigger", "dialstack", "--url", f.webhookURL, "--secret", f.secret, "--user", "user-b", "--settle",
+                "1",
+            ], timeout: 120)
+        #expect(r.status == 3, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("→ 502 "), "the status: \(r.stdout)")
+        #expect(r.stdout.contains("dialstack_unreachable"), "the backend's own answer: \(r.stdout)")
+        #expect(r.stdout.contains("--mocks-dir") && r.stdout.contains("--port dialstack=PORT"), "\(r.stdout)")
+        #expect(!r.stdout.contains("check --bearer"), "\(r.stdout)")
+        // A refused bearer is still told to check it, with the backend's answer.
+        let refused = try await f.trigger(["--user", "user-b", "--bearer", "token-nobody"])
+        #expect(refused.status == 3, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stdout.contains("→ 401"), "\(refused.stdout)")
+        #expect(refused.stdout.contains("check --bearer and --api"), "\(refused.stdout)")
+    }
+
     @Test func anUnreachableBackendIsInconclusive() async throws {
         let port = ClientTestPeer.closedPort()
         let r = try await RingcheckBinary.run([

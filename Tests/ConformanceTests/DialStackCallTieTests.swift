@@ -65,10 +65,33 @@ extension DialStackInvariantTests {
 
     /// `check-payload` has no webhooks: which value is the call ID cannot be told, so PUSH-1 is not judged (the
     /// library-shaped push is not charged "absent").
-    @Test func capturesAloneDoNotJudgeTheCallId() async {
+    @Test func capturesAloneDoNotJudgeTheCallId() async throws {
         let library = await apns([("call_id", nil), ("id", .string(Self.callId))])
-        let found = DialStackCapturedPushes.violations(of: [library], context: CapturedPushContext())
+        let found = try DialStackCapturedPushes.violations(of: [library], context: CapturedPushContext())
         #expect(!found.map(\.requirement).contains("DIALSTACK-PUSH-1"), "\(found)")
+    }
+
+    /// `check-payload --call-id ID`: the user names the calls the pushes are for, so PUSH-1 is judged again: a push
+    /// carrying none of them fails, naming it (a push naming another call as much as one naming none); one carrying
+    /// a given ID under any key (the library's `id`) passes; an empty ID is an input error.
+    @Test func capturesJudgedWithGivenCallIdsJudgeTheCallId() async throws {
+        let given = CapturedPushContext(callIds: ["call_unrelated", Self.callId])
+        let library = await apns([("call_id", nil), ("id", .string(Self.callId))])
+        #expect(try DialStackCapturedPushes.violations(of: [library], context: given).isEmpty)
+        let bare = await apns([("call_id", nil)])
+        let found = try DialStackCapturedPushes.violations(of: [bare], context: given)
+        #expect(found.map(\.requirement) == ["DIALSTACK-PUSH-1"], "\(found)")
+        #expect(found.first?.captures == [bare.sequence], "the finding names the push")
+        #expect(found.first?.description.hasSuffix("got absent [capture #\(bare.sequence)]") == true, "\(found)")
+        let other = await fcm(data: [("call_id", "call_other")])
+        let named = try DialStackCapturedPushes.violations(of: [other], context: given)
+        #expect(named.map(\.requirement) == ["DIALSTACK-PUSH-1"], "\(named)")
+        #expect(named.first?.description.contains("call_other") == true, "\(named)")
+        #expect(throws: PayloadInputError.self) {
+            try DialStackCapturedPushes.violations(of: [library], context: CapturedPushContext(callIds: [""]))
+        }
+        #expect(DialStackCapturedPushes.unjudged.contains("--call-id"), "without it, PUSH-1 is said to need it")
+        #expect(!DialStackCapturedPushes.unjudged(given: given).contains("the call ID ("))
     }
 
     /// A load run files each push under the webhook whose call ID it carries under any key: a library-shaped push

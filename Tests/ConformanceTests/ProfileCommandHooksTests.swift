@@ -78,17 +78,21 @@ import Testing
 
     @Test func aPayloadJudgesContextComesFromItsOwnOptionsThenTheEnvironment() {
         #expect(OneSignalCapturedRequests.optionRows.map(\.name) == ["app-id", "voip-app-id"])
-        #expect(DialStackCapturedPushes.optionRows.isEmpty)
+        #expect(DialStackCapturedPushes.optionRows.map(\.name) == ["call-id"])
+        #expect(DialStackCapturedPushes.optionRows.allSatisfy { $0.repeatable })
         let environment = ["RINGCHECK_ONESIGNAL_APP_ID": "", "RINGCHECK_ONESIGNAL_VOIP_APP_ID": "voip-env"]
         let fromEnvironment = OneSignalCapturedRequests.context(voipTopic: nil, options: [:], environment: environment)
         #expect(fromEnvironment.appId == nil, "an empty variable names no app")
         #expect(fromEnvironment.voipAppId == "voip-env")
         let given = OneSignalCapturedRequests.context(
-            voipTopic: "t.voip", options: ["app-id": "a", "voip-app-id": "v"], environment: environment)
+            voipTopic: "t.voip", options: ["app-id": ["a"], "voip-app-id": ["v"]], environment: environment)
         #expect(given.appId == "a" && given.voipAppId == "v" && given.voipTopic == "t.voip")
         // Another profile's judge keeps the topic alone, whatever the environment says.
         let other = DialStackCapturedPushes.context(voipTopic: "t.voip", options: [:], environment: environment)
-        #expect(other.appId == nil && other.voipAppId == nil && other.voipTopic == "t.voip")
+        #expect(other.appId == nil && other.voipAppId == nil && other.voipTopic == "t.voip" && other.callIds.isEmpty)
+        let calls = DialStackCapturedPushes.context(
+            voipTopic: nil, options: ["call-id": ["c1", "c2"]], environment: environment)
+        #expect(calls.callIds == ["c1", "c2"], "every --call-id is kept")
     }
 
     @Test func payloadLevelsAreTheProfilesOwnCatalogue() {

@@ -19,7 +19,8 @@ public final class DialStackReferenceStack: Sendable {
     public static func start(
         defects: Set<DialStackDefect> = [], slowPushDelayMs: Int64 = 20_000, slowAnswerDelayMs: Int64 = 16_000,
         logFile: String? = nil,
-        retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 200, maxBackoffMs: 1_000)
+        retryPolicy: PushRetryPolicy = PushRetryPolicy(initialBackoffMs: 200, maxBackoffMs: 1_000),
+        callIdKey: String = "call_id"
     ) async throws -> DialStackReferenceStack {
         let mocks = try await MockStack.start(.forTests)
         do {
@@ -29,7 +30,7 @@ public final class DialStackReferenceStack: Sendable {
                 options: .init(
                     configuration: DialStackConfiguration(
                         webhookSecret: secret, slowPushDelayMs: slowPushDelayMs,
-                        slowAnswerDelayMs: slowAnswerDelayMs, defects: defects),
+                        slowAnswerDelayMs: slowAnswerDelayMs, defects: defects, callIdKey: callIdKey),
                     retryPolicy: retryPolicy, logFile: logFile),
                 providers: settings)
             try server.start()

@@ -27,14 +27,17 @@ public struct ProfileOptionRow: Sendable, Equatable {
     public var defaultDescription: String?
     /// The values a numeric option takes; the parser refuses any other.
     public var number: NumberRange?
+    /// Whether it may be given more than once (each value kept, in order: `--call-id a --call-id b`).
+    public var repeatable: Bool = false
 
     /// A row for an option that takes a value.
     public static func value(
         _ name: String, _ valueName: String, help: String, default defaultDescription: String? = nil,
-        number: NumberRange? = nil
+        number: NumberRange? = nil, repeatable: Bool = false
     ) -> ProfileOptionRow {
         ProfileOptionRow(
-            name: name, valueName: valueName, help: help, defaultDescription: defaultDescription, number: number)
+            name: name, valueName: valueName, help: help, defaultDescription: defaultDescription, number: number,
+            repeatable: repeatable)
     }
 
     /// A row for a flag.

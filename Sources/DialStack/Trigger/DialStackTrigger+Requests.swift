@@ -27,15 +27,17 @@ extension DialStackTrigger {
         let target = registrationTarget
         for (d, user, bearer) in wanted where !cleanedUp {
             let registration = d.registration(on: target)
-            let (status, error) = await send(
+            let r = await send(
                 "PUT", target.baseURL + registration.path, bearer: bearer, body: registration.body.serialized())
             let sent = "PUT \(registration.path)"
-            guard let status else {
-                return "the backend at \(target.baseURL) could not be reached: \(sent) → no response (\(error ?? "?"))"
+            guard let status = r.status else {
+                return
+                    "the backend at \(target.baseURL) could not be reached: \(sent) → no response (\(r.error ?? "?"))"
             }
             guard (200..<300).contains(status) else {
-                return
-                    "registering the virtual \(d.name) for \(user) failed: \(sent) → \(status) (check --bearer and --api)"
+                return "registering the virtual \(d.name) for \(user) failed: \(sent) → "
+                    + Self.answerText(status, r.body, nil) + (r.body.count > 200 ? "…" : "")
+                    + Self.registrationHint(status)
             }
             devices.append((d, user, bearer))
             emit(
@@ -57,9 +59,9 @@ extension DialStackTrigger {
         devices = []
         for (d, user, bearer) in registered.reversed() {
             let path = d.registration(on: target).path
-            let (status, error) = await send("DELETE", target.baseURL + path, bearer: bearer, body: nil)
-            let answer = status.map(String.init) ?? "no response (\(error ?? "?"))"
-            let ok = status.map { (200..<300).contains($0) } ?? false
+            let r = await send("DELETE", target.baseURL + path, bearer: bearer, body: nil)
+            let answer = r.status.map(String.init) ?? "no response (\(r.error ?? "?"))"
+            let ok = r.status.map { (200..<300).contains($0) } ?? false
             emit(
                 entry(
                     ok ? .setup : .note,
@@ -77,12 +79,32 @@ extension DialStackTrigger {
             appId: mocks?.providers.credentials.bundleID ?? MockCredentials.defaultBundleID)
     }
 
-    func send(_ method: String, _ url: String, bearer: String, body: String?) async -> (Int?, String?) {
+    func send(_ method: String, _ url: String, bearer: String, body: String?) async
+        -> (status: Int?, body: [UInt8], error: String?)
+    {
         var headers = HTTPHeaders()
         headers.add("authorization", "Bearer \(bearer)")
         if body != nil { headers.add("content-type", "application/json") }
-        let r = await send(method, url, headers: headers, body: body.map { Array($0.utf8) } ?? [])
-        return (r.status, r.error)
+        return await send(method, url, headers: headers, body: body.map { Array($0.utf8) } ?? [])
+    }
+
+    /// What a refused registration's `status` suggests, after the backend's own answer: a refused bearer (401,
+    /// 403) its token; a failure behind the backend (5xx) a service it calls while registering that this
+    /// trigger's fresh mocks do not serve to it (DialStack's API, for Wake-Up Hold); any other the token API's
+    /// shape.
+    static func registrationHint(_ status: Int) -> String {
+        switch status {
+        case 401, 403:
+            return " (check --bearer and --api)"
+        case 500...:
+            return "; the backend failed while registering the token: it may depend on a service ringcheck's fresh "
+                + "mocks do not serve to it, such as DialStack's API (RINGCHECK_DIALSTACK_API_URL, called for "
+                + "Wake-Up Hold): start the backend with the settings of --mocks-dir DIR and give the trigger the "
+                + "same --mocks-dir and --port dialstack=PORT (docs/profiles/dialstack.md)"
+        default:
+            return " (check --api and that the backend takes PUT /v1/installations/{id}/push-tokens/{kind}; "
+                + "--no-devices skips the registration)"
+        }
     }
 
     // MARK: The webhook

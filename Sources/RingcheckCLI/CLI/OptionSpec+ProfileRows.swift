@@ -26,7 +26,7 @@ extension OptionSpec {
             let first = declared[name]![0].row
             return OptionSpec(
                 name: name, short: nil, valueName: first.valueName, help: "", defaultDescription: nil,
-                repeatable: false, number: first.number)
+                repeatable: first.repeatable, number: first.number)
         }
         return (shared + own).map { joined($0, declared[$0.name] ?? []) }
     }

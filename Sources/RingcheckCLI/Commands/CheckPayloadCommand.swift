@@ -41,7 +41,7 @@ struct CheckPayloadCommand: RingcheckCommand {
             examples: documentJudges.flatMap { $0.judge.examples }
                 + judges.prefix(1).map {
                     "curl -s \"$RINGCHECK_CONTROL_URL/v1/captures\" | ringcheck check-payload --profile \($0.profile) -"
-                })
+                } + judges.flatMap { $0.examples })
     }
 
     /// The profiles that judge a whole document (`Profile.payloadDocumentJudge`), the default profile's first.
@@ -149,8 +149,8 @@ struct CheckPayloadCommand: RingcheckCommand {
             }
         }
         if let judge {
-            var options: [String: String] = [:]
-            for option in ownRows { options[option] = arguments.value(option) }
+            var options: [String: [String]] = [:]
+            for option in ownRows where !arguments.all(option).isEmpty { options[option] = arguments.all(option) }
             context = judge.context(voipTopic: arguments.value("topic"), options: options, environment: environment)
         }
         if let raw = arguments.value("kind") {
@@ -199,7 +199,7 @@ struct CheckPayloadCommand: RingcheckCommand {
         }
         if case .captures(let judge) = judging {
             Console.out(Self.render(check, name: name, profile: "the \(judge.profile) push rules"))
-            Console.out("  (\(judge.unjudged))")
+            Console.out("  (\(judge.unjudged(given: context)))")
         } else {
             Console.out(Self.render(check, name: name))
         }
